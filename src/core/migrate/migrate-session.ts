@@ -1,0 +1,39 @@
+/**
+ * Runs the format steps a file needs, oldest first. Pure: a file at the current
+ * version comes back as the same array; older files come back as new objects.
+ * @module
+ */
+import { CURRENT_SESSION_VERSION } from "../format/types.ts";
+import type { FileObject, Migration } from "./migration.ts";
+import { v1ToV2 } from "./v1-to-v2.ts";
+import { v2ToV3 } from "./v2-to-v3.ts";
+
+/** Every step, in order. */
+export const MIGRATIONS: readonly Migration[] = [v1ToV2, v2ToV3];
+
+/**
+ * Brings parsed file objects (header first) to the current version.
+ *
+ * @example
+ * ```ts
+ * const { objects, migrated } = migrateSession([{ type: "session", id: "s", timestamp: "", cwd: "/" },
+ *   { type: "message", timestamp: "", message: { role: "user", content: "hi" } }], "s");
+ * // migrated === true; objects[1].id is 8 hex characters, objects[1].parentId === null
+ * ```
+ */
+export function migrateSession(
+  objects: readonly FileObject[],
+  sessionId: string,
+): { objects: FileObject[]; migrated: boolean; fromVersion: number } {
+  const header = objects[0];
+  const fromVersion = typeof header?.version === "number" ? header.version : 1;
+  let current = objects as FileObject[];
+  let migrated = false;
+  for (const step of MIGRATIONS) {
+    if (fromVersion < step.to && fromVersion < CURRENT_SESSION_VERSION) {
+      current = step.migrate(current, sessionId);
+      migrated = true;
+    }
+  }
+  return { objects: current, migrated, fromVersion };
+}

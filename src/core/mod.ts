@@ -1,0 +1,10 @@
+/**
+ * The pi-session core: format types, reading, migration, the entry tree and the model
+ * context. Web APIs only; runs unchanged on Node, Deno and Bun.
+ * @module
+ */
+export * from "./format/mod.ts";
+export * from "./read/mod.ts";
+export * from "./migrate/mod.ts";
+export * from "./tree/mod.ts";
+export * from "./context/mod.ts";

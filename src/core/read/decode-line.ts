@@ -1,0 +1,76 @@
+/**
+ * Turns the bytes of one line into a JSON value, noting BOM, CRLF and invalid UTF-8
+ * instead of failing on them. Shared by the full reader and the header scan.
+ * @module
+ */
+import { issue, type ReadIssue } from "./issue.ts";
+import type { RawLine } from "./line-splitter.ts";
+
+const strictDecoder = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
+const lenientDecoder = new TextDecoder("utf-8", { ignoreBOM: true });
+
+/** The outcome for one line: a parsed value, nothing (blank), or a problem. */
+export type DecodedLine =
+  | { kind: "blank" }
+  | { kind: "value"; value: unknown }
+  | { kind: "error"; issue: ReadIssue };
+
+/** Flags that are reported once per file rather than once per line. */
+export interface DecodeNotes {
+  bom: boolean;
+  crlf: boolean;
+}
+
+function isBlank(bytes: Uint8Array): boolean {
+  for (let i = 0; i < bytes.length; i++) {
+    const b = bytes[i];
+    if (b !== 0x20 && b !== 0x09 && b !== 0x0d) return false;
+  }
+  return true;
+}
+
+/** Decodes bytes as UTF-8; invalid sequences become U+FFFD and an issue. */
+export function decodeText(bytes: Uint8Array, line: number, issues: ReadIssue[]): string {
+  try {
+    return strictDecoder.decode(bytes);
+  } catch {
+    issues.push(issue(line, "invalid-utf8", `Line ${line} is not valid UTF-8; bad bytes were replaced with U+FFFD`));
+    return lenientDecoder.decode(bytes);
+  }
+}
+
+/** Decodes and parses one line. `issues` receives non-fatal notes (invalid UTF-8). */
+export function decodeLine(line: RawLine, notes: DecodeNotes, issues: ReadIssue[]): DecodedLine {
+  let bytes = line.bytes;
+  if (line.number === 1 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf) {
+    notes.bom = true;
+    bytes = bytes.subarray(3);
+  }
+  if (bytes.length > 0 && bytes[bytes.length - 1] === 0x0d) {
+    notes.crlf = true;
+    bytes = bytes.subarray(0, bytes.length - 1);
+  }
+  if (isBlank(bytes)) return { kind: "blank" };
+  const text = decodeText(bytes, line.number, issues);
+  try {
+    return { kind: "value", value: JSON.parse(text) };
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error);
+    return line.terminated
+      ? { kind: "error", issue: issue(line.number, "malformed-json", `Cannot parse line ${line.number}: ${reason}`) }
+      : {
+        kind: "error",
+        issue: issue(line.number, "torn-line", `Line ${line.number} is cut off (the file ends mid-line): ${reason}`),
+      };
+  }
+}
+
+/** True for a plain JSON object (not null, not an array). */
+export function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+/** True when `value` is a valid session header line. */
+export function isHeader(value: unknown): boolean {
+  return isObject(value) && value.type === "session" && typeof value.id === "string";
+}

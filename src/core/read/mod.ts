@@ -1,0 +1,8 @@
+/**
+ * Reading session files: lines, issues, the full reader and the header scan.
+ * @module
+ */
+export * from "./issue.ts";
+export * from "./line-splitter.ts";
+export * from "./decode-line.ts";
+export * from "./read-session.ts";

@@ -1,0 +1,134 @@
+/**
+ * The full reader: bytes in chunks -> lines -> entries, migrated to the current format
+ * in memory. Problems become issues with line numbers; reading never writes.
+ * @module
+ */
+import type { SessionEntry, SessionHeader } from "../format/types.ts";
+import { migrateSession } from "../migrate/migrate-session.ts";
+import { decodeLine, type DecodeNotes, isHeader, isObject } from "./decode-line.ts";
+import { issue, type ReadIssue } from "./issue.ts";
+import { LineSplitter, type RawLine } from "./line-splitter.ts";
+
+/** A session file as read: header, entries (current format), and what was wrong with it. */
+export interface SessionFile {
+  header: SessionHeader | null;
+  /** Every entry after the header, in file order, migrated to version 3 in memory. */
+  entries: SessionEntry[];
+  /** The 1-based file line of each entry in `entries`. */
+  entryLines: number[];
+  issues: ReadIssue[];
+  /** The version on disk (a missing version is 1); 0 when not a session. */
+  version: number;
+  /** True when the in-memory entries differ from the disk because of migration. */
+  migrated: boolean;
+  /** True when the first parsed line is not a valid header: nothing else is trusted. */
+  notSession: boolean;
+  endsWithNewline: boolean;
+  lineCount: number;
+  byteLength: number;
+}
+
+/**
+ * Incremental reader; `readSession` and `parseSession` wrap it.
+ *
+ * @example Feed chunks
+ * ```ts
+ * const reader = new SessionReader();
+ * reader.push(new TextEncoder().encode('{"type":"session","version":3,"id":"s","timestamp":"t","cwd":"/"}\n'));
+ * const file = reader.end(); // file.header.id === "s"
+ * ```
+ */
+export class SessionReader {
+  #splitter = new LineSplitter((line) => this.#onLine(line));
+  #notes: DecodeNotes = { bom: false, crlf: false };
+  #issues: ReadIssue[] = [];
+  #objects: Record<string, unknown>[] = [];
+  #objectLines: number[] = [];
+  #lastLine: RawLine | null = null;
+  #bytes = 0;
+
+  push(chunk: Uint8Array): void {
+    this.#bytes += chunk.length;
+    this.#splitter.push(chunk);
+  }
+
+  end(): SessionFile {
+    this.#splitter.end();
+    return this.#finish();
+  }
+
+  #onLine(line: RawLine): void {
+    this.#lastLine = line;
+    const decoded = decodeLine(line, this.#notes, this.#issues);
+    if (decoded.kind === "blank") return;
+    if (decoded.kind === "error") {
+      this.#issues.push(decoded.issue);
+      return;
+    }
+    if (!isObject(decoded.value)) {
+      const shown = Array.isArray(decoded.value) ? "an array" : JSON.stringify(decoded.value);
+      this.#issues.push(issue(line.number, "not-an-object", `Line ${line.number} is ${shown}, not an entry object`));
+      return;
+    }
+    this.#objects.push(decoded.value);
+    this.#objectLines.push(line.number);
+  }
+
+  #finish(): SessionFile {
+    const issues = this.#issues;
+    const last = this.#lastLine;
+    const endsWithNewline = last === null || last.terminated;
+    const lineCount = last?.number ?? 0;
+    if (this.#notes.bom) issues.unshift(issue(1, "bom", "The file starts with a UTF-8 byte order mark"));
+    if (this.#notes.crlf) issues.push(issue(0, "crlf", "Lines end with CRLF instead of LF"));
+    if (last && !last.terminated && !issues.some((i) => i.code === "torn-line" && i.line === last.number)) {
+      issues.push(issue(last.number, "missing-newline", `The file does not end with a newline (line ${last.number})`));
+    }
+    const base = { issues, endsWithNewline, lineCount, byteLength: this.#bytes };
+    const first = this.#objects[0];
+    if (first === undefined || !isHeader(first)) {
+      const line = this.#objectLines[0] ?? 0;
+      issues.push(
+        first === undefined
+          ? issue(0, this.#bytes === 0 ? "empty-file" : "not-a-session", this.#bytes === 0 ? "The file is empty" : "The file holds no JSON entries")
+          : issue(line, "not-a-session", `Line ${line} should be a session header ({"type":"session","id":…}) but is not`),
+      );
+      issues.sort(byLine);
+      return { ...base, header: null, entries: [], entryLines: [], version: 0, migrated: false, notSession: true };
+    }
+    const version = typeof first.version === "number" ? first.version : 1;
+    const { objects, migrated } = migrateSession(this.#objects, String(first.id));
+    const header = objects[0] as SessionHeader;
+    const entries: SessionEntry[] = [];
+    const entryLines: number[] = [];
+    for (let i = 1; i < objects.length; i++) {
+      const line = this.#objectLines[i];
+      if (objects[i].type === "session") {
+        issues.push(issue(line, "duplicate-header", `Line ${line} is a second session header; it is ignored`));
+        continue;
+      }
+      entries.push(objects[i] as unknown as SessionEntry);
+      entryLines.push(line);
+    }
+    issues.sort(byLine);
+    return { ...base, header, entries, entryLines, version, migrated, notSession: false };
+  }
+}
+
+function byLine(a: ReadIssue, b: ReadIssue): number {
+  return a.line - b.line;
+}
+
+/** Reads a whole session from a stream of chunks. */
+export async function readSession(chunks: AsyncIterable<Uint8Array> | Iterable<Uint8Array>): Promise<SessionFile> {
+  const reader = new SessionReader();
+  for await (const chunk of chunks) reader.push(chunk);
+  return reader.end();
+}
+
+/** Parses a session held in memory. */
+export function parseSession(input: string | Uint8Array): SessionFile {
+  const reader = new SessionReader();
+  reader.push(typeof input === "string" ? new TextEncoder().encode(input) : input);
+  return reader.end();
+}

@@ -1,0 +1,87 @@
+/**
+ * The one door between pi-session and the disk. Core code takes a `FileSystem`
+ * as a parameter; each runtime supplies an adapter (node, deno, bun, memory).
+ * @module
+ */
+
+/** What `stat` tells about a path. Times are milliseconds since the epoch. */
+export interface FileStat {
+  size: number;
+  mtimeMs: number;
+  isFile: boolean;
+  isDirectory: boolean;
+  /** POSIX permission bits (e.g. 0o600); 0 where the platform has none. */
+  mode: number;
+}
+
+/** One name in a directory listing. Symbolic links are followed for the kind. */
+export interface DirEntry {
+  name: string;
+  isFile: boolean;
+  isDirectory: boolean;
+}
+
+/** A byte range to read; `end` is exclusive. */
+export interface ReadRange {
+  start?: number;
+  end?: number;
+}
+
+export interface WriteOptions {
+  /** Permission bits for a file this call creates; defaults to 0o600. */
+  mode?: number;
+}
+
+export interface AppendOptions extends WriteOptions {
+  /** Fail with `AlreadyExists` if the file exists (create it exclusively). */
+  exclusive?: boolean;
+}
+
+/** Kinds of failure every adapter maps its native errors onto. */
+export type FsErrorKind =
+  | "NotFound"
+  | "AlreadyExists"
+  | "PermissionDenied"
+  | "IsDirectory"
+  | "NotDirectory"
+  | "NotEmpty"
+  | "Other";
+
+/** The single error type adapters throw, so callers never see runtime-specific errors. */
+export class FsError extends Error {
+  readonly kind: FsErrorKind;
+  readonly path: string;
+  constructor(kind: FsErrorKind, path: string, message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = "FsError";
+    this.kind = kind;
+    this.path = path;
+  }
+}
+
+/** True when `error` is an `FsError` of the given kind. */
+export function isFsError(error: unknown, kind?: FsErrorKind): error is FsError {
+  return error instanceof FsError && (kind === undefined || error.kind === kind);
+}
+
+/**
+ * The handful of file operations pi-session needs. Paths are plain strings in the
+ * platform's own syntax; adapters do not resolve them against anything but the process cwd.
+ */
+export interface FileSystem {
+  /** The file's bytes (or a range of them) as a stream of chunks. */
+  read(path: string, range?: ReadRange): AsyncIterable<Uint8Array>;
+  /** Facts about a path, or `null` when nothing is there. Follows symbolic links. */
+  stat(path: string): Promise<FileStat | null>;
+  /** The entries of a directory, in no particular order. */
+  list(dir: string): Promise<DirEntry[]>;
+  /** Appends bytes in one write call; creates the file (mode 0600 by default) if missing. */
+  append(path: string, data: Uint8Array, options?: AppendOptions): Promise<void>;
+  /** Replaces the file's content atomically: temp file beside it, fsync, rename. */
+  writeAtomic(path: string, data: Uint8Array, options?: WriteOptions): Promise<void>;
+  rename(from: string, to: string): Promise<void>;
+  /** Removes a file, or an empty directory. */
+  remove(path: string): Promise<void>;
+  /** Creates a directory; with `recursive`, parents too and no error if it exists. */
+  mkdir(path: string, options?: { recursive?: boolean }): Promise<void>;
+}
