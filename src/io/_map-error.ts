@@ -1,0 +1,79 @@
+/**
+ * Turns native file-system errors (Node and Bun errno codes, Deno error classes) into
+ * `FsError`, and builds the messages every adapter uses, so all four speak alike.
+ * @module
+ */
+
+import { FsError, type FsErrorKind } from "./file-system.ts";
+
+const KIND_BY_CODE = new Map<string, FsErrorKind>([
+  ["ENOENT", "NotFound"],
+  ["EEXIST", "AlreadyExists"],
+  ["EACCES", "PermissionDenied"],
+  ["EPERM", "PermissionDenied"],
+  ["EISDIR", "IsDirectory"],
+  ["ENOTDIR", "NotDirectory"],
+  ["ENOTEMPTY", "NotEmpty"],
+]);
+
+// Deno's error classes; Deno 2 also sets `code`, but the class name is its documented API.
+const KIND_BY_NAME = new Map<string, FsErrorKind>([
+  ["NotFound", "NotFound"],
+  ["AlreadyExists", "AlreadyExists"],
+  ["PermissionDenied", "PermissionDenied"],
+  ["NotCapable", "PermissionDenied"],
+  ["IsADirectory", "IsDirectory"],
+  ["NotADirectory", "NotDirectory"],
+]);
+
+const DESCRIPTION: Record<Exclude<FsErrorKind, "Other">, string> = {
+  NotFound: "no such file or directory",
+  AlreadyExists: "it already exists",
+  PermissionDenied: "permission denied",
+  IsDirectory: "it is a directory",
+  NotDirectory: "not a directory",
+  NotEmpty: "the directory is not empty",
+};
+
+/** What failed: the verb, the path, and for `rename` the destination. */
+export interface FsOperation {
+  verb: string;
+  path: string;
+  to?: string;
+}
+
+/**
+ * An `FsError` in the shared message style, e.g.
+ * `Cannot read "/a/b": no such file or directory` or `Cannot rename "/a" to "/b": …`.
+ * `detail` replaces the standard description (used for "Other").
+ */
+export function fsError(kind: FsErrorKind, op: FsOperation, detail?: string, cause?: unknown): FsError {
+  const why = detail ?? (kind === "Other" ? "unexpected error" : DESCRIPTION[kind]);
+  const to = op.to === undefined ? "" : ` to "${op.to}"`;
+  return new FsError(kind, op.path, `Cannot ${op.verb} "${op.path}"${to}: ${why}`, { cause });
+}
+
+/** Maps whatever a native call threw onto an `FsError`; an `FsError` passes through. */
+export function mapError(error: unknown, op: FsOperation): FsError {
+  if (error instanceof FsError) return error;
+  const native = error as { code?: unknown; name?: unknown; message?: unknown } | null;
+  const code = typeof native?.code === "string" ? native.code : "";
+  const name = typeof native?.name === "string" ? native.name : "";
+  const kind = KIND_BY_CODE.get(code) ?? KIND_BY_NAME.get(name) ?? "Other";
+  const detail = kind === "Other" ? String(native?.message ?? error) : undefined;
+  return fsError(kind, op, detail, error);
+}
+
+/** Runs `action`, rethrowing any failure as an `FsError`. */
+export async function mapped<T>(op: FsOperation, action: () => Promise<T>): Promise<T> {
+  try {
+    return await action();
+  } catch (error) {
+    throw mapError(error, op);
+  }
+}
+
+/** `stat` semantics shared by the adapters: nothing there (or a file on the way) is `null`. */
+export function isAbsent(error: FsError): boolean {
+  return error.kind === "NotFound" || error.kind === "NotDirectory";
+}

@@ -1,0 +1,151 @@
+/**
+ * The `FileSystem` adapter for Deno, on `Deno.*` APIs only. `Deno` is touched inside
+ * functions alone, so Node and Bun can import this module (e.g. via `mod.ts`) safely.
+ * @module
+ */
+
+import type { AppendOptions, DirEntry, FileStat, FileSystem, ReadRange, WriteOptions } from "./file-system.ts";
+import { isAbsent, mapError, mapped } from "./_map-error.ts";
+import { siblingTempPath } from "./_temp-path.ts";
+
+// Loose on purpose: the project type-checks against Node's types, where Deno does not exist.
+// deno-lint-ignore no-explicit-any
+declare const Deno: any;
+
+const CHUNK_SIZE = 64 * 1024;
+const DEFAULT_FILE_MODE = 0o600;
+const SEEK_START = 0; // Deno.SeekMode.Start
+
+/** The slice of `Deno.FsFile` used here. */
+interface DenoFile {
+  read(buffer: Uint8Array): Promise<number | null>;
+  write(data: Uint8Array): Promise<number>;
+  seek(offset: number, whence: number): Promise<number>;
+  sync(): Promise<void>;
+  close(): void;
+}
+
+async function* read(path: string, range: ReadRange = {}): AsyncGenerator<Uint8Array> {
+  const op = { verb: "read", path };
+  const end = range.end ?? Infinity;
+  let position = Math.max(0, range.start ?? 0);
+  const file: DenoFile = await mapped(op, () => Deno.open(path, { read: true }));
+  try {
+    if (position > 0) await mapped(op, () => file.seek(position, SEEK_START));
+    while (position < end) {
+      const size = Math.min(CHUNK_SIZE, end - position);
+      const chunk = new Uint8Array(size);
+      const bytesRead = await mapped(op, () => file.read(chunk));
+      if (bytesRead === null || bytesRead === 0) return;
+      position += bytesRead;
+      // A short read need not be the tail here, but copying it keeps buffers tight either way.
+      yield bytesRead === size ? chunk : chunk.slice(0, bytesRead);
+    }
+  } finally {
+    file.close();
+  }
+}
+
+interface DenoFileInfo {
+  size: number;
+  mtime: Date | null;
+  isFile: boolean;
+  isDirectory: boolean;
+  mode: number | null;
+}
+
+async function statOrNull(path: string): Promise<FileStat | null> {
+  try {
+    const info: DenoFileInfo = await Deno.stat(path);
+    return {
+      size: info.size,
+      mtimeMs: info.mtime?.getTime() ?? 0,
+      isFile: info.isFile,
+      isDirectory: info.isDirectory,
+      mode: (info.mode ?? 0) & 0o777,
+    };
+  } catch (error) {
+    const mappedError = mapError(error, { verb: "stat", path });
+    if (isAbsent(mappedError)) return null;
+    throw mappedError;
+  }
+}
+
+async function list(dir: string): Promise<DirEntry[]> {
+  return mapped({ verb: "list", path: dir }, async () => {
+    const entries: DirEntry[] = [];
+    for await (const entry of Deno.readDir(dir)) {
+      if (!entry.isSymlink) {
+        entries.push({ name: entry.name, isFile: entry.isFile, isDirectory: entry.isDirectory });
+        continue;
+      }
+      const target = await statOrNull(`${dir}/${entry.name}`);
+      entries.push({ name: entry.name, isFile: target?.isFile ?? false, isDirectory: target?.isDirectory ?? false });
+    }
+    return entries;
+  });
+}
+
+/** One write call; loops only if the OS reports a short write. */
+async function writeAll(file: DenoFile, data: Uint8Array): Promise<void> {
+  let offset = 0;
+  while (offset < data.length) offset += await file.write(data.subarray(offset));
+}
+
+async function append(path: string, data: Uint8Array, options: AppendOptions = {}): Promise<void> {
+  const op = { verb: "append to", path };
+  const mode = options.mode ?? DEFAULT_FILE_MODE;
+  const openOptions = options.exclusive
+    ? { write: true, createNew: true, mode }
+    : { append: true, create: true, mode };
+  const file: DenoFile = await mapped(op, () => Deno.open(path, openOptions));
+  try {
+    await mapped(op, () => writeAll(file, data));
+  } finally {
+    file.close();
+  }
+}
+
+async function writeAtomic(path: string, data: Uint8Array, options: WriteOptions = {}): Promise<void> {
+  const { temp, dir } = siblingTempPath(path);
+  try {
+    const file: DenoFile = await Deno.open(temp, { write: true, createNew: true, mode: options.mode ?? DEFAULT_FILE_MODE });
+    try {
+      await writeAll(file, data);
+      await file.sync();
+    } finally {
+      file.close();
+    }
+    await Deno.rename(temp, path);
+  } catch (error) {
+    await Deno.remove(temp).catch(() => {});
+    throw mapError(error, { verb: "write", path });
+  }
+  await syncDirectory(dir);
+}
+
+/** Makes the rename durable; platforms that cannot open a directory (Windows) skip it. */
+async function syncDirectory(dir: string): Promise<void> {
+  let file: DenoFile | undefined;
+  try {
+    file = await Deno.open(dir, { read: true });
+    await file!.sync();
+  } catch {
+    // Best effort by design: the data itself is already fsynced.
+  } finally {
+    file?.close();
+  }
+}
+
+/** `FileSystem` over `Deno.*`; use it only when running under Deno. */
+export const denoFileSystem: FileSystem = {
+  read,
+  stat: statOrNull,
+  list,
+  append,
+  writeAtomic,
+  rename: (from, to) => mapped({ verb: "rename", path: from, to }, () => Deno.rename(from, to)),
+  remove: (path) => mapped({ verb: "remove", path }, () => Deno.remove(path)),
+  mkdir: (path, options = {}) =>
+    mapped({ verb: "create directory", path }, () => Deno.mkdir(path, { recursive: options.recursive ?? false })),
+};

@@ -1,0 +1,241 @@
+/**
+ * A `FileSystem` held in memory: POSIX paths, directories, modes and mtimes from an
+ * injectable clock. It backs tests and `SessionManager.inMemory`, and fails like a disk would.
+ * @module
+ */
+
+import {
+  type AppendOptions,
+  type DirEntry,
+  type FileStat,
+  type FileSystem,
+  type FsErrorKind,
+  isFsError,
+  type ReadRange,
+  type WriteOptions,
+} from "./file-system.ts";
+import { fsError, type FsOperation, isAbsent } from "./_map-error.ts";
+
+interface FileNode {
+  kind: "file";
+  data: Uint8Array;
+  mode: number;
+  mtimeMs: number;
+}
+
+interface DirNode {
+  kind: "dir";
+  children: Map<string, Node>;
+  mode: number;
+  mtimeMs: number;
+}
+
+type Node = FileNode | DirNode;
+
+/** Options for `new MemoryFileSystem()`. */
+export interface MemoryFileSystemOptions {
+  /** Source of mtimes, in milliseconds since the epoch; defaults to `Date.now`. */
+  clock?: () => number;
+  /** Directory that relative paths resolve against; defaults to `/`. */
+  cwd?: string;
+  /** Largest chunk `read` yields, so tests can exercise chunk boundaries; defaults to 64 KiB. */
+  chunkSize?: number;
+}
+
+const DEFAULT_FILE_MODE = 0o600;
+const DIRECTORY_MODE = 0o755;
+
+/**
+ * An in-memory `FileSystem` that starts with an empty root directory.
+ *
+ * @example Pinning mtimes
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { MemoryFileSystem } from "./mod.ts";
+ *
+ * const fs = new MemoryFileSystem({ clock: () => 1_000 });
+ * await fs.append("/a.jsonl", new TextEncoder().encode("{}\n"));
+ * assert.equal((await fs.stat("/a.jsonl"))?.mtimeMs, 1_000);
+ * ```
+ */
+export class MemoryFileSystem implements FileSystem {
+  readonly #root: DirNode;
+  readonly #clock: () => number;
+  readonly #cwd: string[];
+  readonly #chunkSize: number;
+
+  constructor(options: MemoryFileSystemOptions = {}) {
+    this.#clock = options.clock ?? Date.now;
+    this.#root = { kind: "dir", children: new Map(), mode: DIRECTORY_MODE, mtimeMs: this.#clock() };
+    this.#cwd = resolve([], options.cwd ?? "/");
+    this.#chunkSize = Math.max(1, options.chunkSize ?? 64 * 1024);
+  }
+
+  async *read(path: string, range: ReadRange = {}): AsyncGenerator<Uint8Array> {
+    const op = { verb: "read", path };
+    const node = this.#lookup(this.#parts(path), op);
+    if (node.kind === "dir") throw fsError("IsDirectory", op);
+    const data = node.data; // appends replace the array, so this is a stable snapshot
+    const end = Math.min(range.end ?? data.length, data.length);
+    for (let at = Math.max(0, range.start ?? 0); at < end; at += this.#chunkSize) {
+      yield data.slice(at, Math.min(at + this.#chunkSize, end));
+    }
+  }
+
+  async stat(path: string): Promise<FileStat | null> {
+    try {
+      const node = this.#lookup(this.#parts(path), { verb: "stat", path });
+      return {
+        size: node.kind === "file" ? node.data.length : 0,
+        mtimeMs: node.mtimeMs,
+        isFile: node.kind === "file",
+        isDirectory: node.kind === "dir",
+        mode: node.mode,
+      };
+    } catch (error) {
+      if (isFsError(error) && isAbsent(error)) return null;
+      throw error;
+    }
+  }
+
+  async list(dir: string): Promise<DirEntry[]> {
+    const op = { verb: "list", path: dir };
+    const node = this.#lookup(this.#parts(dir), op);
+    if (node.kind !== "dir") throw fsError("NotDirectory", op);
+    return [...node.children].map(([name, child]) => ({
+      name,
+      isFile: child.kind === "file",
+      isDirectory: child.kind === "dir",
+    }));
+  }
+
+  async append(path: string, data: Uint8Array, options: AppendOptions = {}): Promise<void> {
+    const op = { verb: "append to", path };
+    const { parent, name } = this.#parentOf(path, op);
+    const existing = parent.children.get(name);
+    if (existing === undefined) {
+      this.#createFile(parent, name, data, options.mode);
+      return;
+    }
+    if (options.exclusive) throw fsError("AlreadyExists", op);
+    if (existing.kind === "dir") throw fsError("IsDirectory", op);
+    const joined = new Uint8Array(existing.data.length + data.length);
+    joined.set(existing.data);
+    joined.set(data, existing.data.length);
+    existing.data = joined;
+    existing.mtimeMs = this.#clock();
+  }
+
+  async writeAtomic(path: string, data: Uint8Array, options: WriteOptions = {}): Promise<void> {
+    const op = { verb: "write", path };
+    const { parent, name } = this.#parentOf(path, op);
+    if (parent.children.get(name)?.kind === "dir") throw fsError("IsDirectory", op);
+    this.#createFile(parent, name, data, options.mode);
+  }
+
+  async rename(from: string, to: string): Promise<void> {
+    const op = { verb: "rename", path: from, to };
+    const fromParts = this.#parts(from);
+    const toParts = this.#parts(to);
+    const source = this.#parentOf(from, op);
+    const node = source.parent.children.get(source.name);
+    if (node === undefined) throw fsError("NotFound", op);
+    const target = this.#parentOf(to, op);
+    if (fromParts.join("/") === toParts.join("/")) return;
+    if (node.kind === "dir" && fromParts.every((part, i) => toParts[i] === part)) {
+      throw fsError("Other", op, "cannot move a directory inside itself");
+    }
+    const existing = target.parent.children.get(target.name);
+    if (existing !== undefined) {
+      const clash = conflict(node, existing);
+      if (clash !== null) throw fsError(clash, op);
+    }
+    source.parent.children.delete(source.name);
+    target.parent.children.set(target.name, node);
+    source.parent.mtimeMs = target.parent.mtimeMs = this.#clock();
+  }
+
+  async remove(path: string): Promise<void> {
+    const op = { verb: "remove", path };
+    const { parent, name } = this.#parentOf(path, op);
+    const node = parent.children.get(name);
+    if (node === undefined) throw fsError("NotFound", op);
+    if (node.kind === "dir" && node.children.size > 0) throw fsError("NotEmpty", op);
+    parent.children.delete(name);
+    parent.mtimeMs = this.#clock();
+  }
+
+  async mkdir(path: string, options: { recursive?: boolean } = {}): Promise<void> {
+    const op = { verb: "create directory", path };
+    const parts = this.#parts(path);
+    if (parts.length === 0 && !options.recursive) throw fsError("AlreadyExists", op);
+    if (!options.recursive) {
+      const { parent, name } = this.#parentOf(path, op);
+      if (parent.children.has(name)) throw fsError("AlreadyExists", op);
+      this.#createDir(parent, name);
+      return;
+    }
+    let dir = this.#root;
+    for (const [i, part] of parts.entries()) {
+      const child = dir.children.get(part) ?? this.#createDir(dir, part);
+      if (child.kind === "file") throw fsError(i === parts.length - 1 ? "AlreadyExists" : "NotDirectory", op);
+      dir = child;
+    }
+  }
+
+  #parts(path: string): string[] {
+    return resolve(this.#cwd, path);
+  }
+
+  #lookup(parts: string[], op: FsOperation): Node {
+    let node: Node = this.#root;
+    for (const part of parts) {
+      if (node.kind !== "dir") throw fsError("NotDirectory", op);
+      const child: Node | undefined = node.children.get(part);
+      if (child === undefined) throw fsError("NotFound", op);
+      node = child;
+    }
+    return node;
+  }
+
+  /** The directory that holds `path`, which must exist, and the last name. */
+  #parentOf(path: string, op: FsOperation): { parent: DirNode; name: string } {
+    const parts = this.#parts(path);
+    const name = parts.pop();
+    if (name === undefined) throw fsError("Other", op, "the root directory cannot be changed");
+    const parent = this.#lookup(parts, op);
+    if (parent.kind !== "dir") throw fsError("NotDirectory", op);
+    return { parent, name };
+  }
+
+  #createFile(parent: DirNode, name: string, data: Uint8Array, mode = DEFAULT_FILE_MODE): void {
+    const mtimeMs = this.#clock();
+    parent.children.set(name, { kind: "file", data: data.slice(), mode, mtimeMs });
+    parent.mtimeMs = mtimeMs;
+  }
+
+  #createDir(parent: DirNode, name: string): DirNode {
+    const dir: DirNode = { kind: "dir", children: new Map(), mode: DIRECTORY_MODE, mtimeMs: this.#clock() };
+    parent.children.set(name, dir);
+    parent.mtimeMs = dir.mtimeMs;
+    return dir;
+  }
+}
+
+/** Absolute, normalized path components; `..` above the root stays at the root. */
+function resolve(cwd: string[], path: string): string[] {
+  const parts = path.startsWith("/") ? [] : [...cwd];
+  for (const part of path.split("/")) {
+    if (part === "" || part === ".") continue;
+    if (part === "..") parts.pop();
+    else parts.push(part);
+  }
+  return parts;
+}
+
+/** Why `node` may not replace `existing` in a rename (POSIX rules), or `null` if it may. */
+function conflict(node: Node, existing: Node): FsErrorKind | null {
+  if (node.kind === "file") return existing.kind === "dir" ? "IsDirectory" : null;
+  if (existing.kind === "file") return "NotDirectory";
+  return existing.children.size > 0 ? "NotEmpty" : null;
+}
