@@ -8,3 +8,5 @@ export * from "./read/mod.ts";
 export * from "./migrate/mod.ts";
 export * from "./tree/mod.ts";
 export * from "./context/mod.ts";
+export * from "./info/mod.ts";
+export * from "./storage/mod.ts";

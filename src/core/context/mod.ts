@@ -6,3 +6,4 @@ export * from "./entry-messages.ts";
 export * from "./build-context-entries.ts";
 export * from "./session-projection.ts";
 export * from "./convert-to-llm.ts";
+export * from "./lazy-projection.ts";

@@ -25,10 +25,13 @@ export const v1ToV2: Migration = {
       result.push({ ...object, id, parentId: previous });
       previous = id;
     });
-    return result.map((object) => {
-      if (object.type !== "compaction" || !("firstKeptEntryIndex" in object)) return object;
-      const { firstKeptEntryIndex, ...rest } = object;
-      const target = typeof firstKeptEntryIndex === "number" ? ids[firstKeptEntryIndex] : undefined;
+    return result.map((object, position) => {
+      const index = object.firstKeptEntryIndex;
+      // Like pi: only a numeric index is resolved and removed; anything else is left alone.
+      if (object.type !== "compaction" || typeof index !== "number") return object;
+      const { firstKeptEntryIndex: _index, ...rest } = object;
+      // pi resolves the index while it hands out ids in file order, so a later entry has no id yet.
+      const target = index <= position ? ids[index] : undefined;
       return target === undefined ? rest : { ...rest, firstKeptEntryId: target };
     });
   },

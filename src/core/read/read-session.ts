@@ -66,7 +66,9 @@ export class SessionReader {
       return;
     }
     if (!isObject(decoded.value)) {
-      const shown = Array.isArray(decoded.value) ? "an array" : JSON.stringify(decoded.value);
+      // Name the kind, not the value: a stray line may be megabytes long.
+      const value = decoded.value;
+      const shown = value === null ? "null" : Array.isArray(value) ? "an array" : `a ${typeof value}`;
       this.#issues.push(issue(line.number, "not-an-object", `Line ${line.number} is ${shown}, not an entry object`));
       return;
     }

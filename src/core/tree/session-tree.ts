@@ -117,7 +117,8 @@ export class SessionTree {
         if (reached.has(node)) continue;
         reached.add(node);
         node.children.sort((a, b) => time(a.entry) - time(b.entry));
-        stack.push(...node.children);
+        // A loop, not push(...children): a spread of 200k+ arguments overflows the stack.
+        for (const child of node.children) stack.push(child);
       }
     };
     sortAll(roots);

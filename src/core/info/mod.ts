@@ -1,0 +1,5 @@
+/**
+ * Facts about a session as a whole: listing info and usage totals.
+ * @module
+ */
+export * from "./session-info.ts";

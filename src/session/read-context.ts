@@ -1,0 +1,92 @@
+/**
+ * The model context at an entry of a session file, reading as little as possible: one
+ * streaming pass for the linking fields, then only the lines the context needs.
+ * @module
+ */
+import type { SessionContext } from "../core/format/types.ts";
+import { decodeLine } from "../core/read/decode-line.ts";
+import type { ReadIssue } from "../core/read/issue.ts";
+import { readSession } from "../core/read/read-session.ts";
+import { type SessionSkeleton, type SkeletonEntry, SkeletonReader } from "../core/read/skeleton-reader.ts";
+import { walkToRoot } from "../core/tree/walk-path.ts";
+import { projectLazyPath } from "../core/context/lazy-projection.ts";
+import { buildSessionContext } from "../core/context/session-projection.ts";
+import type { SessionEntry } from "../core/format/types.ts";
+import type { FileSystem } from "../io/file-system.ts";
+import { NotASessionError } from "./errors.ts";
+
+/** Lines closer than this are read in one range rather than two. */
+const MERGE_GAP = 256 * 1024;
+
+async function collect(chunks: AsyncIterable<Uint8Array>, size: number): Promise<Uint8Array> {
+  const bytes = new Uint8Array(size);
+  let at = 0;
+  for await (const chunk of chunks) {
+    bytes.set(chunk.subarray(0, Math.min(chunk.length, size - at)), at);
+    at += chunk.length;
+    if (at >= size) break;
+  }
+  return at >= size ? bytes : bytes.subarray(0, at);
+}
+
+/** Parses the lines of `wanted` by reading their byte ranges, merged where close. */
+async function loadEntries(fs: FileSystem, path: string, wanted: SkeletonEntry[], issues: ReadIssue[]): Promise<void> {
+  const sorted = [...wanted].sort((a, b) => a.offset - b.offset);
+  for (let i = 0; i < sorted.length;) {
+    let j = i + 1;
+    let end = sorted[i].offset + sorted[i].length;
+    while (j < sorted.length && sorted[j].offset - end <= MERGE_GAP) {
+      end = Math.max(end, sorted[j].offset + sorted[j].length);
+      j++;
+    }
+    const start = sorted[i].offset;
+    const bytes = await collect(fs.read(path, { start, end }), end - start);
+    for (let k = i; k < j; k++) {
+      const item = sorted[k];
+      const lineBytes = bytes.subarray(item.offset - start, item.offset - start + item.length);
+      const decoded = decodeLine({ bytes: lineBytes, number: item.line, offset: item.offset, terminated: true }, { bom: false, crlf: false }, issues);
+      if (decoded.kind === "value") item.entry = decoded.value as SessionEntry;
+      else if (decoded.kind === "error") issues.push(decoded.issue);
+    }
+    i = j;
+  }
+}
+
+/** The first pass: header and linking fields of every entry. */
+export async function readSkeleton(fs: FileSystem, path: string): Promise<SessionSkeleton> {
+  const reader = new SkeletonReader();
+  for await (const chunk of fs.read(path)) reader.push(chunk);
+  return reader.end();
+}
+
+/**
+ * The context pi would build at `leafId` (default: the last entry), deep-equal to
+ * `buildSessionContext` on the fully read file.
+ *
+ * @example
+ * ```ts
+ * // const { context } = await readContextFromFile(nodeFileSystem, "session.jsonl");
+ * ```
+ */
+export async function readContextFromFile(
+  fs: FileSystem,
+  path: string,
+  options: { leafId?: string | null } = {},
+): Promise<{ context: SessionContext; issues: ReadIssue[] }> {
+  const skeleton = await readSkeleton(fs, path);
+  if (skeleton.notSession) throw new NotASessionError(path, skeleton.issues);
+  if (skeleton.version < 3) {
+    // Old files need ids assigned across the whole file: read them in full.
+    const file = await readSession(fs.read(path));
+    return { context: buildSessionContext(file.entries, options.leafId), issues: file.issues };
+  }
+  const issues = skeleton.issues;
+  const byId = new Map<string, SkeletonEntry>();
+  for (const entry of skeleton.entries) byId.set(entry.id, entry);
+  const { leafId } = options;
+  const leaf = leafId === null ? undefined : (leafId ? byId.get(leafId) : undefined) ?? skeleton.entries.at(-1);
+  const path_ = leaf ? (walkToRoot(leaf as never, byId as never).path as unknown as SkeletonEntry[]) : [];
+  const projection = await projectLazyPath(path_, (wanted) => loadEntries(fs, path, wanted, issues));
+  const { messages, thinkingLevel, model } = projection;
+  return { context: { messages, thinkingLevel, model }, issues };
+}
