@@ -3,3 +3,4 @@
  * @module
  */
 export * from "./session-info.ts";
+export * from "./usage-totals.ts";

@@ -8,3 +8,4 @@ export * from "./decode-line.ts";
 export * from "./read-session.ts";
 export * from "./scan-keys.ts";
 export * from "./skeleton-reader.ts";
+export * from "./header-scan.ts";

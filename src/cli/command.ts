@@ -1,0 +1,27 @@
+/**
+ * A command is a plain object: its name, a one-line purpose, arguments, options, examples
+ * and a `run` that returns the exit code. `run.ts` turns these into the commander program.
+ * @module
+ */
+import type { CliContext } from "./context.ts";
+
+export interface OptionSpec {
+  /** Commander flags syntax, e.g. "--leaf <entry>" or "-a, --all". */
+  flags: string;
+  description: string;
+  /** Allowed values, checked before `run`. */
+  choices?: string[];
+  default?: string | boolean;
+}
+
+export interface CommandSpec {
+  name: string;
+  /** One line: what the command is for. */
+  summary: string;
+  /** Commander argument syntax, e.g. ["<ref>", "[name]"]. */
+  args?: string[];
+  options?: OptionSpec[];
+  /** Two or three command lines shown under the help. */
+  examples: string[];
+  run(ctx: CliContext, args: string[], options: Record<string, unknown>): Promise<number>;
+}

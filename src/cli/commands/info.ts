@@ -1,0 +1,123 @@
+/**
+ * `info`: what pi's /session shows about one file (counts over every entry, all branches
+ * and compacted history), plus leaves, labels, models and the problems found reading it.
+ * @module
+ */
+import type { MessageEntry, ToolCall } from "../../core/format/types.ts";
+import { sessionUsage, type UsageTotals } from "../../core/info/usage-totals.ts";
+import { readSessionInfo } from "../../session/list-sessions.ts";
+import type { CommandSpec } from "../command.ts";
+import { loadSession } from "../load.ts";
+
+function count(map: Record<string, number>, key: string): void {
+  map[key] = (map[key] ?? 0) + 1;
+}
+
+function tokens(n: number): string {
+  return n.toLocaleString("en-US");
+}
+
+function usageLines(usage: UsageTotals): string[] {
+  const lines = [`  Input:  ${tokens(usage.input + usage.cacheRead + usage.cacheWrite)}`];
+  if (usage.cacheRead > 0 || usage.cacheWrite > 0) {
+    const seen = usage.input + usage.cacheRead + usage.cacheWrite;
+    const hit = seen > 0 ? ((usage.cacheRead / seen) * 100).toFixed(1) : "0.0";
+    lines.push(`    Cached:   ${tokens(usage.cacheRead)} (${hit}%)`);
+    lines.push(`    Uncached: ${tokens(usage.input + usage.cacheWrite)} (${tokens(usage.cacheWrite)} written to cache)`);
+  }
+  lines.push(`  Output: ${tokens(usage.output)}`, `  Total:  ${tokens(usage.totalTokens)}`);
+  return lines;
+}
+
+export const infoCommand: CommandSpec = {
+  name: "info",
+  summary: "Show a session's file, id, cwd, name, dates, counts, leaves, labels, tokens and cost",
+  args: ["<ref>"],
+  examples: ["pi-session info @", "pi-session info 01a2b3c4 --json", "pi-session info ~/.pi/agent/sessions/--home-me-app--/2026-01-01T10-00-00-000Z_x.jsonl"],
+  async run(ctx, [ref]) {
+    const { path, file, tree } = await loadSession(ctx, ref);
+    const listed = await readSessionInfo(ctx.fs, path);
+    const entryTypes: Record<string, number> = {};
+    const messageRoles: Record<string, number> = {};
+    let toolCalls = 0;
+    const models: string[] = [];
+    for (const entry of file.entries) {
+      count(entryTypes, String(entry.type));
+      if (entry.type !== "message") continue;
+      const message = (entry as MessageEntry).message;
+      if (!message || typeof message !== "object") continue;
+      count(messageRoles, String(message.role));
+      if (message.role === "assistant") {
+        const key = `${message.provider}/${message.responseModel ?? message.model}`;
+        if (!models.includes(key)) models.push(key);
+        if (Array.isArray(message.content)) toolCalls += (message.content as ToolCall[]).filter((b) => b?.type === "toolCall").length;
+      }
+    }
+    const { totals, byKey } = sessionUsage(file.entries);
+    const problems = [...file.issues, ...tree.findIssues(file.entryLines)];
+    const iso = (d: Date | undefined) => (d && !Number.isNaN(d.getTime()) ? d.toISOString() : null);
+    const data = {
+      path,
+      id: file.header!.id,
+      version: file.version,
+      cwd: typeof file.header!.cwd === "string" ? file.header!.cwd : "",
+      name: tree.sessionName ?? null,
+      parentSession: file.header!.parentSession ?? null,
+      created: iso(listed?.created),
+      modified: iso(listed?.modified),
+      entryCount: file.entries.length,
+      entryTypes,
+      messageRoles,
+      leafId: tree.leafId,
+      leafCount: tree.leaves().length,
+      labelCount: tree.labels.size,
+      usage: totals,
+      models,
+      problems,
+    };
+    if (ctx.json) {
+      ctx.outJson(data);
+      return 0;
+    }
+    const c = ctx.color;
+    const messages = file.entries.filter((e) => e.type === "message").length;
+    const lines = [
+      c.bold("Session Info"),
+      "",
+      `File:     ${path}`,
+      `ID:       ${data.id}`,
+      ...(data.name ? [`Name:     ${data.name}`] : []),
+      `Cwd:      ${data.cwd}`,
+      ...(data.parentSession ? [`Parent:   ${data.parentSession}`] : []),
+      `Created:  ${data.created ?? "?"}`,
+      `Modified: ${data.modified ?? "?"}`,
+      `Version:  ${data.version}${file.migrated ? " (read as 3)" : ""}`,
+      "",
+      c.bold("Messages"),
+      `  Total: ${messages}`,
+      `  User: ${messageRoles.user ?? 0}`,
+      `  Assistant: ${messageRoles.assistant ?? 0}`,
+      `  Tools: ${toolCalls} calls, ${messageRoles.toolResult ?? 0} results`,
+      "",
+      c.bold("Tree"),
+      `  Entries: ${data.entryCount} (${Object.entries(entryTypes).map(([k, v]) => `${k} ${v}`).join(", ") || "none"})`,
+      `  Leaves: ${data.leafCount}, active leaf ${data.leafId ?? "(none)"}`,
+      `  Labels: ${data.labelCount}`,
+      "",
+      c.bold("Tokens"),
+      ...usageLines(totals),
+      "",
+      c.bold("Cost"),
+      `  Total: $${totals.cost.total.toFixed(3)}`,
+      ...(byKey.size > 1 ? [...byKey].map(([key, u]) => `    ${key}: $${u.cost.total.toFixed(3)}`) : []),
+      ...(models.length ? ["", c.bold("Models"), ...models.map((m) => `  ${m}`)] : []),
+    ];
+    if (problems.length > 0) {
+      lines.push("", c.bold(c.yellow(`Problems (${problems.length})`)));
+      for (const p of problems.slice(0, 20)) lines.push(`  line ${p.line}: ${p.message} [${p.code}]`);
+      if (problems.length > 20) lines.push(`  … and ${problems.length - 20} more; run \`pi-session check\``);
+    }
+    for (const line of lines) ctx.out(line);
+    return 0;
+  },
+};

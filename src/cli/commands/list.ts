@@ -1,0 +1,108 @@
+/**
+ * `list`: the sessions of this directory (or of every project), newest first, as a
+ * table for people, JSON or NDJSON for scripts.
+ * @module
+ */
+import type { SessionInfo } from "../../core/info/session-info.ts";
+import { tildePath } from "../../core/storage/paths.ts";
+import { listAllSessions, listSessions } from "../../session/list-sessions.ts";
+import type { CommandSpec } from "../command.ts";
+import type { CliContext } from "../context.ts";
+import { CliError } from "../errors.ts";
+import { relativeAge } from "../output/age.ts";
+import { formatTable } from "../output/table.ts";
+import { oneLine } from "../output/text-width.ts";
+import { matchesQuery } from "../search-query.ts";
+
+/** The JSON shape of one listed session (SPEC §4). */
+export function sessionJson(info: SessionInfo) {
+  const iso = (d: Date) => (Number.isNaN(d.getTime()) ? null : d.toISOString());
+  return {
+    path: info.path,
+    id: info.id,
+    cwd: info.cwd,
+    name: info.name ?? null,
+    parentSessionPath: info.parentSessionPath ?? null,
+    created: iso(info.created),
+    modified: iso(info.modified),
+    messageCount: info.messageCount,
+    firstMessage: info.firstMessage,
+  };
+}
+
+/** The sessions `list`, `recent` and `pick` start from. */
+export async function collectSessions(ctx: CliContext, options: { all?: boolean; withText?: boolean }): Promise<SessionInfo[]> {
+  const choice = await ctx.sessionDir();
+  const onProgress = ctx.deps.stderrIsTTY && !ctx.quiet
+    ? (loaded: number, total: number) => {
+      if (total > 200 && (loaded % 100 === 0 || loaded === total)) ctx.deps.stderr(`\rReading sessions ${loaded}/${total}${loaded === total ? "\r\x1b[K" : ""}`);
+    }
+    : undefined;
+  const common = { withText: options.withText, onProgress, processCwd: ctx.deps.storage.processCwd };
+  if (options.all) {
+    return listAllSessions(ctx.fs, { agentDir: ctx.agentDir, sessionDir: choice.custom ? choice.dir : undefined }, common);
+  }
+  return listSessions(ctx.fs, choice.dir, { ...common, cwdFilter: choice.custom ? ctx.cwd : undefined });
+}
+
+const SORTS: Record<string, (a: SessionInfo, b: SessionInfo) => number> = {
+  modified: (a, b) => b.modified.getTime() - a.modified.getTime(),
+  created: (a, b) => b.created.getTime() - a.created.getTime(),
+  name: (a, b) => (a.name ?? a.firstMessage).localeCompare(b.name ?? b.firstMessage),
+  messages: (a, b) => b.messageCount - a.messageCount,
+};
+
+export const listCommand: CommandSpec = {
+  name: "list",
+  summary: "List the sessions of the current directory (or of all projects), newest first",
+  options: [
+    { flags: "-a, --all", description: "list the sessions of every project" },
+    { flags: "--sort <key>", description: "sort order", choices: ["modified", "created", "name", "messages", "size"], default: "modified" },
+    { flags: "--named", description: "only sessions that have a name" },
+    { flags: "--search <query>", description: "only sessions matching the query (pi's /resume search)" },
+    { flags: "--limit <n>", description: "print at most n sessions" },
+    { flags: "--ndjson", description: "print one JSON object per line" },
+  ],
+  examples: ["pi-session list", "pi-session list --all --sort messages --limit 20", "pi-session list --all --json | jq '.[0].path'"],
+  async run(ctx, _args, opts) {
+    const limit = opts.limit === undefined ? Infinity : Number(opts.limit);
+    if (limit !== Infinity && (!Number.isInteger(limit) || limit < 0)) throw new CliError("bad-option", `--limit must be a whole number, not "${opts.limit}"`, "Pass e.g. --limit 20");
+    const query = typeof opts.search === "string" ? opts.search : undefined;
+    let sessions = await collectSessions(ctx, { all: Boolean(opts.all), withText: query !== undefined });
+    if (opts.named) sessions = sessions.filter((s) => s.name !== undefined && s.name.trim() !== "");
+    if (query !== undefined) sessions = sessions.filter((s) => matchesQuery(s, query));
+    if (opts.sort === "size") {
+      const sizes = new Map<string, number>();
+      for (const s of sessions) sizes.set(s.path, (await ctx.fs.stat(s.path))?.size ?? 0);
+      sessions.sort((a, b) => sizes.get(b.path)! - sizes.get(a.path)!);
+    } else {
+      sessions.sort(SORTS[String(opts.sort)] ?? SORTS.modified);
+    }
+    sessions = sessions.slice(0, limit);
+    if (opts.ndjson) {
+      for (const s of sessions) ctx.deps.stdout(JSON.stringify(sessionJson(s)) + "\n");
+      return 0;
+    }
+    if (ctx.json) {
+      ctx.outJson(sessions.map(sessionJson));
+      return 0;
+    }
+    if (sessions.length === 0) {
+      ctx.note(opts.all ? "No sessions found." : `No sessions for ${ctx.cwd}; try --all`);
+      return 1;
+    }
+    const now = ctx.deps.now();
+    const home = ctx.deps.storage.home;
+    const rows = sessions.map((s) => {
+      const title = oneLine(s.name ?? s.firstMessage);
+      const row = [relativeAge(s.modified, now), String(s.messageCount), s.id.slice(0, 8)];
+      if (opts.all) row.push(tildePath(s.cwd, home));
+      row.push(title);
+      return row;
+    });
+    const c = ctx.color;
+    const columns = [{ right: true, style: c.dim }, { right: true }, { style: c.cyan }, ...(opts.all ? [{ style: c.dim }] : []), { flex: true }];
+    for (const line of formatTable(rows, columns, ctx.width)) ctx.out(line);
+    return 0;
+  },
+};

@@ -1,0 +1,124 @@
+/**
+ * What every command works with once the global flags are read: where sessions live,
+ * the effective cwd, output mode and colours, and helpers to print data and notes.
+ * @module
+ */
+import pc from "picocolors";
+import { resolveAgentDir, resolveSessionDir, type SessionDirChoice } from "../core/storage/layout.ts";
+import { joinPath, resolvePath } from "../core/storage/paths.ts";
+import { mergeSettings, parseSettings } from "../core/storage/settings.ts";
+import type { FileSystem } from "../io/file-system.ts";
+import type { CliDeps } from "./deps.ts";
+
+/** The global flags of SPEC §4. */
+export interface GlobalOptions {
+  sessionDir?: string;
+  agentDir?: string;
+  cwd?: string;
+  json?: boolean;
+  color?: boolean;
+  quiet?: boolean;
+}
+
+export type Colors = ReturnType<typeof pc.createColors>;
+
+async function readText(fs: FileSystem, path: string): Promise<string | undefined> {
+  try {
+    const parts: Uint8Array[] = [];
+    for await (const chunk of fs.read(path)) parts.push(chunk);
+    const bytes = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
+    let at = 0;
+    for (const p of parts) {
+      bytes.set(p, at);
+      at += p.length;
+    }
+    return new TextDecoder().decode(bytes);
+  } catch {
+    return undefined;
+  }
+}
+
+export class CliContext {
+  readonly deps: CliDeps;
+  readonly fs: FileSystem;
+  readonly options: GlobalOptions;
+  /** The directory commands act for (`--cwd`, else the process cwd), absolute. */
+  readonly cwd: string;
+  readonly agentDir: string;
+  readonly json: boolean;
+  readonly quiet: boolean;
+  /** Colours on stdout (TTY, no NO_COLOR, no --no-color). */
+  readonly color: Colors;
+  /** Colours on stderr. */
+  readonly errColor: Colors;
+  #settings: Promise<Record<string, unknown>> | undefined;
+  #sessionDir: Promise<SessionDirChoice> | undefined;
+
+  constructor(deps: CliDeps, options: GlobalOptions) {
+    this.deps = deps;
+    this.fs = deps.fs;
+    this.options = options;
+    const { storage } = deps;
+    this.cwd = resolvePath(storage.processCwd, options.cwd ?? storage.processCwd);
+    this.agentDir = resolvePath(storage.processCwd, resolveAgentDir(storage, options.agentDir));
+    this.json = options.json ?? false;
+    this.quiet = options.quiet ?? false;
+    const allowed = options.color !== false && !storage.env("NO_COLOR");
+    this.color = pc.createColors(allowed && deps.stdoutIsTTY);
+    this.errColor = pc.createColors(allowed && deps.stderrIsTTY);
+  }
+
+  /** Terminal width for tables; unlimited in pipes. */
+  get width(): number {
+    return this.deps.stdoutIsTTY ? this.deps.columns ?? 80 : Infinity;
+  }
+
+  out(line: string): void {
+    this.deps.stdout(line + "\n");
+  }
+
+  /** Prints a value as pretty JSON on stdout. */
+  outJson(value: unknown): void {
+    this.deps.stdout(JSON.stringify(value, null, 2) + "\n");
+  }
+
+  /** A note for people on stderr; silenced by `-q`. */
+  note(line: string): void {
+    if (!this.quiet) this.deps.stderr(line + "\n");
+  }
+
+  warn(line: string): void {
+    this.deps.stderr(this.errColor.yellow("warning: ") + line + "\n");
+  }
+
+  /** Merged global and project settings; problems are reported once as warnings. */
+  settings(): Promise<Record<string, unknown>> {
+    this.#settings ??= (async () => {
+      let merged: Record<string, unknown> = {};
+      for (const path of [joinPath(this.agentDir, "settings.json"), joinPath(this.cwd, ".pi", "settings.json")]) {
+        const text = await readText(this.fs, path);
+        if (text === undefined) continue;
+        const { settings, problems } = parseSettings(text);
+        for (const p of problems) this.warn(`Ignoring ${path}: line ${p.line}, column ${p.column}: ${p.message}`);
+        merged = mergeSettings(merged, settings);
+      }
+      return merged;
+    })();
+    return this.#settings;
+  }
+
+  /** The session directory for the effective cwd, by SPEC precedence. */
+  sessionDir(): Promise<SessionDirChoice> {
+    this.#sessionDir ??= (async () => {
+      const settings = this.options.sessionDir || this.deps.storage.env("PI_CODING_AGENT_SESSION_DIR") ? {} : await this.settings();
+      const choice = resolveSessionDir(this.deps.storage, {
+        cwd: this.cwd,
+        agentDir: this.agentDir,
+        flag: this.options.sessionDir,
+        setting: settings.sessionDir,
+      });
+      return { ...choice, dir: resolvePath(this.deps.storage.processCwd, choice.dir) };
+    })();
+    return this.#sessionDir;
+  }
+}

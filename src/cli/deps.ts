@@ -1,0 +1,27 @@
+/**
+ * Everything the CLI needs from the outside world, passed in so that `run` is testable
+ * without a process: file system, environment, output streams, terminal facts, time.
+ * @module
+ */
+import type { StorageEnv } from "../core/storage/layout.ts";
+import type { FileSystem } from "../io/file-system.ts";
+
+/** Runs an external program (used for the `trash` command); resolves with its exit code. */
+export type ExecFn = (command: string, args: string[]) => Promise<{ code: number | null; stderr: string }>;
+
+export interface CliDeps {
+  fs: FileSystem;
+  storage: StorageEnv;
+  stdout: (text: string) => void;
+  stderr: (text: string) => void;
+  stdoutIsTTY: boolean;
+  stderrIsTTY: boolean;
+  stdinIsTTY: boolean;
+  /** Terminal width, when stdout is a terminal. */
+  columns?: number;
+  now: () => Date;
+  /** Runs external programs; absent means none can be run. */
+  exec?: ExecFn;
+  /** Asks a yes/no question on the terminal; absent means no terminal to ask on. */
+  confirm?: (question: string) => Promise<boolean>;
+}

@@ -1,0 +1,40 @@
+/**
+ * The executable's entry point and the only CLI file that touches the process: it
+ * gathers the real dependencies, calls `run`, and sets the exit code.
+ * @module
+ */
+import process from "node:process";
+import { spawn } from "node:child_process";
+import { detectFileSystem } from "../io/mod.ts";
+import { processEnvironment } from "../io/environment.ts";
+import type { CliDeps, ExecFn } from "./deps.ts";
+import { run } from "./run.ts";
+
+const exec: ExecFn = (command, args) =>
+  new Promise((resolve) => {
+    const child = spawn(command, args, { stdio: ["ignore", "ignore", "pipe"] });
+    let stderr = "";
+    child.stderr?.on("data", (d) => (stderr += String(d)));
+    child.on("error", () => resolve({ code: null, stderr }));
+    child.on("close", (code) => resolve({ code, stderr }));
+  });
+
+const deps: CliDeps = {
+  fs: detectFileSystem(),
+  storage: processEnvironment(),
+  stdout: (text) => void process.stdout.write(text),
+  stderr: (text) => void process.stderr.write(text),
+  stdoutIsTTY: Boolean(process.stdout.isTTY),
+  stderrIsTTY: Boolean(process.stderr.isTTY),
+  stdinIsTTY: Boolean(process.stdin.isTTY),
+  columns: process.stdout.columns,
+  now: () => new Date(),
+  exec,
+};
+
+process.stdout.on?.("error", (error: NodeJS.ErrnoException) => {
+  // A closed pipe (`| head`) is a normal way for a reader to stop.
+  if (error.code === "EPIPE") process.exit(0);
+});
+
+process.exitCode = await run(process.argv.slice(2), deps);

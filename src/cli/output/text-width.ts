@@ -1,0 +1,45 @@
+/**
+ * Display width and truncation for terminal columns: East Asian wide characters and
+ * emoji count as two cells; text that does not fit ends in `…`.
+ * @module
+ */
+import stringWidth from "string-width";
+
+/** Cells the text takes in a terminal. */
+export function textWidth(text: string): number {
+  return stringWidth(text);
+}
+
+/** Control characters (newlines, tabs, escapes) as spaces, so one row stays one line. */
+export function oneLine(text: string): string {
+  // deno-lint-ignore no-control-regex
+  return text.replace(/[\u0000-\u001f\u007f-\u009f]+/g, " ");
+}
+
+/**
+ * Cuts `text` to at most `width` cells, ending in `…` when cut.
+ *
+ * @example
+ * ```ts
+ * truncate("hello world", 8); // "hello w…"
+ * ```
+ */
+export function truncate(text: string, width: number): string {
+  if (width <= 0) return "";
+  if (textWidth(text) <= width) return text;
+  let out = "";
+  let used = 0;
+  for (const char of text) {
+    const w = textWidth(char);
+    if (used + w > width - 1) break;
+    out += char;
+    used += w;
+  }
+  return out + "…";
+}
+
+/** Pads with spaces to `width` cells (left-aligned, or right-aligned with `right`). */
+export function pad(text: string, width: number, right = false): string {
+  const fill = " ".repeat(Math.max(0, width - textWidth(text)));
+  return right ? fill + text : text + fill;
+}

@@ -1,0 +1,84 @@
+/**
+ * The CLI core: `run(argv, deps)` parses arguments, runs one command and returns its exit
+ * code. It never touches the process; `main.ts` does.
+ * @module
+ */
+import { Command, CommanderError, Option } from "commander";
+import { VERSION } from "../version.ts";
+import type { CommandSpec } from "./command.ts";
+import { COMMANDS } from "./commands/mod.ts";
+import { CliContext, type GlobalOptions } from "./context.ts";
+import type { CliDeps } from "./deps.ts";
+import { describeError } from "./errors.ts";
+
+function addCommand(program: Command, spec: CommandSpec, deps: CliDeps, setExit: (code: number) => void): void {
+  const command = program.command(spec.name).description(spec.summary);
+  for (const arg of spec.args ?? []) command.argument(arg);
+  for (const option of spec.options ?? []) {
+    const o = new Option(option.flags, option.description);
+    if (option.choices) o.choices(option.choices);
+    if (option.default !== undefined) o.default(option.default);
+    command.addOption(o);
+  }
+  command.addHelpText("after", "\nExamples:\n" + spec.examples.map((e) => `  $ ${e}`).join("\n") + "\n");
+  command.action(async (...received: unknown[]) => {
+    const self = received[received.length - 1] as Command;
+    const options = self.opts();
+    const args = received.slice(0, -2).flatMap((a) => (Array.isArray(a) ? a : a === undefined ? [] : [a])) as string[];
+    const ctx = new CliContext(deps, program.opts() as GlobalOptions);
+    setExit(await spec.run(ctx, args, options));
+  });
+}
+
+/** Builds the commander program for `deps`. */
+export function buildProgram(deps: CliDeps, setExit: (code: number) => void): Command {
+  const program = new Command("pi-session")
+    .description("Read, check, navigate, fork and export pi coding agent sessions")
+    .version(VERSION, "-V, --version", "print the version")
+    .helpOption("-h, --help", "show help")
+    .option("--session-dir <dir>", "session directory (overrides PI_CODING_AGENT_SESSION_DIR and settings)")
+    .option("--agent-dir <dir>", "pi agent directory (default $PI_CODING_AGENT_DIR or ~/.pi/agent)")
+    .option("--cwd <dir>", "act as if run in this directory")
+    .option("--json", "print data as JSON")
+    .option("--no-color", "never colour output")
+    .option("-q, --quiet", "print no notes on stderr")
+    .showSuggestionAfterError(true)
+    .exitOverride()
+    .configureOutput({ writeOut: deps.stdout, writeErr: deps.stderr });
+  for (const spec of COMMANDS) addCommand(program, spec, deps, setExit);
+  for (const command of program.commands) command.exitOverride().configureOutput({ writeOut: deps.stdout, writeErr: deps.stderr });
+  return program;
+}
+
+/**
+ * Runs pi-session with `argv` (arguments only, no runtime or script path).
+ *
+ * @example
+ * ```ts
+ * // const code = await run(["list", "--json"], deps);
+ * ```
+ */
+export async function run(argv: string[], deps: CliDeps): Promise<number> {
+  let exitCode = 0;
+  const program = buildProgram(deps, (code) => {
+    exitCode = code;
+  });
+  if (argv.length === 0) {
+    deps.stdout(program.helpInformation());
+    return 0;
+  }
+  try {
+    await program.parseAsync(argv, { from: "user" });
+    return exitCode;
+  } catch (error) {
+    if (error instanceof CommanderError) {
+      if (error.code === "commander.helpDisplayed" || error.code === "commander.version" || error.code === "commander.help") return 0;
+      // commander already printed "error: …"; add what to do.
+      deps.stderr("hint: run `pi-session --help` or `pi-session <command> --help`\n");
+      return 2;
+    }
+    const { exitCode: code, lines } = describeError(error);
+    deps.stderr(lines.join("\n") + "\n");
+    return code;
+  }
+}
