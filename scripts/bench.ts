@@ -1,0 +1,353 @@
+/**
+ * Benchmarks (SPEC §7): our code and the reference (pi 1.6.0) side by side in one run.
+ *
+ *   npx tsx scripts/bench.ts [--only context[,list]] [--runs 5] [--no-verify]
+ *
+ * Every measurement is a fresh child process:
+ *   /usr/bin/time -f '%e %M' node --import tsx scripts/bench/<case>.ts --impl <row> ARGS
+ * The case script times only its work (imports and process start excluded) and prints it; peak RSS
+ * is the whole process's (the `noop` row shows what node + tsx cost before any work). Rows of a case
+ * run interleaved, round after round, after one untimed warm-up each (page cache, tsx cache); the
+ * table shows medians. The warm-up run also computes a digest of each row's result, so a row that
+ * computes something different from the reference is flagged.
+ *
+ * To add a case: write `scripts/bench/<name>.ts` (see `scripts/bench/_harness.ts`) and add an entry
+ * to `cases` below. A row may instead give `command` (any argv, timed by wall clock), `beforeEach`
+ * (e.g. drop a cache for cold runs), `vs` (the row its ratios are against) and a `target`.
+ *
+ * The table is printed as markdown and written to `.cache/bench/last.md`.
+ */
+import { spawnSync } from "node:child_process";
+import { copyFileSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { cpus, totalmem } from "node:os";
+import { join } from "node:path";
+import process from "node:process";
+import { fileURLToPath } from "node:url";
+import { generateBigSession } from "./gen-big-session.ts";
+import { generateListCorpus } from "./bench/gen-list-corpus.ts";
+
+const ROOT = fileURLToPath(new URL("..", import.meta.url));
+const CACHE = join(ROOT, ".cache", "bench");
+
+// ---------------------------------------------------------------- the cases table
+
+type Role = "reference" | "ours" | "baseline";
+
+interface Target {
+  /** Ours / `vs` time at most this. */
+  time?: number;
+  /** Ours / `vs` peak RSS at most this. */
+  memory?: number;
+  /** Median time at most this many ms (absolute, e.g. `--version` ≤ 25 ms). */
+  timeMs?: number;
+  /** Where the target comes from, e.g. "SPEC §7". */
+  source?: string;
+}
+
+interface Row {
+  name: string;
+  role: Role;
+  /** Case script under scripts/bench/, run as `node --import tsx <script> --impl <impl> ...args`. */
+  script?: string;
+  /** `--impl` value; defaults to `name`. */
+  impl?: string;
+  args?: string[];
+  /** Instead of a script: any argv, measured by wall clock (e.g. a compiled binary's `--version`). */
+  command?: string[];
+  env?: Record<string, string>;
+  /** Runs before every (warm-up and timed) run of this row, e.g. to drop a cache for cold runs. */
+  beforeEach?: () => void;
+  /** The row to compute ratios against; defaults to the case's `reference` row. */
+  vs?: string;
+  target?: Target;
+  /** Pass `--verify` on the warm-up run (the script must support it). Default true for scripts. */
+  verify?: boolean;
+  note?: string;
+}
+
+interface BenchCase {
+  title: string;
+  /** Builds fixtures (cached) and returns the rows. */
+  setup: () => Row[] | Promise<Row[]>;
+}
+
+const cases: Record<string, BenchCase> = {
+  context: {
+    title: "context at the default leaf of a 90 MB, 11k-entry session",
+    setup: () => {
+      const big = generateBigSession(join(CACHE, "big-session.jsonl"), { verbose: true });
+      // The reference may append a newline to a file that lacks one: it gets its own copy.
+      const copy = join(CACHE, "big-session.ref-copy.jsonl");
+      const copyStat = statSync(copy, { throwIfNoEntry: false });
+      if (!copyStat || copyStat.size !== big.size || copyStat.mtimeMs < statSync(big.path).mtimeMs) copyFileSync(big.path, copy);
+      info(`context: ${(big.size / 1e6).toFixed(1)} MB, ${big.entries} entries, ${big.mainPathEntries} on the leaf's path`);
+      const script = "scripts/bench/context.ts";
+      return [
+        { name: "reference", impl: "ref", role: "reference", script, args: [copy], note: "pi 1.6.0: loadEntriesFromFile + migrateSessionEntries + buildSessionContext" },
+        { name: "ours", role: "ours", script, args: [big.path], target: { time: 0.25, memory: 0.5, source: "SPEC §7" }, note: "readContextFromFile" },
+        { name: "ours-full", role: "ours", script, args: [big.path], note: "readSession + buildSessionContext" },
+        { name: "baseline", role: "baseline", script, args: [big.path], note: "read + JSON.parse every line, no tree" },
+      ];
+    },
+  },
+  list: {
+    title: "list all sessions: 2,400 sessions (208 MB) in 40 projects",
+    setup: () => {
+      const corpus = generateListCorpus(join(CACHE, "agent"), { verbose: true });
+      info(`list: ${corpus.sessions} sessions, ${corpus.projects} projects, ${(corpus.bytes / 1e6).toFixed(1)} MB`);
+      const script = "scripts/bench/list.ts";
+      // Each of our rows gets its own cache dir: cold runs start without one, warm runs keep it.
+      const coldCache = join(CACHE, "list-cache-cold");
+      const warmCache = join(CACHE, "list-cache-warm");
+      return [
+        { name: "reference", impl: "ref", role: "reference", script, args: [corpus.agentDir], note: "pi 1.6.0: SessionManager.listAll() with PI_CODING_AGENT_DIR" },
+        {
+          name: "ours (cold)",
+          impl: "ours",
+          role: "ours",
+          script,
+          args: [corpus.agentDir, "--cache-dir", coldCache],
+          beforeEach: () => rmSync(coldCache, { recursive: true, force: true }),
+          target: { time: 0.5, source: "SPEC §7" },
+          note: "listAllSessions, no cache",
+        },
+        {
+          name: "ours (warm)",
+          impl: "ours-warm",
+          role: "ours",
+          script,
+          args: [corpus.agentDir, "--cache-dir", warmCache],
+          target: { time: 0.05, source: "SPEC §7" },
+          note: "listAllSessions, cache primed by the warm-up run, files unchanged",
+        },
+      ];
+    },
+  },
+  // More cases go here, e.g.
+  //   version: { title: "pi-session --version", setup: () => [{ name: "ours", role: "ours",
+  //     command: ["dist/pi-session", "--version"], target: { timeMs: 25, source: "SPEC §7" } }] },
+  //   info: a 1 MB session; search: `pi-session search` vs a `grep -r` baseline row with
+  //     `vs: "grep"` and `target: { time: 3 }`.
+};
+
+/** Always measured once per invocation: what a case process costs before doing anything. */
+const FLOOR: Row = { name: "noop", impl: "noop", role: "baseline", script: "scripts/bench/noop.ts", note: "node + tsx start, no work" };
+
+// ---------------------------------------------------------------- running
+
+interface Sample {
+  ms: number;
+  rssKb: number;
+  wallS: number;
+}
+
+interface RowResult {
+  caseName: string;
+  row: Row;
+  samples: Sample[];
+  check?: string;
+  skipped?: string;
+  error?: string;
+}
+
+function info(s: string): void {
+  process.stderr.write(`${s}\n`);
+}
+
+function runOnce(row: Row, verify: boolean): { sample?: Sample; check?: string; skipped?: string; error?: string } {
+  row.beforeEach?.();
+  const timeOut = join(CACHE, `.time-${process.pid}.txt`);
+  rmSync(timeOut, { force: true });
+  const argv = row.command ?? [
+    process.execPath,
+    "--import",
+    "tsx",
+    row.script!,
+    "--impl",
+    row.impl ?? row.name,
+    ...(row.args ?? []),
+    ...(verify ? ["--verify"] : []),
+  ];
+  const started = performance.now();
+  const child = spawnSync("/usr/bin/time", ["-f", "%e %M", "-o", timeOut, ...argv], {
+    cwd: ROOT,
+    env: { ...process.env, ...row.env },
+    encoding: "utf8",
+    maxBuffer: 64 * 1024 * 1024,
+  });
+  const wallMs = performance.now() - started;
+  if (child.error) return { error: String(child.error) };
+  const stdout = child.stdout ?? "";
+  const skipLine = stdout.split("\n").find((l) => l.startsWith("BENCH_SKIP "));
+  if (skipLine) return { skipped: skipLine.slice("BENCH_SKIP ".length) };
+  if (child.status !== 0) {
+    const tail = `${child.stderr ?? ""}`.trim().split("\n").slice(-3).join(" | ");
+    return { error: `exit ${child.status}: ${tail}` };
+  }
+  let time: string;
+  try {
+    time = readFileSync(timeOut, "utf8").trim().split("\n").pop()!;
+  } catch {
+    return { error: "no output from /usr/bin/time" };
+  }
+  const [wallS, rssKb] = time.split(/\s+/).map(Number);
+  let ms = wallMs;
+  let check: string | undefined;
+  if (!row.command) {
+    const line = stdout.split("\n").find((l) => l.startsWith("BENCH_RESULT "));
+    if (!line) return { error: `no BENCH_RESULT line in: ${stdout.slice(0, 200)}` };
+    const result = JSON.parse(line.slice("BENCH_RESULT ".length));
+    ms = result.ms;
+    check = result.check;
+  } else {
+    check = stdout.trim().split("\n")[0]?.slice(0, 80);
+  }
+  return { sample: { ms, rssKb, wallS }, check };
+}
+
+function median(xs: number[]): number {
+  const s = [...xs].sort((a, b) => a - b);
+  const m = s.length >> 1;
+  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
+}
+
+function runRows(caseName: string, rows: Row[], runs: number, verify: boolean): RowResult[] {
+  const results: RowResult[] = rows.map((row) => ({ caseName, row, samples: [] }));
+  for (const r of results) {
+    info(`  ${caseName} / ${r.row.name}: warm-up`);
+    const out = runOnce(r.row, verify && (r.row.verify ?? !r.row.command));
+    if (out.skipped) r.skipped = out.skipped;
+    else if (out.error) r.error = out.error;
+    else r.check = out.check;
+  }
+  const live = results.filter((r) => !r.skipped && !r.error);
+  for (let i = 0; i < runs; i++) {
+    // Rotate the order each round so no row always runs right after the same neighbour.
+    const order = live.map((_, k) => live[(k + i) % live.length]);
+    for (const r of order) {
+      if (r.error) continue;
+      const out = runOnce(r.row, false);
+      if (out.sample) r.samples.push(out.sample);
+      else r.error = out.error ?? out.skipped;
+    }
+    info(`  ${caseName}: round ${i + 1}/${runs} ` + live.map((r) => `${r.row.name} ${r.samples.at(-1)?.ms.toFixed(0) ?? "?"} ms`).join(", "));
+  }
+  return results;
+}
+
+// ---------------------------------------------------------------- the table
+
+const fmtMs = (ms: number) => (ms >= 100 ? ms.toFixed(0) : ms >= 10 ? ms.toFixed(1) : ms.toFixed(2));
+const fmtMb = (kb: number) => (kb / 1024).toFixed(0);
+const fmtRatio = (x: number) => `${x.toFixed(2)}×`;
+
+function table(results: RowResult[], floor: RowResult | undefined): { markdown: string; notes: string[] } {
+  const notes: string[] = [];
+  const lines = [
+    "| case | row | time, median ms (min–max) | peak RSS, median MB | time vs ref | memory vs ref | target | met |",
+    "|---|---|---:|---:|---:|---:|---|---|",
+  ];
+  const byCase = new Map<string, RowResult[]>();
+  for (const r of results) byCase.set(r.caseName, [...(byCase.get(r.caseName) ?? []), r]);
+  for (const [caseName, rows] of byCase) {
+    const ref = rows.find((r) => r.row.role === "reference");
+    for (const r of rows) {
+      const label = `${r.row.name}${r.row.note ? ` (${r.row.note})` : ""}`;
+      if (r.skipped || r.error || r.samples.length === 0) {
+        const why = r.skipped ? `skipped: ${r.skipped}` : `failed: ${r.error ?? "no samples"}`;
+        lines.push(`| ${caseName} | ${label} | — | — | — | — | ${targetText(r.row.target)} | ${why.replaceAll("|", "/")} |`);
+        notes.push(`${caseName} / ${r.row.name}: ${why}`);
+        continue;
+      }
+      const ms = median(r.samples.map((s) => s.ms));
+      const rss = median(r.samples.map((s) => s.rssKb));
+      const lo = Math.min(...r.samples.map((s) => s.ms));
+      const hi = Math.max(...r.samples.map((s) => s.ms));
+      const vs = r.row.vs ? rows.find((x) => x.row.name === r.row.vs) : ref;
+      let timeRatio = "—";
+      let memRatio = "—";
+      let met = "";
+      if (vs && vs !== r && vs.samples.length > 0) {
+        const t = ms / median(vs.samples.map((s) => s.ms));
+        const m = rss / median(vs.samples.map((s) => s.rssKb));
+        timeRatio = fmtRatio(t);
+        memRatio = fmtRatio(m);
+        const target = r.row.target;
+        if (target) {
+          const fails: string[] = [];
+          if (target.time !== undefined && t > target.time) fails.push("time");
+          if (target.memory !== undefined && m > target.memory) fails.push("memory");
+          if (target.timeMs !== undefined && ms > target.timeMs) fails.push("time");
+          met = fails.length ? `**no** (${fails.join(", ")})` : "yes";
+        }
+      } else if (r.row.target?.timeMs !== undefined) {
+        met = ms <= r.row.target.timeMs ? "yes" : "**no** (time)";
+      }
+      if (ref && r !== ref && ref.check && r.check && r.row.role === "ours" && r.check !== ref.check) {
+        notes.push(`${caseName} / ${r.row.name}: result differs from the reference (${r.check} vs ${ref.check})`);
+        met += " (result differs!)";
+      }
+      lines.push(
+        `| ${caseName} | ${label} | ${fmtMs(ms)} (${fmtMs(lo)}–${fmtMs(hi)}) | ${fmtMb(rss)} | ${timeRatio} | ${memRatio} | ${targetText(r.row.target)} | ${met} |`,
+      );
+      if (r.check && r.row.role !== "baseline") notes.push(`${caseName} / ${r.row.name}: result ${r.check}`);
+    }
+  }
+  if (floor && floor.samples.length) {
+    lines.push(`| (floor) | ${floor.row.name} (${floor.row.note}) | — | ${fmtMb(median(floor.samples.map((s) => s.rssKb)))} | | | | |`);
+  }
+  return { markdown: lines.join("\n"), notes };
+}
+
+function targetText(t: Target | undefined): string {
+  if (!t) return "";
+  const parts = [
+    t.time !== undefined ? `time ≤ ${t.time}×` : "",
+    t.memory !== undefined ? `memory ≤ ${t.memory}×` : "",
+    t.timeMs !== undefined ? `≤ ${t.timeMs} ms` : "",
+  ].filter(Boolean);
+  return parts.join(", ");
+}
+
+// ---------------------------------------------------------------- main
+
+async function main(argv: string[]): Promise<void> {
+  let only: string[] | undefined;
+  let runs = 5;
+  let verify = true;
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i];
+    if (a === "--only") only = argv[++i].split(",");
+    else if (a === "--runs") runs = Number(argv[++i]);
+    else if (a === "--no-verify") verify = false;
+    else throw new Error(`unknown option ${a} (use --only CASE[,CASE], --runs N, --no-verify)`);
+  }
+  const names = only ?? Object.keys(cases);
+  for (const n of names) if (!cases[n]) throw new Error(`unknown case ${n}; cases: ${Object.keys(cases).join(", ")}`);
+  mkdirSync(CACHE, { recursive: true });
+
+  const floor = runRows("floor", [FLOOR], runs, false)[0];
+  const results: RowResult[] = [];
+  for (const name of names) {
+    info(`${name}: ${cases[name].title}`);
+    const rows = await cases[name].setup();
+    results.push(...runRows(name, rows, runs, verify));
+  }
+
+  const { markdown, notes } = table(results, floor);
+  const header = [
+    `Benchmarks (\`npx tsx scripts/bench.ts${argv.length ? ` ${argv.join(" ")}` : ""}\`), ${new Date().toISOString().slice(0, 10)}:`,
+    `Node ${process.version}, ${cpus().length} × ${cpus()[0]?.model?.trim() ?? "cpu"}, ${(totalmem() / 2 ** 30).toFixed(0)} GB RAM; ` +
+      `median of ${runs} runs, each in a fresh process; time is the work only (no process start or imports), ` +
+      `peak RSS is the whole process (node + tsx alone: see the floor row).`,
+    "",
+  ].join("\n");
+  const cases_ = names.map((n) => `- **${n}**: ${cases[n].title}`).join("\n");
+  const text = `${header}${cases_}\n\n${markdown}\n${notes.length ? `\nNotes:\n${notes.map((n) => `- ${n}`).join("\n")}\n` : ""}`;
+  writeFileSync(join(CACHE, "last.md"), text);
+  rmSync(join(CACHE, `.time-${process.pid}.txt`), { force: true });
+  console.log(text);
+  console.log(`(written to ${join(CACHE, "last.md")})`);
+}
+
+await main(process.argv.slice(2));
