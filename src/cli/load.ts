@@ -17,7 +17,7 @@ export interface LoadedSession {
 
 /** Reads the session at `path` in full. */
 export async function loadSessionAt(ctx: CliContext, path: string): Promise<LoadedSession> {
-  const file = await readSession(ctx.fs.read(path));
+  const file = await readSession(ctx.fs.read(path, { reuseBuffer: true }));
   if (file.notSession) throw new NotASessionError(path, file.issues);
   return { path, file, tree: new SessionTree(file.entries) };
 }

@@ -25,6 +25,11 @@ export interface DirEntry {
 export interface ReadRange {
   start?: number;
   end?: number;
+  /**
+   * The caller is done with each chunk before it asks for the next one, so the adapter
+   * may hand out the same buffer again (less garbage when streaming large files).
+   */
+  reuseBuffer?: boolean;
 }
 
 export interface WriteOptions {

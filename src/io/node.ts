@@ -12,7 +12,7 @@ import type { AppendOptions, DirEntry, FileStat, FileSystem, ReadRange, WriteOpt
 import { isAbsent, mapError, mapped } from "./_map-error.ts";
 import { siblingTempPath } from "./_temp-path.ts";
 
-const CHUNK_SIZE = 64 * 1024;
+const CHUNK_SIZE = 1024 * 1024;
 const DEFAULT_FILE_MODE = 0o600;
 
 async function* read(path: string, range: ReadRange = {}): AsyncGenerator<Uint8Array> {
@@ -20,15 +20,16 @@ async function* read(path: string, range: ReadRange = {}): AsyncGenerator<Uint8A
   const end = range.end ?? Infinity;
   let position = Math.max(0, range.start ?? 0);
   const handle = await mapped(op, () => open(path, "r"));
+  const shared = range.reuseBuffer ? new Uint8Array(Math.min(CHUNK_SIZE, Math.max(0, end - position))) : undefined;
   try {
     while (position < end) {
       const size = Math.min(CHUNK_SIZE, end - position);
-      const chunk = new Uint8Array(size);
+      const chunk = shared && shared.length >= size ? shared.subarray(0, size) : new Uint8Array(size);
       const { bytesRead } = await mapped(op, () => handle.read(chunk, 0, size, position));
       if (bytesRead === 0) return;
       position += bytesRead;
       // A short read is the tail: copy it so the caller does not keep a mostly empty buffer.
-      yield bytesRead === size ? chunk : chunk.slice(0, bytesRead);
+      yield bytesRead === size ? chunk : shared ? chunk.subarray(0, bytesRead) : chunk.slice(0, bytesRead);
     }
   } finally {
     await handle.close();

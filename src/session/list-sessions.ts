@@ -28,7 +28,7 @@ export async function readSessionInfo(
   const reader = new SessionInfoReader(path, options);
   let mtimeMs = options.mtimeMs;
   try {
-    for await (const chunk of fs.read(path)) {
+    for await (const chunk of fs.read(path, { reuseBuffer: true })) {
       reader.push(chunk);
       if (!reader.wanted) break;
     }

@@ -55,7 +55,7 @@ async function loadEntries(fs: FileSystem, path: string, wanted: SkeletonEntry[]
 /** The first pass: header and linking fields of every entry. */
 export async function readSkeleton(fs: FileSystem, path: string): Promise<SessionSkeleton> {
   const reader = new SkeletonReader();
-  for await (const chunk of fs.read(path)) reader.push(chunk);
+  for await (const chunk of fs.read(path, { reuseBuffer: true })) reader.push(chunk);
   return reader.end();
 }
 
@@ -77,7 +77,7 @@ export async function readContextFromFile(
   if (skeleton.notSession) throw new NotASessionError(path, skeleton.issues);
   if (skeleton.version < 3) {
     // Old files need ids assigned across the whole file: read them in full.
-    const file = await readSession(fs.read(path));
+    const file = await readSession(fs.read(path, { reuseBuffer: true }));
     return { context: buildSessionContext(file.entries, options.leafId), issues: file.issues };
   }
   const issues = skeleton.issues;

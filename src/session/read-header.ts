@@ -10,7 +10,7 @@ import type { FileSystem } from "../io/file-system.ts";
 export async function readHeader(fs: FileSystem, path: string): Promise<SessionHeader | null> {
   const scan = new HeaderScan();
   try {
-    for await (const chunk of fs.read(path, { end: HEADER_SCAN_LIMIT + 1 })) {
+    for await (const chunk of fs.read(path, { end: HEADER_SCAN_LIMIT + 1, reuseBuffer: true })) {
       scan.push(chunk);
       if (scan.done) break;
     }

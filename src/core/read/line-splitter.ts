@@ -4,7 +4,10 @@
  * @module
  */
 
-/** One line of the input, without its `\n`. `offset` is the byte offset of its first byte. */
+/**
+ * One line of the input, without its `\n`. `offset` is the byte offset of its first byte.
+ * `bytes` is only valid during the callback: copy it to keep it.
+ */
 export interface RawLine {
   bytes: Uint8Array;
   /** 1-based line number. */
@@ -44,7 +47,8 @@ export class LineSplitter {
     while (start < chunk.length) {
       const newline = chunk.indexOf(NEWLINE, start);
       if (newline < 0) {
-        this.#carry.push(chunk.subarray(start));
+        // Copy: the caller may reuse `chunk` for the next push.
+        this.#carry.push(chunk.slice(start));
         this.#carryLength += chunk.length - start;
         return;
       }
