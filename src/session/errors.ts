@@ -49,3 +49,49 @@ export class EntryNotFoundError extends SessionError {
     );
   }
 }
+
+/** An entry id given to a `SessionManager` method names no entry (pi's `Entry <id> not found`). */
+export class UnknownEntryError extends SessionError {
+  readonly entryId: string;
+  constructor(entryId: string | null | undefined) {
+    super("entry-not-found", `Entry ${entryId} not found`, 2, "Pass the id of an entry of this session");
+    this.entryId = String(entryId);
+  }
+}
+
+/** A caller-chosen session id that pi would refuse. */
+export class InvalidSessionIdError extends SessionError {
+  constructor(id: string) {
+    super(
+      "invalid-session-id",
+      `Session id must be non-empty, contain only alphanumeric characters, '-', '_', and '.', and start and end with an alphanumeric character: "${id}"`,
+      2,
+      "Use letters and digits, with '-', '_' or '.' only inside",
+    );
+  }
+}
+
+/** `appendContextEdit` was given a replacement or target pi would refuse. */
+export class InvalidContextEditError extends SessionError {
+  constructor(message: string) {
+    super("invalid-context-edit", message, 2, "Edit a user, assistant, toolResult or custom message on the active branch");
+  }
+}
+
+/** `forkFrom` was pointed at a file that is missing, empty or not a session. */
+export class InvalidForkSourceError extends SessionError {
+  readonly path: string;
+  constructor(path: string, reason: string) {
+    super("invalid-fork-source", `Cannot fork: source session file is empty or invalid: ${path} (${reason})`, 3, "Fork from a pi session file that holds a header");
+    this.path = path;
+  }
+}
+
+/** The session file on disk is not what this manager expects, so writing could lose data. */
+export class SessionWriteConflictError extends SessionError {
+  readonly path: string;
+  constructor(path: string, reason: string) {
+    super("write-conflict", `Cannot write session file ${path}: ${reason}`, 1, "Open the session again and retry");
+    this.path = path;
+  }
+}

@@ -1,0 +1,108 @@
+/**
+ * New sessions made from existing ones, as pure functions: a branched session (pi 1.6's
+ * `createBranchedSession`: one path, labels moved to the end) and a fork (every entry of a
+ * source, already migrated, under a new header).
+ * @module
+ */
+import type { CompactionEntry, SessionEntry, SessionHeader } from "../core/format/types.ts";
+import { labelEntry, sessionHeader } from "./entry-builders.ts";
+import type { ResolvedLabel } from "./entry-index.ts";
+import { uniqueEntryId } from "./ids.ts";
+
+/**
+ * The new session's entries for `path` (root first):
+ * - label entries are dropped and every kept entry is re-parented onto the previous kept one
+ *   (the first onto null), ids unchanged;
+ * - a compaction whose `firstKeptEntryId` named a dropped label now names the next kept entry;
+ * - every resolved label (in `labels` order) whose target is kept comes back as a fresh label
+ *   entry with a new id and the original label's timestamp, chained after the path.
+ *
+ * The last re-emitted label, or else the last path entry, is the new leaf.
+ *
+ * @example
+ * ```ts
+ * const path = [
+ *   { type: "custom", customType: "x", id: "a", parentId: null, timestamp: "t0" },
+ *   { type: "label", id: "l", parentId: "a", timestamp: "t1", targetId: "a", label: "start" },
+ *   { type: "custom", customType: "x", id: "b", parentId: "l", timestamp: "t2" },
+ * ];
+ * const labels = new Map([["a", { label: "start", timestamp: "t1" }]]);
+ * branchedEntries(path as never, labels, () => "n1").map((e) => [e.id, e.parentId]);
+ * // [["a", null], ["b", "a"], ["n1", "b"]]
+ * ```
+ */
+export function branchedEntries(
+  path: readonly SessionEntry[],
+  labels: ReadonlyMap<string, ResolvedLabel>,
+  newId: () => string,
+): SessionEntry[] {
+  const kept: SessionEntry[] = [];
+  const nextKeptAfterLabel = new Map<string, string>();
+  let droppedLabels: string[] = [];
+  let parentId: string | null = null;
+  for (const entry of path) {
+    if (entry.type === "label") {
+      droppedLabels.push(entry.id);
+      continue;
+    }
+    for (const id of droppedLabels) nextKeptAfterLabel.set(id, entry.id);
+    droppedLabels = [];
+    kept.push(rechained(entry, parentId, nextKeptAfterLabel));
+    parentId = entry.id;
+  }
+  const taken = new Set(kept.map((entry) => entry.id));
+  const reemitted: SessionEntry[] = [];
+  for (const [targetId, { label, timestamp }] of labels) {
+    if (!taken.has(targetId)) continue;
+    const id = uniqueEntryId(taken, newId);
+    taken.add(id);
+    reemitted.push(labelEntry({ id, parentId, timestamp }, targetId, label));
+    parentId = id;
+  }
+  return [...kept, ...reemitted];
+}
+
+function rechained(entry: SessionEntry, parentId: string | null, nextKeptAfterLabel: ReadonlyMap<string, string>): SessionEntry {
+  if (entry.type !== "compaction") return { ...entry, parentId };
+  const firstKept = (entry as CompactionEntry).firstKeptEntryId;
+  const moved = firstKept === undefined ? undefined : nextKeptAfterLabel.get(firstKept);
+  return moved === undefined ? { ...entry, parentId } : { ...entry, parentId, firstKeptEntryId: moved } as CompactionEntry;
+}
+
+/** What a new session is made of. */
+export interface NewSessionParts {
+  header: SessionHeader;
+  entries: SessionEntry[];
+}
+
+/** Identity of a new session: its id, creation time (ISO) and cwd. */
+export interface NewSessionIdentity {
+  sessionId: string;
+  timestamp: string;
+  cwd: string;
+}
+
+/** Header and entries of a session branched from `path`; `parentSession` is the previous file, if any. */
+export function branchedSession(
+  path: readonly SessionEntry[],
+  labels: ReadonlyMap<string, ResolvedLabel>,
+  newId: () => string,
+  identity: NewSessionIdentity & { parentSession?: string },
+): NewSessionParts {
+  return {
+    header: sessionHeader(identity.sessionId, identity.timestamp, identity.cwd, identity.parentSession),
+    entries: branchedEntries(path, labels, newId),
+  };
+}
+
+/**
+ * A fork of a whole session (pi's `forkFrom`): every entry, all branches and labels, ids kept,
+ * under a new header whose `parentSession` is the source file. `entries` must already be
+ * migrated to the current format (pi copies old entries as they are and so writes broken files).
+ */
+export function forkedSession(entries: readonly SessionEntry[], identity: NewSessionIdentity & { sourcePath: string }): NewSessionParts {
+  return {
+    header: sessionHeader(identity.sessionId, identity.timestamp, identity.cwd, identity.sourcePath),
+    entries: [...entries],
+  };
+}
