@@ -12,6 +12,7 @@ import { CliError } from "../errors.ts";
 import { relativeAge } from "../output/age.ts";
 import { formatTable } from "../output/table.ts";
 import { oneLine } from "../output/text-width.ts";
+import { uniquePrefixes } from "../output/unique-prefix.ts";
 import { matchesQuery } from "../search-query.ts";
 
 /** The JSON shape of one listed session (SPEC §4). */
@@ -93,9 +94,10 @@ export const listCommand: CommandSpec = {
     }
     const now = ctx.deps.now();
     const home = ctx.deps.storage.home;
+    const shortIds = uniquePrefixes(sessions.map((s) => s.id));
     const rows = sessions.map((s) => {
       const title = oneLine(s.name ?? s.firstMessage);
-      const row = [relativeAge(s.modified, now), String(s.messageCount), s.id.slice(0, 8)];
+      const row = [relativeAge(s.modified, now), String(s.messageCount), shortIds.get(s.id)!];
       if (opts.all) row.push(tildePath(s.cwd, home));
       row.push(title);
       return row;

@@ -1,0 +1,28 @@
+/**
+ * Shortest unique id prefixes, as `git log --abbrev` shows them: enough characters to
+ * tell every listed id apart (and to pass back as a reference), at least `min`.
+ * @module
+ */
+
+function commonPrefix(a: string, b: string): number {
+  let i = 0;
+  while (i < a.length && i < b.length && a[i] === b[i]) i++;
+  return i;
+}
+
+/**
+ * @example
+ * ```ts
+ * uniquePrefixes(["abcdef12x", "abcdef12y", "99"], 4); // Map { "abcdef12x" => "abcdef12x", "abcdef12y" => "abcdef12y", "99" => "99" }
+ * ```
+ */
+export function uniquePrefixes(ids: readonly string[], min = 8): Map<string, string> {
+  const sorted = [...new Set(ids)].sort();
+  const result = new Map<string, string>();
+  sorted.forEach((id, i) => {
+    const before = i > 0 ? commonPrefix(id, sorted[i - 1]) : 0;
+    const after = i < sorted.length - 1 ? commonPrefix(id, sorted[i + 1]) : 0;
+    result.set(id, id.slice(0, Math.max(min, Math.max(before, after) + 1)));
+  });
+  return result;
+}
