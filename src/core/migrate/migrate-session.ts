@@ -12,6 +12,17 @@ import { v2ToV3 } from "./v2-to-v3.ts";
 export const MIGRATIONS: readonly Migration[] = [v1ToV2, v2ToV3];
 
 /**
+ * The format version a header declares. Missing means 1. Like pi, a numeric string counts
+ * as its number, and a value that is no number at all is taken as current (never migrated).
+ */
+export function headerVersion(header: FileObject | undefined): number {
+  const raw = header?.version;
+  if (raw === undefined || raw === null) return 1;
+  const version = Number(raw);
+  return Number.isNaN(version) ? CURRENT_SESSION_VERSION : version;
+}
+
+/**
  * Brings parsed file objects (header first) to the current version.
  *
  * @example
@@ -26,7 +37,7 @@ export function migrateSession(
   sessionId: string,
 ): { objects: FileObject[]; migrated: boolean; fromVersion: number } {
   const header = objects[0];
-  const fromVersion = typeof header?.version === "number" ? header.version : 1;
+  const fromVersion = headerVersion(header);
   let current = objects as FileObject[];
   let migrated = false;
   for (const step of MIGRATIONS) {

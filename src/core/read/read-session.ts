@@ -5,6 +5,7 @@
  */
 import type { SessionEntry, SessionHeader } from "../format/types.ts";
 import { migrateSession } from "../migrate/migrate-session.ts";
+import { headerVersion } from "../migrate/migrate-session.ts";
 import { decodeLine, type DecodeNotes, isHeader, isObject } from "./decode-line.ts";
 import { issue, type ReadIssue } from "./issue.ts";
 import { LineSplitter, type RawLine } from "./line-splitter.ts";
@@ -98,7 +99,7 @@ export class SessionReader {
       issues.sort(byLine);
       return { ...base, header: null, entries: [], entryLines: [], version: 0, migrated: false, notSession: true };
     }
-    const version = typeof first.version === "number" ? first.version : 1;
+    const version = headerVersion(first);
     const { objects, migrated } = migrateSession(this.#objects, String(first.id));
     const header = objects[0] as SessionHeader;
     const entries: SessionEntry[] = [];

@@ -4,6 +4,7 @@
  * @module
  */
 import type { SessionEntry, SessionHeader } from "../format/types.ts";
+import { headerVersion } from "../migrate/migrate-session.ts";
 import { decodeLine, type DecodeNotes, isHeader, isObject } from "./decode-line.ts";
 import { issue, type ReadIssue } from "./issue.ts";
 import { LineSplitter, type RawLine } from "./line-splitter.ts";
@@ -56,7 +57,7 @@ export class SkeletonReader {
       this.#issues.push(issue(0, "not-a-session", "The file does not start with a session header"));
       return { header: null, entries: [], issues: this.#issues, version: 0, notSession: true };
     }
-    const version = typeof header.version === "number" ? header.version : 1;
+    const version = headerVersion(header);
     return { header, entries: this.#entries, issues: this.#issues, version, notSession: false };
   }
 

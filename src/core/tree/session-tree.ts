@@ -143,11 +143,18 @@ export class SessionTree {
     const seen = new Set<string>();
     for (const entry of this.entries) {
       const line = lineOf.get(entry) ?? 0;
+      // Without these fields the checks below would compare undefined with undefined.
+      if (typeof entry.id !== "string") {
+        issues.push(issue(line, "missing-field", `Entry on line ${line} has no string "id" field`));
+        continue;
+      }
       if (seen.has(entry.id)) {
         issues.push(issue(line, "duplicate-id", `Entry id "${entry.id}" appears more than once; the later line wins`, entry.id));
       }
       seen.add(entry.id);
-      if (entry.parentId === entry.id) {
+      if (entry.parentId === undefined) {
+        issues.push(issue(line, "missing-field", `Entry "${entry.id}" has no "parentId" field; it is treated as a root`, entry.id));
+      } else if (entry.parentId === entry.id) {
         issues.push(issue(line, "self-parent", `Entry "${entry.id}" names itself as its parent`, entry.id));
       } else if (entry.parentId !== null && !this.byId.has(entry.parentId)) {
         issues.push(issue(line, "missing-parent", `Entry "${entry.id}" has parent "${entry.parentId}", which is not in the file`, entry.id));
@@ -164,8 +171,8 @@ export class SessionTree {
       while (current && !state.has(current.id)) {
         state.set(current.id, 1);
         walked.push(current);
-        const parentId: string | null = current.parentId;
-        if (parentId === null || parentId === current.id) break;
+        const parentId: string | null | undefined = current.parentId;
+        if (parentId === null || parentId === undefined || parentId === current.id) break;
         const parent = this.byId.get(parentId);
         if (parent && state.get(parent.id) === 1) {
           issues.push(issue(lineOf.get(current) ?? 0, "cycle", `Entry "${current.id}" has parent "${parent.id}", which leads back to it (a parent cycle)`, current.id));
