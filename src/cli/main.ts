@@ -5,6 +5,7 @@
  */
 import process from "node:process";
 import { spawn } from "node:child_process";
+import { createInterface } from "node:readline/promises";
 import { detectFileSystem } from "../io/mod.ts";
 import { processEnvironment } from "../io/environment.ts";
 import type { CliDeps, ExecFn } from "./deps.ts";
@@ -19,6 +20,16 @@ const exec: ExecFn = (command, args) =>
     child.on("close", (code) => resolve({ code, stderr }));
   });
 
+/** A y/N question on the terminal (stderr), answered on stdin. */
+async function confirm(question: string): Promise<boolean> {
+  const rl = createInterface({ input: process.stdin, output: process.stderr });
+  try {
+    return /^y(es)?$/i.test((await rl.question(`${question} [y/N] `)).trim());
+  } finally {
+    rl.close();
+  }
+}
+
 const deps: CliDeps = {
   fs: detectFileSystem(),
   storage: processEnvironment(),
@@ -30,6 +41,7 @@ const deps: CliDeps = {
   columns: process.stdout.columns,
   now: () => new Date(),
   exec,
+  confirm: process.stdin.isTTY ? confirm : undefined,
 };
 
 process.stdout.on?.("error", (error: NodeJS.ErrnoException) => {

@@ -10,6 +10,7 @@ import { dirName } from "../core/storage/paths.ts";
 import { type FileSystem, isFsError } from "../io/file-system.ts";
 import { withFileLock } from "../io/lock.ts";
 import { toJsonl } from "./entry-builders.ts";
+import { writeBackup } from "./backup.ts";
 import { SessionWriteConflictError } from "./errors.ts";
 
 /** New session files are private to their owner. */
@@ -40,10 +41,6 @@ export interface SessionSnapshot {
   hasConversation: boolean;
 }
 
-/** The backup kept when a version-`fromVersion` file is rewritten: `<file>.v<N>.bak`. */
-export function backupPath(path: string, fromVersion: number): string {
-  return `${path}.v${fromVersion}.bak`;
-}
 
 /** Persists one session file. Calls must not overlap (the manager runs them one at a time). */
 export class SessionWriter {
@@ -119,7 +116,7 @@ export class SessionWriter {
   }
 
   /**
-   * Keeps the original as `<file>.v<N>.bak` (unless a backup exists), then replaces the file
+   * Keeps the original as `<file>.v<N>.bak` (or the next free name), then replaces the file
    * atomically with the migrated session. Refuses if the file changed since it was read. Lines
    * the reader could not use (malformed JSON, a second header) live on in the backup only.
    */
@@ -129,10 +126,7 @@ export class SessionWriter {
       if (stat === null || stat.size !== state.byteLength) {
         throw new SessionWriteConflictError(this.path, "it changed on disk since it was opened; not rewriting it");
       }
-      const backup = backupPath(this.path, state.fromVersion);
-      if (await this.#fs.stat(backup) === null) {
-        await this.#fs.writeAtomic(backup, await this.#readAll(stat.size), { mode: SESSION_FILE_MODE });
-      }
+      await writeBackup(this.#fs, this.path, state.fromVersion, await this.#readAll(stat.size), SESSION_FILE_MODE);
       const bytes = encoder.encode(toJsonl([session.header, ...session.entries]));
       await this.#fs.writeAtomic(this.path, bytes, { mode: stat.mode || SESSION_FILE_MODE });
       return bytes.length;
