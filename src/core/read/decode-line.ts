@@ -54,15 +54,19 @@ export function decodeLine(line: RawLine, notes: DecodeNotes, issues: ReadIssue[
   const text = decodeText(bytes, line.number, issues);
   try {
     return { kind: "value", value: JSON.parse(text) };
-  } catch (error) {
-    const reason = error instanceof Error ? error.message : String(error);
+  } catch {
+    // The engine's own parse message differs between V8 and JavaScriptCore; say it our way so
+    // output is the same on every runtime.
     return line.terminated
-      ? { kind: "error", issue: issue(line.number, "malformed-json", `Cannot parse line ${line.number}: ${reason}`) }
-      : {
-        kind: "error",
-        issue: issue(line.number, "torn-line", `Line ${line.number} is cut off (the file ends mid-line): ${reason}`),
-      };
+      ? { kind: "error", issue: issue(line.number, "malformed-json", `Line ${line.number} is not valid JSON${jsonHint(text)}`) }
+      : { kind: "error", issue: issue(line.number, "torn-line", `Line ${line.number} is cut off: the file ends in the middle of it`) };
   }
+}
+
+/** A short hint at what the bad line starts with. */
+function jsonHint(text: string): string {
+  const start = text.trimStart().slice(0, 24);
+  return start ? ` (it starts with ${JSON.stringify(start)}${text.trimStart().length > 24 ? "…" : ""})` : "";
 }
 
 /** True for a plain JSON object (not null, not an array). */

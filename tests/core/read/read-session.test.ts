@@ -47,7 +47,7 @@ test("parseSession() skips blank and whitespace-only lines", () => {
 test("parseSession() reports a malformed line with its line number and keeps the rest", () => {
   const file = parseSession(jsonl(H, U) + '{"type":"message", oops}\n' + jsonl(A));
   assert.deepEqual(codes(file), [["malformed-json", 3]]);
-  assert.match(file.issues[0].message, /^Cannot parse line 3: /);
+  assert.match(file.issues[0].message, /^Line 3 is not valid JSON/);
   assert.deepEqual(file.entries, [U, A]);
   assert.deepEqual(file.entryLines, [2, 4]);
 });
