@@ -1,6 +1,6 @@
 /**
  * Plain text of a message for people: text blocks, tool calls summarised, images noted.
- * Shared by `context --format text`, `show` and the tree rows.
+ * Used by `context --format text`.
  * @module
  */
 import type { AgentMessage } from "../../core/format/types.ts";

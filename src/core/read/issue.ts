@@ -27,7 +27,9 @@ export type IssueCode =
   | "unknown-type"
   | "unknown-role"
   | "version-newer"
-  | "legacy-version";
+  | "legacy-version"
+  | "unknown-from-id"
+  | "unreadable";
 
 /** One problem: 1-based line of the file (0 when it concerns the whole file). */
 export interface ReadIssue {

@@ -1,0 +1,134 @@
+/**
+ * `check`: validates session files (named, found by reference, or every session in a
+ * directory) and lists each problem as `PATH:LINE: [code] message`, like a compiler or ripgrep.
+ * Notes (an old format version, a summary from a branch not in the file) fail only with `--strict`.
+ * @module
+ */
+import { checkSession } from "../../core/check/check-entries.ts";
+import type { IssueCode } from "../../core/read/issue.ts";
+import { readSession } from "../../core/read/read-session.ts";
+import { joinPath, resolvePath } from "../../core/storage/paths.ts";
+import { mapConcurrent, sessionFilesIn } from "../../session/list-sessions.ts";
+import type { CommandSpec } from "../command.ts";
+import type { CliContext } from "../context.ts";
+import { describeError } from "../errors.ts";
+import { oneLine } from "../output/text-width.ts";
+import { looksLikePath, resolveSessionRef } from "../resolve/session-ref.ts";
+
+/** Codes that are reported but do not make `check` fail unless `--strict`. */
+const NOTE_CODES: ReadonlySet<IssueCode> = new Set(["legacy-version", "unknown-from-id"]);
+
+interface Problem {
+  path: string;
+  line: number;
+  entryId: string | null;
+  code: IssueCode;
+  message: string;
+}
+
+interface Target {
+  path: string;
+  /** Named on the command line (not found in a directory): not being a session is fatal. */
+  named: boolean;
+}
+
+/** The `.jsonl` files of a sessions directory: directly in it and one folder down. */
+async function filesOfDirectory(ctx: CliContext, dir: string): Promise<string[]> {
+  const files = await sessionFilesIn(ctx.fs, dir);
+  for (const entry of await ctx.fs.list(dir)) {
+    if (entry.isDirectory) files.push(...(await sessionFilesIn(ctx.fs, joinPath(dir, entry.name))));
+  }
+  return files.sort();
+}
+
+/** Turns the arguments into files; an unresolvable reference is reported and sets the exit code (2). */
+async function collectTargets(ctx: CliContext, inputs: string[]): Promise<{ targets: Target[]; failed: number }> {
+  const targets: Target[] = [];
+  let failed = 0;
+  for (const input of inputs) {
+    const asPath = resolvePath(ctx.deps.storage.processCwd, input);
+    const stat = input === "" ? null : await ctx.fs.stat(asPath);
+    if (stat?.isDirectory) {
+      const files = await filesOfDirectory(ctx, asPath);
+      if (files.length === 0) ctx.note(`No .jsonl files in ${asPath}`);
+      targets.push(...files.map((path) => ({ path, named: false })));
+    } else if (stat || looksLikePath(input)) {
+      targets.push({ path: asPath, named: true });
+    } else {
+      try {
+        targets.push({ path: await resolveSessionRef(ctx, input), named: true });
+      } catch (error) {
+        const { exitCode, lines } = describeError(error);
+        ctx.deps.stderr(lines.join("\n") + "\n");
+        failed ||= exitCode;
+      }
+    }
+  }
+  // A file named twice (or also found in a named directory) is checked once.
+  const seen = new Set<string>();
+  return { targets: targets.filter((t) => !seen.has(t.path) && seen.add(t.path)), failed };
+}
+
+interface Checked {
+  problems: Problem[];
+  /** False when the file could not be read at all. */
+  read: boolean;
+  /** Named and unreadable or not a session: exit 3. */
+  fatal: boolean;
+}
+
+async function checkFile(ctx: CliContext, { path, named }: Target): Promise<Checked> {
+  let file;
+  try {
+    file = await readSession(ctx.fs.read(path));
+  } catch (error) {
+    const message = describeError(error).lines[0].replace(/^pi-session: /, "");
+    return { problems: [{ path, line: 0, entryId: null, code: "unreadable", message }], read: false, fatal: true };
+  }
+  const problems = checkSession(file).map((i): Problem => ({ path, line: i.line, entryId: i.entryId ?? null, code: i.code, message: i.message }));
+  return { problems, read: true, fatal: named && file.notSession };
+}
+
+function formatProblem(ctx: CliContext, p: Problem, note: boolean): string {
+  const c = ctx.color;
+  const where = c.magenta(p.path) + (p.line > 0 ? ":" + c.green(String(p.line)) : "") + ":";
+  const code = note ? c.cyan(`[${p.code}]`) : c.red(`[${p.code}]`);
+  // Ids and values quoted in messages come from the file: no escape sequence reaches the terminal.
+  return `${where} ${code} ${oneLine(p.message)}${p.entryId !== null ? c.dim(` (entry ${oneLine(p.entryId)})`) : ""}`;
+}
+
+function plural(n: number, word: string): string {
+  return `${n} ${word}${n === 1 ? "" : "s"}`;
+}
+
+/** `pi-session check <ref|dir>... [--strict]`. */
+export const checkCommand: CommandSpec = {
+  name: "check",
+  summary: "Validate session files: every problem with file, line and a plain explanation",
+  args: ["<ref|dir...>"],
+  options: [
+    {
+      flags: "--strict",
+      description: "also fail on notes. Every problem fails (exit 1) except the notes legacy-version (an old format: run `pi-session migrate`) and unknown-from-id (a summary of a branch not in the file, normal in forks); a named file that is unreadable or not a session exits 3",
+    },
+  ],
+  examples: ["pi-session check @", "pi-session check ~/.pi/agent/sessions --json | jq '.problems[].code'", "pi-session check --strict a.jsonl b.jsonl"],
+  async run(ctx, inputs, opts) {
+    const strict = Boolean(opts.strict);
+    const { targets, failed } = await collectTargets(ctx, inputs);
+    const results = await mapConcurrent(targets, 8, (target) => checkFile(ctx, target));
+    const problems = results.flatMap((r) => r.problems);
+    const files = results.filter((r) => r.read).length;
+    const isNote = (p: Problem) => !strict && NOTE_CODES.has(p.code);
+    if (ctx.json) {
+      ctx.outJson({ files, problems });
+    } else {
+      for (const p of problems) ctx.out(formatProblem(ctx, p, isNote(p)));
+      const notes = problems.filter(isNote).length;
+      ctx.out(`${plural(files, "file")} checked, ${plural(problems.length - notes, "problem")}${notes > 0 ? `, ${plural(notes, "note")}` : ""}`);
+    }
+    if (failed > 0) return failed;
+    if (results.some((r) => r.fatal)) return 3;
+    return problems.some((p) => !isNote(p)) ? 1 : 0;
+  },
+};

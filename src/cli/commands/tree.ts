@@ -1,0 +1,60 @@
+/**
+ * `tree`: the whole entry tree as pi's /tree draws it, printed: branch points indented,
+ * the active path marked with `•`, labels in brackets, one line per entry cut to the terminal.
+ * @module
+ */
+import type { CommandSpec } from "../command.ts";
+import { navigateTree } from "../interactive/tree-nav/navigate.ts";
+import { loadSession } from "../load.ts";
+import { resolveSessionRef } from "../resolve/session-ref.ts";
+import { filterTag, renderTreeRow, TREE_FILTERS, type TreeFilter, treeRows } from "../render/tree-rows.ts";
+
+/** `pi-session tree <ref> [--filter F]`. */
+export const treeCommand: CommandSpec = {
+  name: "tree",
+  summary: "Print a session's whole entry tree, active branch and labels marked (pi's /tree)",
+  args: ["<ref>"],
+  options: [
+    {
+      flags: "--filter <mode>",
+      description: "which entries to show; default hides settings entries (labels, model changes, …), no-tools also tool results",
+      choices: [...TREE_FILTERS],
+      default: "default",
+    },
+    { flags: "-i, --interactive", description: "navigate the tree on the terminal (pi's /tree): fold, filter, search, label, fork" },
+  ],
+  examples: ["pi-session tree @", "pi-session tree 01a2b3c4 -i --filter user-only", "pi-session tree session.jsonl --filter all --json | jq '.rows[] | select(.active)'"],
+  async run(ctx, [ref], opts) {
+    const filter = String(opts.filter ?? "default") as TreeFilter;
+    if (opts.interactive) {
+      const terminal = ctx.deps.terminal;
+      if (terminal) return navigateTree(ctx, terminal, await resolveSessionRef(ctx, ref), filter);
+      ctx.note("tree -i needs a terminal (stdin and stderr); printing the tree instead");
+    }
+    const { path, file, tree } = await loadSession(ctx, ref);
+    const rows = treeRows(tree, { filter, home: ctx.deps.storage.home });
+    const problems = file.issues.length + tree.findIssues(file.entryLines).length;
+    if (problems > 0) ctx.note(ctx.errColor.yellow("note: ") + `${path} has ${problems} problem${problems === 1 ? "" : "s"}; run \`pi-session check\` on it`);
+    if (ctx.json) {
+      ctx.outJson({
+        leafId: tree.leafId,
+        filter,
+        rows: rows.map((row) => ({
+          id: row.entryId,
+          parentId: row.parentId,
+          depth: row.depth,
+          type: row.type,
+          ...(row.role !== undefined ? { role: row.role } : {}),
+          ...(row.label !== undefined ? { label: row.label } : {}),
+          active: row.onActivePath,
+          text: row.text,
+        })),
+      });
+      return 0;
+    }
+    for (const row of rows) ctx.out(renderTreeRow(row, ctx.width, ctx.color));
+    if (rows.length === 0) ctx.out(ctx.color.dim("No entries found"));
+    ctx.out(ctx.color.dim(`(${rows.length} ${rows.length === 1 ? "entry" : "entries"})${filterTag(filter)}`));
+    return 0;
+  },
+};
