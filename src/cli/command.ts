@@ -23,5 +23,7 @@ export interface CommandSpec {
   options?: OptionSpec[];
   /** Two or three command lines shown under the help. */
   examples: string[];
+  /** Left out of `--help` and shell completions (internal helpers such as `__complete-sessions`). */
+  hidden?: boolean;
   run(ctx: CliContext, args: string[], options: Record<string, unknown>): Promise<number>;
 }

@@ -12,7 +12,7 @@ import type { CliDeps } from "./deps.ts";
 import { describeError } from "./errors.ts";
 
 function addCommand(program: Command, spec: CommandSpec, deps: CliDeps, setExit: (code: number) => void): void {
-  const command = program.command(spec.name).description(spec.summary);
+  const command = program.command(spec.name, { hidden: spec.hidden }).description(spec.summary);
   for (const arg of spec.args ?? []) command.argument(arg);
   for (const option of spec.options ?? []) {
     const o = new Option(option.flags, option.description);

@@ -1,0 +1,42 @@
+/**
+ * `label`: shows an entry's label, or appends a `label` entry that sets it or, when empty or
+ * with `--clear`, clears it (a label entry without a `label` key, as pi writes it).
+ * @module
+ */
+import { SessionTree } from "../../core/tree/session-tree.ts";
+import type { CommandSpec } from "../command.ts";
+import { CliError } from "../errors.ts";
+import { loadSessionAt } from "../load.ts";
+import { resolveEntryRef } from "../resolve/entry-ref.ts";
+import { resolveSessionRef } from "../resolve/session-ref.ts";
+import { openForAppend, writing } from "../session-write.ts";
+
+/** `pi-session label <ref> <entry> [LABEL... | --clear]` */
+export const labelCommand: CommandSpec = {
+  name: "label",
+  summary: "Show an entry's label, or set it (empty or --clear removes it)",
+  args: ["<ref>", "<entry>", "[label...]"],
+  options: [{ flags: "--clear", description: "remove the entry's label" }],
+  examples: ["pi-session label @ 5f6e7d8c before-refactor", "pi-session label @ label:before-refactor --clear", "pi-session label 01a2b3 5f6e"],
+  async run(ctx, [ref, entry, ...words], opts) {
+    const clear = Boolean(opts.clear);
+    if (clear && words.length > 0) throw new CliError("bad-usage", "Pass a label or --clear, not both", "Run `pi-session label <ref> <entry> --clear` to remove the label");
+    const path = await resolveSessionRef(ctx, ref);
+    if (!clear && words.length === 0) {
+      const { tree } = await loadSessionAt(ctx, path);
+      const targetId = resolveEntryRef(tree, entry, path);
+      const label = tree.getLabel(targetId);
+      if (ctx.json) ctx.outJson({ path, targetId, label: label ?? null });
+      else if (label !== undefined) ctx.out(label);
+      if (label === undefined && !ctx.json) ctx.note(`Entry ${targetId} has no label`);
+      return label === undefined ? 1 : 0;
+    }
+    const label = clear ? undefined : words.join(" ").trim() || undefined;
+    const manager = await openForAppend(ctx, path);
+    const targetId = resolveEntryRef(new SessionTree(manager.getEntries()), entry, path);
+    const id = await writing(path, () => manager.appendLabelChange(targetId, label));
+    if (ctx.json) ctx.outJson({ path, id, type: "label", targetId, label: label ?? null });
+    else ctx.out(`appended label ${id} to ${path}`);
+    return 0;
+  },
+};
