@@ -1,0 +1,181 @@
+/**
+ * A fast byte-level test on one raw JSON line: could any secret rule match a string in it?
+ * Exports stream large sessions without parsing them; only lines this flags are parsed,
+ * masked and written again. It may say yes too often, never too rarely: it looks for the
+ * fixed start of every rule (`sk-`, `AKIA`, `eyJ`, `://…:…@`, `NAME_TOKEN=`, …) and knows
+ * the JSON escapes (`\t`, `\/`) that can sit between their parts.
+ * @module
+ */
+
+/** The char codes of an ASCII word. */
+const codes = (text: string) => [...text].map((c) => c.charCodeAt(0));
+
+const DASH = 0x2d;
+const UNDERSCORE = 0x5f;
+const EQUALS = 0x3d;
+const AT = 0x40;
+const BACKSLASH = 0x5c;
+const SLASH = 0x2f;
+const COLON = 0x3a;
+const QUOTE = 0x22;
+const SPACE = 0x20;
+
+/** Bytes at which a check starts (1), and `<` (2); everything else is skipped by one table lookup. */
+const ANCHORS = new Uint8Array(256);
+for (const c of "-_AJbBYy=@") ANCHORS[c.charCodeAt(0)] = 1;
+ANCHORS[0x3c] = 2;
+
+/** Names ending in these (then `=`) are `.env` secrets; see the `env-secret` rule. */
+const ENV_WORDS = ["SECRET", "TOKEN", "PASSWORD", "PASSWD", "PWD", "APIKEY", "API_KEY", "ACCESSKEY", "ACCESS_KEY", "PRIVATEKEY", "PRIVATE_KEY", "CREDENTIAL", "CREDENTIALS", "AUTH"].map(codes);
+
+function lower(b: number): number {
+  return b >= 0x41 && b <= 0x5a ? b | 0x20 : b;
+}
+
+/** `word` (lower case ASCII) ends at index `end` (inclusive), ignoring case. */
+function endsWithCi(bytes: Uint8Array, end: number, word: number[]): boolean {
+  const start = end - word.length + 1;
+  if (start < 0) return false;
+  for (let i = 0; i < word.length; i++) if (lower(bytes[start + i]) !== word[i]) return false;
+  return true;
+}
+
+function endsWith(bytes: Uint8Array, end: number, word: number[]): boolean {
+  const start = end - word.length + 1;
+  if (start < 0) return false;
+  for (let i = 0; i < word.length; i++) if (bytes[start + i] !== word[i]) return false;
+  return true;
+}
+
+const W = {
+  sk: codes("sk"),
+  githubPat: codes("github_pat"),
+  earer: codes("earer"),
+  privateKe: codes("PRIVATE KE"),
+  accessKe: codes("accesske"),
+  access_ke: codes("access_ke"),
+  kia: codes("KIA"),
+  sia: codes("SIA"),
+  bia: codes("BIA"),
+  cca: codes("CCA"),
+  iza: codes("Iza"),
+};
+
+function startsAt(bytes: Uint8Array, at: number, word: number[]): boolean {
+  if (at + word.length > bytes.length) return false;
+  for (let i = 0; i < word.length; i++) if (bytes[at + i] !== word[i]) return false;
+  return true;
+}
+
+/** `scheme://user:pass@`: from the `@`, back over the credentials to a `//` (or `\/\/`). */
+function urlPasswordBefore(bytes: Uint8Array, at: number): boolean {
+  let colon = false;
+  let i = at - 1;
+  for (let steps = 0; i >= 0 && steps < 512; i--, steps++) {
+    const b = bytes[i];
+    if (b === COLON) colon = true;
+    else if (b === SLASH || b === SPACE || b === QUOTE || b === AT) break;
+  }
+  if (!colon || i < 1 || bytes[i] !== SLASH) return false;
+  const before = bytes[i - 1] === BACKSLASH ? i - 2 : i - 1;
+  return before >= 0 && bytes[before] === SLASH;
+}
+
+/** `NAME_TOKEN` `=`: back from the `=` over spaces and `\t`, then a secret word. */
+function envSecretBefore(bytes: Uint8Array, at: number): boolean {
+  let i = at - 1;
+  while (i >= 0) {
+    if (bytes[i] === SPACE) i--;
+    else if (i >= 1 && bytes[i] === 0x74 && bytes[i - 1] === BACKSLASH) i -= 2;
+    else break;
+  }
+  for (const word of ENV_WORDS) if (endsWith(bytes, i, word)) return true;
+  return false;
+}
+
+function anchorHit(bytes: Uint8Array, i: number): boolean {
+  const b = bytes[i];
+  switch (b) {
+    case DASH: // sk-, xox?-
+      return endsWith(bytes, i - 1, W.sk) || (i >= 4 && bytes[i - 4] === 0x78 && bytes[i - 3] === 0x6f && bytes[i - 2] === 0x78);
+    case UNDERSCORE: // gh?_, github_pat_
+      return (i >= 3 && bytes[i - 3] === 0x67 && bytes[i - 2] === 0x68) || endsWith(bytes, i - 1, W.githubPat);
+    case 0x41: // AKIA, ASIA, ABIA, ACCA, AIza
+      return startsAt(bytes, i + 1, W.kia) || startsAt(bytes, i + 1, W.sia) || startsAt(bytes, i + 1, W.bia) ||
+        startsAt(bytes, i + 1, W.cca) || startsAt(bytes, i + 1, W.iza);
+    case 0x4a: // eyJ
+      return i >= 2 && bytes[i - 2] === 0x65 && bytes[i - 1] === 0x79;
+    case 0x62:
+    case 0x42: // bearer, any case
+      for (let k = 0; k < W.earer.length; k++) if (lower(bytes[i + 1 + k]) !== W.earer[k]) return false;
+      return true;
+    case 0x59:
+    case 0x79: // PRIVATE KEY, secret access key
+      return endsWith(bytes, i - 1, W.privateKe) || endsWithCi(bytes, i - 1, W.accessKe) || endsWithCi(bytes, i - 1, W.access_ke);
+    case EQUALS:
+      return envSecretBefore(bytes, i);
+    case AT:
+      return urlPasswordBefore(bytes, i);
+    default:
+      return false;
+  }
+}
+
+/** `scanLine` flag: some secret rule may match a string of the line. */
+export const LINE_MAY_HOLD_SECRET = 1;
+/** `scanLine` flag: the line holds a `<` byte (which HTML embedding must escape). */
+export const LINE_HAS_LESS_THAN = 2;
+
+/**
+ * Both facts about a raw JSON line in one pass over its bytes, as `LINE_*` flags.
+ *
+ * @example
+ * ```ts
+ * scanLine(new TextEncoder().encode('{"t":"<b>"}')); // LINE_HAS_LESS_THAN
+ * ```
+ */
+export function scanLine(bytes: Uint8Array): number {
+  let flags = 0;
+  for (let i = 0; i < bytes.length; i++) {
+    const kind = ANCHORS[bytes[i]];
+    if (kind === 0) continue;
+    if (kind === 2) flags |= LINE_HAS_LESS_THAN;
+    else if ((flags & LINE_MAY_HOLD_SECRET) === 0 && anchorHit(bytes, i)) flags |= LINE_MAY_HOLD_SECRET;
+  }
+  return flags;
+}
+
+/**
+ * True when the raw bytes of a JSON line may hold a secret some rule would mask.
+ *
+ * @example
+ * ```ts
+ * lineMayHoldSecret(new TextEncoder().encode('{"text":"export API_TOKEN=abc123"}')); // true
+ * lineMayHoldSecret(new TextEncoder().encode('{"text":"hello"}')); // false
+ * ```
+ */
+export function lineMayHoldSecret(bytes: Uint8Array): boolean {
+  for (let i = 0; i < bytes.length; i++) {
+    if (ANCHORS[bytes[i]] === 1 && anchorHit(bytes, i)) return true;
+  }
+  return false;
+}
+
+/**
+ * True when `needle` occurs in `bytes` (for the home directory and user name).
+ *
+ * @example
+ * ```ts
+ * bytesInclude(new TextEncoder().encode("/home/ann/x"), new TextEncoder().encode("ann")); // true
+ * ```
+ */
+export function bytesInclude(bytes: Uint8Array, needle: Uint8Array): boolean {
+  if (needle.length === 0) return true;
+  const first = needle[0];
+  for (let i = bytes.indexOf(first); i !== -1 && i + needle.length <= bytes.length; i = bytes.indexOf(first, i + 1)) {
+    let k = 1;
+    while (k < needle.length && bytes[i + k] === needle[k]) k++;
+    if (k === needle.length) return true;
+  }
+  return false;
+}

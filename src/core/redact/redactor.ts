@@ -1,0 +1,166 @@
+/**
+ * Masks secrets (and, if asked, the home directory and user name) in text and in whole JSON
+ * values, counting what it masked per kind. Image data is left alone: base64 is not text,
+ * and a random run of it must not be "found" as a key.
+ * @module
+ */
+import { bytesInclude, lineMayHoldSecret } from "./line-scan.ts";
+import { MASK_MARK, SECRET_RULES, type SecretRule } from "./secret-rules.ts";
+
+export interface RedactOptions {
+  /** Mask secrets (the default). */
+  secrets?: boolean;
+  /** Replace the home directory with `~` and the user name with `[user]`. */
+  paths?: { home: string; user?: string };
+}
+
+/** How many values of one kind were masked. */
+export interface RedactionCount {
+  kind: string;
+  label: string;
+  count: number;
+}
+
+/** A cheap first test: a string none of whose rules could match is returned untouched. */
+const SECRET_HINT =
+  /sk-|A[KS]IA|ABIA|ACCA|AIza|gh[pousr]_|github_pat_|xox[abposer]-|eyJ|bearer|PRIVATE KEY|secret_?access_?key|:\/\/[^\s@]*@|(?:SECRET|TOKEN|PASSWORD|PASSWD|PWD|API_?KEY|ACCESS_?KEY|PRIVATE_?KEY|CREDENTIALS?|AUTH)[ \t]*=/i;
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+}
+
+interface PathRule {
+  kind: string;
+  label: string;
+  pattern: RegExp;
+  replacement: string;
+}
+
+function pathRules(paths: { home: string; user?: string }): PathRule[] {
+  const rules: PathRule[] = [];
+  const home = paths.home.replace(/[/\\]+$/, "");
+  // "/" alone, or a one-segment home, would turn every absolute path into "~".
+  if (home.split(/[/\\]/).filter(Boolean).length >= 2) {
+    const source = home.split(/[/\\]+/).map(escapeRegExp).join("[/\\\\]+");
+    rules.push({ kind: "home-directory", label: "home directory", pattern: new RegExp(`${source}(?![A-Za-z0-9_.-])`, "g"), replacement: "~" });
+  }
+  // Very short names ("me", "a") would eat parts of ordinary words.
+  if (paths.user && paths.user.length >= 3) {
+    const user = escapeRegExp(paths.user);
+    rules.push({ kind: "user-name", label: "user name", pattern: new RegExp(`(?<![A-Za-z0-9_])${user}(?![A-Za-z0-9_])`, "g"), replacement: "[user]" });
+  }
+  return rules;
+}
+
+/**
+ * @example Mask an OpenAI key
+ * ```ts
+ * const redactor = new Redactor();
+ * redactor.text("key: sk-proj-Ab3dEf6hIj9kLm2nOp5qRs8t"); // "key: sk-proj-…[redacted openai key]"
+ * redactor.summary(); // [{ kind: "openai-key", label: "openai key", count: 1 }]
+ * ```
+ */
+export class Redactor {
+  readonly #secrets: boolean;
+  readonly #paths: PathRule[];
+  readonly #counts = new Map<string, RedactionCount>();
+  /** Bytes whose presence in a raw line means a path rule may apply (the user name, the home's last part). */
+  readonly #pathNeedles: Uint8Array[] = [];
+
+  constructor(options: RedactOptions = {}) {
+    this.#secrets = options.secrets ?? true;
+    this.#paths = options.paths ? pathRules(options.paths) : [];
+    if (options.paths && this.#paths.length > 0) {
+      const last = options.paths.home.split(/[/\\]/).filter(Boolean).at(-1);
+      for (const word of [options.paths.user, last]) if (word) this.#pathNeedles.push(new TextEncoder().encode(word));
+    }
+  }
+
+  /** Whether secrets are masked (paths may be masked either way). */
+  get masksSecrets(): boolean {
+    return this.#secrets;
+  }
+
+  /**
+   * Whether masking could change the raw UTF-8 bytes of a JSON line. False means the line
+   * can be copied as it is; true means parse it and run `value` (it may still change nothing).
+   * `secretHint`, when given, is a `lineMayHoldSecret` answer the caller already has.
+   */
+  lineMayChange(bytes: Uint8Array, secretHint?: boolean): boolean {
+    if (this.#secrets && (secretHint ?? lineMayHoldSecret(bytes))) return true;
+    return this.#pathNeedles.some((needle) => bytesInclude(bytes, needle));
+  }
+
+  /** True when this redactor masks anything at all. */
+  get active(): boolean {
+    return this.#secrets || this.#paths.length > 0;
+  }
+
+  /** `text` with every secret masked. */
+  text(text: string): string {
+    let out = text;
+    if (this.#secrets && SECRET_HINT.test(out)) {
+      for (const rule of SECRET_RULES) out = this.#apply(rule, out);
+    }
+    for (const rule of this.#paths) {
+      out = out.replace(rule.pattern, () => {
+        this.#count(rule.kind, rule.label);
+        return rule.replacement;
+      });
+    }
+    return out;
+  }
+
+  /** A copy of a JSON value with every string masked; image `data` is kept as is. */
+  value<T>(value: T): T {
+    if (typeof value === "string") return this.text(value) as T;
+    if (Array.isArray(value)) return value.map((item) => this.value(item)) as T;
+    if (typeof value !== "object" || value === null) return value;
+    const source = value as Record<string, unknown>;
+    const isImage = source.type === "image";
+    const out: Record<string, unknown> = {};
+    for (const key of Object.keys(source)) {
+      out[key] = isImage && key === "data" ? source[key] : this.value(source[key]);
+    }
+    return out as T;
+  }
+
+  /** What was masked so far, most frequent first. */
+  summary(): RedactionCount[] {
+    return [...this.#counts.values()].sort((a, b) => b.count - a.count || a.kind.localeCompare(b.kind));
+  }
+
+  /** Total of masked values. */
+  get total(): number {
+    let total = 0;
+    for (const { count } of this.#counts.values()) total += count;
+    return total;
+  }
+
+  #apply(rule: SecretRule, text: string): string {
+    rule.pattern.lastIndex = 0;
+    return text.replace(rule.pattern, (match: string, context: string, secret: string) => {
+      if (secret.includes(MASK_MARK) || (rule.accept && !rule.accept(secret))) return match;
+      this.#count(rule.kind, rule.label);
+      return `${context}${rule.keep(secret)}${MASK_MARK}${rule.label}]`;
+    });
+  }
+
+  #count(kind: string, label: string): void {
+    const entry = this.#counts.get(kind);
+    if (entry) entry.count++;
+    else this.#counts.set(kind, { kind, label, count: 1 });
+  }
+}
+
+/**
+ * `3 openai key, 1 jwt`: a summary for people, or "" when nothing was masked.
+ *
+ * @example
+ * ```ts
+ * describeRedactions([{ kind: "jwt", label: "jwt", count: 2 }]); // "2 jwt"
+ * ```
+ */
+export function describeRedactions(counts: readonly RedactionCount[]): string {
+  return counts.map((c) => `${c.count} ${c.label}`).join(", ");
+}

@@ -1,0 +1,146 @@
+/**
+ * A session opened for export without holding it in memory: one light pass gives the header,
+ * every entry's linking fields (and labels and names in full), enough for the tree, `--leaf`
+ * and the branch; a second pass then streams the raw lines of the entries to export. Files
+ * older than version 3 need ids assigned across the whole file, so they are read in full.
+ * @module
+ */
+import type { SessionEntry, SessionHeader } from "../core/format/types.ts";
+import { decodeLine } from "../core/read/decode-line.ts";
+import type { ReadIssue } from "../core/read/issue.ts";
+import { LineSplitter } from "../core/read/line-splitter.ts";
+import { readSession } from "../core/read/read-session.ts";
+import { type SkeletonEntry, SkeletonReader } from "../core/read/skeleton-reader.ts";
+import { SessionTree } from "../core/tree/session-tree.ts";
+import type { FileSystem } from "../io/file-system.ts";
+import { NotASessionError } from "../session/errors.ts";
+
+/** Entry types whose content the tree needs (labels, the session name), read in full up front. */
+const NEEDED_IN_FULL = new Set(["label", "session_info"]);
+
+/** Lines closer than this are read in one range rather than two. */
+const MERGE_GAP = 64 * 1024;
+
+export interface ExportSource {
+  path: string;
+  header: SessionHeader;
+  /**
+   * The entry tree. On the streaming path its entries carry only `type`, `id`, `parentId`
+   * and `timestamp` (labels and `session_info` in full): enough for paths, labels and names.
+   */
+  tree: SessionTree;
+  issues: ReadIssue[];
+  /** The JSON text (UTF-8 bytes, no newline) of each entry in `keep`, in file order. */
+  lines(keep: ReadonlySet<SessionEntry>): AsyncIterable<Uint8Array>;
+  /** The entries in `keep`, parsed, in file order. Lines that no longer parse are skipped. */
+  entries(keep: ReadonlySet<SessionEntry>): AsyncIterable<SessionEntry>;
+}
+
+const encoder = new TextEncoder();
+
+async function readRange(fs: FileSystem, path: string, start: number, end: number): Promise<Uint8Array> {
+  const bytes = new Uint8Array(end - start);
+  let at = 0;
+  for await (const chunk of fs.read(path, { start, end })) {
+    bytes.set(chunk.subarray(0, Math.min(chunk.length, bytes.length - at)), at);
+    at += chunk.length;
+    if (at >= bytes.length) break;
+  }
+  return bytes.subarray(0, Math.min(at, bytes.length));
+}
+
+/** Parses the lines of `wanted` from their byte ranges (merged where close) into `entry`. */
+async function loadInFull(fs: FileSystem, path: string, wanted: SkeletonEntry[], issues: ReadIssue[]): Promise<void> {
+  for (let i = 0; i < wanted.length;) {
+    let j = i + 1;
+    let end = wanted[i].offset + wanted[i].length;
+    while (j < wanted.length && wanted[j].offset - end <= MERGE_GAP) {
+      end = wanted[j].offset + wanted[j].length;
+      j++;
+    }
+    const start = wanted[i].offset;
+    const bytes = await readRange(fs, path, start, end);
+    for (const item of wanted.slice(i, j)) {
+      const line = { bytes: bytes.subarray(item.offset - start, item.offset - start + item.length), number: item.line, offset: item.offset, terminated: true };
+      const decoded = decodeLine(line, { bom: false, crlf: false }, issues);
+      if (decoded.kind === "value") item.entry = decoded.value as SessionEntry;
+    }
+    i = j;
+  }
+}
+
+async function* parsed(lines: AsyncIterable<Uint8Array>): AsyncIterable<SessionEntry> {
+  const decoder = new TextDecoder();
+  for await (const bytes of lines) {
+    try {
+      yield JSON.parse(decoder.decode(bytes)) as SessionEntry;
+    } catch {
+      // The light pass found the linking fields, but the line is torn further on: nothing to export.
+    }
+  }
+}
+
+/** Streaming source of a version 3 file: the skeleton now, raw lines on demand. */
+async function streamingSource(fs: FileSystem, path: string, skeleton: ReturnType<SkeletonReader["end"]>): Promise<ExportSource> {
+  const issues = skeleton.issues;
+  await loadInFull(fs, path, skeleton.entries.filter((e) => NEEDED_IN_FULL.has(e.type) && !e.entry), issues);
+  const lineOf = new Map<SessionEntry, number>();
+  const entries = skeleton.entries.map((item) => {
+    const entry = (item.entry ?? { type: item.type, id: item.id, parentId: item.parentId, timestamp: item.timestamp }) as SessionEntry;
+    lineOf.set(entry, item.line);
+    return entry;
+  });
+  const tree = new SessionTree(entries);
+  async function* lines(keep: ReadonlySet<SessionEntry>): AsyncIterable<Uint8Array> {
+    const wanted = new Set<number>();
+    for (const entry of keep) {
+      const line = lineOf.get(entry);
+      if (line !== undefined) wanted.add(line);
+    }
+    let ready: Uint8Array[] = [];
+    const splitter = new LineSplitter((line) => {
+      if (!wanted.has(line.number)) return;
+      let bytes = line.bytes;
+      if (bytes[bytes.length - 1] === 0x0d) bytes = bytes.subarray(0, bytes.length - 1);
+      ready.push(bytes);
+    });
+    // Lines are handed out before the next chunk is read, so the reused buffer is still theirs.
+    for await (const chunk of fs.read(path, { reuseBuffer: true })) {
+      splitter.push(chunk);
+      const out = ready;
+      ready = [];
+      yield* out;
+    }
+    splitter.end();
+    yield* ready;
+  }
+  return { path, header: skeleton.header!, tree, issues, lines, entries: (keep) => parsed(lines(keep)) };
+}
+
+/**
+ * Opens `path` for export. Throws `NotASessionError` when it is not a session.
+ *
+ * @example
+ * ```ts
+ * // const source = await openExportSource(fs, "s.jsonl");
+ * // for await (const entry of source.entries(new Set(source.tree.getPath()))) …
+ * ```
+ */
+export async function openExportSource(fs: FileSystem, path: string): Promise<ExportSource> {
+  const reader = new SkeletonReader();
+  for await (const chunk of fs.read(path, { reuseBuffer: true })) reader.push(chunk);
+  const skeleton = reader.end();
+  if (skeleton.notSession) throw new NotASessionError(path, skeleton.issues);
+  if (skeleton.version >= 3) return streamingSource(fs, path, skeleton);
+  // Old files: ids are assigned by migration, over the whole file, in memory.
+  const file = await readSession(fs.read(path, { reuseBuffer: true }));
+  if (file.notSession || !file.header) throw new NotASessionError(path, file.issues);
+  const tree = new SessionTree(file.entries);
+  async function* entries(keep: ReadonlySet<SessionEntry>): AsyncIterable<SessionEntry> {
+    for (const entry of file.entries) if (keep.has(entry)) yield entry;
+  }
+  async function* lines(keep: ReadonlySet<SessionEntry>): AsyncIterable<Uint8Array> {
+    for await (const entry of entries(keep)) yield encoder.encode(JSON.stringify(entry));
+  }
+  return { path, header: file.header, tree, issues: file.issues, lines, entries };
+}

@@ -1,0 +1,124 @@
+/**
+ * The HTML export as a stream of bytes: a head with a strict Content-Security-Policy (no
+ * network, no script or style but ours, pinned by SHA-256), the session's entry lines in
+ * inert data blocks with every `<` escaped (so nothing in the data can close a tag), a meta
+ * block, and the viewer. Lines go from disk to output as bytes, parsed only when redaction
+ * may change them: a 90 MB session streams through in bounded memory.
+ * @module
+ */
+import type { SessionEntry } from "../../core/format/types.ts";
+import type { Redactor } from "../../core/redact/redactor.ts";
+import { LINE_HAS_LESS_THAN, LINE_MAY_HOLD_SECRET, scanLine } from "../../core/redact/line-scan.ts";
+import type { ExportSource } from "../export-source.ts";
+import { redactLine } from "../redact-line.ts";
+import { DataBlocks } from "./data-blocks.ts";
+import { VIEWER_JS } from "./viewer-bundle.ts";
+import { VIEWER_CSS } from "./viewer-style.ts";
+
+export interface HtmlExportOptions {
+  source: ExportSource;
+  /** Entries to embed (the branch, or everything). */
+  keep: ReadonlySet<SessionEntry>;
+  leafId: string | null;
+  allBranches: boolean;
+  /** Masks secrets; null exports the data as it is. */
+  redactor: Redactor | null;
+  /** Whether the redactor masks secrets and paths, for the page's note. */
+  redaction: { secrets: boolean; paths: boolean };
+  now: Date;
+  /** `pi-session 1.2.3`. */
+  generator: string;
+}
+
+const encoder = new TextEncoder();
+const ESCAPES: Record<string, string> = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" };
+
+function escapeHtml(text: string): string {
+  return text.replace(/[&<>"']/g, (c) => ESCAPES[c]);
+}
+
+async function sha256(text: string): Promise<string> {
+  const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", encoder.encode(text)));
+  return btoa(String.fromCharCode(...digest));
+}
+
+let policy: Promise<string> | undefined;
+
+/** The Content-Security-Policy: nothing from anywhere, except our one script and one stylesheet. */
+export function contentSecurityPolicy(): Promise<string> {
+  policy ??= (async () =>
+    [
+      "default-src 'none'",
+      `script-src 'sha256-${await sha256(VIEWER_JS)}'`,
+      `style-src 'sha256-${await sha256(VIEWER_CSS)}'`,
+      "img-src data:",
+      "base-uri 'none'",
+      "form-action 'none'",
+      "frame-src 'none'",
+      "object-src 'none'",
+    ].join("; "))();
+  return policy;
+}
+
+const NEWLINE = new Uint8Array([0x0a]);
+
+/**
+ * The HTML document, chunk by chunk.
+ *
+ * @example
+ * ```ts
+ * // for await (const chunk of htmlExport({ source, keep, leafId, … })) await sink.write(chunk);
+ * ```
+ */
+export async function* htmlExport(options: HtmlExportOptions): AsyncIterable<Uint8Array> {
+  const { source, redactor } = options;
+  const { tree } = source;
+  // Header and name are masked once, before the lines, so each secret is counted once.
+  const header = redactor ? redactor.value(source.header) : source.header;
+  const name = redactor && tree.sessionName !== undefined ? redactor.text(tree.sessionName) : tree.sessionName;
+  const title = escapeHtml(name ?? `Session ${header.id}`);
+  yield encoder.encode(
+    "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n" +
+      `<meta http-equiv="Content-Security-Policy" content="${await contentSecurityPolicy()}">\n` +
+      '<meta name="referrer" content="no-referrer">\n<meta name="viewport" content="width=device-width, initial-scale=1">\n' +
+      `<meta name="generator" content="${escapeHtml(options.generator)}">\n` +
+      `<title>${title}</title>\n<style>${VIEWER_CSS}</style>\n</head>\n<body>\n` +
+      '<div id="app"><p class="loading">Loading the session…</p></div>\n' +
+      "<noscript><p>This pi session export needs JavaScript to show the conversation.</p></noscript>\n",
+  );
+
+  const blocks = new DataBlocks();
+  const scan = redactor?.masksSecrets === true;
+  for await (let line of source.lines(options.keep)) {
+    // One pass answers both "may it hold a secret?" and "does it hold a `<`?".
+    let flags = scan ? scanLine(line) : LINE_HAS_LESS_THAN;
+    if (redactor && redactor.lineMayChange(line, (flags & LINE_MAY_HOLD_SECRET) !== 0)) {
+      const masked = redactLine(line, redactor);
+      if (masked !== line) flags |= LINE_HAS_LESS_THAN;
+      line = masked;
+    }
+    yield* blocks.add(line, (flags & LINE_HAS_LESS_THAN) !== 0);
+    yield* blocks.add(NEWLINE, false);
+  }
+  yield blocks.finish();
+
+  const labels: Record<string, string> = {};
+  for (const entry of options.keep) {
+    const label = tree.getLabel(entry.id);
+    if (label !== undefined) labels[entry.id] = redactor ? redactor.text(label) : label;
+  }
+  const meta = {
+    generator: options.generator,
+    exportedAt: options.now.toISOString(),
+    header,
+    leafId: options.leafId,
+    name,
+    labels,
+    allBranches: options.allBranches,
+    redaction: { ...options.redaction, counts: redactor?.summary() ?? [] },
+  };
+  yield encoder.encode(
+    `<script type="application/json" id="pi-session-meta">${JSON.stringify(meta).replace(/</g, "\\u003c")}</script>\n` +
+      `<script>${VIEWER_JS}</script>\n</body>\n</html>\n`,
+  );
+}

@@ -1,0 +1,110 @@
+/**
+ * The Markdown export: a header (name, id, cwd, models, dates, tokens and cost) and the
+ * branch as a transcript (the same blocks as `show --format markdown`, with thinking and
+ * usage), then, with all branches, each other branch from where it forks.
+ * @module
+ */
+import type { AssistantMessage, MessageEntry, SessionEntry } from "../core/format/types.ts";
+import { sessionUsage } from "../core/info/usage-totals.ts";
+import { describeRedactions, type Redactor } from "../core/redact/redactor.ts";
+import { entryBlock, formatTime, groupDigits } from "../cli/render/transcript.ts";
+import { inlineCode, markdownBlock } from "../cli/render/transcript-markdown.ts";
+import type { ExportSource } from "./export-source.ts";
+
+export interface MarkdownExportOptions {
+  source: ExportSource;
+  keep: ReadonlySet<SessionEntry>;
+  leafId: string | null;
+  allBranches: boolean;
+  redactor: Redactor | null;
+  now: Date;
+  generator: string;
+}
+
+function oneLine(text: string): string {
+  // deno-lint-ignore no-control-regex
+  return text.replace(/[\u0000-\u001f\u007f]+/g, " ").trim();
+}
+
+function modelsOf(entries: readonly SessionEntry[]): string[] {
+  const models = new Set<string>();
+  for (const entry of entries) {
+    const message = (entry as MessageEntry).message as AssistantMessage | undefined;
+    if (entry.type === "message" && message?.role === "assistant" && message.model) {
+      models.add([message.provider, message.responseModel ?? message.model].filter(Boolean).join("/"));
+    }
+  }
+  return [...models];
+}
+
+/**
+ * The whole Markdown document.
+ *
+ * @example
+ * ```ts
+ * // const text = await markdownExport({ source, keep, leafId, allBranches: false, redactor: null, now, generator });
+ * ```
+ */
+export async function markdownExport(options: MarkdownExportOptions): Promise<string> {
+  const { source, redactor } = options;
+  const { tree } = source;
+  const byId = new Map<string, SessionEntry>();
+  for await (const entry of source.entries(options.keep)) byId.set(entry.id, redactor ? redactor.value(entry) : entry);
+  const resolve = (path: readonly SessionEntry[]) => path.map((e) => byId.get(e.id)).filter((e): e is SessionEntry => e !== undefined);
+
+  const branch = resolve(tree.getPath(options.leafId));
+  const header = redactor ? redactor.value(source.header) : source.header;
+  const name = tree.sessionName !== undefined && redactor ? redactor.text(tree.sessionName) : tree.sessionName;
+  const labels = new Map<string, { label: string }>();
+  for (const [id, value] of tree.labels) labels.set(id, { label: redactor ? redactor.text(value.label) : value.label });
+  const blocks = (entries: readonly SessionEntry[]) => {
+    const out: string[] = [];
+    for (const entry of entries) {
+      const block = entryBlock(entry, { thinking: true, usage: true, labels });
+      if (block) out.push(...markdownBlock(block));
+    }
+    return out;
+  };
+
+  const usage = sessionUsage(branch).totals;
+  const all = [...byId.values()];
+  const last = branch.reduce((max, e) => (typeof e.timestamp === "string" && e.timestamp > max ? e.timestamp : max), "");
+  const facts: [string, string][] = [
+    ["Session", inlineCode(String(header.id))],
+    ["Directory", inlineCode(String(header.cwd ?? ""))],
+    ["Started", formatTime(header.timestamp) + " UTC"],
+    ["Last entry", last ? formatTime(last) + " UTC" : "—"],
+    ["Models", modelsOf(options.allBranches ? all : branch).join(", ") || "—"],
+    ["Branch", `${groupDigits(branch.length)} entries, leaf ${options.leafId ? inlineCode(options.leafId) : "(none)"}`],
+    [
+      "Tokens",
+      `${groupDigits(usage.totalTokens)} (input ${groupDigits(usage.input)}, output ${groupDigits(usage.output)}, cache read ${groupDigits(usage.cacheRead)}, cache write ${groupDigits(usage.cacheWrite)})`,
+    ],
+    ["Cost", `$${usage.cost.total.toFixed(4)}`],
+  ];
+  if (options.allBranches) {
+    const total = sessionUsage(all).totals;
+    facts.push(["All branches", `${groupDigits(all.length)} entries, ${groupDigits(total.totalTokens)} tokens, $${total.cost.total.toFixed(4)}`]);
+  }
+  // The name is data: `<` is escaped so a renderer that allows HTML shows it as text.
+  const lines = [`# ${oneLine(name ?? `Session ${header.id}`).replace(/</g, "&lt;")}`, "", "| | |", "|---|---|"];
+  for (const [key, value] of facts) lines.push(`| ${key} | ${value.replace(/\|/g, "\\|")} |`);
+  // Every entry, the header and the labels are masked by now, so the counts are complete.
+  const redacted = redactor ? ` · secrets redacted: ${describeRedactions(redactor.summary()) || "none found"}` : "";
+  lines.push("", `*Exported ${formatTime(options.now.toISOString())} UTC by ${options.generator}${redacted}*`, "", "---", "");
+  lines.push(...blocks(branch));
+
+  if (options.allBranches) {
+    const shown = new Set(branch.map((e) => e.id));
+    for (const leaf of tree.leaves()) {
+      if (shown.has(leaf.id)) continue;
+      const path = tree.getPath(leaf.id);
+      const fork = path.findIndex((e) => !shown.has(e.id));
+      const rest = resolve(path.slice(fork));
+      for (const e of path) shown.add(e.id);
+      const from = fork > 0 ? ` (forks after ${inlineCode(path[fork - 1].id)})` : "";
+      lines.push("---", "", `## Branch ending at ${inlineCode(leaf.id)}${from}`, "", ...blocks(rest));
+    }
+  }
+  return lines.join("\n").replace(/\n+$/, "\n");
+}
