@@ -5,6 +5,7 @@
  */
 import type { StorageEnv } from "../core/storage/layout.ts";
 import type { FileSystem } from "../io/file-system.ts";
+import type { Terminal } from "./interactive/prompt.ts";
 
 /** Runs an external program (used for the `trash` command); resolves with its exit code. */
 export type ExecFn = (command: string, args: string[]) => Promise<{ code: number | null; stderr: string }>;
@@ -24,4 +25,6 @@ export interface CliDeps {
   exec?: ExecFn;
   /** Asks a yes/no question on the terminal; absent means no terminal to ask on. */
   confirm?: (question: string) => Promise<boolean>;
+  /** Runs interactive prompts (pick, tree -i, fork's selector); absent unless stdin and stderr are terminals. */
+  terminal?: Terminal;
 }

@@ -9,6 +9,7 @@ import { createInterface } from "node:readline/promises";
 import { detectFileSystem } from "../io/mod.ts";
 import { processEnvironment } from "../io/environment.ts";
 import type { CliDeps, ExecFn } from "./deps.ts";
+import { createTerminal } from "./interactive/terminal.ts";
 import { run } from "./run.ts";
 
 const exec: ExecFn = (command, args) =>
@@ -42,6 +43,8 @@ const deps: CliDeps = {
   now: () => new Date(),
   exec,
   confirm: process.stdin.isTTY ? confirm : undefined,
+  // Prompts draw on stderr so that stdout carries only the result: `pi --session "$(pi-session pick)"`.
+  terminal: process.stdin.isTTY && process.stderr.isTTY ? createTerminal({ input: process.stdin, output: process.stderr }) : undefined,
 };
 
 process.stdout.on?.("error", (error: NodeJS.ErrnoException) => {

@@ -1,0 +1,34 @@
+/**
+ * `pick`: the interactive session picker (pi's /resume). It draws on stderr and prints only
+ * the chosen session's path (or id) on stdout, so `pi --session "$(pi-session pick)"` works.
+ * @module
+ */
+import type { CommandSpec } from "../command.ts";
+import { pickProgram } from "../interactive/pick/program.ts";
+import { CANCELLED, requireTerminal } from "../interactive/require-terminal.ts";
+
+/** Rows the picker shows at most (pi shows 10). */
+const PAGE = 10;
+/** Lines around the rows: header, two hint lines, query, blank, counter, and one spare. */
+const CHROME = 7;
+
+/** `pi-session pick [--all] [--print path|id]` */
+export const pickCommand: CommandSpec = {
+  name: "pick",
+  summary: "Choose a session interactively (pi's /resume); prints its path",
+  options: [
+    { flags: "-a, --all", description: "start with the sessions of every project (Tab switches)" },
+    { flags: "--print <what>", description: "what to print for the chosen session", choices: ["path", "id"], default: "path" },
+  ],
+  examples: ['pi --session "$(pi-session pick)"', "pi-session pick --all --print id", 'pi-session show "$(pi-session pick)" | less'],
+  async run(ctx, _args, opts) {
+    const terminal = requireTerminal(ctx, "pick", "Use `pi-session list` (or `list --json`) where there is no terminal");
+    // Settings problems are reported now, before the screen is drawn.
+    await ctx.sessionDir();
+    const pageSize = Math.max(3, Math.min(PAGE, terminal.size().rows - CHROME));
+    const exit = await terminal.run(pickProgram(ctx, { scope: opts.all ? "all" : "current", pageSize }));
+    if (exit.kind === "cancel") return CANCELLED;
+    ctx.out(opts.print === "id" ? exit.value.id : exit.value.path);
+    return 0;
+  },
+};

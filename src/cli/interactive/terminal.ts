@@ -1,0 +1,153 @@
+/**
+ * The only code that touches the terminal: runs a `PromptProgram` with `@inquirer/core`
+ * (raw mode, key decoding, redraw, cursor and mode restored on every exit), drawing on the
+ * output stream it is given (stderr), so stdout stays free for the result.
+ * @module
+ */
+import type { ReadStream, WriteStream } from "node:tty";
+import type { Key } from "./keys.ts";
+import { type Apply, type Exit, type PromptProgram, type PromptState, type ScreenSize, takeEffects, type Terminal } from "./prompt.ts";
+
+/** What readline reports for a key press. */
+interface RawKey {
+  name?: string;
+  sequence?: string;
+  ctrl?: boolean;
+  meta?: boolean;
+  shift?: boolean;
+}
+
+/** Minimal view of Node's readline interface that the workarounds below need. */
+interface Readline {
+  line: string;
+  cursor: number;
+  input: NodeJS.EventEmitter;
+}
+
+const NAMES: Record<string, string> = { return: "enter", enter: "enter" };
+
+/**
+ * Readline's decoded key, plus the kitty form (`ESC [ 111 ; 6 u`) that readline leaves
+ * unnamed: the only way a terminal tells Shift+Ctrl+O from Ctrl+O. (Deno's readline splits
+ * that sequence, so there only Ctrl+O cycles.)
+ */
+export function toKey(raw: RawKey): Key {
+  const sequence = raw.sequence ?? "";
+  // Readline names sequences it does not know "undefined" (the string).
+  const known = raw.name !== undefined && raw.name !== "undefined" ? raw.name : undefined;
+  const extended = known === undefined ? extendedKey(sequence) : undefined;
+  if (extended) {
+    const bits = extended.modifiers - 1;
+    const name = String.fromCodePoint(extended.code).toLowerCase();
+    return { name, ctrl: (bits & 4) !== 0, meta: (bits & 2) !== 0, shift: (bits & 1) !== 0, text: "" };
+  }
+  // deno-lint-ignore no-control-regex
+  const printable = [...sequence].length === 1 && !/[\u0000-\u001f\u007f-\u009f]/.test(sequence);
+  const name = known ? NAMES[known] ?? known : printable ? sequence : "";
+  // A lone Escape arrives flagged as Meta.
+  const meta = Boolean(raw.meta) && name !== "escape";
+  return { name, ctrl: Boolean(raw.ctrl), meta, shift: Boolean(raw.shift), text: printable ? sequence : "" };
+}
+
+function extendedKey(sequence: string): { code: number; modifiers: number } | undefined {
+  // deno-lint-ignore no-control-regex
+  const kitty = /^\x1b\[(\d+);(\d+)u$/.exec(sequence);
+  if (kitty) return { code: Number(kitty[1]), modifiers: Number(kitty[2]) };
+  return undefined;
+}
+
+/** The streams a terminal prompt runs on: keys from `input`, frames to `output`. */
+export interface TerminalStreams {
+  input: ReadStream;
+  output: WriteStream;
+}
+
+/**
+ * A `Terminal` over real TTY streams.
+ *
+ * @example
+ * ```ts
+ * // const terminal = createTerminal({ input: process.stdin, output: process.stderr });
+ * // const exit = await terminal.run(program);
+ * ```
+ */
+export function createTerminal(streams: TerminalStreams): Terminal {
+  const size = (): ScreenSize => ({ columns: streams.output.columns || 80, rows: streams.output.rows || 24 });
+  return { size, run: (program) => runOnTerminal(streams, size, program) };
+}
+
+type Outcome<R> = Exit<R> | { kind: "error"; error: unknown };
+
+async function runOnTerminal<S extends PromptState<E, R>, E, R>(
+  streams: TerminalStreams,
+  size: () => ScreenSize,
+  program: PromptProgram<S, E, R>,
+): Promise<Exit<R>> {
+  // Loaded on first use so that non-interactive commands start without it.
+  const { createPrompt, useEffect, useRef, useState } = await import("@inquirer/core");
+  const aborter = new AbortController();
+  const prompt = createPrompt<Outcome<R>, null>((_config, done) => {
+    const box = useRef({ state: program.initial, failure: undefined as { error: unknown } | undefined, closed: false });
+    const renders = useRef(0);
+    const [, rerender] = useState(0);
+    useEffect((rl) => {
+      const readline = rl as unknown as Readline;
+      const apply: Apply<S> = (change) => {
+        if (box.current.closed) return;
+        try {
+          const [effects, state] = takeEffects<S, E>(change(box.current.state));
+          box.current.state = state;
+          for (const effect of effects) {
+            program.perform?.(effect, apply, aborter.signal).catch((error) => apply(() => { throw error; }));
+          }
+        } catch (error) {
+          // A bug: end the prompt (the terminal is restored), then rethrow.
+          box.current.failure ??= { error };
+        }
+        rerender(++renders.current);
+      };
+      // Readline edits its own line buffer as keys arrive, and Ctrl+D on an empty buffer
+      // closes it (which would end the prompt): give it a character to delete instead.
+      const guard = (_text: string, raw?: RawKey) => {
+        if (raw?.ctrl && raw.name === "d") {
+          readline.line = " ";
+          readline.cursor = 0;
+        }
+      };
+      const onKey = (_text: string, raw?: RawKey) => {
+        // The program keeps its own input text; readline's buffer must not shift the cursor.
+        readline.line = "";
+        readline.cursor = 0;
+        if (raw) apply((state) => program.reduce(state, toKey(raw)));
+      };
+      readline.input.prependListener("keypress", guard);
+      readline.input.on("keypress", onKey);
+      apply((state) => state); // performs the initial state's effects
+      return () => {
+        box.current.closed = true;
+        aborter.abort();
+        readline.input.removeListener("keypress", guard);
+        readline.input.removeListener("keypress", onKey);
+      };
+    }, []);
+    const { state, failure } = box.current;
+    if (failure) done({ kind: "error", error: failure.error });
+    else if (state.exit) done(state.exit);
+    const frame = program.render(state, size());
+    const top = frame.lines.slice(0, frame.cursor + 1).join("\n");
+    const bottom = frame.lines.slice(frame.cursor + 1).join("\n");
+    return bottom ? [top, bottom] : top;
+  });
+  let outcome: Outcome<R>;
+  try {
+    outcome = await prompt(null, { input: streams.input, output: streams.output, clearPromptOnDone: true });
+  } catch (error) {
+    // Ctrl+C (readline's SIGINT) and a closed input end the prompt as a cancel.
+    if (error instanceof Error && error.name === "ExitPromptError") return { kind: "cancel" };
+    throw error;
+  } finally {
+    aborter.abort();
+  }
+  if (outcome.kind === "error") throw outcome.error;
+  return outcome;
+}
