@@ -49,7 +49,9 @@ export async function globalCandidates(ctx: CliContext): Promise<Candidate[]> {
 /** The most recently written session of the current directory (pi -c), or undefined. */
 export async function mostRecentLocal(ctx: CliContext): Promise<string | undefined> {
   const local = await localCandidates(ctx);
-  local.sort((a, b) => b.mtimeMs - a.mtimeMs || (a.path < b.path ? 1 : -1));
+  // Whole milliseconds: runtimes differ in sub-millisecond precision, and ties must break
+  // the same way everywhere (by name, newest first, as file names start with the time).
+  local.sort((a, b) => Math.floor(b.mtimeMs) - Math.floor(a.mtimeMs) || (a.path < b.path ? 1 : -1));
   return local[0]?.path;
 }
 

@@ -1,0 +1,112 @@
+/**
+ * End to end: the same commands on the shipped samples under Node, Deno, Bun and the
+ * compiled binary must print byte-identical output with the same exit codes, and no
+ * read command may change a file. Runs under Node only (it drives the other runtimes).
+ */
+import { execFile } from "node:child_process";
+import { createHash } from "node:crypto";
+import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { after, before, describe, it } from "node:test";
+import assert from "node:assert/strict";
+
+const root = new URL("../..", import.meta.url).pathname;
+const isNode = !("Deno" in globalThis) && !("Bun" in globalThis);
+const bin = (name: string) => join(root, "node_modules", ".bin", name);
+
+function exec(command: string, args: string[], env: Record<string, string>, cwd = root): Promise<{ code: number; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    execFile(command, args, { cwd, env, maxBuffer: 64 * 1024 * 1024, timeout: 120_000 }, (error, stdout, stderr) => {
+      const code = error ? (typeof error.code === "number" ? error.code : 1) : 0;
+      resolve({ code, stdout, stderr });
+    });
+  });
+}
+
+function hashTree(dir: string): Map<string, string> {
+  const hashes = new Map<string, string>();
+  const walk = (d: string) => {
+    for (const name of readdirSync(d)) {
+      const path = join(d, name);
+      if (statSync(path).isDirectory()) walk(path);
+      else hashes.set(path, createHash("sha256").update(readFileSync(path)).digest("hex") + ":" + statSync(path).mtimeMs);
+    }
+  };
+  walk(dir);
+  return hashes;
+}
+
+describe("CLI end to end", { skip: isNode ? false : "runs under Node; it drives Node, Deno, Bun and the binary itself" }, () => {
+  let work: string;
+  let binary: string;
+  let env: Record<string, string>;
+
+  before(async () => {
+    work = mkdtempSync(join(tmpdir(), "pi-session-e2e-"));
+    cpSync(join(root, "examples"), join(work, "examples"), { recursive: true });
+    binary = join(work, "pi-session");
+    const built = await exec(bin("bun"), ["build", "--compile", "src/cli/main.ts", "--outfile", binary], { PATH: process.env.PATH ?? "", HOME: work });
+    assert.equal(built.code, 0, built.stderr);
+    env = { PATH: process.env.PATH ?? "", HOME: join(work, "home"), TZ: "UTC", NO_COLOR: "1" };
+  });
+  after(() => rmSync(work, { recursive: true, force: true }));
+
+  const runtimes: [string, () => [string, string[]]][] = [
+    ["node", () => [process.execPath, ["--import", "tsx", join(root, "src/cli/main.ts")]]],
+    ["deno", () => [bin("deno"), ["run", "-A", "--quiet", join(root, "src/cli/main.ts")]]],
+    ["bun", () => [bin("bun"), [join(root, "src/cli/main.ts")]]],
+    ["binary", () => [binary, []]],
+  ];
+
+  const agent = () => ["--agent-dir", join(work, "examples/agent")];
+  const matrix: [string, () => string[]][] = [
+    ["--version", () => ["--version"]],
+    ["list --all", () => ["list", "--all", ...agent()]],
+    ["list --all --json", () => ["list", "--all", "--json", ...agent()]],
+    ["list --ndjson --sort messages", () => ["list", "--all", "--ndjson", "--sort", "messages", ...agent()]],
+    ["list for a cwd", () => ["list", "--cwd", "/home/dev/webshop", ...agent()]],
+    ["recent", () => ["recent", "--cwd", "/home/dev/webshop", ...agent()]],
+    ["info", () => ["info", "019c4a1e", ...agent()]],
+    ["info --json", () => ["info", "019c4a1e", "--json", ...agent()]],
+    ["info legacy v1", () => ["info", "legacy-v1", "--json", ...agent()]],
+    ["context", () => ["context", "019c4a1e", ...agent()]],
+    ["context --format llm", () => ["context", "019c4a6b", "--format", "llm", ...agent()]],
+    ["context --format text at a label", () => ["context", "019c4a1e", "--format", "text", "--leaf", "label:rounding-bug", ...agent()]],
+    ["context legacy v2", () => ["context", "legacy-v2", ...agent()]],
+    ["tree", () => ["tree", "019c4a1e", ...agent()]],
+    ["tree --filter all", () => ["tree", "019c4a1e", "--filter", "all", ...agent()]],
+    ["show", () => ["show", "019c4a1e", ...agent()]],
+    ["show --format markdown", () => ["show", "019c4a8d", "--format", "markdown", ...agent()]],
+    ["check samples", () => ["check", join(work, "examples/agent/sessions"), ...agent()]],
+    ["check broken", () => ["check", join(work, "examples/broken"), "--json", ...agent()]],
+    ["completions bash", () => ["completions", "bash"]],
+    ["ambiguous prefix", () => ["info", "019c4a", ...agent()]],
+    ["unknown session", () => ["info", "nosuchsession", ...agent()]],
+    ["not a session", () => ["info", join(work, "examples/broken/not-a-session.jsonl")]],
+  ];
+
+  it("prints byte-identical output on every runtime, and read commands change nothing", async () => {
+    const before = hashTree(join(work, "examples"));
+    let compared = 0;
+    for (const [label, argv] of matrix) {
+      const results = [];
+      for (const [name, command] of runtimes) {
+        const [cmd, prefix] = command();
+        results.push({ name, ...(await exec(cmd, [...prefix, ...argv()], env)) });
+      }
+      const [first, ...rest] = results;
+      for (const other of rest) {
+        assert.equal(other.code, first.code, `${label}: exit code ${other.name}=${other.code} vs ${first.name}=${first.code}\n${other.stderr}`);
+        assert.equal(other.stdout, first.stdout, `${label}: stdout of ${other.name} differs from ${first.name}`);
+        compared++;
+      }
+      if (!label.includes("ambiguous") && !label.includes("unknown") && !label.includes("not a session") && !label.startsWith("check")) {
+        assert.equal(first.code, 0, `${label} failed: ${first.stderr}`);
+        assert.notEqual(first.stdout, "", `${label} printed nothing`);
+      }
+    }
+    assert.deepEqual(hashTree(join(work, "examples")), before, "a read command changed a file");
+    console.log(`e2e: ${matrix.length} commands x ${runtimes.length} runtimes, ${compared} outputs compared byte for byte`);
+  });
+});
