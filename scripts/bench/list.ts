@@ -6,11 +6,11 @@
  * - ref:  SessionManager.listAll() of pi 1.6.0. With no argument it lists `<agentDir>/sessions/*`
  *         where agentDir comes from PI_CODING_AGENT_DIR (a string argument would list ONE folder),
  *         so this script sets that variable to AGENT_DIR before calling it.
- * - ours: listAllSessions(nodeFileSystem, { agentDir }) from src/session/list-sessions.ts.
- * - ours-warm: the same with the incremental cache kept between runs (SPEC §7: warm ≤ 0.05×). The
- *         runner passes `--cache-dir DIR` to both of our rows and deletes the cold row's DIR before
- *         each run. Until list-sessions.ts has a cache option, ours-warm is skipped; wire the option
- *         into `ourOptions` below when it exists.
+ * - ours: listAllCached(nodeFileSystem, { agentDir }, { cacheDir }) from src/catalog/list-cached.ts:
+ *         the listing through the catalog (on Node 20 the portable file store; SQLite elsewhere).
+ *         The runner deletes the cold row's DIR before each run, so it builds the catalog from nothing.
+ * - ours-warm: the same with the catalog kept between runs (SPEC §7: warm ≤ 0.05×): the warm-up
+ *         run fills it, timed runs find every file unchanged.
  */
 import process from "node:process";
 import { digest, importOrSkip, measure, parseCaseArgs, skip } from "./_harness.ts";
@@ -36,18 +36,11 @@ switch (args.impl) {
   }
   case "ours":
   case "ours-warm": {
-    // deno-lint-ignore no-explicit-any
-    const mod: any = await importOrSkip("../../src/session/list-sessions.ts", "src/session/list-sessions.ts");
+    const { listAllCached } = await importOrSkip<typeof import("../../src/catalog/list-cached.ts")>("../../src/catalog/list-cached.ts", "src/catalog/list-cached.ts");
     const { nodeFileSystem } = await importOrSkip<typeof import("../../src/io/node.ts")>("../../src/io/node.ts", "src/io/node.ts");
-    if (typeof mod.listAllSessions !== "function") throw new Error("src/session/list-sessions.ts has no listAllSessions");
-    // The cache directory, for when listAllSessions gains an incremental cache.
-    const _cacheDir = args.flags.get("cache-dir");
-    const ourOptions = {};
-    if (args.impl === "ours-warm") skip("no incremental cache in src/session/list-sessions.ts yet");
-    await measure(args, async () => {
-      const result = await mod.listAllSessions(nodeFileSystem, { agentDir }, ourOptions);
-      return (Array.isArray(result) ? result : result.sessions) as Listed[];
-    }, check);
+    const cacheDir = args.flags.get("cache-dir");
+    if (!cacheDir) skip("no --cache-dir given");
+    await measure(args, () => listAllCached(nodeFileSystem, { agentDir }, { cacheDir, realDisk: true }) as Promise<Listed[]>, check);
     break;
   }
   default:

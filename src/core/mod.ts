@@ -1,6 +1,7 @@
 /**
  * The pi-session core: format types, reading, migration, the entry tree and the model
- * context. Web APIs only; runs unchanged on Node, Deno and Bun.
+ * context, and the pure parts of the catalog (digests, search, stats, file references).
+ * Web APIs only; runs unchanged on Node, Deno and Bun.
  * @module
  */
 export * from "./format/mod.ts";
@@ -10,3 +11,8 @@ export * from "./tree/mod.ts";
 export * from "./context/mod.ts";
 export * from "./info/mod.ts";
 export * from "./storage/mod.ts";
+export * from "./check/mod.ts";
+export * from "./digest/mod.ts";
+export * from "./search/mod.ts";
+export * from "./stats/mod.ts";
+export * from "./files/mod.ts";

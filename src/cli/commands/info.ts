@@ -7,6 +7,7 @@ import type { MessageEntry, ToolCall } from "../../core/format/types.ts";
 import { sessionUsage, type UsageTotals } from "../../core/info/usage-totals.ts";
 import { readSessionInfo } from "../../session/list-sessions.ts";
 import type { CommandSpec } from "../command.ts";
+import { inheritedUsage } from "../inherited-usage.ts";
 import { loadSession } from "../load.ts";
 
 function count(map: Record<string, number>, key: string): void {
@@ -54,6 +55,7 @@ export const infoCommand: CommandSpec = {
       }
     }
     const { totals, byKey } = sessionUsage(file.entries);
+    const inherited = await inheritedUsage(ctx, file.header!, file.entries);
     const problems = [...file.issues, ...tree.findIssues(file.entryLines)];
     const iso = (d: Date | undefined) => (d && !Number.isNaN(d.getTime()) ? d.toISOString() : null);
     const data = {
@@ -72,6 +74,8 @@ export const infoCommand: CommandSpec = {
       leafCount: tree.leaves().length,
       labelCount: tree.labels.size,
       usage: totals,
+      // The part of `usage` copied from the parent session (fork or clone); null without a parent.
+      inheritedUsage: inherited,
       models,
       problems,
     };
@@ -110,6 +114,9 @@ export const infoCommand: CommandSpec = {
       c.bold("Cost"),
       `  Total: $${totals.cost.total.toFixed(3)}`,
       ...(byKey.size > 1 ? [...byKey].map(([key, u]) => `    ${key}: $${u.cost.total.toFixed(3)}`) : []),
+      ...(inherited === null ? [] : inherited.usage === null
+        ? [`  Inherited: unknown (cannot read the parent ${inherited.parentSession})`]
+        : [`  Inherited from the parent: $${inherited.usage.cost.total.toFixed(3)} (${tokens(inherited.usage.totalTokens)} tokens); this session's own: $${(totals.cost.total - inherited.usage.cost.total).toFixed(3)}`]),
       ...(models.length ? ["", c.bold("Models"), ...models.map((m) => `  ${m}`)] : []),
     ];
     if (problems.length > 0) {

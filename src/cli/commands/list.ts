@@ -6,6 +6,7 @@
 import type { SessionInfo } from "../../core/info/session-info.ts";
 import { tildePath } from "../../core/storage/paths.ts";
 import { listAllSessions, listSessions } from "../../session/list-sessions.ts";
+import { cataloguedSessions } from "../catalog.ts";
 import type { CommandSpec } from "../command.ts";
 import type { CliContext } from "../context.ts";
 import { CliError } from "../errors.ts";
@@ -31,8 +32,12 @@ export function sessionJson(info: SessionInfo) {
   };
 }
 
-/** The sessions `list`, `recent` and `pick` start from. */
+/**
+ * The sessions `list`, `recent` and `pick` start from: through the catalog, except when the
+ * message texts are wanted (`--search`), which the catalog does not keep.
+ */
 export async function collectSessions(ctx: CliContext, options: { all?: boolean; withText?: boolean }): Promise<SessionInfo[]> {
+  if (!options.withText) return cataloguedSessions(ctx, Boolean(options.all));
   const choice = await ctx.sessionDir();
   const onProgress = ctx.deps.stderrIsTTY && !ctx.quiet
     ? (loaded: number, total: number) => {

@@ -1,12 +1,13 @@
 /**
  * The summary pi shows for a session in lists and pickers (pi's `SessionInfo`), computed
- * in one streaming pass that parses only the lines it needs: the header, names, and the
- * user messages whose text it shows.
+ * in one streaming pass that parses only the lines it needs. The pass keeps plain-JSON
+ * state (`ListingState`), so the catalog can store it and resume after an append.
  * @module
  */
 import { decodeLine, isObject } from "../read/decode-line.ts";
 import { LineSplitter, type RawLine } from "../read/line-splitter.ts";
-import { isNullValue, keyIs, numberValue, scanObject, stringValue } from "../read/scan-keys.ts";
+import { isNullValue, keyIs, numberValue, stringValue, valueEnd } from "../read/scan-keys.ts";
+import { scanMembers, STOP } from "../digest/scan-members.ts";
 
 /** pi's SessionInfo, field for field. */
 export interface SessionInfo {
@@ -23,6 +24,19 @@ export interface SessionInfo {
   allMessagesText: string;
 }
 
+/** What a listing keeps between entry lines: plain JSON, so it can be cached and resumed. */
+export interface ListingState {
+  name?: string;
+  messageCount: number;
+  firstMessage: string;
+  lastActivity?: number;
+}
+
+/** The state before any entry line. */
+export function emptyListing(): ListingState {
+  return { messageCount: 0, firstMessage: "" };
+}
+
 /** What a message line tells without parsing its content. */
 interface MessageFacts {
   role?: string;
@@ -30,24 +44,58 @@ interface MessageFacts {
   timestamp?: number;
 }
 
-function scanMessage(b: Uint8Array): { type?: string; timestamp?: string; message?: MessageFacts } | null {
-  const out: { type?: string; timestamp?: string; message?: MessageFacts } = {};
-  const ok = scanObject(b, 0, (ks, ke, vs, ve) => {
-    if (keyIs(b, ks, ke, "type")) out.type = stringValue(b, vs, ve);
-    else if (keyIs(b, ks, ke, "timestamp")) out.timestamp = stringValue(b, vs, ve);
-    else if (keyIs(b, ks, ke, "message") && b[vs] === 0x7b) {
-      const facts: MessageFacts = { hasContent: false };
-      if (!scanObject(b.subarray(0, ve), vs, (mks, mke, mvs, mve) => {
-        if (keyIs(b, mks, mke, "role")) facts.role = stringValue(b, mvs, mve);
-        else if (keyIs(b, mks, mke, "content")) facts.hasContent = true;
-        else if (keyIs(b, mks, mke, "timestamp")) facts.timestamp = isNullValue(b, mvs, mve) ? undefined : numberValue(b, mvs, mve);
-        return false;
-      })) return true;
-      out.message = facts;
-    }
-    return false;
-  });
-  return ok ? out : null;
+/** What `scanMessage` found; one object, reused line after line. */
+interface LineFacts {
+  bytes: Uint8Array;
+  type?: string;
+  timestamp?: string;
+  message?: MessageFacts;
+}
+
+// The visitors are module-level functions over this shared state rather than closures made per
+// line: lines are scanned one at a time, and per-line closures cost more than the scan itself.
+const found: LineFacts = { bytes: new Uint8Array(0) };
+
+function visitMessageMember(ks: number, ke: number, vs: number): number {
+  const b = found.bytes;
+  const facts = found.message!;
+  const ve = valueEnd(b, vs);
+  if (keyIs(b, ks, ke, "role")) facts.role = stringValue(b, vs, ve);
+  else if (keyIs(b, ks, ke, "content")) facts.hasContent = true;
+  else if (keyIs(b, ks, ke, "timestamp")) facts.timestamp = isNullValue(b, vs, ve) ? undefined : numberValue(b, vs, ve);
+  return ve;
+}
+
+function visitEntryMember(ks: number, ke: number, vs: number): number {
+  const b = found.bytes;
+  if (keyIs(b, ks, ke, "type")) {
+    const end = valueEnd(b, vs);
+    if (end > vs) found.type = stringValue(b, vs, end);
+    return end;
+  }
+  if (keyIs(b, ks, ke, "timestamp")) {
+    const end = valueEnd(b, vs);
+    if (end > vs) found.timestamp = stringValue(b, vs, end);
+    return end;
+  }
+  if (!keyIs(b, ks, ke, "message") || b[vs] !== 0x7b) return valueEnd(b, vs);
+  found.message = { hasContent: false };
+  const inner = scanMembers(b, vs, visitMessageMember);
+  if (inner >= 0) return inner;
+  // A message whose brackets close but whose members do not parse is taken as a message
+  // without facts; one that never closes (a torn line) makes the whole line unreadable.
+  found.message = undefined;
+  return valueEnd(b, vs) < 0 ? -1 : STOP;
+}
+
+/**
+ * The type, timestamp and message facts of an entry line, walking its bytes once; null when the
+ * line is not a complete object (the caller then parses it to see why). Valid until the next call.
+ */
+function scanMessage(b: Uint8Array): Readonly<LineFacts> | null {
+  found.bytes = b;
+  found.type = found.timestamp = found.message = undefined;
+  return scanMembers(b, 0, visitEntryMember) === -1 ? null : found;
 }
 
 function textOf(message: Record<string, unknown>): string {
@@ -55,6 +103,98 @@ function textOf(message: Record<string, unknown>): string {
   if (typeof content === "string") return content;
   if (!Array.isArray(content)) return "";
   return content.filter((block) => block?.type === "text").map((block) => block.text).join(" ");
+}
+
+const scratch: never[] = [];
+
+function parseObject(line: RawLine): Record<string, unknown> | undefined {
+  const decoded = decodeLine(line, { bom: false, crlf: false }, scratch);
+  scratch.length = 0;
+  return decoded.kind === "value" && isObject(decoded.value) ? decoded.value : undefined;
+}
+
+/**
+ * How a listing treats a line while it still looks for the header: `undefined` to skip it
+ * (blank or unparseable), the header object, or `null` when the file is not a session.
+ */
+export function listingHeaderLine(line: RawLine): Record<string, unknown> | null | undefined {
+  const value = parseObject(line);
+  if (value === undefined) return undefined;
+  return value.type === "session" ? value : null;
+}
+
+function addText(state: ListingState, message: Record<string, unknown>, texts: string[] | undefined): void {
+  const text = textOf(message);
+  if (!text) return;
+  texts?.push(text);
+  if (!state.firstMessage && message.role === "user") state.firstMessage = text;
+}
+
+/** A line the scan could not handle, or a session_info: use the parsed object. */
+function addParsed(state: ListingState, value: Record<string, unknown>, texts: string[] | undefined): void {
+  if (value.type === "session_info") {
+    state.name = typeof value.name === "string" ? value.name.trim() || undefined : undefined;
+    if (state.name === undefined) delete state.name;
+    return;
+  }
+  if (value.type !== "message" || !isObject(value.message)) return;
+  state.messageCount++;
+  const message = value.message;
+  if (typeof message.role !== "string" || !("content" in message)) return;
+  if (message.role !== "user" && message.role !== "assistant") return;
+  const activity = typeof message.timestamp === "number" ? message.timestamp : new Date(value.timestamp as string).getTime();
+  if (!Number.isNaN(activity)) state.lastActivity = Math.max(state.lastActivity ?? 0, activity);
+  addText(state, message, texts);
+}
+
+/**
+ * Folds one entry line (a line after the header) into `state`. With `texts`, every user and
+ * assistant text is collected too (costs a full parse of those lines).
+ */
+export function addListingLine(state: ListingState, line: RawLine, texts?: string[]): void {
+  const facts = scanMessage(line.bytes);
+  if (!facts || facts.type === "session_info") {
+    const value = parseObject(line);
+    if (value) addParsed(state, value, texts);
+    return;
+  }
+  if (facts.type !== "message") return;
+  state.messageCount++;
+  const m = facts.message;
+  if (!m || !m.hasContent || (m.role !== "user" && m.role !== "assistant")) return;
+  const activity = typeof m.timestamp === "number" ? m.timestamp : new Date(facts.timestamp ?? "").getTime();
+  if (!Number.isNaN(activity)) state.lastActivity = Math.max(state.lastActivity ?? 0, activity);
+  if (texts || (!state.firstMessage && m.role === "user")) {
+    const value = parseObject(line);
+    if (value && isObject(value.message)) addText(state, value.message, texts);
+  }
+}
+
+/** The `SessionInfo` for a header and listing state. `mtimeMs` is the last fallback for `modified`. */
+export function listingInfo(
+  path: string,
+  header: Record<string, unknown>,
+  state: ListingState,
+  mtimeMs: number,
+  texts: string[] = [],
+): SessionInfo {
+  const headerTime = typeof header.timestamp === "string" ? new Date(header.timestamp).getTime() : NaN;
+  const last = state.lastActivity;
+  const modified = typeof last === "number" && last > 0
+    ? new Date(last)
+    : !Number.isNaN(headerTime) ? new Date(headerTime) : new Date(mtimeMs);
+  return {
+    path,
+    id: header.id as string,
+    cwd: typeof header.cwd === "string" ? header.cwd : "",
+    name: state.name,
+    parentSessionPath: header.parentSession as string | undefined,
+    created: new Date(header.timestamp as string),
+    modified,
+    messageCount: state.messageCount,
+    firstMessage: state.firstMessage || "(no messages)",
+    allMessagesText: texts.join(" "),
+  };
 }
 
 /**
@@ -70,20 +210,15 @@ function textOf(message: Record<string, unknown>): string {
  */
 export class SessionInfoReader {
   readonly path: string;
-  #withText: boolean;
+  #texts: string[] | undefined;
   #splitter = new LineSplitter((line) => this.#onLine(line));
   #header: Record<string, unknown> | null = null;
   #rejected = false;
-  #name: string | undefined;
-  #messageCount = 0;
-  #firstMessage = "";
-  #texts: string[] = [];
-  #lastActivity: number | undefined;
-  #scratch: never[] = [];
+  #state = emptyListing();
 
   constructor(path: string, options: { withText?: boolean } = {}) {
     this.path = path;
-    this.#withText = options.withText ?? false;
+    this.#texts = options.withText ? [] : undefined;
   }
 
   /** False once the file is known not to be a session: callers can stop reading. */
@@ -100,83 +235,14 @@ export class SessionInfoReader {
     this.#splitter.end();
     const header = this.#header;
     if (this.#rejected || !header) return null;
-    const headerTime = typeof header.timestamp === "string" ? new Date(header.timestamp).getTime() : NaN;
-    const last = this.#lastActivity;
-    const modified = typeof last === "number" && last > 0
-      ? new Date(last)
-      : !Number.isNaN(headerTime) ? new Date(headerTime) : new Date(mtimeMs);
-    return {
-      path: this.path,
-      id: header.id as string,
-      cwd: typeof header.cwd === "string" ? header.cwd : "",
-      name: this.#name,
-      parentSessionPath: header.parentSession as string | undefined,
-      created: new Date(header.timestamp as string),
-      modified,
-      messageCount: this.#messageCount,
-      firstMessage: this.#firstMessage || "(no messages)",
-      allMessagesText: this.#texts.join(" "),
-    };
-  }
-
-  #parse(line: RawLine): Record<string, unknown> | undefined {
-    const decoded = decodeLine(line, { bom: false, crlf: false }, this.#scratch);
-    this.#scratch.length = 0;
-    return decoded.kind === "value" && isObject(decoded.value) ? decoded.value : undefined;
+    return listingInfo(this.path, header, this.#state, mtimeMs, this.#texts);
   }
 
   #onLine(line: RawLine): void {
     if (this.#rejected) return;
-    if (!this.#header) {
-      const value = this.#parse(line);
-      if (value === undefined) return;
-      if (value.type === "session") this.#header = value;
-      else this.#rejected = true;
-      return;
-    }
-    const facts = scanMessage(line.bytes);
-    if (!facts) {
-      const value = this.#parse(line);
-      if (value) this.#addParsed(line, value);
-      return;
-    }
-    if (facts.type === "session_info") {
-      const value = this.#parse(line);
-      if (value) this.#addParsed(line, value);
-      return;
-    }
-    if (facts.type !== "message") return;
-    this.#messageCount++;
-    const m = facts.message;
-    if (!m || !m.hasContent || (m.role !== "user" && m.role !== "assistant")) return;
-    const activity = typeof m.timestamp === "number" ? m.timestamp : new Date(facts.timestamp ?? "").getTime();
-    if (!Number.isNaN(activity)) this.#lastActivity = Math.max(this.#lastActivity ?? 0, activity);
-    if (this.#withText || (!this.#firstMessage && m.role === "user")) {
-      const value = this.#parse(line);
-      if (value && isObject(value.message)) this.#addText(value.message);
-    }
-  }
-
-  /** A line the scan could not handle, or a session_info: use the parsed object. */
-  #addParsed(_line: RawLine, value: Record<string, unknown>): void {
-    if (value.type === "session_info") {
-      this.#name = typeof value.name === "string" ? value.name.trim() || undefined : undefined;
-      return;
-    }
-    if (value.type !== "message" || !isObject(value.message)) return;
-    this.#messageCount++;
-    const message = value.message;
-    if (typeof message.role !== "string" || !("content" in message)) return;
-    if (message.role !== "user" && message.role !== "assistant") return;
-    const activity = typeof message.timestamp === "number" ? message.timestamp : new Date(value.timestamp as string).getTime();
-    if (!Number.isNaN(activity)) this.#lastActivity = Math.max(this.#lastActivity ?? 0, activity);
-    this.#addText(message);
-  }
-
-  #addText(message: Record<string, unknown>): void {
-    const text = textOf(message);
-    if (!text) return;
-    if (this.#withText) this.#texts.push(text);
-    if (!this.#firstMessage && message.role === "user") this.#firstMessage = text;
+    if (this.#header) return addListingLine(this.#state, line, this.#texts);
+    const found = listingHeaderLine(line);
+    if (found === null) this.#rejected = true;
+    else if (found) this.#header = found;
   }
 }

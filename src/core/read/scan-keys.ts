@@ -17,7 +17,8 @@ const QUOTE = 0x22;
 const BACKSLASH = 0x5c;
 const decoder = new TextDecoder();
 
-function skipSpace(b: Uint8Array, i: number): number {
+/** Index of the first non-whitespace byte at or after `i`. */
+export function skipSpace(b: Uint8Array, i: number): number {
   while (i < b.length) {
     const c = b[i];
     if (c !== 0x20 && c !== 0x09 && c !== 0x0a && c !== 0x0d) return i;
@@ -27,7 +28,7 @@ function skipSpace(b: Uint8Array, i: number): number {
 }
 
 /** Index just past the closing quote of the string opening at `i`, or -1. */
-function stringEnd(b: Uint8Array, i: number): number {
+export function stringEnd(b: Uint8Array, i: number): number {
   let at = i + 1;
   for (;;) {
     const quote = b.indexOf(QUOTE, at);
@@ -40,7 +41,7 @@ function stringEnd(b: Uint8Array, i: number): number {
 }
 
 /** Index just past the value starting at `i`, or -1. */
-function valueEnd(b: Uint8Array, i: number): number {
+export function valueEnd(b: Uint8Array, i: number): number {
   const c = b[i];
   if (c === QUOTE) return stringEnd(b, i);
   if (c === 0x7b || c === 0x5b) {

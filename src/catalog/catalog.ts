@@ -1,0 +1,218 @@
+/**
+ * The catalog: per-section digests of session files, brought up to date on demand (stat every
+ * file, read only what changed) and kept in a store between runs. Any trouble with the store
+ * is reported once through `note` and never fails the caller: without a store, it reads files.
+ * @module
+ */
+import type { DigestKind } from "../core/digest/digester.ts";
+import type { FileStat, FileSystem } from "../io/file-system.ts";
+import { mapConcurrent } from "../session/list-sessions.ts";
+import { refreshFile, type RefreshOutcome } from "./refresh-file.ts";
+import type { CatalogRecord, CatalogStore, DocBatch, SectionChanges } from "./store.ts";
+
+// deno-lint-ignore no-explicit-any
+type AnyKind = DigestKind<any, any>;
+
+/** How a `Catalog` keeps and reports. */
+export interface CatalogOptions {
+  store?: CatalogStore | null;
+  /** Told once per kind of trouble (an unreadable cache, a cache that could not be saved). */
+  note?: (message: string) => void;
+  /** Files refreshed at once; defaults to 16. */
+  concurrency?: number;
+}
+
+/** What a refresh may also do. */
+export interface RefreshOptions {
+  /**
+   * Directories listed in full (and everything under them): records of files in them that were
+   * not asked for are dropped (deleted, renamed, or in a project folder that is gone).
+   */
+  listedDirs?: readonly string[];
+  onProgress?: (done: number, total: number) => void;
+}
+
+/** What a refresh did, file by file (a file counts once, by the most work any section needed). */
+export interface RefreshCounts {
+  files: number;
+  unchanged: number;
+  touched: number;
+  appended: number;
+  read: number;
+  removed: number;
+  bytesRead: number;
+}
+
+/** The records of one refresh, by section. */
+export class CatalogView {
+  readonly counts: RefreshCounts;
+  #maps: Map<string, Map<string, CatalogRecord>>;
+
+  constructor(maps: Map<string, Map<string, CatalogRecord>>, counts: RefreshCounts) {
+    this.#maps = maps;
+    this.counts = counts;
+  }
+
+  /** The up-to-date records of `kind`'s section for the refreshed files that could be read. */
+  records<S>(kind: DigestKind<S, unknown>): Map<string, CatalogRecord<S>> {
+    return (this.#maps.get(kind.name) ?? new Map()) as Map<string, CatalogRecord<S>>;
+  }
+}
+
+const RANK: Record<RefreshOutcome, number> = { unchanged: 0, touched: 1, appended: 2, read: 3 };
+/** Stats in flight at once (cheap calls; more only queue up in the runtime's thread pool). */
+const STAT_CONCURRENCY = 64;
+/** Search documents are saved in batches of about this many rows, to bound memory. */
+const DOC_BATCH = 20_000;
+
+/**
+ * @example Listing through the catalog
+ * ```ts
+ * const catalog = new Catalog(fs, { store: new FileCatalogStore(fs, "/cache") });
+ * const view = await catalog.refresh([listingDigest], files);
+ * view.records(listingDigest).get(files[0])?.state.header?.id;
+ * ```
+ */
+export class Catalog {
+  readonly fs: FileSystem;
+  #store: CatalogStore | null;
+  #note: (message: string) => void;
+  #noted = new Set<string>();
+  #concurrency: number;
+  #loaded = new Map<string, Promise<Map<string, CatalogRecord>>>();
+
+  constructor(fs: FileSystem, options: CatalogOptions = {}) {
+    this.fs = fs;
+    this.#store = options.store ?? null;
+    this.#note = options.note ?? (() => {});
+    this.#concurrency = options.concurrency ?? 16;
+  }
+
+  /** Where records are kept, or null when every run reads the files. */
+  get store(): CatalogStore | null {
+    return this.#store;
+  }
+
+  #warn(key: string, message: string): void {
+    if (this.#noted.has(key)) return;
+    this.#noted.add(key);
+    this.#note(message);
+  }
+
+  #records(kind: AnyKind): Promise<Map<string, CatalogRecord>> {
+    let records = this.#loaded.get(kind.name);
+    if (!records) this.#loaded.set(kind.name, records = this.#load(kind));
+    return records;
+  }
+
+  async #load(kind: AnyKind): Promise<Map<string, CatalogRecord>> {
+    if (!this.#store) return new Map();
+    try {
+      return await this.#store.load(kind);
+    } catch (error) {
+      this.#warn("load", `The catalog at ${this.#store.location} cannot be read (${(error as Error).message}); reading the session files directly`);
+      return new Map();
+    }
+  }
+
+  /** Starts loading the stored records of `kinds`, so that listing directories can overlap it. */
+  preload(kinds: readonly AnyKind[]): void {
+    for (const kind of kinds) void this.#records(kind);
+  }
+
+  async #save(kind: AnyKind, changes: SectionChanges): Promise<void> {
+    if (!this.#store || (changes.put.length === 0 && changes.remove.length === 0 && !changes.docs?.length)) return;
+    try {
+      await this.#store.save(kind, changes);
+    } catch (error) {
+      this.#warn("save", `The catalog at ${this.#store.location} cannot be updated (${(error as Error).message}); results are complete, the next run reads the files again`);
+    }
+  }
+
+  /** Drops every record (the store's too), so the next refresh reads every file. */
+  async clear(): Promise<void> {
+    this.#loaded.clear();
+    await this.#store?.clear();
+  }
+
+  /** Brings the records of `kinds` up to date for `files` and saves what changed. */
+  async refresh(kinds: readonly AnyKind[], files: readonly string[], options: RefreshOptions = {}): Promise<CatalogView> {
+    const paths = [...new Set(files)];
+    // Stats run in the background while the stored records load.
+    const statting = mapConcurrent(paths, STAT_CONCURRENCY, (path) => this.fs.stat(path).catch(() => null));
+    const stored = await Promise.all(kinds.map((kind) => this.#records(kind)));
+    const stats = await statting;
+    const counts: RefreshCounts = { files: 0, unchanged: 0, touched: 0, appended: 0, read: 0, removed: 0, bytesRead: 0 };
+    const fresh = kinds.map(() => new Map<string, CatalogRecord>());
+    const seen = new Set<string>();
+    // The common case first, without any await: same size and mtime as last time.
+    const changed: [string, FileStat][] = [];
+    for (const [i, path] of paths.entries()) {
+      const stat = stats[i];
+      if (!stat?.isFile) continue;
+      seen.add(path);
+      const records = stored.map((r) => r.get(path));
+      if (records.some((r) => r === undefined || r.size !== stat.size || r.mtimeMs !== stat.mtimeMs)) {
+        changed.push([path, stat]);
+        continue;
+      }
+      records.forEach((record, k) => fresh[k].set(path, record!));
+      counts.files++;
+      counts.unchanged++;
+    }
+    let done = paths.length - changed.length;
+    options.onProgress?.(done, paths.length);
+
+    const empty = () => kinds.map((): SectionChanges => ({ put: [], remove: [], docs: [] }));
+    let pending = empty();
+    let pendingDocs = 0;
+    const flush = async () => {
+      // Swap first: other files keep adding changes while this batch is written.
+      const batch = pending;
+      pending = empty();
+      pendingDocs = 0;
+      for (const [i, kind] of kinds.entries()) await this.#save(kind, batch[i]);
+    };
+    const counter = { bytes: 0 };
+    await mapConcurrent(changed, this.#concurrency, async ([path, stat]) => {
+      const jobs = kinds.map((kind, i) => ({ kind, record: stored[i].get(path) }));
+      const results = await refreshFile(this.fs, path, stat, jobs, counter).catch(() => undefined);
+      options.onProgress?.(++done, paths.length);
+      if (!results) return;
+      counts.files++;
+      let outcome: RefreshOutcome = "unchanged";
+      for (const [i, result] of results.entries()) {
+        if (RANK[result.outcome] > RANK[outcome]) outcome = result.outcome;
+        fresh[i].set(path, result.record);
+        if (result.outcome === "unchanged") continue;
+        stored[i].set(path, result.record);
+        pending[i].put.push(result.record);
+        if (result.outcome === "read" || result.outcome === "appended") {
+          const batch: DocBatch = { path, from: result.from, rows: result.docs ?? [] };
+          pending[i].docs!.push(batch);
+          pendingDocs += batch.rows.length;
+        }
+      }
+      counts[outcome]++;
+      if (pendingDocs > DOC_BATCH) await flush();
+    });
+
+    const listed = (options.listedDirs ?? []).map((dir) => (dir.endsWith("/") ? dir : dir + "/"));
+    const asked = new Set(paths);
+    for (const [i, records] of stored.entries()) {
+      for (const path of [...records.keys()]) {
+        if (seen.has(path) || !(asked.has(path) || listed.some((dir) => path.startsWith(dir)))) continue;
+        records.delete(path);
+        pending[i].remove.push(path);
+        if (i === 0) counts.removed++;
+      }
+    }
+    await flush();
+    counts.bytesRead = counter.bytes;
+    return new CatalogView(new Map(kinds.map((kind, i) => [kind.name, fresh[i]])), counts);
+  }
+
+  close(): void {
+    this.#store?.close();
+  }
+}

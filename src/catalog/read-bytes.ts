@@ -1,0 +1,24 @@
+/**
+ * Small byte-range reads for the catalog's checks (a file's first bytes, the bytes before its
+ * old end), concatenated into one array.
+ * @module
+ */
+import type { FileSystem } from "../io/file-system.ts";
+
+/** Bytes `[start, end)` of `path` (fewer if the file is shorter). */
+export async function readBytes(fs: FileSystem, path: string, start: number, end: number): Promise<Uint8Array> {
+  const parts: Uint8Array[] = [];
+  let length = 0;
+  for await (const chunk of fs.read(path, { start, end })) {
+    parts.push(chunk);
+    length += chunk.length;
+  }
+  if (parts.length === 1) return parts[0];
+  const bytes = new Uint8Array(length);
+  let at = 0;
+  for (const part of parts) {
+    bytes.set(part, at);
+    at += part.length;
+  }
+  return bytes;
+}

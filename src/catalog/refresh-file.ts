@@ -1,0 +1,138 @@
+/**
+ * Brings one file's records up to date for several sections in one read. Same size and mtime:
+ * nothing is read. Else the first bytes and those before the old end are fingerprinted: both
+ * unchanged means an append (only the tail is read) or a touch; anything else, a full read.
+ * @module
+ */
+import { type DigestKind, Digester, type DigestResult } from "../core/digest/digester.ts";
+import type { DocRow } from "../core/digest/docs-digest.ts";
+import { hashBytes } from "../core/digest/hash-bytes.ts";
+import type { FileStat, FileSystem } from "../io/file-system.ts";
+import { readBytes } from "./read-bytes.ts";
+import { type CatalogRecord, HEAD_BYTES, TAIL_BYTES } from "./store.ts";
+
+/** What had to be done for a record. */
+export type RefreshOutcome = "unchanged" | "touched" | "appended" | "read";
+
+/** One section's part in a file refresh: its digest kind and the record it has, if any. */
+export interface FileJob {
+  kind: DigestKind<unknown, unknown>;
+  record?: CatalogRecord;
+}
+
+/** The up-to-date record; for a read, the offset it started at and the documents emitted. */
+export interface FileJobResult {
+  record: CatalogRecord;
+  outcome: RefreshOutcome;
+  from: number;
+  docs?: DocRow[];
+}
+
+type Plan = { outcome: "unchanged" | "touched" | "read" } | { outcome: "appended"; from: CatalogRecord };
+
+interface Piece {
+  at: number;
+  bytes: Uint8Array;
+}
+
+/** Bytes `[a, b)` when the retained pieces cover them. */
+function sliceOf(pieces: Piece[], a: number, b: number): Uint8Array | undefined {
+  const first = pieces[0];
+  if (!first || a < first.at) return undefined;
+  const out = new Uint8Array(b - a);
+  for (const { at, bytes } of pieces) {
+    const from = Math.max(a, at);
+    const to = Math.min(b, at + bytes.length);
+    if (to > from) out.set(bytes.subarray(from - at, to - at), from - a);
+  }
+  return out;
+}
+
+/**
+ * Refreshes `jobs` for the file at `path`, whose current `stat` the caller has. `counter.bytes`
+ * grows by every byte read (tests use it to prove that appends read only the tail).
+ */
+export async function refreshFile(
+  fs: FileSystem,
+  path: string,
+  stat: FileStat,
+  jobs: readonly FileJob[],
+  counter: { bytes: number } = { bytes: 0 },
+): Promise<FileJobResult[]> {
+  const read = async (a: number, b: number) => {
+    const bytes = await readBytes(fs, path, a, b);
+    counter.bytes += bytes.length;
+    return bytes;
+  };
+  const hashes = new Map<string, Promise<string>>();
+  const hashOf = (a: number, b: number): Promise<string> => {
+    const key = `${a}:${b}`;
+    let found = hashes.get(key);
+    if (!found) hashes.set(key, found = read(a, b).then(hashBytes));
+    return found;
+  };
+  const plan = async (record: CatalogRecord | undefined): Promise<Plan> => {
+    if (!record) return { outcome: "read" };
+    if (record.size === stat.size && record.mtimeMs === stat.mtimeMs) return { outcome: "unchanged" };
+    if (stat.size < record.end || record.end < HEAD_BYTES) return { outcome: "read" };
+    const [head, tail] = await Promise.all([hashOf(0, HEAD_BYTES), hashOf(record.end - TAIL_BYTES, record.end)]);
+    if (head !== record.headHash || tail !== record.tailHash) return { outcome: "read" };
+    return stat.size === record.end ? { outcome: "touched" } : { outcome: "appended", from: record };
+  };
+  const plans = await Promise.all(jobs.map((job) => plan(job.record)));
+
+  const docs = jobs.map((): DocRow[] => []);
+  const digesters = new Map<number, Digester<unknown, unknown>>();
+  plans.forEach((p, i) => {
+    if (p.outcome !== "read" && p.outcome !== "appended") return;
+    const from = p.outcome === "appended" ? p.from : undefined;
+    digesters.set(i, new Digester(jobs[i].kind, from, (row) => docs[i].push(row as DocRow)));
+  });
+  const results: DigestResult<unknown>[] = [];
+  const pieces: Piece[] = [];
+  const headPieces: Piece[] = [];
+  if (digesters.size > 0) {
+    const active = [...digesters.values()];
+    const start = Math.min(...active.map((d) => d.base));
+    let at = start;
+    for await (const chunk of fs.read(path, { start, end: stat.size })) {
+      counter.bytes += chunk.length;
+      if (start === 0 && at < HEAD_BYTES) headPieces.push({ at, bytes: chunk });
+      for (const d of active) {
+        if (!d.wanted || at + chunk.length <= d.base) continue;
+        d.push(d.base > at ? chunk.subarray(d.base - at) : chunk);
+      }
+      pieces.push({ at, bytes: chunk });
+      if (pieces.length > 2) pieces.shift();
+      at += chunk.length;
+      if (!active.some((d) => d.wanted)) break;
+    }
+    for (const [i, d] of digesters) results[i] = d.finish();
+  }
+
+  return Promise.all(jobs.map(async (job, i): Promise<FileJobResult> => {
+    const p = plans[i];
+    if (p.outcome === "unchanged") return { record: job.record!, outcome: "unchanged", from: job.record!.end };
+    if (p.outcome === "touched") return { record: { ...job.record!, size: stat.size, mtimeMs: stat.mtimeMs }, outcome: "touched", from: job.record!.end };
+    const result = results[i];
+    const { end } = result;
+    const headEnd = Math.min(HEAD_BYTES, end);
+    const headHash = p.outcome === "appended" ? p.from.headHash : hashBytes(sliceOf(headPieces, 0, headEnd) ?? await read(0, headEnd));
+    const tailStart = Math.max(0, end - TAIL_BYTES);
+    const tailHash = hashBytes(sliceOf(pieces, tailStart, end) ?? await read(tailStart, end));
+    const id = (result.final ?? result.state).header?.id;
+    const record: CatalogRecord = {
+      path,
+      size: stat.size,
+      mtimeMs: stat.mtimeMs,
+      end,
+      lines: result.lines,
+      headHash,
+      tailHash,
+      headerId: typeof id === "string" ? id : null,
+      state: result.state,
+    };
+    if (result.final) record.final = result.final;
+    return { record, outcome: p.outcome, from: p.outcome === "appended" ? p.from.end : 0, docs: docs[i].length ? docs[i] : undefined };
+  }));
+}

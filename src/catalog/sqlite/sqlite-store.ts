@@ -1,0 +1,176 @@
+/**
+ * The catalog in one SQLite database: `records` (section, path → record) and, for search, `docs`
+ * with a contentless FTS5 index whose rows are deleted by rowid only (any other column scans the
+ * whole index). Each save is one `BEGIN IMMEDIATE` transaction, so concurrent indexers queue.
+ * @module
+ */
+import { ftsText, FTS_TOKENIZE } from "../../core/search/words.ts";
+import type { CatalogRecord, CatalogStore, IndexedDoc, SectionChanges, SectionKey, StoreDescription } from "../store.ts";
+import type { SqliteDb } from "./sqlite-db.ts";
+
+const SCHEMA = 1;
+const TABLES = `
+CREATE TABLE IF NOT EXISTS records (
+  section TEXT NOT NULL, version INTEGER NOT NULL, path TEXT NOT NULL, size INTEGER NOT NULL, mtime REAL NOT NULL,
+  end_ INTEGER NOT NULL, lines INTEGER NOT NULL, head TEXT NOT NULL, tail TEXT NOT NULL, header_id TEXT,
+  state TEXT NOT NULL, final TEXT, PRIMARY KEY (section, path));
+CREATE TABLE IF NOT EXISTS docs (
+  id INTEGER PRIMARY KEY, path TEXT NOT NULL, entry_id TEXT, ts TEXT, role TEXT NOT NULL, part TEXT NOT NULL,
+  line INTEGER NOT NULL, off INTEGER NOT NULL, len INTEGER NOT NULL);
+CREATE INDEX IF NOT EXISTS docs_path ON docs (path, off);`;
+
+function ftsTable(contentless: boolean): string {
+  const options = contentless ? ", content='', contentless_delete=1" : "";
+  return `CREATE VIRTUAL TABLE IF NOT EXISTS docs_fts USING fts5(body${options}, tokenize="${FTS_TOKENIZE}")`;
+}
+
+/**
+ * A `CatalogStore` over an open `SqliteDb` (see `openSqliteStore` for picking the binding).
+ *
+ * @example
+ * ```ts
+ * const store = new SqliteCatalogStore(await openBunSqlite(":memory:"), ":memory:");
+ * store.supportsDocs; // true where SQLite has FTS5
+ * ```
+ */
+export class SqliteCatalogStore implements CatalogStore {
+  readonly kind: string;
+  readonly location: string;
+  readonly supportsDocs: boolean;
+  #db: SqliteDb;
+
+  constructor(db: SqliteDb, location: string) {
+    this.#db = db;
+    this.location = location;
+    this.kind = `sqlite (${db.driver})`;
+    db.exec("PRAGMA busy_timeout = 5000");
+    db.exec("PRAGMA journal_mode = WAL");
+    db.exec("PRAGMA synchronous = NORMAL");
+    const version = Number(db.prepare("PRAGMA user_version").get()?.user_version ?? 0);
+    if (version !== SCHEMA) {
+      db.exec("DROP TABLE IF EXISTS docs_fts; DROP TABLE IF EXISTS docs; DROP TABLE IF EXISTS records;");
+      db.exec(`PRAGMA user_version = ${SCHEMA}`);
+    }
+    db.exec(TABLES);
+    this.supportsDocs = this.#tryExec(ftsTable(true)) || this.#tryExec(ftsTable(false));
+  }
+
+  #tryExec(sql: string): boolean {
+    try {
+      this.#db.exec(sql);
+      return true;
+    } catch {
+      return false;
+    }
+  }
+
+  #transaction(work: () => void): void {
+    this.#db.exec("BEGIN IMMEDIATE");
+    try {
+      work();
+      this.#db.exec("COMMIT");
+    } catch (error) {
+      this.#tryExec("ROLLBACK");
+      throw error;
+    }
+  }
+
+  load(section: SectionKey): Promise<Map<string, CatalogRecord>> {
+    const rows = this.#db.prepare(
+      "SELECT path, size, mtime, end_, lines, head, tail, header_id, state, final FROM records WHERE section = ? AND version = ?",
+    ).all(section.name, section.version);
+    const records = new Map<string, CatalogRecord>();
+    for (const row of rows) {
+      const record: CatalogRecord = {
+        path: row.path as string,
+        size: Number(row.size),
+        mtimeMs: Number(row.mtime),
+        end: Number(row.end_),
+        lines: Number(row.lines),
+        headHash: row.head as string,
+        tailHash: row.tail as string,
+        headerId: (row.header_id as string | null) ?? null,
+        state: JSON.parse(row.state as string),
+      };
+      if (typeof row.final === "string") record.final = JSON.parse(row.final);
+      records.set(record.path, record);
+    }
+    return Promise.resolve(records);
+  }
+
+  save(section: SectionKey, changes: SectionChanges): Promise<void> {
+    const db = this.#db;
+    this.#transaction(() => {
+      const stale = db.prepare("DELETE FROM records WHERE section = ? AND version <> ?").run(section.name, section.version);
+      if (section.name === "docs" && Number(stale.changes) > 0) this.#clearDocs();
+      const put = db.prepare(
+        "INSERT OR REPLACE INTO records (section, version, path, size, mtime, end_, lines, head, tail, header_id, state, final) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+      );
+      for (const r of changes.put) {
+        put.run(section.name, section.version, r.path, r.size, r.mtimeMs, r.end, r.lines, r.headHash, r.tailHash, r.headerId, JSON.stringify(r.state), r.final ? JSON.stringify(r.final) : null);
+      }
+      const remove = db.prepare("DELETE FROM records WHERE section = ? AND path = ?");
+      for (const path of changes.remove) remove.run(section.name, path);
+      if (section.name !== "docs" || !this.supportsDocs) return;
+      for (const path of changes.remove) this.#dropDocs(path, 0);
+      const doc = db.prepare("INSERT INTO docs (path, entry_id, ts, role, part, line, off, len) VALUES (?, ?, ?, ?, ?, ?, ?, ?)");
+      const fts = db.prepare("INSERT INTO docs_fts (rowid, body) VALUES (?, ?)");
+      for (const batch of changes.docs ?? []) {
+        this.#dropDocs(batch.path, batch.from);
+        for (const d of batch.rows) {
+          const { lastInsertRowid } = doc.run(batch.path, d.entryId, d.timestamp, d.role, d.part, d.line, d.offset, d.length);
+          fts.run(lastInsertRowid, ftsText(d.text));
+        }
+      }
+    });
+    return Promise.resolve();
+  }
+
+  /** Removes a file's documents at offsets `from` and later: FTS rows by rowid first. */
+  #dropDocs(path: string, from: number): void {
+    this.#db.prepare("DELETE FROM docs_fts WHERE rowid IN (SELECT id FROM docs WHERE path = ? AND off >= ?)").run(path, from);
+    this.#db.prepare("DELETE FROM docs WHERE path = ? AND off >= ?").run(path, from);
+  }
+
+  #clearDocs(): void {
+    this.#db.exec("INSERT INTO docs_fts (docs_fts) VALUES ('delete-all'); DELETE FROM docs;");
+  }
+
+  searchDocs(expression: string): Promise<IndexedDoc[]> {
+    const rows = this.#db.prepare(
+      "SELECT path, entry_id, ts, role, part, line, off, len FROM docs WHERE id IN (SELECT rowid FROM docs_fts WHERE docs_fts MATCH ?) ORDER BY ts DESC, path, line, part",
+    ).all(expression);
+    return Promise.resolve(rows.map((r) => ({
+      path: r.path as string,
+      entryId: (r.entry_id as string | null) ?? null,
+      timestamp: (r.ts as string | null) ?? null,
+      role: r.role as string,
+      part: r.part as string,
+      line: Number(r.line),
+      offset: Number(r.off),
+      length: Number(r.len),
+    })));
+  }
+
+  clear(): Promise<void> {
+    this.#transaction(() => {
+      this.#db.exec("DELETE FROM records");
+      if (this.supportsDocs) this.#clearDocs();
+    });
+    return Promise.resolve();
+  }
+
+  describe(): Promise<StoreDescription> {
+    const db = this.#db;
+    const pages = Number(db.prepare("PRAGMA page_count").get()?.page_count ?? 0);
+    const pageSize = Number(db.prepare("PRAGMA page_size").get()?.page_size ?? 0);
+    const sections = db.prepare("SELECT section AS name, version, COUNT(*) AS records FROM records GROUP BY section, version ORDER BY section")
+      .all().map((r) => ({ name: r.name as string, version: Number(r.version), records: Number(r.records) }));
+    const docs = Number(db.prepare("SELECT COUNT(*) AS n FROM docs").get()?.n ?? 0);
+    return Promise.resolve({ kind: this.kind, location: this.location, bytes: pages * pageSize, sections, docs });
+  }
+
+  close(): void {
+    this.#db.close();
+  }
+}

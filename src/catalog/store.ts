@@ -1,0 +1,94 @@
+/**
+ * What the catalog keeps per session file and section, and the small interface every place
+ * it can be kept implements: a SQLite database (with full-text search) or a portable file.
+ * @module
+ */
+import type { DigestState } from "../core/digest/digester.ts";
+import type { DocRow } from "../core/digest/docs-digest.ts";
+
+/** How many of a file's first bytes are fingerprinted. */
+export const HEAD_BYTES = 1024;
+/** How many bytes before a record's end are fingerprinted. */
+export const TAIL_BYTES = 1024;
+
+/**
+ * One section's digest of one file, and what identifies the bytes it was made from: size and
+ * mtime (the quick check), the fingerprints of the first bytes and of the bytes just before
+ * `end` (an append leaves both alone), and the header id.
+ */
+export interface CatalogRecord<S = unknown> {
+  path: string;
+  size: number;
+  mtimeMs: number;
+  /** Offset just past the last complete line digested. */
+  end: number;
+  lines: number;
+  headHash: string;
+  tailHash: string;
+  headerId: string | null;
+  state: DigestState<S>;
+  /** The state including an unterminated last line, when that line changed it. */
+  final?: DigestState<S>;
+}
+
+/** A section's name and version, as stores key it. */
+export interface SectionKey {
+  name: string;
+  version: number;
+}
+
+/** Search documents of one file to store: those at offsets `from` and later are replaced. */
+export interface DocBatch {
+  path: string;
+  from: number;
+  rows: DocRow[];
+}
+
+/** Changes to one section, applied all at once (one transaction, or one atomic file write). */
+export interface SectionChanges {
+  put: CatalogRecord[];
+  remove: string[];
+  docs?: DocBatch[];
+}
+
+/** A document found by the full-text index, with where to re-read it. */
+export interface IndexedDoc {
+  path: string;
+  entryId: string | null;
+  timestamp: string | null;
+  role: string;
+  part: string;
+  line: number;
+  offset: number;
+  length: number;
+}
+
+/** What `index --stats` shows about a store. */
+export interface StoreDescription {
+  kind: string;
+  location: string;
+  bytes: number;
+  sections: { name: string; version: number; records: number }[];
+  docs?: number;
+}
+
+/** A place the catalog is kept. Every method may throw; the catalog then falls back to reading files. */
+export interface CatalogStore {
+  /** e.g. "sqlite (bun:sqlite)" or "file". */
+  readonly kind: string;
+  readonly location: string;
+  /** True when the store has a full-text index (`docs` changes and `searchDocs`). */
+  readonly supportsDocs: boolean;
+  load(section: SectionKey): Promise<Map<string, CatalogRecord>>;
+  save(section: SectionKey, changes: SectionChanges): Promise<void>;
+  /** Candidate documents for an FTS5 MATCH expression, newest first. */
+  searchDocs?(expression: string): Promise<IndexedDoc[]>;
+  clear(): Promise<void>;
+  describe(): Promise<StoreDescription>;
+  close(): void;
+}
+
+/** The effective state of a record: with its unterminated last line, if any. */
+export function recordState<S>(record: CatalogRecord<S>): DigestState<S> {
+  return record.final ?? record.state;
+}

@@ -1,0 +1,70 @@
+/**
+ * The catalog as commands use it: opened per command over the context's file system (SQLite on
+ * the real disk where the runtime has it, else the file store; `PI_SESSION_CATALOG` may force
+ * `sqlite`, `file` or `off`), and the session files of a command's scope.
+ * @module
+ */
+import { type Catalog, type RefreshOptions } from "../catalog/catalog.ts";
+import { allSessionFilesIn, catalogSessions, type SessionFiles } from "../catalog/list-cached.ts";
+import { type CatalogMode, defaultCacheDir, openCatalog } from "../catalog/open-catalog.ts";
+import { listingDigest } from "../core/digest/listing-digest.ts";
+import type { SessionInfo } from "../core/info/session-info.ts";
+import { bunFileSystem } from "../io/bun.ts";
+import { denoFileSystem } from "../io/deno.ts";
+import { nodeFileSystem } from "../io/node.ts";
+import { sessionFilesIn } from "../session/list-sessions.ts";
+import type { CliContext } from "./context.ts";
+import { startProgress } from "./progress.ts";
+
+const MODES: readonly string[] = ["auto", "sqlite", "file", "off"];
+
+/** Runs `work` with the catalog for `ctx`, and closes it afterwards. */
+export async function withCatalog<T>(ctx: CliContext, work: (catalog: Catalog) => Promise<T>): Promise<T> {
+  const wanted = ctx.deps.storage.env("PI_SESSION_CATALOG") ?? "auto";
+  const mode = (MODES.includes(wanted) ? wanted : "auto") as CatalogMode;
+  const catalog = await openCatalog({
+    fs: ctx.fs,
+    cacheDir: defaultCacheDir(ctx.deps.storage),
+    mode,
+    realDisk: ctx.fs === nodeFileSystem || ctx.fs === denoFileSystem || ctx.fs === bunFileSystem,
+    note: (message) => ctx.note(`pi-session: ${message}`),
+  });
+  try {
+    return await work(catalog);
+  } finally {
+    catalog.close();
+  }
+}
+
+/** The session files of a command's scope, and how to tell which of them belong to it. */
+export interface SessionScope extends SessionFiles {
+  /** For a flat custom session dir without `--all`: keep sessions whose header cwd is this. */
+  cwdFilter?: string;
+}
+
+/** This directory's sessions, or with `all` every project's (or the custom dir's). */
+export async function sessionScope(ctx: CliContext, all: boolean): Promise<SessionScope> {
+  const choice = await ctx.sessionDir();
+  if (all) return allSessionFilesIn(ctx.fs, { agentDir: ctx.agentDir, sessionDir: choice.custom ? choice.dir : undefined });
+  return { files: await sessionFilesIn(ctx.fs, choice.dir), dirs: [choice.dir], cwdFilter: choice.custom ? ctx.cwd : undefined };
+}
+
+/** Refresh options with a progress line for `label`, and the function that clears it. */
+export function withProgress(ctx: CliContext, label: string, options: RefreshOptions = {}): [RefreshOptions, () => void] {
+  const progress = startProgress(ctx, label);
+  return [{ ...options, onProgress: (done, total) => progress.update(done, total) }, () => progress.end()];
+}
+
+/** The sessions of a scope through the catalog, newest first (what `list` shows). */
+export async function cataloguedSessions(ctx: CliContext, all: boolean): Promise<SessionInfo[]> {
+  return withCatalog(ctx, async (catalog) => {
+    catalog.preload([listingDigest]);
+    const scope = await sessionScope(ctx, all);
+    const [options, done] = withProgress(ctx, "Reading sessions");
+    try {
+      return await catalogSessions(catalog, scope, { ...options, cwdFilter: scope.cwdFilter, processCwd: ctx.deps.storage.processCwd });
+    } finally {
+      done();
+    }
+  });
+}

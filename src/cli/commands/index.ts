@@ -1,0 +1,61 @@
+/**
+ * `index`: brings the catalog up to date for every session (listing, usage, file references
+ * and, where SQLite is available, the full-text index), so later commands read nothing.
+ * Other commands keep it current on their own; this is for warming it up or checking on it.
+ * @module
+ */
+import { docsDigest } from "../../core/digest/docs-digest.ts";
+import { filesDigest } from "../../core/digest/files-digest.ts";
+import { listingDigest } from "../../core/digest/listing-digest.ts";
+import { usageDigest } from "../../core/digest/usage-digest.ts";
+import { tildePath } from "../../core/storage/paths.ts";
+import { sessionScope, withCatalog, withProgress } from "../catalog.ts";
+import type { CommandSpec } from "../command.ts";
+
+const mb = (bytes: number) => `${(bytes / 1e6).toFixed(1)} MB`;
+
+/** `pi-session index`. */
+export const indexCommand: CommandSpec = {
+  name: "index",
+  summary: "Update the session catalog (the cache behind list, stats, files and search)",
+  options: [
+    { flags: "--rebuild", description: "drop the catalog first and read every session again" },
+    { flags: "--stats", description: "also show where the catalog is, its size and what it holds" },
+  ],
+  examples: ["pi-session index", "pi-session index --rebuild --stats", "PI_SESSION_CATALOG=file pi-session index --json"],
+  async run(ctx, _args, opts) {
+    const every = await sessionScope(ctx, true);
+    const report = await withCatalog(ctx, async (catalog) => {
+      const store = catalog.store;
+      if (opts.rebuild) await catalog.clear();
+      const kinds = [listingDigest, usageDigest, filesDigest, ...(store?.supportsDocs ? [docsDigest] : [])];
+      const [options, done] = withProgress(ctx, "Indexing sessions", { listedDirs: every.dirs });
+      const view = await catalog.refresh(kinds, every.files, options).finally(done);
+      const description = opts.stats && store ? await store.describe().catch(() => undefined) : undefined;
+      return {
+        store: store ? { kind: store.kind, location: store.location, fullText: store.supportsDocs } : null,
+        sections: kinds.map((k) => k.name),
+        counts: view.counts,
+        ...(description ? { description } : {}),
+      };
+    });
+    if (ctx.json) {
+      ctx.outJson(report);
+      return 0;
+    }
+    const { counts, store } = report;
+    const home = ctx.deps.storage.home;
+    ctx.out(
+      `Indexed ${counts.files} session files: ${counts.read} read, ${counts.appended} appended, ${counts.touched} touched, ` +
+        `${counts.unchanged} unchanged, ${counts.removed} removed (${mb(counts.bytesRead)} read)`,
+    );
+    ctx.out(store ? `Catalog: ${store.kind} at ${tildePath(store.location, home)}${store.fullText ? ", with full-text search" : ""}` : "Catalog: off (PI_SESSION_CATALOG=off); nothing is kept");
+    const d = report.description;
+    if (d) {
+      ctx.out(`Size: ${mb(d.bytes)}`);
+      for (const s of d.sections) ctx.out(`  ${s.name} (v${s.version}): ${s.records} files`);
+      if (d.docs !== undefined) ctx.out(`  full-text documents: ${d.docs}`);
+    }
+    return 0;
+  },
+};

@@ -1,0 +1,46 @@
+/**
+ * Progress on stderr for long scans: only on a terminal, only once a scan has run for half a
+ * second, redrawn at most ten times a second, and wiped when done.
+ * @module
+ */
+import type { CliContext } from "./context.ts";
+
+const DELAY_MS = 500;
+const EVERY_MS = 100;
+
+/** A progress line for one scan. */
+export interface Progress {
+  update(done: number, total: number): void;
+  /** Clears the line if one was drawn. */
+  end(): void;
+}
+
+/**
+ * A progress reporter labelled `label` ("Indexing sessions"); silent off a TTY and with `-q`.
+ *
+ * @example
+ * ```ts
+ * const progress = startProgress(ctx, "Reading sessions");
+ * progress.update(10, 2400);
+ * progress.end();
+ * ```
+ */
+export function startProgress(ctx: CliContext, label: string): Progress {
+  if (!ctx.deps.stderrIsTTY || ctx.quiet) return { update() {}, end() {} };
+  const started = ctx.deps.now().getTime();
+  let drawn = false;
+  let last = 0;
+  return {
+    update(done, total) {
+      const now = ctx.deps.now().getTime();
+      if (now - started < DELAY_MS || (now - last < EVERY_MS && done < total)) return;
+      last = now;
+      drawn = true;
+      ctx.deps.stderr(`\r\x1b[K${label} ${done}/${total}`);
+    },
+    end() {
+      if (drawn) ctx.deps.stderr("\r\x1b[K");
+      drawn = false;
+    },
+  };
+}

@@ -1,0 +1,140 @@
+/**
+ * Tokens and cost grouped by day, week, month, session, model or project, each usage entry
+ * counted once (see `attribution.ts`), with an optional per-model breakdown and the entries
+ * behind each figure.
+ * @module
+ */
+import { addRow, type UsageRow, type UsageSource } from "../digest/usage-digest.ts";
+import { emptyUsage, type UsageTotals } from "../info/usage-totals.ts";
+import { attributeUsage, entryIdentity, rowIdentity, type UsageSession } from "./attribution.ts";
+import { type DateBound, onOrAfter, onOrBefore } from "./date-bound.ts";
+import { calendarKey, localDays, type StatsBy } from "./time-buckets.ts";
+
+/** How to group and what to include. */
+export interface StatsOptions {
+  by: StatsBy;
+  /** IANA time zone for calendar keys and day bounds; the runtime's when absent. */
+  tz?: string;
+  since?: DateBound;
+  until?: DateBound;
+  /** Which sessions' entries are reported; every session still takes part in attribution. */
+  inScope?: (session: UsageSession) => boolean;
+  /** Add each row's per-model totals. */
+  breakdown?: boolean;
+  /** Keep the entries behind every row (true) or behind the row with this key. */
+  explain?: boolean | string;
+}
+
+/** One entry behind a figure. `copies` is how many other sessions hold it too. */
+export interface StatsEntry extends UsageTotals {
+  session: string;
+  sessionId: string;
+  entryId: string | null;
+  timestamp: string | null;
+  source: UsageSource;
+  model: string;
+  copies: number;
+}
+
+/** A group: its key, its totals, how many sessions contributed. */
+export interface StatsRow extends UsageTotals {
+  key: string;
+  sessions: number;
+  models?: (UsageTotals & { key: string })[];
+  entries?: StatsEntry[];
+}
+
+/** Totals, rows, and what copies were left out. */
+export interface StatsReport {
+  totals: UsageTotals;
+  rows: StatsRow[];
+  /** Copies skipped in scope: what summing every file separately would have added. */
+  copies: { entries: number; usage: UsageTotals };
+}
+
+interface Group {
+  totals: UsageTotals;
+  sessions: Set<UsageSession>;
+  models: Map<string, UsageTotals>;
+  entries: StatsEntry[];
+}
+
+function rowKey(by: StatsBy, session: UsageSession, row: UsageRow, day: string | undefined): string {
+  if (by === "session") return session.id;
+  if (by === "model") return row[3];
+  if (by === "project") return session.cwd;
+  return day === undefined ? "unknown" : calendarKey(by, day);
+}
+
+function totalsOnly(t: UsageTotals): UsageTotals {
+  return { input: t.input, output: t.output, cacheRead: t.cacheRead, cacheWrite: t.cacheWrite, totalTokens: t.totalTokens, cost: { ...t.cost } };
+}
+
+function entryOf(session: UsageSession, row: UsageRow): StatsEntry {
+  const usage = emptyUsage();
+  addRow(usage, row);
+  return { session: session.path, sessionId: session.id, entryId: row[1], timestamp: row[2], source: row[0], model: row[3], copies: 0, ...usage };
+}
+
+/**
+ * The report for `sessions` (all of them, so that copies are recognised across projects).
+ *
+ * @example
+ * ```ts
+ * aggregateStats([], { by: "day", tz: "UTC" }).rows; // []
+ * ```
+ */
+export function aggregateStats(sessions: readonly UsageSession[], options: StatsOptions): StatsReport {
+  const { by, since, until, inScope = () => true, explain } = options;
+  const day = localDays(options.tz);
+  const groups = new Map<string, Group>();
+  const totals = emptyUsage();
+  const copies = { entries: 0, usage: emptyUsage() };
+  const copyCounts = new Map<string, number>();
+  const inRange = (row: UsageRow): { ok: boolean; day?: string } => {
+    const ms = row[2] === null ? NaN : Date.parse(row[2]);
+    if (Number.isNaN(ms)) return { ok: since === undefined && until === undefined };
+    const local = day(ms);
+    return { ok: (!since || onOrAfter(since, ms, local)) && (!until || onOrBefore(until, ms, local)), day: local };
+  };
+  attributeUsage(sessions, (session, row) => {
+    if (!inScope(session)) return;
+    const where = inRange(row);
+    if (!where.ok) return;
+    const key = rowKey(by, session, row, where.day);
+    let group = groups.get(key);
+    if (!group) groups.set(key, group = { totals: emptyUsage(), sessions: new Set(), models: new Map(), entries: [] });
+    addRow(totals, row);
+    addRow(group.totals, row);
+    group.sessions.add(session);
+    if (options.breakdown) {
+      let model = group.models.get(row[3]);
+      if (!model) group.models.set(row[3], model = emptyUsage());
+      addRow(model, row);
+    }
+    if (explain === true || explain === key) group.entries.push(entryOf(session, row));
+  }, (session, row) => {
+    const identity = rowIdentity(row)!;
+    copyCounts.set(identity, (copyCounts.get(identity) ?? 0) + 1);
+    if (!inScope(session) || !inRange(row).ok) return;
+    copies.entries++;
+    addRow(copies.usage, row);
+  });
+  const timeOrdered = by === "day" || by === "week" || by === "month";
+  const rows = [...groups].map(([key, group]): StatsRow => {
+    const row: StatsRow = { key, ...totalsOnly(group.totals), sessions: group.sessions.size };
+    if (options.breakdown) {
+      row.models = [...group.models].map(([model, t]) => ({ key: model, ...totalsOnly(t) })).sort((a, b) => b.cost.total - a.cost.total);
+    }
+    if (explain === true || explain === key) {
+      for (const entry of group.entries) {
+        const identity = entryIdentity(entry.entryId, entry.timestamp);
+        entry.copies = identity === null ? 0 : copyCounts.get(identity) ?? 0;
+      }
+      row.entries = group.entries;
+    }
+    return row;
+  });
+  rows.sort(timeOrdered ? (a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0) : (a, b) => b.cost.total - a.cost.total || (a.key < b.key ? -1 : 1));
+  return { totals: totalsOnly(totals), rows, copies };
+}

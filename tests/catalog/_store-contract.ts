@@ -1,0 +1,94 @@
+/**
+ * One suite every catalog store must pass (file store on memory and on disk, SQLite with
+ * each binding): records round-trip exactly, saves apply puts and removes, sections and
+ * versions stay apart, `clear` empties, and full-text documents replace by offset.
+ * @module
+ */
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import type { CatalogRecord, CatalogStore } from "../../src/catalog/store.ts";
+import type { DocRow } from "../../src/core/digest/docs-digest.ts";
+
+function record(path: string, n: number, final = false): CatalogRecord {
+  const state = { header: { id: `id-${n}`, cwd: "/ü/日本" }, rejected: false, data: { rows: [["assistant", "e", "t", "k", n, 0.1 + n, 1e-9, 0]] } };
+  return {
+    path,
+    size: 1000 + n,
+    mtimeMs: 1748772000123.456 + n,
+    end: 990 + n,
+    lines: n,
+    headHash: "0123456789abcdef",
+    tailHash: "fedcba9876543210",
+    headerId: n % 2 ? `id-${n}` : null,
+    state,
+    ...(final ? { final: { ...state, data: { rows: [] } } } : {}),
+  };
+}
+
+function doc(text: string, offset: number, extra: Partial<DocRow> = {}): DocRow {
+  return { entryId: `e${offset}`, timestamp: `2025-06-01T00:00:0${offset % 10}.000Z`, role: "user", part: "text", text, line: offset, offset, length: 5, ...extra };
+}
+
+/** Registers the contract's tests for a store made fresh by `make` (cleaned up by its `done`). */
+export function storeContract(name: string, make: () => Promise<{ store: CatalogStore; done: () => Promise<void> }>, skip: string | false = false): void {
+  const it = (title: string, body: (store: CatalogStore) => Promise<void>) =>
+    test(`${name}: ${title}`, { skip }, async () => {
+      const { store, done } = await make();
+      try {
+        await body(store);
+      } finally {
+        store.close();
+        await done();
+      }
+    });
+
+  const listing = { name: "listing", version: 1 };
+
+  it("starts empty and round-trips records exactly", async (store) => {
+    assert.equal((await store.load(listing)).size, 0);
+    const records = [record("/s/a.jsonl", 1), record("/s/ü 日本.jsonl", 2, true)];
+    await store.save(listing, { put: records, remove: [] });
+    const loaded = await store.load(listing);
+    assert.deepEqual([...loaded.values()].sort((a, b) => a.path.localeCompare(b.path)), records);
+  });
+
+  it("applies puts and removes, and keeps sections and versions apart", async (store) => {
+    await store.save(listing, { put: [record("/a", 1), record("/b", 2)], remove: [] });
+    await store.save({ name: "usage", version: 1 }, { put: [record("/a", 9)], remove: [] });
+    await store.save(listing, { put: [record("/b", 3)], remove: ["/a"] });
+    const loaded = await store.load(listing);
+    assert.deepEqual([...loaded.keys()], ["/b"]);
+    assert.equal(loaded.get("/b")!.lines, 3);
+    assert.equal((await store.load({ name: "usage", version: 1 })).get("/a")!.lines, 9);
+    assert.equal((await store.load({ name: "listing", version: 2 })).size, 0);
+    const description = await store.describe();
+    assert.equal(description.kind, store.kind);
+    assert.ok(description.sections.some((s) => s.name === "usage" && s.records === 1));
+  });
+
+  it("clear() forgets everything", async (store) => {
+    await store.save(listing, { put: [record("/a", 1)], remove: [] });
+    await store.clear();
+    assert.equal((await store.load(listing)).size, 0);
+  });
+
+  it("full-text documents are found, replaced from an offset on, and removed with their file", async (store) => {
+    if (!store.supportsDocs) return;
+    const docs = { name: "docs", version: 1 };
+    await store.save(docs, { put: [record("/a", 1), record("/b", 2)], remove: [], docs: [
+      { path: "/a", from: 0, rows: [doc("the parser ünïcode", 1), doc("other words", 2), doc("日本語のセッション", 3)] },
+      { path: "/b", from: 0, rows: [doc("parser again", 4, { part: "thinking" })] },
+    ] });
+    const found = async (expression: string) => (await store.searchDocs!(expression)).map((d) => `${d.path}:${d.offset}:${d.part}`);
+    assert.deepEqual(await found('"pars" *'), ["/b:4:thinking", "/a:1:text"]);
+    assert.deepEqual(await found('"ünï" *'), ["/a:1:text"]);
+    assert.deepEqual(await found('"セ ッ シ ョ ン" *'), ["/a:3:text"]);
+    // An append re-read from offset 2 replaces the documents at 2 and after.
+    await store.save(docs, { put: [record("/a", 5)], remove: [], docs: [{ path: "/a", from: 2, rows: [doc("parser tail", 7)] }] });
+    assert.deepEqual(await found('"pars" *'), ["/a:7:text", "/b:4:thinking", "/a:1:text"]);
+    assert.deepEqual(await found('"other" *'), []);
+    await store.save(docs, { put: [], remove: ["/b"] });
+    assert.deepEqual(await found('"pars" *'), ["/a:7:text", "/a:1:text"]);
+    assert.equal((await store.describe()).docs, 2);
+  });
+}

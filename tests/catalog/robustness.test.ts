@@ -1,0 +1,90 @@
+/**
+ * A cache in trouble never fails the caller: a corrupt, unwritable or locked cache (or a
+ * database file that is not one) gives the right answer by reading the files, says so once,
+ * and a corrupt file is replaced by a good one on the next save.
+ */
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { Catalog } from "../../src/catalog/catalog.ts";
+import { FileCatalogStore } from "../../src/catalog/file-store.ts";
+import { openCatalog, sqliteCatalogPath } from "../../src/catalog/open-catalog.ts";
+import { recordState } from "../../src/catalog/store.ts";
+import { listingDigest } from "../../src/core/digest/listing-digest.ts";
+import { usageDigest } from "../../src/core/digest/usage-digest.ts";
+import { detectFileSystem } from "../../src/io/mod.ts";
+import { MemoryFileSystem } from "../../src/io/memory.ts";
+import { readOnlyFs } from "../cli/_harness.ts";
+import { sessionText, sqliteBinding, tickingFs, utf8 } from "./_helpers.ts";
+
+const FILES = ["/s/a.jsonl", "/s/b.jsonl"];
+
+async function corpus(fs = tickingFs()) {
+  await fs.mkdir("/s", { recursive: true });
+  for (const [i, path] of FILES.entries()) await fs.writeAtomic(path, utf8(sessionText(`s${i}`, 5)));
+  return fs;
+}
+
+async function rows(catalog: Catalog): Promise<number> {
+  const view = await catalog.refresh([listingDigest, usageDigest], FILES);
+  return [...view.records(usageDigest).values()].reduce((n, r) => n + recordState(r).data.rows.length, 0);
+}
+
+test("catalog: a corrupt cache file is noted once, read around, and replaced", async () => {
+  const fs = await corpus();
+  await new Catalog(fs, { store: new FileCatalogStore(fs, "/cache") }).refresh([listingDigest, usageDigest], FILES);
+  for (const name of ["listing-v1.jsonl", "usage-v1.jsonl"]) {
+    const good = new TextDecoder().decode((await fs.read(`/cache/${name}`).next()).value);
+    await fs.writeAtomic(`/cache/${name}`, utf8(good.slice(0, good.length / 2)));
+  }
+  const notes: string[] = [];
+  const catalog = new Catalog(fs, { store: new FileCatalogStore(fs, "/cache"), note: (m) => notes.push(m) });
+  assert.equal(await rows(catalog), 10);
+  assert.equal(await rows(catalog), 10);
+  assert.equal(notes.length, 1);
+  assert.match(notes[0], /^The catalog at \/cache cannot be read \(Cannot read the catalog file .*line \d+/);
+  const healed: string[] = [];
+  const again = new Catalog(fs, { store: new FileCatalogStore(fs, "/cache"), note: (m) => healed.push(m) });
+  const view = await again.refresh([listingDigest, usageDigest], FILES);
+  assert.deepEqual(healed, []);
+  assert.equal(view.counts.unchanged, 2);
+});
+
+test("catalog: an unwritable cache is noted once and the answer is still right", async () => {
+  const fs = await corpus();
+  const notes: string[] = [];
+  const catalog = new Catalog(readOnlyFs(fs, ["/cache"]), { store: new FileCatalogStore(readOnlyFs(fs, ["/cache"]), "/cache"), note: (m) => notes.push(m) });
+  assert.equal(await rows(catalog), 10);
+  assert.equal(notes.length, 1);
+  assert.match(notes[0], /cannot be updated .*permission denied.*the next run reads the files again/);
+});
+
+test("catalog: a cache locked by another process is not waited on for long", async () => {
+  // Real time: the lock's age decides whether it is stale.
+  const fs = await corpus(new MemoryFileSystem());
+  await fs.mkdir("/cache/listing-v1.jsonl.lock", { recursive: true });
+  const notes: string[] = [];
+  const catalog = new Catalog(fs, { store: new FileCatalogStore(fs, "/cache", { lockTimeoutMs: 50 }), note: (m) => notes.push(m) });
+  assert.equal(await rows(catalog), 10);
+  assert.equal(notes.length, 1);
+  assert.match(notes[0], /another process holds/);
+});
+
+const binding = await sqliteBinding();
+
+test(`openCatalog: a database file that is not one falls back to the file catalog, with a note (${"driver" in binding ? binding.driver : "no SQLite"})`, { skip: "skip" in binding ? binding.skip : false }, async () => {
+  const dir = mkdtempSync(join(tmpdir(), "pi-session-badsqlite-"));
+  try {
+    writeFileSync(sqliteCatalogPath(dir), "this is not a database\n".repeat(100));
+    const notes: string[] = [];
+    const catalog = await openCatalog({ fs: detectFileSystem(), cacheDir: dir, realDisk: true, note: (m) => notes.push(m) });
+    assert.equal(catalog.store?.kind, "file");
+    assert.equal(notes.length, 1);
+    assert.match(notes[0], /cannot be opened/);
+    catalog.close();
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});

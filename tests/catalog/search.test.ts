@@ -1,0 +1,173 @@
+/**
+ * Search: the streaming scan and the FTS5 index (where SQLite exists) return exactly the hits
+ * a brute-force pass over every entry finds, on generated sessions and on hand-made ones full
+ * of unicode and regex special characters; chunk boundaries and appends change nothing.
+ */
+import { after, test } from "node:test";
+import assert from "node:assert/strict";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { generateSessions } from "../../scripts/gen-sessions.ts";
+import { Catalog } from "../../src/catalog/catalog.ts";
+import type { SearchHit } from "../../src/catalog/search-hit.ts";
+import { indexSearch } from "../../src/catalog/search-index.ts";
+import { scanSearch } from "../../src/catalog/search-scan.ts";
+import { openSqliteStore } from "../../src/catalog/sqlite/open-sqlite.ts";
+import { docFilter, type DocFilterOptions } from "../../src/core/search/doc-filter.ts";
+import { entryDocs } from "../../src/core/search/entry-docs.ts";
+import { matchText, parseSearchQuery } from "../../src/core/search/query.ts";
+import { MemoryFileSystem } from "../../src/io/memory.ts";
+import { sqliteBinding, utf8 } from "./_helpers.ts";
+
+const work = mkdtempSync(join(tmpdir(), "pi-session-search-"));
+after(() => rmSync(work, { recursive: true, force: true }));
+const generated = await generateSessions({ dir: join(work, "agent"), count: 80, seed: 5150 });
+
+// Sessions live in memory with small chunks, so lines straddle chunk boundaries.
+const fs = new MemoryFileSystem({ chunkSize: 97 });
+const files: string[] = [];
+for (const path of generated) {
+  const target = `/s/${files.length}.jsonl`;
+  await fs.mkdir("/s", { recursive: true });
+  await fs.writeAtomic(target, readFileSync(path));
+  files.push(target);
+}
+
+const line = (o: object) => JSON.stringify(o) + "\n";
+const msg = (id: string, role: string, content: unknown, extra = {}) =>
+  line({ type: "message", id, parentId: null, timestamp: `2025-07-01T00:00:0${id.length % 10}.000Z`, message: { role, content, timestamp: 1, ...extra } });
+const HAND = "/s/hand.jsonl";
+await fs.writeAtomic(HAND, utf8(
+  line({ type: "session", version: 3, id: "hand", timestamp: "2025-07-01T00:00:00.000Z", cwd: "/h" }) +
+    msg("h1", "user", "Open C:\\Users\\me\\file.txt and \"quote\" it") +
+    msg("h2", "assistant", [{ type: "text", text: "Found TODO(sam) in a.b*c — naïve Ünïcode" }, { type: "thinking", thinking: "secret plan 🚀" }, { type: "toolCall", id: "t", name: "bash", arguments: { command: "grep -rn 'x|y' ." } }]) +
+    msg("h3", "toolResult", [{ type: "text", text: "日本語のセッション\ttab\u0000nul" }]) +
+    line({ type: "label", id: "h4", parentId: "h1", timestamp: "2025-07-01T00:00:09.000Z", targetId: "h1", label: "checkpoint ★" }) +
+    line({ type: "session_info", id: "h5", parentId: "h4", timestamp: "2025-07-01T00:00:10.000Z", name: "Release prep" }),
+));
+files.push(HAND);
+await fs.writeAtomic("/s/not-a-session.jsonl", utf8(line({ type: "message", message: { role: "user", content: "parser" } })));
+files.push("/s/not-a-session.jsonl");
+
+const QUERIES: [string, { regex?: boolean; ignoreCase?: boolean }?][] = [
+  ["parser"], ["tree walk"], ['"tree walk"'], ["日本語"], ["セッション"], ["naïve"], ["NAÏVE"], ["ünïcode"], ["C:\\path\\file"],
+  ["C:\\Users\\me"], ['"quoted"'], ["quote"], ["a.b*c"], ["TODO(sam)"], ["emoji 🚀"], ["&amp;"], ["<tag>"], ["x|y"], ["line break"],
+  ["checkpoint ★"], ["release"], ["ls"], ["grep -rn"], ["long long long"], ["fix", {}], ["TODO\\(\\w+\\)", { regex: true }],
+  ["naïve|日本", { regex: true }], ["PARSER", { regex: true, ignoreCase: true }], ["zzzz-no-such"],
+];
+const FILTERS: DocFilterOptions[] = [{}, { thinking: true }, { roles: ["user", "label"] }];
+
+async function readText(path: string): Promise<string> {
+  const decoder = new TextDecoder();
+  let text = "";
+  for await (const chunk of fs.read(path)) text += decoder.decode(chunk, { stream: true });
+  return text + decoder.decode();
+}
+
+/** Every hit, by parsing every line of every session (the oracle). */
+async function bruteForce(source: string, options: { regex?: boolean; ignoreCase?: boolean }, filter: DocFilterOptions): Promise<string[]> {
+  const query = parseSearchQuery(source, options);
+  const keep = docFilter(filter);
+  const hits: string[] = [];
+  for (const path of files) {
+    const text = await readText(path);
+    const lines = text.split("\n");
+    let header = false;
+    for (const [i, raw] of lines.entries()) {
+      let value: Record<string, unknown>;
+      try {
+        value = JSON.parse(raw.replace(/^\ufeff/, ""));
+      } catch {
+        continue;
+      }
+      if (!header) {
+        if (value?.type !== "session") break;
+        header = true;
+        continue;
+      }
+      if (typeof value !== "object" || value === null) continue;
+      const timestamp = typeof value.timestamp === "string" ? value.timestamp : null;
+      for (const doc of entryDocs(value)) {
+        if (keep({ ...doc, timestamp }) && matchText(query, doc.text)) hits.push(`${path}:${i + 1}:${value.id ?? null}:${doc.role}:${doc.part}`);
+      }
+    }
+  }
+  return hits.sort();
+}
+
+const key = (h: SearchHit) => `${h.path}:${h.line}:${h.entryId}:${h.role}:${h.part}`;
+
+test("scanSearch() finds exactly the brute-force hits, for every query and filter", { timeout: 120_000 }, async () => {
+  let total = 0;
+  for (const [source, options = {}] of QUERIES) {
+    for (const filter of FILTERS) {
+      const expected = await bruteForce(source, options, filter);
+      const { hits, more } = await scanSearch(fs, files, parseSearchQuery(source, options), { limit: 100_000, filter: docFilter(filter) });
+      assert.equal(more, false);
+      assert.deepEqual(hits.map(key).sort(), expected, `${source} ${JSON.stringify(filter)}`);
+      total += hits.length;
+    }
+  }
+  assert.ok(total > 1000, `only ${total} hits in all`);
+});
+
+test("scanSearch() with a small limit keeps the newest hits, as a full sort would", async () => {
+  for (const source of ["parser", "the", "日本語"]) {
+    const all = (await scanSearch(fs, files, parseSearchQuery(source), { limit: 100_000, filter: docFilter({}) })).hits;
+    const few = await scanSearch(fs, files, parseSearchQuery(source), { limit: 7, filter: docFilter({}) });
+    assert.deepEqual(few.hits.map(key), all.slice(0, 7).map(key), source);
+    assert.equal(few.more, all.length > 7);
+  }
+});
+
+test("search finds the hand-made hits: specials, unicode, thinking on request, roles", async () => {
+  const find = async (source: string, options = {}, filter: DocFilterOptions = {}) =>
+    (await scanSearch(fs, [HAND], parseSearchQuery(source, options), { limit: 50, filter: docFilter(filter) })).hits.map((h) => `${h.entryId}:${h.part}`);
+  assert.deepEqual(await find("C:\\Users\\me\\file.txt"), ["h1:text"]);
+  assert.deepEqual(await find('"quote"'), ["h1:text"]);
+  assert.deepEqual(await find("TODO(sam) a.b*c"), ["h2:text"]);
+  assert.deepEqual(await find("secret"), []);
+  assert.deepEqual(await find("secret", {}, { thinking: true }), ["h2:thinking"]);
+  assert.deepEqual(await find("セッション"), ["h3:text"]);
+  assert.deepEqual(await find("x|y"), ["h2:text"]);
+  assert.deepEqual(await find("★"), ["h4:text"]);
+  assert.deepEqual(await find("release prep", {}, { roles: ["name"] }), ["h5:text"]);
+  assert.deepEqual(await find("TODO\\(\\w+\\)", { regex: true }), ["h2:text"]);
+  const [hit] = (await scanSearch(fs, [HAND], parseSearchQuery("naïve"), { limit: 5, filter: docFilter({}) })).hits;
+  assert.equal(hit.snippet.text.slice(...hit.snippet.marks[0]), "naïve");
+  assert.equal(hit.line, 3);
+});
+
+const binding = await sqliteBinding();
+
+test(`indexSearch() (${"driver" in binding ? binding.driver : "no SQLite"}) agrees with the brute force, also after appends`, { timeout: 180_000, skip: "skip" in binding ? binding.skip : false }, async () => {
+  const store = await openSqliteStore(join(work, "catalog.sqlite"));
+  const catalog = new Catalog(fs, { store });
+  try {
+    const compare = async () => {
+      for (const [source, options = {}] of QUERIES) {
+        for (const filter of FILTERS) {
+          const expected = await bruteForce(source, options, filter);
+          const result = await indexSearch(catalog, files, parseSearchQuery(source, options), { limit: 100_000, filter: docFilter(filter) }) ??
+            await scanSearch(fs, files, parseSearchQuery(source, options), { limit: 100_000, filter: docFilter(filter) });
+          assert.deepEqual(result.hits.map(key).sort(), expected, `${source} ${JSON.stringify(filter)}`);
+        }
+      }
+    };
+    await compare();
+    // Appends (one after a line without its newline) and a rewrite are picked up.
+    await fs.append(files[0], utf8(msg("app1", "user", "appended parser words")));
+    await fs.append(files[1], utf8(msg("app2", "user", "half a line").trimEnd()));
+    await fs.append(files[1], utf8(" tree walk\n"));
+    await fs.writeAtomic(files[2], utf8((await readText(files[2])).split("\n")[0] + "\n" + msg("new", "user", "rewritten parser")));
+    await compare();
+    // The limit keeps the newest hits, as the scan does.
+    const limited = await indexSearch(catalog, files, parseSearchQuery("parser"), { limit: 3, filter: docFilter({}) });
+    const scanned = await scanSearch(fs, files, parseSearchQuery("parser"), { limit: 3, filter: docFilter({}) });
+    assert.deepEqual(limited!.hits.map(key), scanned.hits.map(key));
+    assert.equal(limited!.more, true);
+  } finally {
+    catalog.close();
+  }
+});

@@ -1,0 +1,85 @@
+/**
+ * `stats`: copied entries counted once, grouping, JSON shape, breakdown, explain, bounds, and
+ * the errors a user can make.
+ */
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { memoryFs, runCli } from "./_harness.ts";
+import { usageSessions } from "./_usage-sessions.ts";
+
+async function setup() {
+  const fs = memoryFs();
+  const paths = await usageSessions(fs);
+  return { fs, paths, stats: (...argv: string[]) => runCli(["stats", "--tz", "UTC", ...argv], { fs }) };
+}
+
+test("stats --json counts the fork's copied entries once, in this directory's sessions", async () => {
+  const { stats } = await setup();
+  const run = await stats("--json");
+  assert.equal(run.code, 0, run.stderr);
+  const report = JSON.parse(run.stdout);
+  assert.deepEqual(Object.keys(report), ["totals", "rows"]);
+  assert.equal(report.totals.input, 700);
+  assert.equal(report.totals.cost.total, 7);
+  assert.deepEqual(report.rows.map((r: { key: string; input: number; sessions: number }) => [r.key, r.input, r.sessions]), [
+    ["2025-06-01", 100, 1],
+    ["2025-06-02", 200, 1],
+    ["2025-06-03", 400, 1],
+  ]);
+  assert.deepEqual(Object.keys(report.rows[0]), ["key", "input", "output", "cacheRead", "cacheWrite", "totalTokens", "cost", "sessions"]);
+});
+
+test("stats --all --by project / model / session groups every project", async () => {
+  const { stats } = await setup();
+  const rows = async (by: string) => JSON.parse((await stats("--all", "--json", "--by", by)).stdout).rows.map((r: { key: string; input: number }) => [r.key, r.input]);
+  assert.deepEqual(await rows("project"), [["/work/other", 800], ["/work/proj", 700]]);
+  assert.deepEqual(await rows("model"), [["anthropic/claude-test", 1500]]);
+  assert.deepEqual(await rows("session"), [["33333333-cccc", 800], ["22222222-bbbb", 400], ["11111111-aaaa", 300]]);
+  assert.deepEqual(await rows("month"), [["2025-06", 700], ["2025-07", 800]]);
+});
+
+test("stats prints a table with the per-model breakdown and says what copies were not added", async () => {
+  const { stats } = await setup();
+  const run = await stats("--by", "session", "--breakdown");
+  assert.equal(run.code, 0);
+  const lines = run.stdout.trimEnd().split("\n");
+  assert.match(lines[0], /^Session\s+Input\s+Output\s+Cache read\s+Cache write\s+Tokens\s+Cost\s+Sessions$/);
+  assert.match(lines[1], /^22222222\s+\/work\/proj\s+400\s+1\s+0\s+0\s+401\s+\$4\.000\s+1$/);
+  assert.match(lines[2], /^ {2}anthropic\/claude-test\s+400/);
+  assert.match(lines[3], /^11111111\s+Parser fix\s+300/);
+  assert.match(lines[5], /^Total\s+700\s+3\s+0\s+0\s+703\s+\$7\.000$/);
+  assert.match(lines[6], /^Counted once: 1 more copies .*\(\$1\.000\) were not added again$/);
+});
+
+test("stats --explain lists the entries behind a row, with their copies", async () => {
+  const { stats } = await setup();
+  const json = JSON.parse((await stats("--json", "--explain", "2025-06-01")).stdout);
+  assert.deepEqual(json.rows[0].entries.map((e: { entryId: string; copies: number; source: string }) => [e.entryId, e.copies, e.source]), [["a1", 1, "assistant"]]);
+  assert.equal(json.rows[1].entries, undefined);
+  const text = (await stats("--explain")).stdout;
+  assert.match(text, /2025-06-01: 1 entries\n {2}2025-06-01T10:00:01\.000Z {2}11111111-aaaa {2}a1 {2}assistant {2}anthropic\/claude-test {2}101 tokens {2}\$1\.000 {2}\(also in 1 other file\)/);
+});
+
+test("stats --since / --until bound the entries; bad values are usage errors", async () => {
+  const { stats } = await setup();
+  const total = async (...argv: string[]) => JSON.parse((await stats("--all", "--json", ...argv)).stdout).totals.input;
+  assert.equal(await total("--since", "2025-06-02"), 1400);
+  assert.equal(await total("--until", "2025-06"), 700);
+  assert.equal(await total("--since", "2025-06-02T12:00:00Z", "--until", "2025-07-01"), 1200);
+  const bad = await stats("--since", "yesterday");
+  assert.equal(bad.code, 2);
+  assert.match(bad.stderr, /--since: Cannot read the date "yesterday"/);
+  const zone = await runCli(["stats", "--tz", "Mars/Olympus"], { fs: memoryFs() });
+  assert.equal(zone.code, 2);
+  assert.match(zone.stderr, /unknown time zone "Mars\/Olympus"/);
+});
+
+test("stats with no usage says so and exits 1 (JSON: zero totals, exit 0)", async () => {
+  const fs = memoryFs();
+  const run = await runCli(["stats"], { fs });
+  assert.equal(run.code, 1);
+  assert.match(run.stderr, /No usage found for \/work\/proj; try --all/);
+  const json = await runCli(["stats", "--json"], { fs });
+  assert.equal(json.code, 0);
+  assert.deepEqual(JSON.parse(json.stdout).rows, []);
+});

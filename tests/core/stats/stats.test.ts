@@ -1,0 +1,85 @@
+/**
+ * Stats: each (id, timestamp) counted once, for parents before forks whatever the header
+ * times say; calendar keys in a time zone; date bounds; breakdown and explain.
+ */
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import type { UsageRow } from "../../../src/core/digest/usage-digest.ts";
+import { aggregateStats } from "../../../src/core/stats/aggregate-stats.ts";
+import { attributionOrder, type UsageSession } from "../../../src/core/stats/attribution.ts";
+import { parseDateBound } from "../../../src/core/stats/date-bound.ts";
+import { isoWeek, localDays } from "../../../src/core/stats/time-buckets.ts";
+
+function row(id: string | null, ts: string | null, cost: number, key = "anthropic/claude"): UsageRow {
+  return ["assistant", id, ts, key, 10, 1, 0, 0, 0, 0, 0, 0, cost];
+}
+
+function session(path: string, created: string, rows: UsageRow[], extra: Partial<UsageSession> = {}): UsageSession {
+  return { path, id: path.slice(1), cwd: "/p", created, rows, ...extra };
+}
+
+test("attributionOrder() puts parents before forks, then oldest header, then path", () => {
+  const parent = session("/parent", "2025-06-02T00:00:00Z", []);
+  const fork = session("/fork", "2025-06-01T00:00:00Z", [], { parentSession: "/parent" });
+  const other = session("/a", "2025-06-01T00:00:00Z", []);
+  const loop1 = session("/l1", "2025-01-01T00:00:00Z", [], { parentSession: "/l2" });
+  const loop2 = session("/l2", "2025-01-02T00:00:00Z", [], { parentSession: "/l1" });
+  assert.deepEqual(attributionOrder([fork, other, parent, loop2, loop1]).map((s) => s.path), ["/l2", "/l1", "/a", "/parent", "/fork"]);
+});
+
+test("aggregateStats() counts an entry copied into forks once, for its first session", () => {
+  const shared = row("e1", "2025-06-01T10:00:00Z", 1);
+  const parent = session("/parent", "2025-06-01T09:00:00Z", [shared, row("e2", "2025-06-01T11:00:00Z", 2)]);
+  const fork = session("/fork", "2025-06-01T12:00:00Z", [shared, row("e3", "2025-06-02T10:00:00Z", 4)], { parentSession: "/parent" });
+  const clone = session("/clone", "2025-06-03T12:00:00Z", [shared, row("e3", "2025-06-02T10:00:00Z", 4)], { parentSession: "/fork" });
+  const report = aggregateStats([clone, fork, parent], { by: "session", tz: "UTC" });
+  assert.equal(report.totals.cost.total, 7);
+  assert.deepEqual(report.rows.map((r) => [r.key, r.cost.total, r.sessions]), [["fork", 4, 1], ["parent", 3, 1]]);
+  assert.equal(report.copies.entries, 3);
+  assert.equal(report.copies.usage.cost.total, 6);
+});
+
+test("aggregateStats() never merges entries without ids", () => {
+  const a = session("/a", "2025-06-01T00:00:00Z", [row(null, null, 1)]);
+  const b = session("/b", "2025-06-01T00:00:00Z", [row(null, null, 1)]);
+  assert.equal(aggregateStats([a, b], { by: "day", tz: "UTC" }).totals.cost.total, 2);
+});
+
+test("aggregateStats() groups by calendar day in the time zone asked for", () => {
+  const s = session("/s", "2025-01-01T00:00:00Z", [row("a", "2025-01-31T20:00:00Z", 1), row("b", "2025-02-01T02:00:00Z", 2)]);
+  const utc = aggregateStats([s], { by: "day", tz: "UTC" });
+  assert.deepEqual(utc.rows.map((r) => r.key), ["2025-01-31", "2025-02-01"]);
+  const tokyo = aggregateStats([s], { by: "month", tz: "Asia/Tokyo" });
+  assert.deepEqual(tokyo.rows.map((r) => [r.key, r.cost.total]), [["2025-02", 3]]);
+  assert.deepEqual(aggregateStats([s], { by: "week", tz: "UTC" }).rows.map((r) => r.key), ["2025-W05"]);
+});
+
+test("aggregateStats() applies --since/--until as inclusive calendar bounds or instants", () => {
+  const s = session("/s", "2025-01-01T00:00:00Z", [row("a", "2025-06-01T10:00:00Z", 1), row("b", "2025-06-02T10:00:00Z", 2), row("c", "2025-07-01T00:00:00Z", 4)]);
+  const now = new Date("2025-07-01T12:00:00Z");
+  const total = (since?: string, until?: string) =>
+    aggregateStats([s], { by: "day", tz: "UTC", since: since ? parseDateBound(since, now) : undefined, until: until ? parseDateBound(until, now) : undefined }).totals.cost.total;
+  assert.equal(total("2025-06-02"), 6);
+  assert.equal(total(undefined, "2025-06"), 3);
+  assert.equal(total("2025-06-01T12:00:00Z", "2025-07-01T00:00:00Z"), 2);
+  assert.equal(total("1d"), 4);
+  assert.throws(() => parseDateBound("last week", now), SyntaxError);
+});
+
+test("aggregateStats() adds per-model totals and the entries behind a row on request", () => {
+  const shared = row("a", "2025-06-01T10:00:00Z", 1, "openai/gpt-5");
+  const s = session("/s", "2025-06-01T00:00:00Z", [shared, row("b", "2025-06-01T11:00:00Z", 2)]);
+  const fork = session("/f", "2025-06-02T00:00:00Z", [shared], { parentSession: "/s" });
+  const report = aggregateStats([s, fork], { by: "day", tz: "UTC", breakdown: true, explain: "2025-06-01" });
+  const [day] = report.rows;
+  assert.deepEqual(day.models!.map((m) => [m.key, m.cost.total]), [["anthropic/claude", 2], ["openai/gpt-5", 1]]);
+  assert.deepEqual(day.entries!.map((e) => [e.entryId, e.session, e.copies]), [["a", "/s", 1], ["b", "/s", 0]]);
+  assert.deepEqual(Object.keys(aggregateStats([s], { by: "day", tz: "UTC" }).rows[0]), ["key", "input", "output", "cacheRead", "cacheWrite", "totalTokens", "cost", "sessions"]);
+});
+
+test("calendar helpers: ISO weeks and local days", () => {
+  assert.equal(isoWeek("2021-01-03"), "2020-W53");
+  assert.equal(isoWeek("2025-12-29"), "2026-W01");
+  assert.equal(localDays("America/New_York")(Date.parse("2025-03-09T06:59:00Z")), "2025-03-09");
+  assert.equal(localDays("America/New_York")(Date.parse("2025-03-09T04:59:00Z")), "2025-03-08");
+});
