@@ -6,7 +6,8 @@
 import { Command, CommanderError, Option } from "commander";
 import { VERSION } from "../version.ts";
 import type { CommandSpec } from "./command.ts";
-import { COMMANDS } from "./commands/mod.ts";
+import type { CommandSpec as Spec } from "./command.ts";
+import { COMMAND_LOADERS, loadCommands } from "./commands/mod.ts";
 import { CliContext, type GlobalOptions } from "./context.ts";
 import type { CliDeps } from "./deps.ts";
 import { describeError } from "./errors.ts";
@@ -31,7 +32,7 @@ function addCommand(program: Command, spec: CommandSpec, deps: CliDeps, setExit:
 }
 
 /** Builds the commander program for `deps`. */
-export function buildProgram(deps: CliDeps, setExit: (code: number) => void): Command {
+export function buildProgram(deps: CliDeps, setExit: (code: number) => void, commands: readonly Spec[]): Command {
   const program = new Command("pi-session")
     .description("Read, check, navigate, fork and export pi coding agent sessions")
     .version(VERSION, "-V, --version", "print the version")
@@ -45,9 +46,30 @@ export function buildProgram(deps: CliDeps, setExit: (code: number) => void): Co
     .showSuggestionAfterError(true)
     .exitOverride()
     .configureOutput({ writeOut: deps.stdout, writeErr: deps.stderr });
-  for (const spec of COMMANDS) addCommand(program, spec, deps, setExit);
+  for (const spec of commands) addCommand(program, spec, deps, setExit);
   for (const command of program.commands) command.exitOverride().configureOutput({ writeOut: deps.stdout, writeErr: deps.stderr });
   return program;
+}
+
+/** Global flags that take a value: their value is not the command name. */
+const VALUE_FLAGS = new Set(["--session-dir", "--agent-dir", "--cwd"]);
+
+/**
+ * The command `argv` runs, as a one-element list, or undefined (load every command) when it
+ * names none we know: top-level help, a typo that deserves suggestions.
+ */
+function commandNamed(argv: readonly string[]): string[] | undefined {
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i];
+    if (VALUE_FLAGS.has(arg)) {
+      i++;
+      continue;
+    }
+    if (arg === "--") return undefined;
+    if (arg.startsWith("-")) continue;
+    return COMMAND_LOADERS.some(([name]) => name === arg) ? [arg] : undefined;
+  }
+  return undefined;
 }
 
 /**
@@ -62,7 +84,7 @@ export async function run(argv: string[], deps: CliDeps): Promise<number> {
   let exitCode = 0;
   const program = buildProgram(deps, (code) => {
     exitCode = code;
-  });
+  }, await loadCommands(commandNamed(argv)));
   if (argv.length === 0) {
     deps.stdout(program.helpInformation());
     return 0;

@@ -11,7 +11,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { fileURLToPath } from "node:url";
-import { COMMANDS } from "../../src/cli/commands/mod.ts";
+import { loadCommands } from "../../src/cli/commands/mod.ts";
+
+const COMMANDS = await loadCommands();
 import { nodeFileSystem } from "../../src/io/node.ts";
 import { addSession, memoryFs, runCli, userEntry } from "./_harness.ts";
 

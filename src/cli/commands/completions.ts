@@ -26,7 +26,8 @@ export const completionsCommand: CommandSpec = {
     }
     // Imported here, not at the top: run.ts imports every command, this one included.
     const { buildProgram } = await import("../run.ts");
-    ctx.deps.stdout(write(completionModel(buildProgram(ctx.deps, () => {}), Object.keys(SHELLS))));
+    const { loadCommands } = await import("./mod.ts");
+    ctx.deps.stdout(write(completionModel(buildProgram(ctx.deps, () => {}, await loadCommands()), Object.keys(SHELLS))));
     if (ctx.deps.stdoutIsTTY) ctx.note(`To use it, ${INSTALL[shell]}`);
     return 0;
   },

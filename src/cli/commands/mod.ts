@@ -1,16 +1,37 @@
 /**
- * Every command of the CLI, in the order `--help` lists them.
+ * Every command of the CLI, in the order `--help` lists them. Each is loaded only when
+ * needed: a run imports just the command it executes, which keeps start-up short for the
+ * single executable (`--version` and a small `info` must feel instant).
  * @module
  */
 import type { CommandSpec } from "../command.ts";
-import { contextCommand } from "./context.ts";
-import { infoCommand } from "./info.ts";
-import { listCommand } from "./list.ts";
-import { recentCommand } from "./recent.ts";
 
-export const COMMANDS: CommandSpec[] = [
-  listCommand,
-  recentCommand,
-  infoCommand,
-  contextCommand,
+/** Command name -> loader of its spec. */
+export const COMMAND_LOADERS: readonly (readonly [string, () => Promise<CommandSpec>])[] = [
+  ["list", async () => (await import("./list.ts")).listCommand],
+  ["pick", async () => (await import("./pick.ts")).pickCommand],
+  ["recent", async () => (await import("./recent.ts")).recentCommand],
+  ["info", async () => (await import("./info.ts")).infoCommand],
+  ["show", async () => (await import("./show.ts")).showCommand],
+  ["tree", async () => (await import("./tree.ts")).treeCommand],
+  ["context", async () => (await import("./context.ts")).contextCommand],
+  ["fork", async () => (await import("./fork.ts")).forkCommand],
+  ["clone", async () => (await import("./clone.ts")).cloneCommand],
+  ["name", async () => (await import("./name.ts")).nameCommand],
+  ["label", async () => (await import("./label.ts")).labelCommand],
+  ["delete", async () => (await import("./delete.ts")).deleteCommand],
+  ["migrate", async () => (await import("./migrate.ts")).migrateCommand],
+  ["check", async () => (await import("./check.ts")).checkCommand],
+  ["export", async () => (await import("./export.ts")).exportCommand],
+  ["stats", async () => (await import("./stats.ts")).statsCommand],
+  ["search", async () => (await import("./search.ts")).searchCommand],
+  ["files", async () => (await import("./files.ts")).filesCommand],
+  ["index", async () => (await import("./index.ts")).indexCommand],
+  ["completions", async () => (await import("./completions.ts")).completionsCommand],
+  ["__complete-sessions", async () => (await import("./complete-sessions.ts")).completeSessionsCommand],
 ];
+
+/** The specs of the named commands (all of them when `names` is omitted), in listing order. */
+export function loadCommands(names?: readonly string[]): Promise<CommandSpec[]> {
+  return Promise.all(COMMAND_LOADERS.filter(([name]) => !names || names.includes(name)).map(([, load]) => load()));
+}

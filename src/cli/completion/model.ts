@@ -83,7 +83,7 @@ function argModel(argument: Argument): ArgModel {
  *
  * @example
  * ```ts
- * // const model = completionModel(buildProgram(deps, () => {}), ["bash", "zsh", "fish"]);
+ * // const model = completionModel(buildProgram(deps, () => {}, await loadCommands()), ["bash", "zsh", "fish"]);
  * // model.commands.map((c) => c.name) -> ["list", "recent", …, "help"]
  * ```
  */
