@@ -17,12 +17,13 @@
  *
  * The table is printed as markdown and written to `.cache/bench/last.md`.
  */
-import { spawnSync } from "node:child_process";
+import { execFileSync, spawnSync } from "node:child_process";
 import { copyFileSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { cpus, totalmem } from "node:os";
 import { join } from "node:path";
 import process from "node:process";
 import { fileURLToPath } from "node:url";
+import { compileArgs } from "./compile.ts";
 import { generateBigSession } from "./gen-big-session.ts";
 import { generateListCorpus } from "./bench/gen-list-corpus.ts";
 
@@ -123,11 +124,29 @@ const cases: Record<string, BenchCase> = {
       ];
     },
   },
-  // More cases go here, e.g.
-  //   version: { title: "pi-session --version", setup: () => [{ name: "ours", role: "ours",
-  //     command: ["dist/pi-session", "--version"], target: { timeMs: 25, source: "SPEC §7" } }] },
-  //   info: a 1 MB session; search: `pi-session search` vs a `grep -r` baseline row with
-  //     `vs: "grep"` and `target: { time: 3 }`.
+  binary: {
+    title: "the compiled binary: --version, and info on a 1 MB session (wall clock, whole process)",
+    setup: () => {
+      const binary = join(CACHE, "pi-session");
+      execFileSync(join(ROOT, "node_modules/.bin/bun"), compileArgs(binary), { cwd: ROOT, stdio: "ignore" });
+      const small = generateBigSession(join(CACHE, "one-mb-session.jsonl"), { turns: 30, branches: 2, compactions: 1 });
+      info(`binary: ${(small.size / 1e6).toFixed(2)} MB session, ${small.entries} entries`);
+      return [
+        { name: "--version", role: "ours", command: [binary, "--version"], target: { timeMs: 25, source: "SPEC §7" } },
+        { name: "info (1 MB)", role: "ours", command: [binary, "info", small.path], target: { timeMs: 40, source: "issue 3" } },
+      ];
+    },
+  },
+  export: {
+    title: "HTML export (redaction on) of the 90 MB session, beside context on the same file",
+    setup: () => {
+      const big = generateBigSession(join(CACHE, "big-session.jsonl"));
+      return [
+        { name: "context", role: "reference", script: "scripts/bench/context.ts", impl: "ours", args: [big.path], note: "readContextFromFile, the yardstick" },
+        { name: "export html", role: "ours", script: "scripts/bench/export.ts", impl: "html", args: [big.path], verify: false, target: { time: 2, source: "issue 6" } },
+      ];
+    },
+  },
 };
 
 /** Always measured once per invocation: what a case process costs before doing anything. */

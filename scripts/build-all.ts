@@ -7,6 +7,7 @@
 import { execFileSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
+import { compileArgs } from "./compile.ts";
 
 const root = new URL("..", import.meta.url).pathname;
 const bunVersion = JSON.parse(readFileSync(join(root, "node_modules/bun/package.json"), "utf8")).version as string;
@@ -31,12 +32,9 @@ function runtimeFor(pkg: string, exe: string): string {
 }
 
 const bun = join(root, "node_modules", ".bin", "bun");
-execFileSync(bun, ["build", "--compile", "--minify", "src/cli/main.ts", "--outfile", "dist/pi-session"], { cwd: root, stdio: "inherit" });
+execFileSync(bun, compileArgs("dist/pi-session"), { cwd: root, stdio: "inherit" });
 for (const t of TARGETS) {
   const runtime = runtimeFor(t.pkg, t.exe);
-  execFileSync(bun, [
-    "build", "--compile", "--minify", `--target=${t.target}`, `--compile-executable-path=${runtime}`,
-    "src/cli/main.ts", "--outfile", join("dist", t.out),
-  ], { cwd: root, stdio: "inherit" });
+  execFileSync(bun, compileArgs(join("dist", t.out), [`--target=${t.target}`, `--compile-executable-path=${runtime}`]), { cwd: root, stdio: "inherit" });
 }
 console.log(execFileSync("file", ["dist/pi-session", ...TARGETS.map((t) => join("dist", t.out))], { cwd: root, encoding: "utf8" }));

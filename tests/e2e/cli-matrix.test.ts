@@ -10,6 +10,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import assert from "node:assert/strict";
+import { compileArgs } from "../../scripts/compile.ts";
 
 const root = new URL("../..", import.meta.url).pathname;
 const isNode = !("Deno" in globalThis) && !("Bun" in globalThis);
@@ -46,7 +47,7 @@ describe("CLI end to end", { skip: isNode ? false : "runs under Node; it drives 
     work = mkdtempSync(join(tmpdir(), "pi-session-e2e-"));
     cpSync(join(root, "examples"), join(work, "examples"), { recursive: true });
     binary = join(work, "pi-session");
-    const built = await exec(bin("bun"), ["build", "--compile", "src/cli/main.ts", "--outfile", binary], { PATH: process.env.PATH ?? "", HOME: work });
+    const built = await exec(bin("bun"), compileArgs(binary), { PATH: process.env.PATH ?? "", HOME: work });
     assert.equal(built.code, 0, built.stderr);
     env = { PATH: process.env.PATH ?? "", HOME: join(work, "home"), TZ: "UTC", NO_COLOR: "1" };
   });

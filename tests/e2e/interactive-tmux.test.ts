@@ -12,6 +12,7 @@ import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import assert from "node:assert/strict";
 import { type Finished, hasTmux, killServer, Pane } from "./_tmux.ts";
+import { compileArgs } from "../../scripts/compile.ts";
 
 const root = new URL("../..", import.meta.url).pathname;
 const isNode = !("Deno" in globalThis) && !("Bun" in globalThis);
@@ -46,7 +47,7 @@ describe("interactive prompts in tmux", { skip }, () => {
     mkdirSync(join(work, "bin"));
     symlinkSync(process.execPath, join(work, "bin", "node"));
     await new Promise<void>((resolve, reject) =>
-      execFile(bin("bun"), ["build", "--compile", "src/cli/main.ts", "--outfile", binary], { cwd: root, env: { PATH: process.env.PATH ?? "", HOME: work } }, (error, _out, stderr) =>
+      execFile(bin("bun"), compileArgs(binary), { cwd: root, env: { PATH: process.env.PATH ?? "", HOME: work } }, (error, _out, stderr) =>
         error ? reject(new Error(stderr)) : resolve()));
   });
   after(() => {
