@@ -16,7 +16,7 @@ function both(piece: string, text: string): [number[], number[]] {
   const expected: number[] = [];
   for (let m = re.exec(text); m; m = re.exec(text)) {
     expected.push(encoder.encode(text.slice(0, m.index)).length);
-    re.lastIndex = m.index + 1;
+    re.lastIndex = m.index + (text.codePointAt(m.index)! > 0xffff ? 2 : 1);
   }
   const needle = compileNeedle(piece);
   const found: number[] = [];
