@@ -1,7 +1,7 @@
 /**
  * Exports read by other programs, on real files: pi 1.6.0 opens our JSONL export and builds
  * the same context as the branch it came from; DuckDB loads our NDJSON rows and its sums
- * equal `info`'s usage totals. Node only: DuckDB is a Node-API addon, and the brief pins
+ * equal `info`'s usage totals per session and `stats --all` across them. Node only: DuckDB is a Node-API addon, and the brief pins
  * the reference check to Node.
  */
 import { after, before, describe, it } from "node:test";
@@ -50,7 +50,7 @@ describe("export interop", { skip }, () => {
     assert.deepEqual(manager.buildSessionContext(), buildSessionContext(original.entries, "a0000004"));
   });
 
-  it("DuckDB loads the NDJSON rows of generated sessions; sums equal info's usage totals", async () => {
+  it("DuckDB loads the NDJSON rows of generated sessions; sums equal info's usage totals and stats", async () => {
     const files = await generateSessions({ dir: join(work, "agent"), count: 4, seed: 7 });
     const { DuckDBInstance } = await import("@duckdb/node-api");
     const connection = await (await DuckDBInstance.create(":memory:")).connect();
@@ -72,6 +72,18 @@ describe("export interop", { skip }, () => {
       assert.equal(Number(row.input), info.usage.input, file);
       assert.ok(Math.abs(row.cost - info.usage.cost.total) < 1e-9, `${row.cost} vs ${info.usage.cost.total}`);
     }
+    // Across sessions, an entry copied by a fork keeps its id and timestamp: counted once, the
+    // rows sum to `stats --all`.
+    const stats = JSON.parse((await cli(["stats", "--all", "--json"])).stdout);
+    const reader = await connection.runAndReadAll(
+      `select coalesce(sum(tokens), 0)::bigint as tokens, coalesce(sum(cost), 0)::double as cost from (
+         select any_value(total_tokens) as tokens, any_value(cost) as cost
+         from read_json_auto('${join(work, "rows-*.ndjson")}', format = 'newline_delimited')
+         group by entry_id, timestamp)`,
+    );
+    const [sum] = reader.getRowObjectsJson() as { tokens: string; cost: number }[];
+    assert.equal(Number(sum.tokens), stats.totals.totalTokens);
+    assert.ok(Math.abs(sum.cost - stats.totals.cost.total) < 1e-9, `${sum.cost} vs ${stats.totals.cost.total}`);
     connection.closeSync();
   });
 });
