@@ -8,7 +8,7 @@ import { digestInfo, listingDigest } from "../core/digest/listing-digest.ts";
 import { joinPath, resolvePath } from "../core/storage/paths.ts";
 import type { FileSystem } from "../io/file-system.ts";
 import { allSessionFiles, sessionFilesIn, sortByModified } from "../session/list-sessions.ts";
-import type { Catalog, RefreshOptions } from "./catalog.ts";
+import type { Catalog, CatalogView, RefreshOptions } from "./catalog.ts";
 import { openCatalog, type OpenCatalogOptions } from "./open-catalog.ts";
 import { recordState } from "./store.ts";
 
@@ -35,6 +35,11 @@ export interface CatalogListOptions extends RefreshOptions {
 /** The `SessionInfo` of each session among `files`, newest first. */
 export async function catalogSessions(catalog: Catalog, scope: SessionFiles, options: CatalogListOptions = {}): Promise<SessionInfo[]> {
   const view = await catalog.refresh([listingDigest], scope.files, { listedDirs: scope.dirs, ...options });
+  return viewSessions(view, options);
+}
+
+/** The sessions a refresh that included `listingDigest` found, newest first (cwd-filtered if asked). */
+export function viewSessions(view: CatalogView, options: Pick<CatalogListOptions, "cwdFilter" | "processCwd"> = {}): SessionInfo[] {
   const base = options.processCwd ?? "/";
   const wanted = options.cwdFilter === undefined ? undefined : resolvePath(base, options.cwdFilter);
   const infos: SessionInfo[] = [];

@@ -81,8 +81,8 @@ export interface CatalogStore {
   readonly supportsDocs: boolean;
   load(section: SectionKey): Promise<Map<string, CatalogRecord>>;
   save(section: SectionKey, changes: SectionChanges): Promise<void>;
-  /** Candidate documents for an FTS5 MATCH expression, newest first. */
-  searchDocs?(expression: string): Promise<IndexedDoc[]>;
+  /** Candidate documents for an FTS5 MATCH expression, newest first, `limit` from `offset` on. */
+  searchDocs?(expression: string, offset: number, limit: number): Promise<IndexedDoc[]>;
   clear(): Promise<void>;
   describe(): Promise<StoreDescription>;
   close(): void;

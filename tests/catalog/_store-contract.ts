@@ -79,7 +79,7 @@ export function storeContract(name: string, make: () => Promise<{ store: Catalog
       { path: "/a", from: 0, rows: [doc("the parser ünïcode", 1), doc("other words", 2), doc("日本語のセッション", 3)] },
       { path: "/b", from: 0, rows: [doc("parser again", 4, { part: "thinking" })] },
     ] });
-    const found = async (expression: string) => (await store.searchDocs!(expression)).map((d) => `${d.path}:${d.offset}:${d.part}`);
+    const found = async (expression: string) => (await store.searchDocs!(expression, 0, 100)).map((d) => `${d.path}:${d.offset}:${d.part}`);
     assert.deepEqual(await found('"pars" *'), ["/b:4:thinking", "/a:1:text"]);
     assert.deepEqual(await found('"ünï" *'), ["/a:1:text"]);
     assert.deepEqual(await found('"セ ッ シ ョ ン" *'), ["/a:3:text"]);
@@ -90,5 +90,6 @@ export function storeContract(name: string, make: () => Promise<{ store: Catalog
     await store.save(docs, { put: [], remove: ["/b"] });
     assert.deepEqual(await found('"pars" *'), ["/a:7:text", "/a:1:text"]);
     assert.equal((await store.describe()).docs, 2);
+    assert.deepEqual((await store.searchDocs!('"pars" *', 1, 5)).map((d) => d.offset), [1]);
   });
 }

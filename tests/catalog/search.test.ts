@@ -10,6 +10,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { generateSessions } from "../../scripts/gen-sessions.ts";
 import { Catalog } from "../../src/catalog/catalog.ts";
+import { docsDigest } from "../../src/core/digest/docs-digest.ts";
 import type { SearchHit } from "../../src/catalog/search-hit.ts";
 import { indexSearch } from "../../src/catalog/search-index.ts";
 import { scanSearch } from "../../src/catalog/search-scan.ts";
@@ -149,7 +150,8 @@ test(`indexSearch() (${"driver" in binding ? binding.driver : "no SQLite"}) agre
       for (const [source, options = {}] of QUERIES) {
         for (const filter of FILTERS) {
           const expected = await bruteForce(source, options, filter);
-          const result = await indexSearch(catalog, files, parseSearchQuery(source, options), { limit: 100_000, filter: docFilter(filter) }) ??
+          await catalog.refresh([docsDigest], files);
+          const result = await indexSearch(fs, store, new Set(files), parseSearchQuery(source, options), { limit: 100_000, filter: docFilter(filter) }) ??
             await scanSearch(fs, files, parseSearchQuery(source, options), { limit: 100_000, filter: docFilter(filter) });
           assert.deepEqual(result.hits.map(key).sort(), expected, `${source} ${JSON.stringify(filter)}`);
         }
@@ -163,7 +165,7 @@ test(`indexSearch() (${"driver" in binding ? binding.driver : "no SQLite"}) agre
     await fs.writeAtomic(files[2], utf8((await readText(files[2])).split("\n")[0] + "\n" + msg("new", "user", "rewritten parser")));
     await compare();
     // The limit keeps the newest hits, as the scan does.
-    const limited = await indexSearch(catalog, files, parseSearchQuery("parser"), { limit: 3, filter: docFilter({}) });
+    const limited = await indexSearch(fs, store, new Set(files), parseSearchQuery("parser"), { limit: 3, filter: docFilter({}) });
     const scanned = await scanSearch(fs, files, parseSearchQuery("parser"), { limit: 3, filter: docFilter({}) });
     assert.deepEqual(limited!.hits.map(key), scanned.hits.map(key));
     assert.equal(limited!.more, true);

@@ -136,10 +136,10 @@ export class SqliteCatalogStore implements CatalogStore {
     this.#db.exec("INSERT INTO docs_fts (docs_fts) VALUES ('delete-all'); DELETE FROM docs;");
   }
 
-  searchDocs(expression: string): Promise<IndexedDoc[]> {
+  searchDocs(expression: string, offset: number, limit: number): Promise<IndexedDoc[]> {
     const rows = this.#db.prepare(
-      "SELECT path, entry_id, ts, role, part, line, off, len FROM docs WHERE id IN (SELECT rowid FROM docs_fts WHERE docs_fts MATCH ?) ORDER BY ts DESC, path, line, part",
-    ).all(expression);
+      "SELECT path, entry_id, ts, role, part, line, off, len FROM docs WHERE id IN (SELECT rowid FROM docs_fts WHERE docs_fts MATCH ?) ORDER BY ts DESC, path, line, part LIMIT ? OFFSET ?",
+    ).all(expression, limit, offset);
     return Promise.resolve(rows.map((r) => ({
       path: r.path as string,
       entryId: (r.entry_id as string | null) ?? null,
