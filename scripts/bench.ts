@@ -110,7 +110,7 @@ const cases: Record<string, BenchCase> = {
           args: [corpus.agentDir, "--cache-dir", coldCache],
           beforeEach: () => rmSync(coldCache, { recursive: true, force: true }),
           target: { time: 0.5, source: "SPEC §7" },
-          note: "listAllSessions, no cache",
+          note: "listAllCached, catalog deleted before each run",
         },
         {
           name: "ours (warm)",
@@ -119,7 +119,7 @@ const cases: Record<string, BenchCase> = {
           script,
           args: [corpus.agentDir, "--cache-dir", warmCache],
           target: { time: 0.05, source: "SPEC §7" },
-          note: "listAllSessions, cache primed by the warm-up run, files unchanged",
+          note: "listAllCached, catalog primed by the warm-up run, files unchanged",
         },
       ];
     },
