@@ -1,7 +1,7 @@
 /**
  * The pi-session core: format types, reading, migration, the entry tree and the model
  * context, and the pure parts of the catalog (digests, search, stats, file references).
- * Web APIs only; runs unchanged on Node, Deno and Bun.
+ * Web APIs only; runs unchanged on Node, Deno and Bun alike.
  * @module
  */
 export * from "./format/mod.ts";

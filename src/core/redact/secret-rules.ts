@@ -37,7 +37,7 @@ function notMasked(secret: string): boolean {
 
 const none = () => "";
 
-/** Values that are references or placeholders, not secrets: `$VAR`, `${x}`, `<token>`, `process.env.X`, `***`. */
+/** Values that are references or placeholders, not secrets: `$VAR`, `${x}`, `<token>`, references into the process environment, `***`. */
 function notPlaceholder(secret: string): boolean {
   if (/^[$({<%=*]/.test(secret) || /^x+$/i.test(secret)) return false;
   if (/^(?:process\.env|os\.environ|os\.getenv|env\.|Deno\.env|import\.meta)/.test(secret)) return false;
