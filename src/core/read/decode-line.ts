@@ -69,6 +69,25 @@ function jsonHint(text: string): string {
   return start ? ` (it starts with ${JSON.stringify(start)}${text.trimStart().length > 24 ? "…" : ""})` : "";
 }
 
+/**
+ * Decodes a line that should hold an entry object. Blank lines give undefined quietly; a
+ * parse failure or a value that is not an object gives undefined and an issue.
+ */
+export function decodeObjectLine(line: RawLine, notes: DecodeNotes, issues: ReadIssue[]): Record<string, unknown> | undefined {
+  const decoded = decodeLine(line, notes, issues);
+  if (decoded.kind === "blank") return undefined;
+  if (decoded.kind === "error") {
+    issues.push(decoded.issue);
+    return undefined;
+  }
+  const value = decoded.value;
+  if (isObject(value)) return value;
+  // Name the kind, not the value: a stray line may be megabytes long.
+  const shown = value === null ? "null" : Array.isArray(value) ? "an array" : `a ${typeof value}`;
+  issues.push(issue(line.number, "not-an-object", `Line ${line.number} is ${shown}, not an entry object`));
+  return undefined;
+}
+
 /** True for a plain JSON object (not null, not an array). */
 export function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);

@@ -4,9 +4,8 @@
  * @module
  */
 import type { SessionEntry, SessionHeader } from "../format/types.ts";
-import { migrateSession } from "../migrate/migrate-session.ts";
-import { headerVersion } from "../migrate/migrate-session.ts";
-import { decodeLine, type DecodeNotes, isHeader, isObject } from "./decode-line.ts";
+import { headerVersion, migrateSession } from "../migrate/migrate-session.ts";
+import { type DecodeNotes, decodeObjectLine, isHeader } from "./decode-line.ts";
 import { issue, type ReadIssue } from "./issue.ts";
 import { LineSplitter, type RawLine } from "./line-splitter.ts";
 
@@ -60,20 +59,9 @@ export class SessionReader {
 
   #onLine(line: RawLine): void {
     this.#lastLine = line;
-    const decoded = decodeLine(line, this.#notes, this.#issues);
-    if (decoded.kind === "blank") return;
-    if (decoded.kind === "error") {
-      this.#issues.push(decoded.issue);
-      return;
-    }
-    if (!isObject(decoded.value)) {
-      // Name the kind, not the value: a stray line may be megabytes long.
-      const value = decoded.value;
-      const shown = value === null ? "null" : Array.isArray(value) ? "an array" : `a ${typeof value}`;
-      this.#issues.push(issue(line.number, "not-an-object", `Line ${line.number} is ${shown}, not an entry object`));
-      return;
-    }
-    this.#objects.push(decoded.value);
+    const value = decodeObjectLine(line, this.#notes, this.#issues);
+    if (value === undefined) return;
+    this.#objects.push(value);
     this.#objectLines.push(line.number);
   }
 

@@ -5,7 +5,7 @@
  */
 import type { SessionEntry, SessionHeader } from "../format/types.ts";
 import { headerVersion } from "../migrate/migrate-session.ts";
-import { decodeLine, type DecodeNotes, isHeader, isObject } from "./decode-line.ts";
+import { type DecodeNotes, decodeObjectLine, isHeader } from "./decode-line.ts";
 import { issue, type ReadIssue } from "./issue.ts";
 import { LineSplitter, type RawLine } from "./line-splitter.ts";
 import { scanEntryKeys } from "./scan-keys.ts";
@@ -74,18 +74,9 @@ export class SkeletonReader {
       this.#add(line, keys.type, keys.id, keys.parentId, keys.timestamp);
       return;
     }
-    const decoded = decodeLine(line, this.#notes, this.#issues);
-    if (decoded.kind === "blank") return;
-    if (decoded.kind === "error") {
-      this.#issues.push(decoded.issue);
-      return;
-    }
-    if (!isObject(decoded.value)) {
-      this.#issues.push(issue(line.number, "not-an-object", `Line ${line.number} is not an entry object`));
-      return;
-    }
+    const value = decodeObjectLine(line, this.#notes, this.#issues);
+    if (value === undefined) return;
     this.#sawObject = true;
-    const value = decoded.value;
     if (first) {
       if (isHeader(value)) this.#header = value as SessionHeader;
       return;
