@@ -6,6 +6,7 @@
 import type { SessionContext } from "../core/format/types.ts";
 import { decodeLine } from "../core/read/decode-line.ts";
 import type { ReadIssue } from "../core/read/issue.ts";
+import { LineSplitter } from "../core/read/line-splitter.ts";
 import { readSession } from "../core/read/read-session.ts";
 import { type SessionSkeleton, type SkeletonEntry, SkeletonReader } from "../core/read/skeleton-reader.ts";
 import { walkToRoot } from "../core/tree/walk-path.ts";
@@ -18,36 +19,33 @@ import { NotASessionError } from "./errors.ts";
 /** Lines closer than this are read in one range rather than two. */
 const MERGE_GAP = 256 * 1024;
 
-async function collect(chunks: AsyncIterable<Uint8Array>, size: number): Promise<Uint8Array> {
-  const bytes = new Uint8Array(size);
-  let at = 0;
-  for await (const chunk of chunks) {
-    bytes.set(chunk.subarray(0, Math.min(chunk.length, size - at)), at);
-    at += chunk.length;
-    if (at >= size) break;
-  }
-  return at >= size ? bytes : bytes.subarray(0, at);
-}
-
-/** Parses the lines of `wanted` by reading their byte ranges, merged where close. */
-async function loadEntries(fs: FileSystem, path: string, wanted: SkeletonEntry[], issues: ReadIssue[]): Promise<void> {
-  const sorted = [...wanted].sort((a, b) => a.offset - b.offset);
+/**
+ * Parses the lines of `wanted` by streaming their byte ranges (merged where close) through a
+ * line splitter: only the wanted lines are decoded, and no range is ever held whole.
+ */
+async function loadEntries(fs: FileSystem, path: string, wanted: SkeletonEntry[], issues: ReadIssue[], mergeGap: number): Promise<void> {
+  const sorted = [...new Set(wanted)].sort((a, b) => a.offset - b.offset);
   for (let i = 0; i < sorted.length;) {
     let j = i + 1;
     let end = sorted[i].offset + sorted[i].length;
-    while (j < sorted.length && sorted[j].offset - end <= MERGE_GAP) {
+    while (j < sorted.length && sorted[j].offset - end <= mergeGap) {
       end = Math.max(end, sorted[j].offset + sorted[j].length);
       j++;
     }
     const start = sorted[i].offset;
-    const bytes = await collect(fs.read(path, { start, end }), end - start);
-    for (let k = i; k < j; k++) {
-      const item = sorted[k];
-      const lineBytes = bytes.subarray(item.offset - start, item.offset - start + item.length);
-      const decoded = decodeLine({ bytes: lineBytes, number: item.line, offset: item.offset, terminated: true }, { bom: false, crlf: false }, issues);
+    let next = i;
+    const splitter = new LineSplitter((line) => {
+      const item = sorted[next];
+      if (next >= j || start + line.offset !== item.offset) return;
+      next++;
+      // Phase 1 saw this line whole, so it is terminated whatever the range's end says.
+      const raw = { bytes: line.bytes, number: item.line, offset: item.offset, terminated: true };
+      const decoded = decodeLine(raw, { bom: false, crlf: false }, issues);
       if (decoded.kind === "value") item.entry = decoded.value as SessionEntry;
       else if (decoded.kind === "error") issues.push(decoded.issue);
-    }
+    });
+    for await (const chunk of fs.read(path, { start, end, reuseBuffer: true })) splitter.push(chunk);
+    splitter.end();
     i = j;
   }
 }
@@ -71,7 +69,11 @@ export async function readSkeleton(fs: FileSystem, path: string): Promise<Sessio
 export async function readContextFromFile(
   fs: FileSystem,
   path: string,
-  options: { leafId?: string | null } = {},
+  options: {
+    leafId?: string | null;
+    /** Wanted lines closer than this many bytes are read as one range (tests set 0). */
+    mergeGap?: number;
+  } = {},
 ): Promise<{ context: SessionContext; issues: ReadIssue[] }> {
   const skeleton = await readSkeleton(fs, path);
   if (skeleton.notSession) throw new NotASessionError(path, skeleton.issues);
@@ -86,7 +88,7 @@ export async function readContextFromFile(
   const { leafId } = options;
   const leaf = leafId === null ? undefined : (leafId ? byId.get(leafId) : undefined) ?? skeleton.entries.at(-1);
   const path_ = leaf ? (walkToRoot(leaf as never, byId as never).path as unknown as SkeletonEntry[]) : [];
-  const projection = await projectLazyPath(path_, (wanted) => loadEntries(fs, path, wanted, issues));
+  const projection = await projectLazyPath(path_, (wanted) => loadEntries(fs, path, wanted, issues, options.mergeGap ?? MERGE_GAP));
   const { messages, thinkingLevel, model } = projection;
   return { context: { messages, thinkingLevel, model }, issues };
 }
