@@ -8,6 +8,7 @@ import { lstat, mkdir, open, readdir, rename, rm, rmdir, unlink } from "node:fs/
 import type { FileHandle } from "node:fs/promises";
 import { type Stats, statSync } from "node:fs";
 import { join } from "node:path";
+import { Buffer } from "node:buffer";
 import type { AppendOptions, DirEntry, FileStat, FileSystem, ReadRange, WriteOptions } from "./file-system.ts";
 import { isAbsent, mapError, mapped } from "./_map-error.ts";
 import { siblingTempPath } from "./_temp-path.ts";
@@ -20,16 +21,18 @@ async function* read(path: string, range: ReadRange = {}): AsyncGenerator<Uint8A
   const end = range.end ?? Infinity;
   let position = Math.max(0, range.start ?? 0);
   const handle = await mapped(op, () => open(path, "r"));
-  const shared = range.reuseBuffer ? new Uint8Array(Math.min(CHUNK_SIZE, Math.max(0, end - position))) : undefined;
+  // Chunks are Buffers (still Uint8Arrays to the caller): their indexOf, which the line
+  // splitter leans on, is several times faster on Node than a plain Uint8Array's.
+  const shared = range.reuseBuffer ? Buffer.allocUnsafeSlow(Math.min(CHUNK_SIZE, Math.max(0, end - position))) : undefined;
   try {
     while (position < end) {
       const size = Math.min(CHUNK_SIZE, end - position);
-      const chunk = shared && shared.length >= size ? shared.subarray(0, size) : new Uint8Array(size);
+      const chunk = shared && shared.length >= size ? shared.subarray(0, size) : Buffer.allocUnsafeSlow(size);
       const { bytesRead } = await mapped(op, () => handle.read(chunk, 0, size, position));
       if (bytesRead === 0) return;
       position += bytesRead;
       // A short read is the tail: copy it so the caller does not keep a mostly empty buffer.
-      yield bytesRead === size ? chunk : shared ? chunk.subarray(0, bytesRead) : chunk.slice(0, bytesRead);
+      yield bytesRead === size ? chunk : shared ? chunk.subarray(0, bytesRead) : Buffer.from(chunk.subarray(0, bytesRead));
     }
   } finally {
     await handle.close();

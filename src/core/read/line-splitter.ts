@@ -47,8 +47,9 @@ export class LineSplitter {
     while (start < chunk.length) {
       const newline = chunk.indexOf(NEWLINE, start);
       if (newline < 0) {
-        // Copy: the caller may reuse `chunk` for the next push.
-        this.#carry.push(chunk.slice(start));
+        // Copy: the caller may reuse `chunk` for the next push. (Not `chunk.slice`: a chunk
+        // may be a subclass, such as Node's Buffer, whose `slice` does not copy.)
+        this.#carry.push(new Uint8Array(chunk.subarray(start)));
         this.#carryLength += chunk.length - start;
         return;
       }
