@@ -10,7 +10,7 @@ import { detectFileSystem } from "../io/mod.ts";
 import { processEnvironment } from "../io/environment.ts";
 import type { CliDeps, ExecFn } from "./deps.ts";
 import { createTerminal } from "./interactive/terminal.ts";
-import { VERSION } from "../version.ts";
+import { VERSION_LINE } from "../version.ts";
 
 const exec: ExecFn = (command, args) =>
   new Promise((resolve) => {
@@ -55,7 +55,7 @@ process.stdout.on?.("error", (error: NodeJS.ErrnoException) => {
 const argv = process.argv.slice(2);
 if (argv.length === 1 && (argv[0] === "--version" || argv[0] === "-V")) {
   // Answered before loading the command framework: scripts call this often.
-  process.stdout.write(VERSION + "\n");
+  process.stdout.write(VERSION_LINE + "\n");
 } else {
   const { run } = await import("./run.ts");
   process.exitCode = await run(argv, deps);

@@ -4,7 +4,7 @@
  * @module
  */
 import { Command, CommanderError, Option } from "commander";
-import { VERSION } from "../version.ts";
+import { VERSION_LINE } from "../version.ts";
 import type { CommandSpec } from "./command.ts";
 import type { CommandSpec as Spec } from "./command.ts";
 import { COMMAND_LOADERS, loadCommands } from "./commands/mod.ts";
@@ -35,7 +35,7 @@ function addCommand(program: Command, spec: CommandSpec, deps: CliDeps, setExit:
 export function buildProgram(deps: CliDeps, setExit: (code: number) => void, commands: readonly Spec[]): Command {
   const program = new Command("pi-session")
     .description("Read, check, navigate, fork and export pi coding agent sessions")
-    .version(VERSION, "-V, --version", "print the version")
+    .version(VERSION_LINE, "-V, --version", "print the version")
     .helpOption("-h, --help", "show help")
     .option("--session-dir <dir>", "session directory (overrides PI_CODING_AGENT_SESSION_DIR and settings)")
     .option("--agent-dir <dir>", "pi agent directory (default $PI_CODING_AGENT_DIR or ~/.pi/agent)")

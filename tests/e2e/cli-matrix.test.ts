@@ -1,9 +1,11 @@
 /**
  * End to end: the same commands on the shipped samples under Node, Deno, Bun and the
  * compiled binary must print byte-identical output with the same exit codes, and no
- * read command may change a file. Runs under Node only (it drives the other runtimes).
+ * read command may change a file. `--version` is the one planned difference: the binary
+ * names its commit, the sources say `(source)`. Runs under Node only (it drives the other
+ * runtimes).
  */
-import { execFile } from "node:child_process";
+import { execFile, execFileSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -11,6 +13,7 @@ import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import assert from "node:assert/strict";
 import { compileArgs } from "../../scripts/compile.ts";
+import { VERSION } from "../../src/version.ts";
 
 const root = new URL("../..", import.meta.url).pathname;
 const isNode = !("Deno" in globalThis) && !("Bun" in globalThis);
@@ -62,7 +65,6 @@ describe("CLI end to end", { skip: isNode ? false : "runs under Node; it drives 
 
   const agent = () => ["--agent-dir", join(work, "examples/agent")];
   const matrix: [string, () => string[]][] = [
-    ["--version", () => ["--version"]],
     ["list --all", () => ["list", "--all", ...agent()]],
     ["list --all --json", () => ["list", "--all", "--json", ...agent()]],
     ["list --ndjson --sort messages", () => ["list", "--all", "--ndjson", "--sort", "messages", ...agent()]],
@@ -86,6 +88,27 @@ describe("CLI end to end", { skip: isNode ? false : "runs under Node; it drives 
     ["unknown session", () => ["info", "nosuchsession", ...agent()]],
     ["not a session", () => ["info", join(work, "examples/broken/not-a-session.jsonl")]],
   ];
+
+  it("prints the version with the commit in the binary and (source) elsewhere, the same for -V and through commander", async () => {
+    let commit = process.env.PI_SESSION_COMMIT?.trim() || "unknown";
+    if (!process.env.PI_SESSION_COMMIT?.trim()) {
+      try {
+        commit = execFileSync("git", ["rev-parse", "--short", "HEAD"], { cwd: root, encoding: "utf8" }).trim();
+      } catch {
+        // No git here: the build could not know the commit either.
+      }
+    }
+    // `--no-color --version` skips main.ts's fast path and reaches commander's version option.
+    for (const argv of [["--version"], ["-V"], ["--no-color", "--version"]]) {
+      for (const [name, command] of runtimes) {
+        const [cmd, prefix] = command();
+        const result = await exec(cmd, [...prefix, ...argv], env);
+        assert.equal(result.code, 0, `${name} ${argv.join(" ")}: ${result.stderr}`);
+        const expected = `pi-session ${VERSION} (${name === "binary" ? commit : "source"})\n`;
+        assert.equal(result.stdout, expected, `${name} ${argv.join(" ")}`);
+      }
+    }
+  });
 
   it("prints byte-identical output on every runtime, and read commands change nothing", async () => {
     const before = hashTree(join(work, "examples"));
