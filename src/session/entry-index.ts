@@ -30,9 +30,9 @@ function isConversation(entry: SessionEntry): boolean {
  */
 export class EntryIndex {
   /** Later duplicates win, as in pi. */
-  readonly byId = new Map<string, SessionEntry>();
+  readonly byId: Map<string, SessionEntry> = new Map();
   /** Resolved labels by target id, in pi's map order (which decides the order labels are re-emitted in). */
-  readonly labels = new Map<string, ResolvedLabel>();
+  readonly labels: Map<string, ResolvedLabel> = new Map();
   #children = new Map<string | null, SessionEntry[]>();
   #name: string | undefined;
   #conversation = 0;

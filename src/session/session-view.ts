@@ -28,7 +28,7 @@ export class SessionView {
   protected constructor() {}
 
   /** Replaces the whole session; the leaf becomes its last entry. */
-  protected setContents(header: SessionHeader, entries: SessionEntry[], index = new EntryIndex(entries)): void {
+  protected setContents(header: SessionHeader, entries: SessionEntry[], index: EntryIndex = new EntryIndex(entries)): void {
     this.#header = header;
     this.#entries = entries;
     this.#index = index;

@@ -23,10 +23,10 @@ function time(entry: SessionEntry): number {
 export class SessionTree {
   readonly entries: readonly SessionEntry[];
   /** Later duplicates win, as in pi. */
-  readonly byId = new Map<string, SessionEntry>();
+  readonly byId: Map<string, SessionEntry> = new Map();
   /** The last entry in file order, or null for an empty session. */
   readonly leafId: string | null = null;
-  readonly labels = new Map<string, { label: string; timestamp: string }>();
+  readonly labels: Map<string, { label: string; timestamp: string }> = new Map();
   /** The latest `session_info` decides; an empty name clears. */
   readonly sessionName: string | undefined;
   #children: Map<string, SessionEntry[]> | undefined;
