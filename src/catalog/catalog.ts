@@ -30,6 +30,11 @@ export interface RefreshOptions {
    */
   listedDirs?: readonly string[];
   onProgress?: (done: number, total: number) => void;
+  /**
+   * Gets each file's records (one per kind, in order) as soon as they are known: unchanged
+   * files first, then each changed file once read. Lets a picker show rows before a cold refresh ends.
+   */
+  onRecords?: (path: string, records: readonly CatalogRecord[]) => void;
 }
 
 /** What a refresh did, file by file (a file counts once, by the most work any section needed). */
@@ -157,6 +162,7 @@ export class Catalog {
         continue;
       }
       records.forEach((record, k) => fresh[k].set(path, record!));
+      options.onRecords?.(path, records as CatalogRecord[]);
       counts.files++;
       counts.unchanged++;
     }
@@ -194,6 +200,7 @@ export class Catalog {
         }
       }
       counts[outcome]++;
+      options.onRecords?.(path, results.map((result) => result.record));
       if (pendingDocs > DOC_BATCH) await flush();
     });
 

@@ -3,14 +3,14 @@
  * `listSessions` / `listAllSessions`, with unchanged files never read again.
  * @module
  */
-import type { SessionInfo } from "../core/info/session-info.ts";
-import { digestInfo, listingDigest } from "../core/digest/listing-digest.ts";
+import type { ListingState, SessionInfo } from "../core/info/session-info.ts";
+import { digestInfo, listingDigest, messageTextsDigest } from "../core/digest/listing-digest.ts";
 import { joinPath, resolvePath } from "../core/storage/paths.ts";
 import type { FileSystem } from "../io/file-system.ts";
 import { allSessionFiles, sessionFilesIn, sortByModified } from "../session/list-sessions.ts";
 import type { Catalog, CatalogView, RefreshOptions } from "./catalog.ts";
 import { openCatalog, type OpenCatalogOptions } from "./open-catalog.ts";
-import { recordState } from "./store.ts";
+import { type CatalogRecord, recordState } from "./store.ts";
 
 /** The session files of a scope and the directories listed (in full) to find them. */
 export interface SessionFiles {
@@ -30,24 +30,46 @@ export interface CatalogListOptions extends RefreshOptions {
   cwdFilter?: string;
   /** Base for resolving relative cwds; defaults to "/". */
   processCwd?: string;
+  /** Fill `allMessagesText` (from the catalog's message-texts section) for searching. */
+  withText?: boolean;
+}
+
+/** The sections a listing refreshes. */
+export function listingKinds(withText = false): (typeof listingDigest | typeof messageTextsDigest)[] {
+  return withText ? [listingDigest, messageTextsDigest] : [listingDigest];
+}
+
+/**
+ * Turns one file's records from a refresh of `listingKinds(withText)` into its `SessionInfo`;
+ * null for a file that is not a session, or (with `cwdFilter`) not of that directory.
+ */
+export function recordsInfo(
+  path: string,
+  records: readonly CatalogRecord[],
+  options: Pick<CatalogListOptions, "cwdFilter" | "processCwd"> = {},
+): SessionInfo | null {
+  const [listing, texts] = records as [CatalogRecord<ListingState>, CatalogRecord<string[]>?];
+  const info = digestInfo(path, recordState(listing), listing.mtimeMs, texts && recordState(texts).data);
+  if (info === null || options.cwdFilter === undefined) return info;
+  const base = options.processCwd ?? "/";
+  return info.cwd !== "" && resolvePath(base, info.cwd) === resolvePath(base, options.cwdFilter) ? info : null;
 }
 
 /** The `SessionInfo` of each session among `files`, newest first. */
 export async function catalogSessions(catalog: Catalog, scope: SessionFiles, options: CatalogListOptions = {}): Promise<SessionInfo[]> {
-  const view = await catalog.refresh([listingDigest], scope.files, { listedDirs: scope.dirs, ...options });
+  const kinds = listingKinds(options.withText);
+  const view = await catalog.refresh(kinds, scope.files, { listedDirs: scope.dirs, ...options });
   return viewSessions(view, options);
 }
 
-/** The sessions a refresh that included `listingDigest` found, newest first (cwd-filtered if asked). */
-export function viewSessions(view: CatalogView, options: Pick<CatalogListOptions, "cwdFilter" | "processCwd"> = {}): SessionInfo[] {
-  const base = options.processCwd ?? "/";
-  const wanted = options.cwdFilter === undefined ? undefined : resolvePath(base, options.cwdFilter);
+/** The sessions a refresh of `listingKinds(withText)` found, newest first (cwd-filtered if asked). */
+export function viewSessions(view: CatalogView, options: Pick<CatalogListOptions, "cwdFilter" | "processCwd" | "withText"> = {}): SessionInfo[] {
+  const texts = options.withText ? view.records(messageTextsDigest) : undefined;
   const infos: SessionInfo[] = [];
   for (const [path, record] of view.records(listingDigest)) {
-    const info = digestInfo(path, recordState(record), record.mtimeMs);
-    if (info === null) continue;
-    if (wanted !== undefined && (info.cwd === "" || resolvePath(base, info.cwd) !== wanted)) continue;
-    infos.push(info);
+    const textRecord = texts?.get(path);
+    const info = recordsInfo(path, textRecord ? [record, textRecord] : [record], options);
+    if (info !== null) infos.push(info);
   }
   return sortByModified(infos);
 }

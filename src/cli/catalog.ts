@@ -5,9 +5,8 @@
  * @module
  */
 import { type Catalog, type RefreshOptions } from "../catalog/catalog.ts";
-import { allSessionFilesIn, catalogSessions, type SessionFiles } from "../catalog/list-cached.ts";
+import { allSessionFilesIn, catalogSessions, listingKinds, type SessionFiles } from "../catalog/list-cached.ts";
 import { type CatalogMode, defaultCacheDir, openCatalog } from "../catalog/open-catalog.ts";
-import { listingDigest } from "../core/digest/listing-digest.ts";
 import type { SessionInfo } from "../core/info/session-info.ts";
 import { bunFileSystem } from "../io/bun.ts";
 import { denoFileSystem } from "../io/deno.ts";
@@ -55,14 +54,18 @@ export function withProgress(ctx: CliContext, label: string, options: RefreshOpt
   return [{ ...options, onProgress: (done, total) => progress.update(done, total) }, () => progress.end()];
 }
 
-/** The sessions of a scope through the catalog, newest first (what `list` shows). */
-export async function cataloguedSessions(ctx: CliContext, all: boolean): Promise<SessionInfo[]> {
+/**
+ * The sessions of a scope through the catalog, newest first (what `list` shows); `withText`
+ * fills `allMessagesText` for searching.
+ */
+export async function cataloguedSessions(ctx: CliContext, all: boolean, options: { withText?: boolean } = {}): Promise<SessionInfo[]> {
   return withCatalog(ctx, async (catalog) => {
-    catalog.preload([listingDigest]);
+    catalog.preload(listingKinds(options.withText));
     const scope = await sessionScope(ctx, all);
-    const [options, done] = withProgress(ctx, "Reading sessions");
+    const [progress, done] = withProgress(ctx, "Reading sessions");
     try {
-      return await catalogSessions(catalog, scope, { ...options, cwdFilter: scope.cwdFilter, processCwd: ctx.deps.storage.processCwd });
+      const processCwd = ctx.deps.storage.processCwd;
+      return await catalogSessions(catalog, scope, { ...progress, withText: options.withText, cwdFilter: scope.cwdFilter, processCwd });
     } finally {
       done();
     }

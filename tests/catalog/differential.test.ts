@@ -12,6 +12,8 @@ import { generateSessions } from "../../scripts/gen-sessions.ts";
 import { detectFileSystem } from "../../src/io/mod.ts";
 import { listAllSessions } from "../../src/session/list-sessions.ts";
 import { sessionJson } from "../../src/cli/commands/list.ts";
+import { matchesQuery } from "../../src/cli/search-query.ts";
+import { listAllCached } from "../../src/catalog/list-cached.ts";
 import { runCli } from "../cli/_harness.ts";
 // The package's "exports" hides dist/, so the reference is imported by path.
 import { loadEntriesFromFile } from "../../node_modules/@earendil-works/pi-coding-agent/dist/core/session-manager.js";
@@ -131,4 +133,23 @@ test("differential: list --all --json through the catalog equals the uncached li
     assert.equal(run.code, 0, run.stderr);
     assert.deepEqual(JSON.parse(run.stdout), expected, round);
   }
+});
+
+test("differential: message texts through the catalog (pick, list --search) equal the uncached listing's", { timeout: 120_000 }, async () => {
+  const fs = detectFileSystem();
+  const uncached = await listAllSessions(fs, { agentDir }, { withText: true });
+  const expected = new Map(uncached.map((s) => [s.path, s.allMessagesText]));
+  assert.ok([...expected.values()].filter((text) => text.length > 0).length > 400, "the corpus has message texts");
+  for (const round of ["cold", "warm"]) {
+    const cached = await listAllCached(fs, { agentDir }, { cacheDir: join(work, "text-cache"), realDisk: true, withText: true });
+    assert.deepEqual(new Map(cached.map((s) => [s.path, s.allMessagesText])), expected, round);
+  }
+  // A word from the middle of some session's texts: list --search finds what pi's filter finds.
+  const sample = uncached.find((s) => s.allMessagesText.split(" ").length > 40)!;
+  const word = sample.allMessagesText.split(" ").filter((w) => /^[a-z]{6,}$/i.test(w)).at(-1)!;
+  const run = await cli(["list", "--all", "--json", "--search", word]);
+  assert.equal(run.code, 0, run.stderr);
+  const found = JSON.parse(run.stdout).map((s: { path: string }) => s.path);
+  assert.deepEqual(found, uncached.filter((s) => matchesQuery(s, word)).map((s) => s.path));
+  assert.ok(found.includes(sample.path), `${word} finds ${sample.path}`);
 });

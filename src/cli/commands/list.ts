@@ -5,7 +5,6 @@
  */
 import type { SessionInfo } from "../../core/info/session-info.ts";
 import { tildePath } from "../../core/storage/paths.ts";
-import { listAllSessions, listSessions } from "../../session/list-sessions.ts";
 import { cataloguedSessions } from "../catalog.ts";
 import type { CommandSpec } from "../command.ts";
 import type { CliContext } from "../context.ts";
@@ -32,25 +31,6 @@ export function sessionJson(info: SessionInfo) {
   };
 }
 
-/**
- * The sessions `list`, `recent` and `pick` start from: through the catalog, except when the
- * message texts are wanted (`--search`), which the catalog does not keep.
- */
-export async function collectSessions(ctx: CliContext, options: { all?: boolean; withText?: boolean }): Promise<SessionInfo[]> {
-  if (!options.withText) return cataloguedSessions(ctx, Boolean(options.all));
-  const choice = await ctx.sessionDir();
-  const onProgress = ctx.deps.stderrIsTTY && !ctx.quiet
-    ? (loaded: number, total: number) => {
-      if (total > 200 && (loaded % 100 === 0 || loaded === total)) ctx.deps.stderr(`\rReading sessions ${loaded}/${total}${loaded === total ? "\r\x1b[K" : ""}`);
-    }
-    : undefined;
-  const common = { withText: options.withText, onProgress, processCwd: ctx.deps.storage.processCwd };
-  if (options.all) {
-    return listAllSessions(ctx.fs, { agentDir: ctx.agentDir, sessionDir: choice.custom ? choice.dir : undefined }, common);
-  }
-  return listSessions(ctx.fs, choice.dir, { ...common, cwdFilter: choice.custom ? ctx.cwd : undefined });
-}
-
 const SORTS: Record<string, (a: SessionInfo, b: SessionInfo) => number> = {
   modified: (a, b) => b.modified.getTime() - a.modified.getTime(),
   created: (a, b) => b.created.getTime() - a.created.getTime(),
@@ -74,7 +54,8 @@ export const listCommand: CommandSpec = {
     const limit = opts.limit === undefined ? Infinity : Number(opts.limit);
     if (limit !== Infinity && (!Number.isInteger(limit) || limit < 0)) throw new CliError("bad-option", `--limit must be a whole number, not "${opts.limit}"`, "Pass e.g. --limit 20");
     const query = typeof opts.search === "string" ? opts.search : undefined;
-    let sessions = await collectSessions(ctx, { all: Boolean(opts.all), withText: query !== undefined });
+    // Through the catalog; a search also needs the message texts (a section of their own).
+    let sessions = await cataloguedSessions(ctx, Boolean(opts.all), { withText: query !== undefined });
     if (opts.named) sessions = sessions.filter((s) => s.name !== undefined && s.name.trim() !== "");
     if (query !== undefined) sessions = sessions.filter((s) => matchesQuery(s, query));
     if (opts.sort === "size") {

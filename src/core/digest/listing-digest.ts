@@ -15,14 +15,27 @@ export const listingDigest: DigestKind<ListingState> = {
 };
 
 /**
- * The `SessionInfo` a listing digest describes, or null when the file is not a session.
+ * The user and assistant texts pi searches in its session picker (`allMessagesText`, once
+ * joined by spaces). A section of its own: only searches pay for keeping them.
+ */
+export const messageTextsDigest: DigestKind<string[]> = {
+  name: "message-texts",
+  version: 1,
+  initial: () => [],
+  // The listing's own fold collects the texts, so they are exactly the ones an uncached read finds.
+  entry: (texts, line) => addListingLine(emptyListing(), line, texts),
+};
+
+/**
+ * The `SessionInfo` a listing digest describes, or null when the file is not a session;
+ * `texts` (a `messageTextsDigest` state) fills `allMessagesText`.
  *
  * @example
  * ```ts
  * digestInfo("/s.jsonl", { header: null, rejected: true, data: emptyListing() }, 0); // null
  * ```
  */
-export function digestInfo(path: string, state: DigestState<ListingState>, mtimeMs: number): SessionInfo | null {
+export function digestInfo(path: string, state: DigestState<ListingState>, mtimeMs: number, texts?: string[]): SessionInfo | null {
   if (state.rejected || state.header === null) return null;
-  return listingInfo(path, state.header as Record<string, unknown>, state.data, mtimeMs);
+  return listingInfo(path, state.header as Record<string, unknown>, state.data, mtimeMs, texts);
 }

@@ -1,11 +1,14 @@
 /**
- * The picker's edges: loading a scope's sessions progressively (rows appear as files are
- * read), and performing renames and deletes with the same helpers `name` and `delete` use.
+ * The picker's edges: loading a scope's sessions through the catalog progressively (rows
+ * appear as files are read), and performing renames and deletes with the same helpers
+ * `name` and `delete` use.
  * @module
  */
 import type { SessionInfo } from "../../../core/info/session-info.ts";
-import { resolvePath } from "../../../core/storage/paths.ts";
-import { allSessionFiles, mapConcurrent, readSessionInfo, sessionFilesIn, sortByModified } from "../../../session/list-sessions.ts";
+import { listingKinds, recordsInfo, viewSessions } from "../../../catalog/list-cached.ts";
+import type { CatalogRecord } from "../../../catalog/store.ts";
+import { readSessionInfo, sortByModified } from "../../../session/list-sessions.ts";
+import { sessionScope, withCatalog } from "../../catalog.ts";
 import { CliContext } from "../../context.ts";
 import { describeError } from "../../errors.ts";
 import { openForAppend, writing } from "../../session-write.ts";
@@ -21,37 +24,43 @@ function message(error: unknown): string {
   return describeError(error).lines[0].replace(/^pi-session: /, "");
 }
 
-/** Reads the sessions of `scope`, publishing sorted partial lists as they come in. */
+/**
+ * Reads the sessions of `scope` through the catalog. First the listing, publishing sorted
+ * partial lists as records come in (at once for files the catalog knows), then the message
+ * texts that searching needs, published as one update when they are all there.
+ */
 async function loadScope(ctx: CliContext, scope: Scope, apply: Apply<PickState>, signal: AbortSignal): Promise<void> {
-  const choice = await ctx.sessionDir();
-  const files = scope === "all" && !choice.custom ? await allSessionFiles(ctx.fs, ctx.agentDir) : await sessionFilesIn(ctx.fs, choice.dir);
-  // A custom session dir holds every project's sessions: "current" keeps this cwd's.
-  const processCwd = ctx.deps.storage.processCwd;
-  const wanted = scope === "current" && choice.custom ? resolvePath(processCwd, ctx.cwd) : undefined;
-  const keep = (info: SessionInfo) => wanted === undefined || (info.cwd !== "" && resolvePath(processCwd, info.cwd) === wanted);
-  const found: SessionInfo[] = [];
-  let loaded = 0;
-  let published = -Infinity;
-  const publish = (done: boolean) => {
-    published = performance.now();
-    const sessions = sortByModified([...found]);
-    apply((state) => sessionsLoaded(state, scope, { sessions, loaded, total: files.length, done }));
-  };
-  publish(files.length === 0);
-  await mapConcurrent(files, 16, async (path) => {
+  await withCatalog(ctx, async (catalog) => {
+    const files = await sessionScope(ctx, scope === "all");
+    const options = { cwdFilter: files.cwdFilter, processCwd: ctx.deps.storage.processCwd };
+    const total = files.files.length;
+    const found: SessionInfo[] = [];
+    let loaded = 0;
+    let published = -Infinity;
+    const publish = (sessions: SessionInfo[], done: boolean) => {
+      published = performance.now();
+      apply((state) => sessionsLoaded(state, scope, { sessions: sortByModified([...sessions]), loaded, total, done }));
+    };
+    publish(found, total === 0);
+    const onRecords = (path: string, records: readonly CatalogRecord[]) => {
+      loaded++;
+      const info = recordsInfo(path, records, options);
+      if (info) found.push(info);
+      if (loaded < total && performance.now() - published >= PUBLISH_EVERY) publish(found, false);
+    };
+    await catalog.refresh(listingKinds(false), files.files, { listedDirs: files.dirs, onRecords });
     if (signal.aborted) return;
-    const info = await readSessionInfo(ctx.fs, path, { withText: true });
-    loaded++;
-    if (info && keep(info)) found.push(info);
-    if (loaded < files.length && performance.now() - published >= PUBLISH_EVERY) publish(false);
+    publish(found, true);
+    const view = await catalog.refresh(listingKinds(true), files.files, { listedDirs: files.dirs });
+    if (!signal.aborted) publish(viewSessions(view, { ...options, withText: true }), true);
   });
-  if (!signal.aborted) publish(true);
 }
 
 /** `ctx` must have resolved its session dir already; `quiet` writes (its notes would break the screen). */
 async function perform(ctx: CliContext, quiet: CliContext, effect: PickEffect, apply: Apply<PickState>, signal: AbortSignal): Promise<void> {
   if (effect.kind === "load") {
-    await loadScope(ctx, effect.scope, apply, signal).catch((error) => apply((state) => effectFailed(state, `Cannot list sessions: ${message(error)}`)));
+    // The catalog's notes (e.g. a corrupt cache) would land in the middle of the screen.
+    await loadScope(quiet, effect.scope, apply, signal).catch((error) => apply((state) => effectFailed(state, `Cannot list sessions: ${message(error)}`)));
     return;
   }
   const { path } = effect;
