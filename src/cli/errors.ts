@@ -24,7 +24,9 @@ export function describeError(error: unknown): { exitCode: number; lines: string
       ? "Check the path; `pi-session list --all` shows the sessions it can find"
       : error.kind === "PermissionDenied"
       ? "Check the file's permissions, or run as a user who may access it"
-      : "Check that the path is a readable session file";
+      : /^Cannot (read|stat|list) /.test(error.message)
+      ? "Check that the path is a readable session file"
+      : "Check that the place can be written: not a read-only mount, and the disk is not full";
     return { exitCode: 3, lines: [`pi-session: ${error.message}`, `hint: ${hint}`] };
   }
   const stack = error instanceof Error ? error.stack ?? error.message : String(error);
