@@ -46,6 +46,10 @@ export interface RefreshCounts {
   read: number;
   removed: number;
   bytesRead: number;
+  /** Files that were there but could not be read (e.g. no permission); they are left out. */
+  unreadable: number;
+  /** Why the first unreadable file could not be read. */
+  firstUnreadable?: string;
 }
 
 /** The records of one refresh, by section. */
@@ -147,7 +151,7 @@ export class Catalog {
     const statting = mapConcurrent(paths, STAT_CONCURRENCY, (path) => this.fs.stat(path).catch(() => null));
     const stored = await Promise.all(kinds.map((kind) => this.#records(kind)));
     const stats = await statting;
-    const counts: RefreshCounts = { files: 0, unchanged: 0, touched: 0, appended: 0, read: 0, removed: 0, bytesRead: 0 };
+    const counts: RefreshCounts = { files: 0, unchanged: 0, touched: 0, appended: 0, read: 0, removed: 0, bytesRead: 0, unreadable: 0 };
     const fresh = kinds.map(() => new Map<string, CatalogRecord>());
     const seen = new Set<string>();
     // The common case first, without any await: same size and mtime as last time.
@@ -182,7 +186,11 @@ export class Catalog {
     const counter = { bytes: 0 };
     await mapConcurrent(changed, this.#concurrency, async ([path, stat]) => {
       const jobs = kinds.map((kind, i) => ({ kind, record: stored[i].get(path) }));
-      const results = await refreshFile(this.fs, path, stat, jobs, counter).catch(() => undefined);
+      const results = await refreshFile(this.fs, path, stat, jobs, counter).catch((error: unknown) => {
+        counts.unreadable++;
+        counts.firstUnreadable ??= error instanceof Error ? error.message : String(error);
+        return undefined;
+      });
       options.onProgress?.(++done, paths.length);
       if (!results) return;
       counts.files++;
@@ -216,6 +224,10 @@ export class Catalog {
     }
     await flush();
     counts.bytesRead = counter.bytes;
+    if (counts.unreadable > 0) {
+      const files = counts.unreadable === 1 ? "1 session file" : `${counts.unreadable} session files`;
+      this.#warn("unreadable", `${files} could not be read and ${counts.unreadable === 1 ? "is" : "are"} left out (${counts.firstUnreadable})`);
+    }
     return new CatalogView(new Map(kinds.map((kind, i) => [kind.name, fresh[i]])), counts);
   }
 

@@ -16,8 +16,9 @@ import { listingDigest } from "../../src/core/digest/listing-digest.ts";
 import { usageDigest } from "../../src/core/digest/usage-digest.ts";
 import { detectFileSystem } from "../../src/io/mod.ts";
 import { MemoryFileSystem } from "../../src/io/memory.ts";
+import { FsError } from "../../src/io/file-system.ts";
 import { readOnlyFs } from "../cli/_harness.ts";
-import { sessionText, sqliteBinding, tickingFs, utf8 } from "./_helpers.ts";
+import { CountingFileSystem, sessionText, sqliteBinding, tickingFs, utf8 } from "./_helpers.ts";
 
 const FILES = ["/s/a.jsonl", "/s/b.jsonl"];
 
@@ -87,4 +88,23 @@ test(`openCatalog: a database file that is not one falls back to the file catalo
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
+});
+
+test("catalog: a session file that cannot be read is left out and noted once, the others are listed", async () => {
+  const fs = await corpus();
+  // The second file refuses to be read, as a file of another user's with mode 0600 does.
+  const denied = new class extends CountingFileSystem {
+    override read(path: string, range?: Parameters<MemoryFileSystem["read"]>[1]) {
+      if (path === FILES[1]) throw new FsError("PermissionDenied", path, `Cannot read "${path}": permission denied`);
+      return super.read(path, range);
+    }
+  }(fs);
+  const notes: string[] = [];
+  const catalog = new Catalog(denied, { note: (message) => notes.push(message) });
+  for (let round = 0; round < 2; round++) {
+    const view = await catalog.refresh([listingDigest], FILES);
+    assert.deepEqual([...view.records(listingDigest).keys()], [FILES[0]]);
+    assert.equal(view.counts.unreadable, 1);
+  }
+  assert.deepEqual(notes, [`1 session file could not be read and is left out (Cannot read "${FILES[1]}": permission denied)`]);
 });
