@@ -1,28 +1,79 @@
 /**
  * The executable's entry point and the only CLI file that touches the process: it
  * gathers the real dependencies, calls `run`, and sets the exit code.
+ *
+ * Start-up matters here (scripts call `pi-session` often): in the compiled binary, merely
+ * touching `process.stdout`, `process.stdin` or `node:tty` builds stream machinery that costs
+ * more than a small command's work. So output is written with `writeSync`, and the terminal
+ * facts come from a cheap `fstat` first; the streams are created only on a real terminal.
  * @module
  */
 import process from "node:process";
-import { spawn } from "node:child_process";
-import { createInterface } from "node:readline/promises";
-import { detectFileSystem } from "../io/mod.ts";
-import { processEnvironment } from "../io/environment.ts";
+import { fstatSync, writeSync } from "node:fs";
 import type { CliDeps, ExecFn } from "./deps.ts";
-import { createTerminal } from "./interactive/terminal.ts";
 import { VERSION_LINE } from "../version.ts";
 
-const exec: ExecFn = (command, args) =>
-  new Promise((resolve) => {
+const STREAMS = [() => process.stdin, () => process.stdout, () => process.stderr] as const;
+
+/** True when file descriptor `fd` (0, 1 or 2) is a terminal; pipes and files are ruled out by `fstat` alone. */
+function isTerminal(fd: 0 | 1 | 2): boolean {
+  try {
+    if (!fstatSync(fd).isCharacterDevice()) return false;
+  } catch {
+    // No fstat for this descriptor here: ask the stream.
+  }
+  return Boolean(STREAMS[fd]().isTTY);
+}
+
+const encoder = new TextEncoder();
+
+/**
+ * Writes text to `fd` synchronously, so output is complete and in order even when the
+ * process exits right after. A non-blocking descriptor that is full (EAGAIN) hands the rest,
+ * and everything after it, to the stream; a reader that went away (EPIPE, `| head`) ends the
+ * process quietly when it was stdout.
+ */
+function writer(fd: 1 | 2): (text: string) => void {
+  let useStream = false;
+  return (text) => {
+    if (useStream) return void STREAMS[fd]().write(text);
+    const bytes = encoder.encode(text);
+    let at = 0;
+    try {
+      while (at < bytes.length) at += writeSync(fd, bytes, at);
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code === "EAGAIN") {
+        useStream = true;
+        const stream = STREAMS[fd]();
+        stream.on("error", (streamError: NodeJS.ErrnoException) => {
+          if (streamError.code !== "EPIPE") throw streamError;
+          if (fd === 1) process.exit(0);
+        });
+        stream.write(bytes.subarray(at));
+      } else if (code === "EPIPE") {
+        if (fd === 1) process.exit(0);
+      } else {
+        throw error;
+      }
+    }
+  };
+}
+
+const exec: ExecFn = async (command, args) => {
+  const { spawn } = await import("node:child_process");
+  return new Promise((resolve) => {
     const child = spawn(command, args, { stdio: ["ignore", "ignore", "pipe"] });
     let stderr = "";
     child.stderr?.on("data", (d) => (stderr += String(d)));
     child.on("error", () => resolve({ code: null, stderr }));
     child.on("close", (code) => resolve({ code, stderr }));
   });
+};
 
 /** A y/N question on the terminal (stderr), answered on stdin. */
 async function confirm(question: string): Promise<boolean> {
+  const { createInterface } = await import("node:readline/promises");
   const rl = createInterface({ input: process.stdin, output: process.stderr });
   try {
     return /^y(es)?$/i.test((await rl.question(`${question} [y/N] `)).trim());
@@ -31,32 +82,35 @@ async function confirm(question: string): Promise<boolean> {
   }
 }
 
-const deps: CliDeps = {
-  fs: detectFileSystem(),
-  storage: processEnvironment(),
-  stdout: (text) => void process.stdout.write(text),
-  stderr: (text) => void process.stderr.write(text),
-  stdoutIsTTY: Boolean(process.stdout.isTTY),
-  stderrIsTTY: Boolean(process.stderr.isTTY),
-  stdinIsTTY: Boolean(process.stdin.isTTY),
-  columns: process.stdout.columns,
-  now: () => new Date(),
-  exec,
-  confirm: process.stdin.isTTY ? confirm : undefined,
-  // Prompts draw on stderr so that stdout carries only the result: `pi --session "$(pi-session pick)"`.
-  terminal: process.stdin.isTTY && process.stderr.isTTY ? createTerminal({ input: process.stdin, output: process.stderr }) : undefined,
-};
-
-process.stdout.on?.("error", (error: NodeJS.ErrnoException) => {
-  // A closed pipe (`| head`) is a normal way for a reader to stop.
-  if (error.code === "EPIPE") process.exit(0);
-});
-
+const stdout = writer(1);
 const argv = process.argv.slice(2);
 if (argv.length === 1 && (argv[0] === "--version" || argv[0] === "-V")) {
-  // Answered before loading the command framework: scripts call this often.
-  process.stdout.write(VERSION_LINE + "\n");
+  // Answered before loading anything else.
+  stdout(VERSION_LINE + "\n");
 } else {
-  const { run } = await import("./run.ts");
+  const [{ run }, { detectFileSystem }, { processEnvironment }, { createTerminal }] = await Promise.all([
+    import("./run.ts"),
+    import("../io/mod.ts"),
+    import("../io/environment.ts"),
+    import("./interactive/terminal.ts"),
+  ]);
+  const stdoutIsTTY = isTerminal(1);
+  const stderrIsTTY = isTerminal(2);
+  const stdinIsTTY = isTerminal(0);
+  const deps: CliDeps = {
+    fs: detectFileSystem(),
+    storage: processEnvironment(),
+    stdout,
+    stderr: writer(2),
+    stdoutIsTTY,
+    stderrIsTTY,
+    stdinIsTTY,
+    columns: stdoutIsTTY ? process.stdout.columns : undefined,
+    now: () => new Date(),
+    exec,
+    confirm: stdinIsTTY ? confirm : undefined,
+    // Prompts draw on stderr so that stdout carries only the result: `pi --session "$(pi-session pick)"`.
+    terminal: stdinIsTTY && stderrIsTTY ? createTerminal({ input: process.stdin, output: process.stderr }) : undefined,
+  };
   process.exitCode = await run(argv, deps);
 }
