@@ -27,9 +27,9 @@ interface Readline {
 const NAMES: Record<string, string> = { return: "enter", enter: "enter" };
 
 /**
- * Readline's decoded key, plus the kitty form (`ESC [ 111 ; 6 u`) that readline leaves
- * unnamed: the only way a terminal tells Shift+Ctrl+O from Ctrl+O. (Deno's readline splits
- * that sequence, so there only Ctrl+O cycles.)
+ * Readline's decoded key, plus the kitty (`ESC [ 111 ; 6 u`) and xterm (`ESC [ 27 ; 6 ; 111 ~`)
+ * forms that readline leaves unnamed: the only ways a terminal tells Shift+Ctrl+O from Ctrl+O.
+ * (`KeyAssembler` first joins the pieces readline may cut them into.)
  */
 export function toKey(raw: RawKey): Key {
   const sequence = raw.sequence ?? "";
@@ -53,7 +53,42 @@ function extendedKey(sequence: string): { code: number; modifiers: number } | un
   // deno-lint-ignore no-control-regex
   const kitty = /^\x1b\[(\d+);(\d+)u$/.exec(sequence);
   if (kitty) return { code: Number(kitty[1]), modifiers: Number(kitty[2]) };
+  // xterm's modifyOtherKeys form: ESC [ 27 ; modifiers ; code ~
+  // deno-lint-ignore no-control-regex
+  const xterm = /^\x1b\[27;(\d+);(\d+)~$/.exec(sequence);
+  if (xterm) return { code: Number(xterm[2]), modifiers: Number(xterm[1]) };
   return undefined;
+}
+
+/**
+ * Puts back together the extended key sequences readline cuts up: it reports xterm's
+ * `ESC [ 27 ; 6 ; 111 ~` as `ESC [ 27 ; 6 ;` then `1`, `1`, `1`, `~`, and Deno's readline
+ * cuts kitty's `ESC [ 111 ; 6 u` the same way. An unfinished `ESC [` sequence of digits and
+ * semicolons waits for the rest; any other key ends the wait and counts as itself.
+ */
+export class KeyAssembler {
+  #pending: string | undefined;
+
+  /** The key `raw` completes, or undefined while a cut-up sequence is still arriving. */
+  feed(raw: RawKey): Key | undefined {
+    const sequence = raw.sequence ?? "";
+    if (this.#pending !== undefined) {
+      if (/^[\d;]$/.test(sequence)) {
+        this.#pending += sequence;
+        return undefined;
+      }
+      const whole = this.#pending + sequence;
+      this.#pending = undefined;
+      if (/^[~u]$/.test(sequence) && extendedKey(whole)) return toKey({ sequence: whole });
+    }
+    const unnamed = raw.name === undefined || raw.name === "undefined";
+    // deno-lint-ignore no-control-regex
+    if (unnamed && /^\x1b\[[\d;]+$/.test(sequence)) {
+      this.#pending = sequence;
+      return undefined;
+    }
+    return toKey(raw);
+  }
 }
 
 /** The streams a terminal prompt runs on: keys from `input`, frames to `output`. */
@@ -92,6 +127,7 @@ async function runOnTerminal<S extends PromptState<E, R>, E, R>(
     const [, rerender] = useState(0);
     useEffect((rl) => {
       const readline = rl as unknown as Readline;
+      const keys = new KeyAssembler();
       const apply: Apply<S> = (change) => {
         if (box.current.closed) return;
         try {
@@ -118,7 +154,8 @@ async function runOnTerminal<S extends PromptState<E, R>, E, R>(
         // The program keeps its own input text; readline's buffer must not shift the cursor.
         readline.line = "";
         readline.cursor = 0;
-        if (raw) apply((state) => program.reduce(state, toKey(raw)));
+        const key = raw && keys.feed(raw);
+        if (key) apply((state) => program.reduce(state, key));
       };
       readline.input.prependListener("keypress", guard);
       readline.input.on("keypress", onKey);

@@ -7,7 +7,7 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 import { chord, keyOf, typed, typing } from "../../../src/cli/interactive/keys.ts";
 import { editLine } from "../../../src/cli/interactive/line-input.ts";
-import { toKey } from "../../../src/cli/interactive/terminal.ts";
+import { KeyAssembler, toKey } from "../../../src/cli/interactive/terminal.ts";
 
 test("chord() spells modifiers in binding order and Shift only where a binding needs it", () => {
   const cases: [Parameters<typeof keyOf>[0], string][] = [
@@ -38,6 +38,8 @@ test("toKey() maps readline's reports, the lone-Escape Meta flag, unknown names 
     [{ sequence: "\x1b[1;5D", name: "left", ctrl: true }, "ctrl+left", ""],
     [{ sequence: "\x1b[1;3D", name: "left", meta: true }, "alt+left", ""],
     [{ sequence: "\x1b[111;6u", name: "undefined", code: "[111;6u" }, "shift+ctrl+o", ""],
+    [{ sequence: "\x1b[27;6;111~", name: "undefined" }, "shift+ctrl+o", ""],
+    [{ sequence: "\x1b[27;5;111~", name: "undefined" }, "ctrl+o", ""],
     [{ sequence: "\x1b[5~", name: "pageup" }, "pageup", ""],
     [{ sequence: "\x1b[99;99q", name: "undefined" }, "", ""],
   ];
@@ -55,4 +57,19 @@ test("editLine() types, deletes a character, a word or everything, and ignores o
   assert.equal(editLine("one", keyOf("ctrl+u")), "");
   assert.equal(editLine("one", keyOf("up")), undefined);
   assert.equal(editLine("one", keyOf("ctrl+x")), undefined);
+});
+
+test("KeyAssembler joins the pieces readline cuts xterm's and (under Deno) kitty's Shift+Ctrl+O into", () => {
+  const piece = (sequence: string) => ({ sequence, name: /^[a-z0-9]$/.test(sequence) ? sequence : sequence.startsWith("\x1b") ? "undefined" : undefined });
+  const feed = (pieces: string[]) => {
+    const assembler = new KeyAssembler();
+    return pieces.map((p) => assembler.feed(piece(p))).filter((k) => k !== undefined).map((k) => chord(k!));
+  };
+  // Node, Deno and Bun: ESC [ 27 ; 6 ; 111 ~ arrives as five reports.
+  assert.deepEqual(feed(["\x1b[27;6;", "1", "1", "1", "~"]), ["shift+ctrl+o"]);
+  // Deno: ESC [ 111 ; 6 u arrives as four.
+  assert.deepEqual(feed(["\x1b[111", ";", "6", "u", "a"]), ["shift+ctrl+o", "a"]);
+  // Typing goes on as usual around them, and an unfinished sequence gives way to the next key.
+  assert.deepEqual(feed(["1", "\x1b[27;6;", "7", "9", "~", "2"]), ["1", "shift+ctrl+o", "2"]);
+  assert.deepEqual(feed(["\x1b[27;6;", "1", "x"]), ["x"]);
 });
