@@ -42,6 +42,25 @@ function fromLine(line: string): CatalogRecord {
   return record;
 }
 
+/**
+ * The file's bytes: one line per string. Encoded straight into one array, without joining the
+ * lines into one more string first (the catalog's largest allocation when every record changed).
+ * Record lines are ASCII, one byte per character; a line that is not falls back to a plain join.
+ */
+function encodeLines(lines: string[]): Uint8Array {
+  let size = 0;
+  for (const line of lines) size += line.length + 1;
+  const bytes = new Uint8Array(size);
+  let at = 0;
+  for (const line of lines) {
+    const { read, written } = encoder.encodeInto(line, bytes.subarray(at));
+    at += written;
+    if (read !== line.length || at >= size) return encoder.encode(lines.join("\n") + "\n");
+    bytes[at++] = 0x0a;
+  }
+  return bytes;
+}
+
 function formatLine(section: SectionKey): string {
   return JSON.stringify({ catalog: "pi-session", format: FORMAT, section: section.name, version: section.version });
 }
@@ -130,8 +149,7 @@ export class FileCatalogStore implements CatalogStore {
       const lines = new Map(base.lines);
       for (const gone of changes.remove) lines.delete(gone);
       for (const record of changes.put) lines.set(record.path, toLine(record));
-      const text = [formatLine(section), ...lines.values()].join("\n") + "\n";
-      await this.#fs.writeAtomic(path, encoder.encode(text));
+      await this.#fs.writeAtomic(path, encodeLines([formatLine(section), ...lines.values()]));
       this.#loaded.set(section.name, { stat: await this.#fs.stat(path), lines, records: new Map() });
     }, { timeoutMs: this.#lockTimeoutMs });
   }

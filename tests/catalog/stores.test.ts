@@ -3,9 +3,11 @@
  * the disk, and SQLite through this runtime's binding (bun:sqlite under Bun, node:sqlite
  * under Deno and Node ≥ 22.5; skipped, saying why, on Node 20).
  */
+import assert from "node:assert/strict";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { test } from "node:test";
 import { FileCatalogStore } from "../../src/catalog/file-store.ts";
 import { openSqliteStore } from "../../src/catalog/sqlite/open-sqlite.ts";
 import { detectFileSystem } from "../../src/io/mod.ts";
@@ -28,3 +30,21 @@ storeContract(`SqliteCatalogStore (${"driver" in binding ? binding.driver : "non
   const dir = tempDir();
   return { store: await openSqliteStore(join(dir, "catalog.sqlite")), done: remove(dir) };
 }, "skip" in binding ? binding.skip : false);
+
+test("FileCatalogStore keeps a record line written with raw non-ASCII text when it saves others", async () => {
+  // Lines it writes itself are ASCII (escaped); one written otherwise must survive a save unchanged.
+  const fs = new MemoryFileSystem();
+  const state = { header: { id: "s1" }, rejected: false, data: { name: "ünïcode 日本" } };
+  const raw = JSON.stringify(["/s/ü.jsonl", 10, 1, 10, 1, "h", "t", "s1", state]);
+  const format = JSON.stringify({ catalog: "pi-session", format: 1, section: "listing", version: 1 });
+  await fs.mkdir("/cache", { recursive: true });
+  await fs.writeAtomic("/cache/listing-v1.jsonl", new TextEncoder().encode(`${format}\n${raw}\n`));
+  const store = new FileCatalogStore(fs, "/cache");
+  const listing = { name: "listing", version: 1 };
+  await store.load(listing);
+  const other = { path: "/s/b.jsonl", size: 5, mtimeMs: 2, end: 5, lines: 1, headHash: "h", tailHash: "t", headerId: null, state: { header: null, rejected: true, data: {} } };
+  await store.save(listing, { put: [other], remove: [] });
+  const loaded = await new FileCatalogStore(fs, "/cache").load(listing);
+  assert.deepEqual(loaded.get("/s/ü.jsonl")?.state, state);
+  assert.deepEqual(loaded.get("/s/b.jsonl"), other);
+});
