@@ -12,8 +12,10 @@
  * computes something different from the reference is flagged.
  *
  * To add a case: write `scripts/bench/<name>.ts` (see `scripts/bench/_harness.ts`) and add an entry
- * to `cases` below. A row may instead give `command` (any argv, timed by wall clock), `beforeEach`
- * (e.g. drop a cache for cold runs), `vs` (the row its ratios are against) and a `target`.
+ * to `cases` below. A row may instead give `command` (any argv, timed by wall clock), `runtime`
+ * (`bun` runs the script under Bun instead of node + tsx), `beforeEach` (e.g. drop a cache for cold
+ * runs), `vs` (the row its ratios are against) and a `target`. Whole commands are measured with
+ * `scripts/bench/cli.ts`, which runs `run(argv, deps)` in-process.
  *
  * The table is printed as markdown and written to `.cache/bench/last.md`.
  */
@@ -25,10 +27,12 @@ import process from "node:process";
 import { fileURLToPath } from "node:url";
 import { compileArgs } from "./compile.ts";
 import { generateBigSession } from "./gen-big-session.ts";
+import { appendedCorpus } from "./bench/appended-corpus.ts";
 import { generateListCorpus } from "./bench/gen-list-corpus.ts";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
 const CACHE = join(ROOT, ".cache", "bench");
+const BUN = join(ROOT, "node_modules/.bin/bun");
 
 // ---------------------------------------------------------------- the cases table
 
@@ -55,6 +59,8 @@ interface Row {
   args?: string[];
   /** Instead of a script: any argv, measured by wall clock (e.g. a compiled binary's `--version`). */
   command?: string[];
+  /** What runs the script: node + tsx (the default), or bun, which runs TypeScript itself. */
+  runtime?: "node" | "bun";
   env?: Record<string, string>;
   /** Runs before every (warm-up and timed) run of this row, e.g. to drop a cache for cold runs. */
   beforeEach?: () => void;
@@ -63,6 +69,8 @@ interface Row {
   target?: Target;
   /** Pass `--verify` on the warm-up run (the script must support it). Default true for scripts. */
   verify?: boolean;
+  /** False when the row computes something else than the reference (another command, appended files): no result check. */
+  compare?: boolean;
   note?: string;
 }
 
@@ -71,6 +79,9 @@ interface BenchCase {
   /** Builds fixtures (cached) and returns the rows. */
   setup: () => Row[] | Promise<Row[]>;
 }
+
+/** A word of the corpus's session names: a search whose hits are few, among 208 MB of common words. */
+const SEARCH_WORD = "flaky";
 
 const cases: Record<string, BenchCase> = {
   context: {
@@ -100,6 +111,10 @@ const cases: Record<string, BenchCase> = {
       // Each of our rows gets its own cache dir: cold runs start without one, warm runs keep it.
       const coldCache = join(CACHE, "list-cache-cold");
       const warmCache = join(CACHE, "list-cache-warm");
+      const appendCache = join(CACHE, "list-cache-appended");
+      const appended = appendedCorpus(corpus.agentDir, join(CACHE, "agent-appended"), join(CACHE, "list-cache-appended-primed"), (agentDir, cacheDir) => {
+        execFileSync(process.execPath, ["--import", "tsx", script, "--impl", "ours", agentDir, "--cache-dir", cacheDir], { cwd: ROOT, stdio: "ignore" });
+      });
       return [
         { name: "reference", impl: "ref", role: "reference", script, args: [corpus.agentDir], note: "pi 1.6.0: SessionManager.listAll() with PI_CODING_AGENT_DIR" },
         {
@@ -120,6 +135,124 @@ const cases: Record<string, BenchCase> = {
           args: [corpus.agentDir, "--cache-dir", warmCache],
           target: { time: 0.05, source: "SPEC §7" },
           note: "listAllCached, catalog primed by the warm-up run, files unchanged",
+        },
+        {
+          name: "ours (10 appended)",
+          impl: "ours",
+          role: "ours",
+          script,
+          args: [appended.agentDir, "--cache-dir", appendCache],
+          beforeEach: () => appended.reset(appendCache),
+          compare: false,
+          target: { time: 0.1, source: "issue 5" },
+          note: "listAllCached on a copy of the corpus; before each run the catalog is as primed on it and a turn is appended to 10 sessions",
+        },
+      ];
+    },
+  },
+  search: {
+    title: `search all 2,400 sessions for "${SEARCH_WORD}" (50 newest hits, JSON), beside grep -rc over the same files`,
+    setup: () => {
+      const corpus = generateListCorpus(join(CACHE, "agent"));
+      const script = "scripts/bench/cli.ts";
+      const args = ["--", "search", SEARCH_WORD, "--all", "--json", "--agent-dir", corpus.agentDir];
+      const env = (catalog: string, cache: string) => ({ PI_SESSION_CATALOG: catalog, XDG_CACHE_HOME: join(CACHE, cache) });
+      return [
+        { name: "grep -rc", role: "baseline", command: ["grep", "-rc", SEARCH_WORD, corpus.sessionsDir], note: "wall clock, whole process" },
+        {
+          name: "scan (catalog off)",
+          impl: "cli",
+          role: "ours",
+          script,
+          args,
+          env: env("off", "search-cache-off"),
+          vs: "grep -rc",
+          target: { time: 3, source: "issue 5" },
+          note: "node: `PI_SESSION_CATALOG=off`, every file read for the listing and scanned",
+        },
+        {
+          name: "scan (file catalog, warm)",
+          impl: "cli",
+          role: "ours",
+          script,
+          args,
+          env: env("file", "search-cache-file"),
+          vs: "grep -rc",
+          target: { time: 3, source: "issue 5" },
+          note: "node 20 has no SQLite: the listing from the catalog, then the files scanned",
+        },
+        {
+          name: "index (SQLite FTS, warm)",
+          impl: "cli",
+          role: "ours",
+          runtime: "bun",
+          script,
+          args,
+          env: env("sqlite", "search-cache-sqlite"),
+          target: { timeMs: 50, source: "issue 5" },
+          note: "bun: bun:sqlite with FTS5, the index built by the warm-up run, files unchanged",
+        },
+      ];
+    },
+  },
+  stats: {
+    title: "stats --all (by day, JSON) over the 2,400 sessions, beside the reference's listAll",
+    setup: () => {
+      const corpus = generateListCorpus(join(CACHE, "agent"));
+      const script = "scripts/bench/cli.ts";
+      const args = ["--", "stats", "--all", "--json", "--agent-dir", corpus.agentDir];
+      const coldCache = join(CACHE, "stats-cache-cold");
+      const warmCache = join(CACHE, "stats-cache-warm");
+      const bunColdCache = join(CACHE, "stats-cache-cold-bun");
+      return [
+        { name: "reference", impl: "ref", role: "reference", script: "scripts/bench/list.ts", args: [corpus.agentDir], note: "pi 1.6.0: SessionManager.listAll(), the yardstick of issue 5" },
+        {
+          name: "ours (cold)",
+          impl: "cli",
+          role: "ours",
+          script,
+          args,
+          env: { XDG_CACHE_HOME: coldCache },
+          beforeEach: () => rmSync(coldCache, { recursive: true, force: true }),
+          compare: false,
+          target: { memory: 0.5, source: "issue 5" },
+          note: "node: file catalog deleted before each run",
+        },
+        {
+          name: "ours (warm)",
+          impl: "cli",
+          role: "ours",
+          script,
+          args,
+          env: { XDG_CACHE_HOME: warmCache },
+          compare: false,
+          target: { memory: 0.5, source: "issue 5" },
+          note: "node: file catalog primed by the warm-up run, files unchanged",
+        },
+        {
+          name: "ours (cold, bun)",
+          impl: "cli",
+          role: "ours",
+          runtime: "bun",
+          script,
+          args,
+          env: { XDG_CACHE_HOME: bunColdCache },
+          beforeEach: () => rmSync(bunColdCache, { recursive: true, force: true }),
+          compare: false,
+          target: { memory: 0.5, source: "issue 5" },
+          note: "bun, as the executable runs: SQLite catalog deleted before each run",
+        },
+        {
+          name: "ours (warm, bun)",
+          impl: "cli",
+          role: "ours",
+          runtime: "bun",
+          script,
+          args,
+          env: { XDG_CACHE_HOME: join(CACHE, "stats-cache-warm-bun") },
+          compare: false,
+          target: { memory: 0.5, source: "issue 5" },
+          note: "bun: SQLite catalog primed by the warm-up run, files unchanged",
         },
       ];
     },
@@ -178,14 +311,13 @@ function runOnce(row: Row, verify: boolean): { sample?: Sample; check?: string; 
   const timeOut = join(CACHE, `.time-${process.pid}.txt`);
   rmSync(timeOut, { force: true });
   const argv = row.command ?? [
-    process.execPath,
-    "--import",
-    "tsx",
+    ...(row.runtime === "bun" ? [BUN] : [process.execPath, "--import", "tsx"]),
     row.script!,
     "--impl",
     row.impl ?? row.name,
-    ...(row.args ?? []),
+    // Before the arguments, which may end with `-- ARGV` for the script to pass on.
     ...(verify ? ["--verify"] : []),
+    ...(row.args ?? []),
   ];
   const started = performance.now();
   const child = spawnSync("/usr/bin/time", ["-f", "%e %M", "-o", timeOut, ...argv], {
@@ -302,7 +434,7 @@ function table(results: RowResult[], floor: RowResult | undefined): { markdown: 
       } else if (r.row.target?.timeMs !== undefined) {
         met = ms <= r.row.target.timeMs ? "yes" : "**no** (time)";
       }
-      if (ref && r !== ref && ref.check && r.check && r.row.role === "ours" && r.check !== ref.check) {
+      if (ref && r !== ref && ref.check && r.check && r.row.role === "ours" && r.row.compare !== false && r.check !== ref.check) {
         notes.push(`${caseName} / ${r.row.name}: result differs from the reference (${r.check} vs ${ref.check})`);
         met += " (result differs!)";
       }

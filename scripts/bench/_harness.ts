@@ -14,6 +14,7 @@ import process from "node:process";
 
 export interface CaseArgs {
   impl: string;
+  /** Arguments that are not flags, then everything after a `--` as given. */
   positional: string[];
   /** Also compute a digest of the result (outside the timed section) so rows can be compared. */
   verify: boolean;
@@ -27,6 +28,10 @@ export function parseCaseArgs(argv = process.argv.slice(2)): CaseArgs {
   let verify = false;
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
+    if (a === "--") {
+      positional.push(...argv.slice(i + 1));
+      break;
+    }
     if (a === "--impl") impl = argv[++i];
     else if (a === "--verify") verify = true;
     else if (a.startsWith("--")) flags.set(a.slice(2), argv[++i]);

@@ -1,0 +1,104 @@
+/**
+ * A copy of the listing corpus in which a few sessions grow between runs, for the "list after
+ * appending to 10 sessions" row (issue 5). The shared corpus is never written: the copy lives in
+ * its own directory, and `reset()` puts the chosen files back as they were in the original and
+ * the catalog back as it was primed on them, then appends the same new turn (a user message and
+ * an assistant reply with usage) to each. So every run finds exactly those files appended.
+ */
+import { appendFileSync, cpSync, existsSync, readdirSync, readFileSync, renameSync, rmSync } from "node:fs";
+import { join } from "node:path";
+
+export interface AppendedCorpus {
+  agentDir: string;
+  /** The session files (in the copy) that `reset` appends to. */
+  files: string[];
+  /** Restores the files and `cacheDir` (from the primed snapshot), then appends a turn to each file. */
+  reset(cacheDir: string): void;
+}
+
+/** Every `.jsonl` under `<agentDir>/sessions`, sorted. */
+function sessionFiles(agentDir: string): string[] {
+  const dir = join(agentDir, "sessions");
+  return readdirSync(dir, { recursive: true, encoding: "utf8" }).filter((f) => f.endsWith(".jsonl")).sort().map((f) => join(dir, f));
+}
+
+/** The id of the last entry of a session file: the parent of what is appended. */
+function lastEntryId(path: string): string {
+  const lines = readFileSync(path, "utf8").trimEnd().split("\n");
+  return JSON.parse(lines[lines.length - 1]).id;
+}
+
+/** Two entry lines continuing the session from `parentId`; ids made from `n`, times fixed. */
+function turnLines(parentId: string, n: number): string {
+  const userId = `a11${n.toString(16).padStart(5, "0")}`;
+  const replyId = `b22${n.toString(16).padStart(5, "0")}`;
+  const at = Date.UTC(2026, 11, 1, 12, 0, n);
+  const user = {
+    type: "message",
+    id: userId,
+    parentId,
+    timestamp: new Date(at).toISOString(),
+    message: { role: "user", content: [{ type: "text", text: "one more question about the parser cache" }], timestamp: at },
+  };
+  const usage = { input: 1200, output: 300, cacheRead: 0, cacheWrite: 0, totalTokens: 1500, cost: { input: 0.0036, output: 0.0045, cacheRead: 0, cacheWrite: 0, total: 0.0081 } };
+  const reply = {
+    type: "message",
+    id: replyId,
+    parentId: userId,
+    timestamp: new Date(at + 1000).toISOString(),
+    message: {
+      role: "assistant",
+      content: [{ type: "text", text: "The cache keeps one digest per file and reads only the appended tail." }],
+      api: "anthropic-messages",
+      provider: "anthropic",
+      model: "claude-sonnet-4-5",
+      usage,
+      stopReason: "stop",
+      timestamp: at + 1000,
+    },
+  };
+  return `${JSON.stringify(user)}\n${JSON.stringify(reply)}\n`;
+}
+
+/**
+ * Copies `sourceAgentDir` to `copyAgentDir` (once; again when the source's `corpus.json`
+ * changes), picks `count` sessions spread over the sorted file list, and primes a catalog
+ * snapshot in `snapshotDir` with `prime(copyAgentDir, snapshotDir)` on the unchanged copy.
+ */
+export function appendedCorpus(
+  sourceAgentDir: string,
+  copyAgentDir: string,
+  snapshotDir: string,
+  prime: (agentDir: string, cacheDir: string) => void,
+  count = 10,
+): AppendedCorpus {
+  const marker = (dir: string) => (existsSync(join(dir, "corpus.json")) ? readFileSync(join(dir, "corpus.json"), "utf8") : "");
+  if (marker(copyAgentDir) === "" || marker(copyAgentDir) !== marker(sourceAgentDir)) {
+    rmSync(copyAgentDir, { recursive: true, force: true });
+    rmSync(snapshotDir, { recursive: true, force: true });
+    cpSync(sourceAgentDir, copyAgentDir, { recursive: true, preserveTimestamps: true });
+  }
+  const all = sessionFiles(copyAgentDir);
+  const files = Array.from({ length: count }, (_, i) => all[Math.floor(((i + 0.5) * all.length) / count)]);
+  const originals = files.map((file) => join(sourceAgentDir, file.slice(copyAgentDir.length)));
+  const parents = originals.map(lastEntryId);
+  const restore = () => originals.forEach((original, i) => cpSync(original, files[i], { preserveTimestamps: true }));
+  if (!existsSync(snapshotDir)) {
+    // Primed aside and renamed, so an interrupted priming is never taken for a snapshot.
+    const priming = `${snapshotDir}.priming`;
+    rmSync(priming, { recursive: true, force: true });
+    restore();
+    prime(copyAgentDir, priming);
+    renameSync(priming, snapshotDir);
+  }
+  return {
+    agentDir: copyAgentDir,
+    files,
+    reset(cacheDir: string) {
+      restore();
+      rmSync(cacheDir, { recursive: true, force: true });
+      cpSync(snapshotDir, cacheDir, { recursive: true, preserveTimestamps: true });
+      files.forEach((file, i) => appendFileSync(file, turnLines(parents[i], i)));
+    },
+  };
+}
