@@ -19,6 +19,7 @@ import process from "node:process";
 import { fileURLToPath } from "node:url";
 // The package's "exports" hides dist/, so the reference is imported by path.
 import { SessionManager } from "../node_modules/@earendil-works/pi-coding-agent/dist/core/session-manager.js";
+import { type ClockShape, makeRand as makeSeededRand, type Rand } from "./seeded-random.ts";
 
 /** Bump when the shape of the generated content changes, to invalidate cached files. */
 export const GENERATOR_VERSION = 2;
@@ -61,37 +62,11 @@ const DEFAULTS: Required<Omit<BigSessionOptions, "verbose">> = {
 
 // ---------------------------------------------------------------- seeded content
 
-/** The small public-domain mulberry32 generator: uniform floats in [0, 1). */
-export function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = Math.imul(a ^ (a >>> 15), a | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
-export interface Rand {
-  next: () => number;
-  int: (lo: number, hi: number) => number;
-  chance: (p: number) => boolean;
-  pick: <T>(items: readonly T[]) => T;
-  /** Unix milliseconds that only move forward, for `message.timestamp`. */
-  now: () => number;
-}
+/** The clock of this generator's `Rand`. */
+const CLOCK: ClockShape = { start: Date.UTC(2025, 8, 1), step: [500, 60_000] };
 
 export function makeRand(seed: number): Rand {
-  const next = mulberry32(seed);
-  const int = (lo: number, hi: number) => lo + Math.floor(next() * (hi - lo + 1));
-  let clock = Date.UTC(2025, 8, 1) + int(0, 1e9);
-  return {
-    next,
-    int,
-    chance: (p) => next() < p,
-    pick: (items) => items[Math.floor(next() * items.length)],
-    now: () => (clock += int(500, 60_000)),
-  };
+  return makeSeededRand(seed, CLOCK);
 }
 
 const WORDS = [

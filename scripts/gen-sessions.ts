@@ -11,6 +11,7 @@ import {
   getDefaultSessionDir,
   SessionManager,
 } from "../node_modules/@earendil-works/pi-coding-agent/dist/core/session-manager.js";
+import { type ClockShape, makeRand as makeSeededRand, type Rand } from "./seeded-random.ts";
 
 export interface GenerateOptions {
   /** Agent dir: sessions go to `<dir>/sessions/--<cwd>--/`, as in pi. */
@@ -32,37 +33,11 @@ const DEFAULT_PROJECTS = [
 type Json = Record<string, unknown>;
 type Entry = Json & { id: string; type: string; message?: Json };
 
-/** The small public-domain mulberry32 generator: uniform floats in [0, 1). */
-function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = Math.imul(a ^ (a >>> 15), a | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
-interface Rand {
-  next: () => number;
-  int: (lo: number, hi: number) => number;
-  chance: (p: number) => boolean;
-  pick: <T>(items: readonly T[]) => T;
-  /** Unix milliseconds that only move forward, for `message.timestamp`. */
-  now: () => number;
-}
+/** The clock of this generator's `Rand`. */
+const CLOCK: ClockShape = { start: Date.UTC(2025, 5, 1), step: [200, 90_000] };
 
 function makeRand(seed: number): Rand {
-  const next = mulberry32(seed);
-  const int = (lo: number, hi: number) => lo + Math.floor(next() * (hi - lo + 1));
-  let clock = Date.UTC(2025, 5, 1) + int(0, 1e9);
-  return {
-    next,
-    int,
-    chance: (p) => next() < p,
-    pick: (items) => items[Math.floor(next() * items.length)],
-    now: () => (clock += int(200, 90_000)),
-  };
+  return makeSeededRand(seed, CLOCK);
 }
 
 const WORDS = [

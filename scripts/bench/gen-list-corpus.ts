@@ -17,7 +17,8 @@ import {
   getDefaultSessionDir,
   SessionManager,
 } from "../../node_modules/@earendil-works/pi-coding-agent/dist/core/session-manager.js";
-import { makeRand, MODELS, type Rand, words, writeTurn } from "../gen-big-session.ts";
+import { makeRand, MODELS, words, writeTurn } from "../gen-big-session.ts";
+import type { Rand } from "../seeded-random.ts";
 
 export const CORPUS_VERSION = 2;
 
