@@ -37,7 +37,8 @@ interface Timeline {
 
 function watchPicker(): Promise<Timeline> {
   const started = performance.now();
-  const command = `stty cols 120 rows 30 2>/dev/null; exec '${binary}' pick --all`;
+  // No `stty`: the pseudo-terminal reports no size, and the picker then draws 80×24.
+  const command = `exec '${binary}' pick --all`;
   const child = spawn("script", ["-qfec", command, "/dev/null"], {
     env: { ...process.env, PI_CODING_AGENT_DIR: agentDir, XDG_CACHE_HOME: cacheDir, TERM: "xterm-256color", NO_COLOR: "1" },
     stdio: ["pipe", "pipe", "inherit"],

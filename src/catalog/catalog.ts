@@ -124,6 +124,14 @@ export class Catalog {
     }
   }
 
+  /**
+   * The records of `kind` as stored, before any refresh (a refresh reuses them): what a picker
+   * can show at once while it checks the files.
+   */
+  stored<S>(kind: DigestKind<S, unknown>): Promise<Map<string, CatalogRecord<S>>> {
+    return this.#records(kind) as Promise<Map<string, CatalogRecord<S>>>;
+  }
+
   /** Starts loading the stored records of `kinds`, so that listing directories can overlap it. */
   preload(kinds: readonly AnyKind[]): void {
     for (const kind of kinds) void this.#records(kind);

@@ -8,6 +8,7 @@ import { type Catalog, type RefreshOptions } from "../catalog/catalog.ts";
 import { allSessionFilesIn, catalogSessions, listingKinds, type SessionFiles } from "../catalog/list-cached.ts";
 import { type CatalogMode, defaultCacheDir, openCatalog } from "../catalog/open-catalog.ts";
 import type { SessionInfo } from "../core/info/session-info.ts";
+import { joinPath } from "../core/storage/paths.ts";
 import { bunFileSystem } from "../io/bun.ts";
 import { denoFileSystem } from "../io/deno.ts";
 import { nodeFileSystem } from "../io/node.ts";
@@ -39,6 +40,13 @@ export async function withCatalog<T>(ctx: CliContext, work: (catalog: Catalog) =
 export interface SessionScope extends SessionFiles {
   /** For a flat custom session dir without `--all`: keep sessions whose header cwd is this. */
   cwdFilter?: string;
+}
+
+/** Where a scope's sessions are, without listing anything: its directories and cwd filter. */
+export async function scopePlaces(ctx: CliContext, all: boolean): Promise<Omit<SessionScope, "files">> {
+  const choice = await ctx.sessionDir();
+  if (all) return { dirs: [choice.custom ? choice.dir : joinPath(ctx.agentDir, "sessions")] };
+  return { dirs: [choice.dir], cwdFilter: choice.custom ? ctx.cwd : undefined };
 }
 
 /** This directory's sessions, or with `all` every project's (or the custom dir's). */

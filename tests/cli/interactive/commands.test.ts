@@ -8,6 +8,10 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 import { typing } from "../../../src/cli/interactive/keys.ts";
 import { run } from "../../../src/cli/run.ts";
+import { CliContext } from "../../../src/cli/context.ts";
+import { pickProgram } from "../../../src/cli/interactive/pick/program.ts";
+import type { PickState } from "../../../src/cli/interactive/pick/state.ts";
+import type { Apply } from "../../../src/cli/interactive/prompt.ts";
 import { addSession, assistantEntry, type CliRun, harnessDeps, type HarnessOptions, memoryFs, readText, userEntry } from "../_harness.ts";
 import { scriptedTerminal } from "./_scripted-terminal.ts";
 
@@ -121,4 +125,25 @@ test("fork without --at on a terminal: the newest user message is preselected; t
   const empty = await addSession(fs, "eeee5555-0000", [assistantEntry("a1", null, "hello")]);
   const none = await runKeys(["fork", empty], [], { fs });
   assert.deepEqual([none.code, none.stderr], [1, "No messages to fork from\n"]);
+});
+
+test("pick shows the catalog's rows at once, then corrects them from the files (a deleted session goes)", async () => {
+  const { fs, here, other } = await setup();
+  const out = { stdout: "", stderr: "" };
+  const deps = harnessDeps({ fs }, out);
+  assert.equal((await run(["list", "--json"], deps)).valueOf(), 0); // primes the catalog
+  await fs.remove(other);
+  const ctx = new CliContext(deps, {});
+  await ctx.sessionDir();
+  const program = pickProgram(ctx, { scope: "current", pageSize: 10 });
+  let state = program.initial;
+  const published: string[][] = [];
+  const apply: Apply<PickState> = (change) => {
+    state = change(state);
+    published.push((state.lists.current?.sessions ?? []).map((s) => s.path));
+  };
+  await program.perform!({ kind: "load", scope: "current" }, apply, new AbortController().signal);
+  assert.ok(published[0].includes(other), "the first list comes from the catalog, which still knows the deleted file");
+  assert.deepEqual(published.at(-1), [here]);
+  assert.equal(state.lists.current?.done, true);
 });

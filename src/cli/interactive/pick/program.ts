@@ -6,9 +6,10 @@
  */
 import type { SessionInfo } from "../../../core/info/session-info.ts";
 import { listingKinds, recordsInfo, viewSessions } from "../../../catalog/list-cached.ts";
+import { listingDigest } from "../../../core/digest/listing-digest.ts";
 import type { CatalogRecord } from "../../../catalog/store.ts";
 import { readSessionInfo, sortByModified } from "../../../session/list-sessions.ts";
-import { sessionScope, withCatalog } from "../../catalog.ts";
+import { scopePlaces, sessionScope, withCatalog } from "../../catalog.ts";
 import { CliContext } from "../../context.ts";
 import { describeError } from "../../errors.ts";
 import { openForAppend, writing } from "../../session-write.ts";
@@ -25,32 +26,44 @@ function message(error: unknown): string {
 }
 
 /**
- * Reads the sessions of `scope` through the catalog. First the listing, publishing sorted
- * partial lists as records come in (at once for files the catalog knows), then the message
- * texts that searching needs, published as one update when they are all there.
+ * Reads the sessions of `scope` through the catalog. What the catalog knew last time shows at
+ * once; then the refresh publishes sorted lists as records come in (at once for unchanged
+ * files), ending with exactly the sessions on disk; then the message texts that searching
+ * needs arrive as one more update.
  */
 async function loadScope(ctx: CliContext, scope: Scope, apply: Apply<PickState>, signal: AbortSignal): Promise<void> {
   await withCatalog(ctx, async (catalog) => {
-    const files = await sessionScope(ctx, scope === "all");
-    const options = { cwdFilter: files.cwdFilter, processCwd: ctx.deps.storage.processCwd };
-    const total = files.files.length;
-    const found: SessionInfo[] = [];
+    const places = await scopePlaces(ctx, scope === "all");
+    const options = { cwdFilter: places.cwdFilter, processCwd: ctx.deps.storage.processCwd };
+    const shown = new Map<string, SessionInfo>();
+    const inScope = (path: string) => places.dirs.some((dir) => path.startsWith(dir.endsWith("/") ? dir : dir + "/"));
+    for (const [path, record] of await catalog.stored(listingDigest)) {
+      const info = inScope(path) ? recordsInfo(path, [record], options) : null;
+      if (info) shown.set(path, info);
+    }
     let loaded = 0;
+    let total: number | undefined;
     let published = -Infinity;
-    const publish = (sessions: SessionInfo[], done: boolean) => {
+    const publish = (sessions: Iterable<SessionInfo>, done: boolean) => {
       published = performance.now();
       apply((state) => sessionsLoaded(state, scope, { sessions: sortByModified([...sessions]), loaded, total, done }));
     };
-    publish(found, total === 0);
+    if (shown.size > 0) publish(shown.values(), false);
+
+    const files = await sessionScope(ctx, scope === "all");
+    total = files.files.length;
+    const found = new Map<string, SessionInfo>();
     const onRecords = (path: string, records: readonly CatalogRecord[]) => {
       loaded++;
       const info = recordsInfo(path, records, options);
-      if (info) found.push(info);
-      if (loaded < total && performance.now() - published >= PUBLISH_EVERY) publish(found, false);
+      if (info) found.set(path, info);
+      if (info) shown.set(path, info);
+      else shown.delete(path);
+      if (loaded < total! && performance.now() - published >= PUBLISH_EVERY) publish(shown.values(), false);
     };
     await catalog.refresh(listingKinds(false), files.files, { listedDirs: files.dirs, onRecords });
     if (signal.aborted) return;
-    publish(found, true);
+    publish(found.values(), true);
     const view = await catalog.refresh(listingKinds(true), files.files, { listedDirs: files.dirs });
     if (!signal.aborted) publish(viewSessions(view, { ...options, withText: true }), true);
   });
