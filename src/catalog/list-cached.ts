@@ -4,7 +4,7 @@
  * @module
  */
 import type { ListingState, SessionInfo } from "../core/info/session-info.ts";
-import { digestInfo, listingDigest, messageTextsDigest } from "../core/digest/listing-digest.ts";
+import { digestInfo, listingDigest, type MessageTexts, messageTextsDigest } from "../core/digest/listing-digest.ts";
 import { joinPath, resolvePath } from "../core/storage/paths.ts";
 import type { FileSystem } from "../io/file-system.ts";
 import { allSessionFiles, sessionFilesIn, sortByModified } from "../session/list-sessions.ts";
@@ -48,7 +48,7 @@ export function recordsInfo(
   records: readonly CatalogRecord[],
   options: Pick<CatalogListOptions, "cwdFilter" | "processCwd"> = {},
 ): SessionInfo | null {
-  const [listing, texts] = records as [CatalogRecord<ListingState>, CatalogRecord<string[]>?];
+  const [listing, texts] = records as [CatalogRecord<ListingState>, CatalogRecord<MessageTexts>?];
   const info = digestInfo(path, recordState(listing), listing.mtimeMs, texts && recordState(texts).data);
   if (info === null || options.cwdFilter === undefined) return info;
   const base = options.processCwd ?? "/";

@@ -14,16 +14,26 @@ export const listingDigest: DigestKind<ListingState> = {
   entry: (data, line) => addListingLine(data, line),
 };
 
+/** What `messageTextsDigest` keeps: the texts already joined, as `allMessagesText` wants them. */
+export interface MessageTexts {
+  text: string;
+}
+
 /**
- * The user and assistant texts pi searches in its session picker (`allMessagesText`, once
- * joined by spaces). A section of its own: only searches pay for keeping them.
+ * The user and assistant texts pi searches in its session picker (`allMessagesText`: joined
+ * by spaces). A section of its own: only searches pay for keeping them. Kept joined, so that
+ * loading them is one string per session rather than thousands of small ones.
  */
-export const messageTextsDigest: DigestKind<string[]> = {
+export const messageTextsDigest: DigestKind<MessageTexts> = {
   name: "message-texts",
-  version: 1,
-  initial: () => [],
-  // The listing's own fold collects the texts, so they are exactly the ones an uncached read finds.
-  entry: (texts, line) => addListingLine(emptyListing(), line, texts),
+  version: 2,
+  initial: () => ({ text: "" }),
+  entry: (state, line) => {
+    // The listing's own fold collects the texts, so they are exactly the ones an uncached read finds.
+    const texts: string[] = [];
+    addListingLine(emptyListing(), line, texts);
+    for (const text of texts) state.text = state.text === "" ? text : `${state.text} ${text}`;
+  },
 };
 
 /**
@@ -35,7 +45,7 @@ export const messageTextsDigest: DigestKind<string[]> = {
  * digestInfo("/s.jsonl", { header: null, rejected: true, data: emptyListing() }, 0); // null
  * ```
  */
-export function digestInfo(path: string, state: DigestState<ListingState>, mtimeMs: number, texts?: string[]): SessionInfo | null {
+export function digestInfo(path: string, state: DigestState<ListingState>, mtimeMs: number, texts?: MessageTexts): SessionInfo | null {
   if (state.rejected || state.header === null) return null;
-  return listingInfo(path, state.header as Record<string, unknown>, state.data, mtimeMs, texts);
+  return listingInfo(path, state.header as Record<string, unknown>, state.data, mtimeMs, texts ? [texts.text] : []);
 }
