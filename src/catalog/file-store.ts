@@ -1,13 +1,15 @@
 /**
  * The catalog in plain files where there is no SQLite (Node 20): `<dir>/<section>-v<n>.jsonl`,
- * a format line, then one record per line. Saves take a lock, merge with what another process
- * saved meanwhile and replace the file atomically, so readers always see a complete file.
+ * a format line, then one record per line. Saves take a lock, merge with the file as it is then
+ * (another process may have saved meanwhile) and replace it atomically, so readers always see a
+ * complete file.
  * @module
  */
-import { type FileStat, type FileSystem, isFsError } from "../io/file-system.ts";
+import { LineSplitter } from "../core/read/line-splitter.ts";
+import { stringEnd } from "../core/read/scan-keys.ts";
+import { type FileSystem, isFsError } from "../io/file-system.ts";
 import { withFileLock } from "../io/lock.ts";
 import { joinPath } from "../core/storage/paths.ts";
-import { readBytes } from "./read-bytes.ts";
 import type { CatalogRecord, CatalogStore, SectionChanges, SectionKey, StoreDescription } from "./store.ts";
 
 const FORMAT = 1;
@@ -42,20 +44,15 @@ function fromLine(line: string): CatalogRecord {
   return record;
 }
 
-/**
- * The file's bytes: one line per string. Encoded straight into one array, without joining the
- * lines into one more string first (the catalog's largest allocation when every record changed).
- * Record lines are ASCII, one byte per character; a line that is not falls back to a plain join.
- */
-function encodeLines(lines: string[]): Uint8Array {
+/** The file's bytes: each line, then a newline. */
+function joinLines(lines: Uint8Array[]): Uint8Array {
   let size = 0;
   for (const line of lines) size += line.length + 1;
   const bytes = new Uint8Array(size);
   let at = 0;
   for (const line of lines) {
-    const { read, written } = encoder.encodeInto(line, bytes.subarray(at));
-    at += written;
-    if (read !== line.length || at >= size) return encoder.encode(lines.join("\n") + "\n");
+    bytes.set(line, at);
+    at += line.length;
     bytes[at++] = 0x0a;
   }
   return bytes;
@@ -65,15 +62,17 @@ function formatLine(section: SectionKey): string {
   return JSON.stringify({ catalog: "pi-session", format: FORMAT, section: section.name, version: section.version });
 }
 
-interface Loaded {
-  stat: FileStat | null;
-  /** Record lines by path, kept as text so unchanged records are written back as they were. */
-  lines: Map<string, string>;
-  records: Map<string, CatalogRecord>;
+/** The path a record line starts with, read without parsing the rest of the line. */
+function pathOfLine(bytes: Uint8Array): string {
+  const end = bytes[0] === 0x5b ? stringEnd(bytes, 1) : -1;
+  const path = end < 0 ? undefined : JSON.parse(decoder.decode(bytes.subarray(1, end)));
+  if (typeof path !== "string") throw new SyntaxError("a record has the wrong shape");
+  return path;
 }
 
 /**
- * A `CatalogStore` over any `FileSystem` (memory included).
+ * A `CatalogStore` over any `FileSystem` (memory included). Loads stream the file a line at a
+ * time, so the whole catalog is never held as text besides the records made from it.
  *
  * @example
  * ```ts
@@ -87,7 +86,6 @@ export class FileCatalogStore implements CatalogStore {
   readonly location: string;
   #fs: FileSystem;
   #lockTimeoutMs: number;
-  #loaded = new Map<string, Loaded>();
 
   /** `lockTimeoutMs`: how long a save waits for another process's save (default 3 s). */
   constructor(fs: FileSystem, dir: string, options: { lockTimeoutMs?: number } = {}) {
@@ -100,40 +98,48 @@ export class FileCatalogStore implements CatalogStore {
     return joinPath(this.location, `${section.name}-v${section.version}.jsonl`);
   }
 
-  async #read(section: SectionKey): Promise<Loaded> {
+  /**
+   * Calls `onRecord` with the bytes of each record line of `section`'s file (valid during the
+   * call only). A missing file, or one of another format or version (it is
+   * simply rebuilt), has no records.
+   */
+  async #scan(section: SectionKey, onRecord: (bytes: Uint8Array) => void): Promise<void> {
     const path = this.#file(section);
     const stat = await this.#fs.stat(path);
-    if (stat === null) return { stat, lines: new Map(), records: new Map() };
-    const text = decoder.decode(await readBytes(this.#fs, path, 0, stat.size));
-    const rows = text.split("\n");
-    if (rows[rows.length - 1] === "") rows.pop();
-    if (rows.length === 0) throw new CatalogCorruptError(path, "the file is empty");
-    let format: Record<string, unknown>;
-    try {
-      format = JSON.parse(rows[0]);
-    } catch {
-      throw new CatalogCorruptError(path, "the first line is not the catalog's format line");
-    }
-    // Another format or version of this section: not an error, it is simply rebuilt.
-    if (formatLine(section) !== JSON.stringify(format)) return { stat, lines: new Map(), records: new Map() };
-    const lines = new Map<string, string>();
-    const records = new Map<string, CatalogRecord>();
-    for (let i = 1; i < rows.length; i++) {
-      let record: CatalogRecord;
-      try {
-        record = fromLine(rows[i]);
-      } catch (error) {
-        throw new CatalogCorruptError(path, `line ${i + 1}: ${(error as Error).message}`);
+    if (stat === null) return;
+    // Set by the line callback: a cast keeps TypeScript from narrowing it to its first value.
+    let format = "unread" as "unread" | "ours" | "other";
+    const splitter = new LineSplitter((line) => {
+      if (format === "ours") {
+        try {
+          return onRecord(line.bytes);
+        } catch (error) {
+          throw new CatalogCorruptError(path, `line ${line.number}: ${(error as Error).message}`);
+        }
       }
-      lines.set(record.path, rows[i]);
-      records.set(record.path, record);
+      if (format === "other") return;
+      let found: unknown;
+      try {
+        found = JSON.parse(decoder.decode(line.bytes));
+      } catch {
+        throw new CatalogCorruptError(path, "the first line is not the catalog's format line");
+      }
+      format = formatLine(section) === JSON.stringify(found) ? "ours" : "other";
+    });
+    for await (const chunk of this.#fs.read(path, { end: stat.size, reuseBuffer: true })) {
+      splitter.push(chunk);
+      if (format === "other") return;
     }
-    return { stat, lines, records };
+    splitter.end();
+    if (format === "unread") throw new CatalogCorruptError(path, "the file is empty");
   }
 
   async load(section: SectionKey): Promise<Map<string, CatalogRecord>> {
-    const { stat, lines, records } = await this.#read(section);
-    this.#loaded.set(section.name, { stat, lines, records: new Map() });
+    const records = new Map<string, CatalogRecord>();
+    await this.#scan(section, (bytes) => {
+      const record = fromLine(decoder.decode(bytes));
+      records.set(record.path, record);
+    });
     return records;
   }
 
@@ -142,15 +148,13 @@ export class FileCatalogStore implements CatalogStore {
     const path = this.#file(section);
     await this.#fs.mkdir(this.location, { recursive: true });
     await withFileLock(this.#fs, path, async () => {
-      // Merge with what another process may have written since we loaded; a corrupt file is replaced.
-      const stat = await this.#fs.stat(path);
-      let base = this.#loaded.get(section.name);
-      if (!base || !sameFile(base.stat, stat)) base = await this.#read(section).catch(() => ({ stat, lines: new Map<string, string>(), records: new Map() }));
-      const lines = new Map(base.lines);
+      // Merge with the file as it is now (another process may have saved since we loaded):
+      // unchanged records are written back byte for byte. A corrupt file is replaced.
+      const lines = new Map<string, Uint8Array>();
+      await this.#scan(section, (bytes) => void lines.set(pathOfLine(bytes), bytes.slice())).catch(() => lines.clear());
       for (const gone of changes.remove) lines.delete(gone);
-      for (const record of changes.put) lines.set(record.path, toLine(record));
-      await this.#fs.writeAtomic(path, encodeLines([formatLine(section), ...lines.values()]));
-      this.#loaded.set(section.name, { stat: await this.#fs.stat(path), lines, records: new Map() });
+      for (const record of changes.put) lines.set(record.path, encoder.encode(toLine(record)));
+      await this.#fs.writeAtomic(path, joinLines([encoder.encode(formatLine(section)), ...lines.values()]));
     }, { timeoutMs: this.#lockTimeoutMs });
   }
 
@@ -162,7 +166,6 @@ export class FileCatalogStore implements CatalogStore {
       if (!isFsError(error, "NotFound")) throw error;
     }
     for (const name of names) await this.#fs.remove(joinPath(this.location, name));
-    this.#loaded.clear();
   }
 
   async describe(): Promise<StoreDescription> {
@@ -178,14 +181,12 @@ export class FileCatalogStore implements CatalogStore {
       const [, section, version] = /^(.*)-v(\d+)\.jsonl$/.exec(name)!;
       const key = { name: section, version: Number(version) };
       bytes += (await this.#fs.stat(joinPath(this.location, name)))?.size ?? 0;
-      sections.push({ ...key, records: (await this.#read(key).catch(() => ({ lines: new Map() }))).lines.size });
+      let records = 0;
+      await this.#scan(key, () => void records++).catch(() => {});
+      sections.push({ ...key, records });
     }
     return { kind: this.kind, location: this.location, bytes, sections };
   }
 
   close(): void {}
-}
-
-function sameFile(a: FileStat | null, b: FileStat | null): boolean {
-  return a === null ? b === null : b !== null && a.size === b.size && a.mtimeMs === b.mtimeMs;
 }

@@ -7,7 +7,7 @@
 import { usageDigest } from "../core/digest/usage-digest.ts";
 import type { SessionEntry, SessionHeader } from "../core/format/types.ts";
 import { addUsage, emptyUsage, entryUsage, type UsageTotals } from "../core/info/usage-totals.ts";
-import { entryIdentity, rowIdentity } from "../core/stats/attribution.ts";
+import { entryIdentity } from "../core/stats/attribution.ts";
 import { resolvePath } from "../core/storage/paths.ts";
 import { recordState } from "../catalog/store.ts";
 import { withCatalog } from "./catalog.ts";
@@ -27,10 +27,11 @@ export async function inheritedUsage(ctx: CliContext, header: SessionHeader, ent
   const record = await withCatalog(ctx, async (catalog) => (await catalog.refresh([usageDigest], [path])).records(usageDigest).get(path));
   if (!record || recordState(record).header === null) return { parentSession: parent, usage: null };
   const inParent = new Set<string>();
-  for (const row of recordState(record).data.rows) {
-    const identity = rowIdentity(row);
+  const { ids, timestamps } = recordState(record).data;
+  ids.forEach((id, i) => {
+    const identity = entryIdentity(id, timestamps[i]);
     if (identity !== null) inParent.add(identity);
-  }
+  });
   const usage = emptyUsage();
   for (const entry of entries) {
     const found = entryUsage(entry);

@@ -10,7 +10,7 @@ import { FileCatalogStore } from "../../src/catalog/file-store.ts";
 import { HEAD_BYTES, recordState, TAIL_BYTES } from "../../src/catalog/store.ts";
 import type { DigestKind } from "../../src/core/digest/digester.ts";
 import { listingDigest } from "../../src/core/digest/listing-digest.ts";
-import { usageDigest } from "../../src/core/digest/usage-digest.ts";
+import { rowCount, usageDigest } from "../../src/core/digest/usage-digest.ts";
 import { filesDigest } from "../../src/core/digest/files-digest.ts";
 import { CountingFileSystem, fullDigest, sessionText, tickingFs, utf8 } from "./_helpers.ts";
 
@@ -76,7 +76,7 @@ test("catalog: an append reads only the new tail (and the two fingerprint window
   assert.equal(view.counts.appended, 1);
   assert.equal(read, added.length + HEAD_BYTES + TAIL_BYTES);
   await assertFresh(view, A);
-  assert.equal(recordState(view.records(usageDigest).get(A)!).data.rows.length, 22);
+  assert.equal(rowCount(recordState(view.records(usageDigest).get(A)!).data), 22);
 });
 
 test("catalog: an append after a torn last line is read from the start of that line", async () => {
@@ -99,12 +99,12 @@ test("catalog: a last line without a newline counts, and counts once when comple
   await fs.writeAtomic(A, utf8(text.slice(0, -1)));
   const first = await refresh();
   await assertFresh(first.view, A);
-  assert.equal(recordState(first.view.records(usageDigest).get(A)!).data.rows.length, 21);
+  assert.equal(rowCount(recordState(first.view.records(usageDigest).get(A)!).data), 21);
   await fs.append(A, utf8("\n"));
   const second = await refresh();
   assert.equal(second.view.counts.appended, 1);
   await assertFresh(second.view, A);
-  assert.equal(recordState(second.view.records(usageDigest).get(A)!).data.rows.length, 21);
+  assert.equal(rowCount(recordState(second.view.records(usageDigest).get(A)!).data), 21);
 });
 
 test("catalog: a rewrite, a truncation or another session of the same size is read again", async () => {

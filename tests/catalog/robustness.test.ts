@@ -13,7 +13,7 @@ import { FileCatalogStore } from "../../src/catalog/file-store.ts";
 import { openCatalog, sqliteCatalogPath } from "../../src/catalog/open-catalog.ts";
 import { recordState } from "../../src/catalog/store.ts";
 import { listingDigest } from "../../src/core/digest/listing-digest.ts";
-import { usageDigest } from "../../src/core/digest/usage-digest.ts";
+import { rowCount, usageDigest } from "../../src/core/digest/usage-digest.ts";
 import { detectFileSystem } from "../../src/io/mod.ts";
 import { MemoryFileSystem } from "../../src/io/memory.ts";
 import { FsError } from "../../src/io/file-system.ts";
@@ -30,13 +30,13 @@ async function corpus(fs = tickingFs()) {
 
 async function rows(catalog: Catalog): Promise<number> {
   const view = await catalog.refresh([listingDigest, usageDigest], FILES);
-  return [...view.records(usageDigest).values()].reduce((n, r) => n + recordState(r).data.rows.length, 0);
+  return [...view.records(usageDigest).values()].reduce((n, r) => n + rowCount(recordState(r).data), 0);
 }
 
 test("catalog: a corrupt cache file is noted once, read around, and replaced", async () => {
   const fs = await corpus();
   await new Catalog(fs, { store: new FileCatalogStore(fs, "/cache") }).refresh([listingDigest, usageDigest], FILES);
-  for (const name of ["listing-v1.jsonl", "usage-v1.jsonl"]) {
+  for (const name of ["listing-v1.jsonl", `usage-v${usageDigest.version}.jsonl`]) {
     const good = new TextDecoder().decode((await fs.read(`/cache/${name}`).next()).value);
     await fs.writeAtomic(`/cache/${name}`, utf8(good.slice(0, good.length / 2)));
   }

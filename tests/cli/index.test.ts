@@ -18,7 +18,7 @@ test("index reads every session once, then nothing; --rebuild reads them all aga
   const { fs } = await setup();
   const counts = async (...argv: string[]) => JSON.parse((await runCli(["index", "--json", ...argv], { fs })).stdout).counts;
   const first = await counts();
-  assert.deepEqual({ ...first, bytesRead: 0 }, { files: 3, unchanged: 0, touched: 0, appended: 0, read: 3, removed: 0, bytesRead: 0 });
+  assert.deepEqual({ ...first, bytesRead: 0 }, { files: 3, unchanged: 0, touched: 0, appended: 0, read: 3, removed: 0, bytesRead: 0, unreadable: 0 });
   assert.equal((await counts()).unchanged, 3);
   const rebuilt = await counts("--rebuild");
   assert.equal(rebuilt.read, 3);
@@ -26,7 +26,7 @@ test("index reads every session once, then nothing; --rebuild reads them all aga
   const text = await runCli(["index", "--stats"], { fs });
   assert.equal(text.code, 0);
   assert.match(text.stdout, /^Indexed 3 session files: 0 read, 0 appended, 0 touched, 3 unchanged, 0 removed \(0\.0 MB read\)\nCatalog: file at ~\/\.cache\/pi-session\nSize: /);
-  assert.match(text.stdout, /\n {2}usage \(v1\): 3 files\n/);
+  assert.match(text.stdout, /\n {2}usage \(v2\): 3 files\n/);
 });
 
 test("index with XDG_CACHE_HOME and with PI_SESSION_CATALOG=off", async () => {

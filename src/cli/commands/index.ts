@@ -47,7 +47,7 @@ export const indexCommand: CommandSpec = {
     const home = ctx.deps.storage.home;
     ctx.out(
       `Indexed ${counts.files} session files: ${counts.read} read, ${counts.appended} appended, ${counts.touched} touched, ` +
-        `${counts.unchanged} unchanged, ${counts.removed} removed (${mb(counts.bytesRead)} read)`,
+        `${counts.unchanged} unchanged, ${counts.removed} removed${counts.unreadable > 0 ? `, ${counts.unreadable} unreadable` : ""} (${mb(counts.bytesRead)} read)`,
     );
     ctx.out(store ? `Catalog: ${store.kind} at ${tildePath(store.location, home)}${store.fullText ? ", with full-text search" : ""}` : "Catalog: off (PI_SESSION_CATALOG=off); nothing is kept");
     const d = report.description;

@@ -43,7 +43,7 @@ async function usageSessions(ctx: CliContext, withNames: boolean): Promise<Usage
         created: typeof header.timestamp === "string" ? header.timestamp : "",
         parentSession: typeof header.parentSession === "string" ? header.parentSession : undefined,
         name: name || undefined,
-        rows: data.rows,
+        usage: data,
       });
     }
     return sessions;

@@ -15,10 +15,12 @@ import { scanMembers, STOP } from "./scan-members.ts";
 /** Where a row's usage came from: assistant, tool result, compaction, branch summary, usage entry. */
 export type UsageSource = "assistant" | "toolResult" | "compaction" | "branch_summary" | "usage";
 
+const SOURCES: readonly UsageSource[] = ["assistant", "toolResult", "compaction", "branch_summary", "usage"];
+
 /**
  * One usage-bearing entry: source, entry id, entry timestamp, cost key (`provider/model` or
  * `Tools/summaries`, as pi files it), then input, output, cacheRead, cacheWrite tokens and the
- * input, output, cacheRead, cacheWrite and total cost. A tuple keeps the cached state small.
+ * input, output, cacheRead, cacheWrite and total cost. `usageRow` builds one from a state.
  */
 export type UsageRow = [
   UsageSource,
@@ -29,9 +31,73 @@ export type UsageRow = [
   number, number, number, number, number,
 ];
 
-/** The usage rows of one file, in file order. */
+/**
+ * The usage rows of one file, in file order, column by column: a catalog of all sessions holds
+ * tens of thousands of rows, and a few arrays per file (numbers unboxed, each cost key once)
+ * take a fraction of the memory of one array per row.
+ */
 export interface UsageState {
-  rows: UsageRow[];
+  /** The file's cost keys, each once, in order of first use. */
+  keys: string[];
+  /** Per row: the entry id, or null. */
+  ids: (string | null)[];
+  /** Per row: the entry timestamp as written, or null. */
+  timestamps: (string | null)[];
+  /**
+   * `ROW_NUMBERS` per row: source (index into the sources), key index, then the tokens and
+   * costs in `UsageRow` order.
+   */
+  numbers: number[];
+}
+
+/** How many numbers `UsageState.numbers` holds per row. */
+export const ROW_NUMBERS = 11;
+
+/** How many rows a state holds. */
+export function rowCount(state: UsageState): number {
+  return state.ids.length;
+}
+
+/** Row `i` of a state as a tuple. */
+export function usageRow(state: UsageState, i: number): UsageRow {
+  const n = state.numbers;
+  const at = i * ROW_NUMBERS;
+  return [
+    SOURCES[n[at]], state.ids[i], state.timestamps[i], state.keys[n[at + 1]],
+    n[at + 2], n[at + 3], n[at + 4], n[at + 5],
+    n[at + 6], n[at + 7], n[at + 8], n[at + 9], n[at + 10],
+  ];
+}
+
+/** Every row of a state, as tuples. */
+export function usageRows(state: UsageState): UsageRow[] {
+  return Array.from({ length: rowCount(state) }, (_, i) => usageRow(state, i));
+}
+
+/** Appends a row to a state. */
+export function pushRow(state: UsageState, row: UsageRow): void {
+  let key = state.keys.indexOf(row[3]);
+  if (key < 0) key = state.keys.push(row[3]) - 1;
+  state.ids.push(row[1]);
+  state.timestamps.push(row[2]);
+  state.numbers.push(SOURCES.indexOf(row[0]), key);
+  for (let k = 4; k < 13; k++) state.numbers.push(row[k] as number);
+}
+
+/** Adds row `i` of a state into totals, the way `addUsage` adds a usage object. */
+export function addRowAt(totals: UsageTotals, state: UsageState, i: number): void {
+  const n = state.numbers;
+  const at = i * ROW_NUMBERS;
+  totals.input += n[at + 2];
+  totals.output += n[at + 3];
+  totals.cacheRead += n[at + 4];
+  totals.cacheWrite += n[at + 5];
+  totals.totalTokens += n[at + 2] + n[at + 3] + n[at + 4] + n[at + 5];
+  totals.cost.input += n[at + 6];
+  totals.cost.output += n[at + 7];
+  totals.cost.cacheRead += n[at + 8];
+  totals.cost.cacheWrite += n[at + 9];
+  totals.cost.total += n[at + 10];
 }
 
 const decoder = new TextDecoder();
@@ -41,30 +107,24 @@ function num(value: unknown): number {
   return typeof value === "number" && Number.isFinite(value) ? value : 0;
 }
 
+/**
+ * A copy of `text` in one piece. Strings built by concatenation are trees of pieces in the
+ * engines until something flattens them; a row keeps its strings for the whole run.
+ */
+function flat(text: string): string {
+  return JSON.parse(JSON.stringify(text));
+}
+
 function makeRow(source: UsageSource, id: unknown, timestamp: unknown, key: string, usage: Record<string, unknown>): UsageRow {
   const cost = isObject(usage.cost) ? usage.cost : {};
   return [
     source,
-    typeof id === "string" ? id : null,
-    typeof timestamp === "string" ? timestamp : null,
-    key,
+    typeof id === "string" ? flat(id) : null,
+    typeof timestamp === "string" ? flat(timestamp) : null,
+    flat(key),
     num(usage.input), num(usage.output), num(usage.cacheRead), num(usage.cacheWrite),
     num(cost.input), num(cost.output), num(cost.cacheRead), num(cost.cacheWrite), num(cost.total),
   ];
-}
-
-/** Adds a row into totals, the way `addUsage` adds a usage object. */
-export function addRow(totals: UsageTotals, row: UsageRow): void {
-  totals.input += row[4];
-  totals.output += row[5];
-  totals.cacheRead += row[6];
-  totals.cacheWrite += row[7];
-  totals.totalTokens += row[4] + row[5] + row[6] + row[7];
-  totals.cost.input += row[8];
-  totals.cost.output += row[9];
-  totals.cost.cacheRead += row[10];
-  totals.cost.cacheWrite += row[11];
-  totals.cost.total += row[12];
 }
 
 function sourceOf(entry: SessionEntry): UsageSource {
@@ -144,10 +204,11 @@ export function usageRowOfLine(line: RawLine): UsageRow | undefined {
 /** Usage rows per session file. */
 export const usageDigest: DigestKind<UsageState> = {
   name: "usage",
-  version: 1,
-  initial: () => ({ rows: [] }),
+  // 2: rows column by column (1 kept one array per row).
+  version: 2,
+  initial: () => ({ keys: [], ids: [], timestamps: [], numbers: [] }),
   entry(data, line) {
     const row = usageRowOfLine(line);
-    if (row) data.rows.push(row);
+    if (row) pushRow(data, row);
   },
 };

@@ -4,9 +4,9 @@
  * behind each figure.
  * @module
  */
-import { addRow, type UsageRow, type UsageSource } from "../digest/usage-digest.ts";
+import { addRowAt, ROW_NUMBERS, type UsageSource, usageRow } from "../digest/usage-digest.ts";
 import { emptyUsage, type UsageTotals } from "../info/usage-totals.ts";
-import { attributeUsage, entryIdentity, rowIdentity, type UsageSession } from "./attribution.ts";
+import { attributeUsage, entryIdentity, type UsageSession } from "./attribution.ts";
 import { type DateBound, onOrAfter, onOrBefore } from "./date-bound.ts";
 import { calendarKey, localDays, type StatsBy } from "./time-buckets.ts";
 
@@ -59,21 +59,27 @@ interface Group {
   entries: StatsEntry[];
 }
 
-function rowKey(by: StatsBy, session: UsageSession, row: UsageRow, day: string | undefined): string {
+/** The cost key of row `i` of a session. */
+function modelOf(session: UsageSession, i: number): string {
+  return session.usage.keys[session.usage.numbers[i * ROW_NUMBERS + 1]];
+}
+
+function rowKey(by: StatsBy, session: UsageSession, i: number, day: string): string {
   if (by === "session") return session.id;
-  if (by === "model") return row[3];
+  if (by === "model") return modelOf(session, i);
   if (by === "project") return session.cwd;
-  return day === undefined ? "unknown" : calendarKey(by, day);
+  return day === "" ? "unknown" : calendarKey(by, day);
 }
 
 function totalsOnly(t: UsageTotals): UsageTotals {
   return { input: t.input, output: t.output, cacheRead: t.cacheRead, cacheWrite: t.cacheWrite, totalTokens: t.totalTokens, cost: { ...t.cost } };
 }
 
-function entryOf(session: UsageSession, row: UsageRow): StatsEntry {
+function entryOf(session: UsageSession, i: number): StatsEntry {
+  const [source, entryId, timestamp, model] = usageRow(session.usage, i);
   const usage = emptyUsage();
-  addRow(usage, row);
-  return { session: session.path, sessionId: session.id, entryId: row[1], timestamp: row[2], source: row[0], model: row[3], copies: 0, ...usage };
+  addRowAt(usage, session.usage, i);
+  return { session: session.path, sessionId: session.id, entryId, timestamp, source, model, copies: 0, ...usage };
 }
 
 /**
@@ -91,34 +97,40 @@ export function aggregateStats(sessions: readonly UsageSession[], options: Stats
   const totals = emptyUsage();
   const copies = { entries: 0, usage: emptyUsage() };
   const copyCounts = new Map<string, number>();
-  const inRange = (row: UsageRow): { ok: boolean; day?: string } => {
-    const ms = row[2] === null ? NaN : Date.parse(row[2]);
-    if (Number.isNaN(ms)) return { ok: since === undefined && until === undefined };
+  // The row's local day, "" when its timestamp is not a time, or null when it is out of bounds.
+  const dayInRange = (session: UsageSession, i: number): string | null => {
+    const timestamp = session.usage.timestamps[i];
+    const ms = timestamp === null ? NaN : Date.parse(timestamp);
+    if (Number.isNaN(ms)) return since === undefined && until === undefined ? "" : null;
     const local = day(ms);
-    return { ok: (!since || onOrAfter(since, ms, local)) && (!until || onOrBefore(until, ms, local)), day: local };
+    return (!since || onOrAfter(since, ms, local)) && (!until || onOrBefore(until, ms, local)) ? local : null;
   };
-  attributeUsage(sessions, (session, row) => {
+  attributeUsage(sessions, (session, i) => {
     if (!inScope(session)) return;
-    const where = inRange(row);
-    if (!where.ok) return;
-    const key = rowKey(by, session, row, where.day);
+    const local = dayInRange(session, i);
+    if (local === null) return;
+    const key = rowKey(by, session, i, local);
     let group = groups.get(key);
     if (!group) groups.set(key, group = { totals: emptyUsage(), sessions: new Set(), models: new Map(), entries: [] });
-    addRow(totals, row);
-    addRow(group.totals, row);
+    addRowAt(totals, session.usage, i);
+    addRowAt(group.totals, session.usage, i);
     group.sessions.add(session);
     if (options.breakdown) {
-      let model = group.models.get(row[3]);
-      if (!model) group.models.set(row[3], model = emptyUsage());
-      addRow(model, row);
+      const modelKey = modelOf(session, i);
+      let model = group.models.get(modelKey);
+      if (!model) group.models.set(modelKey, model = emptyUsage());
+      addRowAt(model, session.usage, i);
     }
-    if (explain === true || explain === key) group.entries.push(entryOf(session, row));
-  }, (session, row) => {
-    const identity = rowIdentity(row)!;
-    copyCounts.set(identity, (copyCounts.get(identity) ?? 0) + 1);
-    if (!inScope(session) || !inRange(row).ok) return;
+    if (explain === true || explain === key) group.entries.push(entryOf(session, i));
+  }, (session, i) => {
+    // Copies are only counted per entry when they are listed.
+    if (explain !== undefined && explain !== false) {
+      const identity = entryIdentity(session.usage.ids[i], session.usage.timestamps[i])!;
+      copyCounts.set(identity, (copyCounts.get(identity) ?? 0) + 1);
+    }
+    if (!inScope(session) || dayInRange(session, i) === null) return;
     copies.entries++;
-    addRow(copies.usage, row);
+    addRowAt(copies.usage, session.usage, i);
   });
   const timeOrdered = by === "day" || by === "week" || by === "month";
   const rows = [...groups].map(([key, group]): StatsRow => {

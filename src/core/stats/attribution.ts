@@ -5,7 +5,7 @@
  * @module
  */
 import { normalizePath } from "../storage/paths.ts";
-import type { UsageRow } from "../digest/usage-digest.ts";
+import { rowCount, type UsageState } from "../digest/usage-digest.ts";
 
 /** The usage of one session file, with what grouping needs from its header. */
 export interface UsageSession {
@@ -16,7 +16,7 @@ export interface UsageSession {
   created: string;
   parentSession?: string;
   name?: string;
-  rows: UsageRow[];
+  usage: UsageState;
 }
 
 function createdMs(session: UsageSession): number {
@@ -60,31 +60,49 @@ export function entryIdentity(id: unknown, timestamp: unknown): string | null {
   return typeof id === "string" && typeof timestamp === "string" ? `${id}\n${timestamp}` : null;
 }
 
-/** The identity of a row across files, or null when it has none (v1 entries without ids). */
-export function rowIdentity(row: UsageRow): string | null {
-  return entryIdentity(row[1], row[2]);
+/**
+ * The (id, timestamp) pairs seen so far, keyed by timestamp and then id: the strings the
+ * states already hold serve as keys, instead of one new string per usage entry.
+ */
+class SeenEntries {
+  #byTimestamp = new Map<string, string | Set<string>>();
+
+  /** Adds the pair; false when it was there already. */
+  add(id: string, timestamp: string): boolean {
+    const ids = this.#byTimestamp.get(timestamp);
+    if (ids === undefined) {
+      this.#byTimestamp.set(timestamp, id);
+      return true;
+    }
+    if (typeof ids === "string") {
+      if (ids === id) return false;
+      this.#byTimestamp.set(timestamp, new Set([ids, id]));
+      return true;
+    }
+    if (ids.has(id)) return false;
+    ids.add(id);
+    return true;
+  }
 }
 
 /**
  * Calls `owned` once per distinct usage entry (for the session it first appeared in) and
- * `copied` for every other copy, naming the owner.
+ * `copied` for every other copy, with the session and the row's index in its usage state.
  */
 export function attributeUsage(
   sessions: readonly UsageSession[],
-  owned: (session: UsageSession, row: UsageRow) => void,
-  copied?: (session: UsageSession, row: UsageRow, owner: UsageSession) => void,
+  owned: (session: UsageSession, row: number) => void,
+  copied?: (session: UsageSession, row: number) => void,
 ): void {
-  const owners = new Map<string, UsageSession>();
+  const seen = new SeenEntries();
   for (const session of attributionOrder(sessions)) {
-    for (const row of session.rows) {
-      const identity = rowIdentity(row);
-      const owner = identity === null ? undefined : owners.get(identity);
-      if (owner !== undefined) {
-        copied?.(session, row, owner);
-        continue;
-      }
-      if (identity !== null) owners.set(identity, session);
-      owned(session, row);
+    const { ids, timestamps } = session.usage;
+    for (let i = 0; i < rowCount(session.usage); i++) {
+      const id = ids[i];
+      const timestamp = timestamps[i];
+      // Entries without both (v1 files) have no identity: each counts where it is.
+      if (id !== null && timestamp !== null && !seen.add(id, timestamp)) copied?.(session, i);
+      else owned(session, i);
     }
   }
 }

@@ -9,7 +9,7 @@ import { type DigestKind, Digester, type DigestResult } from "../../../src/core/
 import { docsDigest } from "../../../src/core/digest/docs-digest.ts";
 import { filesDigest } from "../../../src/core/digest/files-digest.ts";
 import { digestInfo, listingDigest } from "../../../src/core/digest/listing-digest.ts";
-import { usageDigest, usageRowOfLine } from "../../../src/core/digest/usage-digest.ts";
+import { rowCount, usageDigest, usageRowOfLine, usageRows } from "../../../src/core/digest/usage-digest.ts";
 import { SessionInfoReader } from "../../../src/core/info/session-info.ts";
 import { entryUsage } from "../../../src/core/info/usage-totals.ts";
 import { parseSession } from "../../../src/core/read/read-session.ts";
@@ -83,7 +83,7 @@ test("Digester keeps an unterminated last line out of the resumable state", () =
   const { result } = runAll(usageDigest, torn);
   assert.ok(result.final, "the last line counts in final");
   assert.equal(result.end, complete.length - 1 - (FILE.trimEnd().split("\n").at(-1)!.length));
-  assert.equal(result.final!.data.rows.length, result.state.data.rows.length + 1);
+  assert.equal(rowCount(result.final!.data), rowCount(result.state.data) + 1);
   // Completing the line later resumes from `end` and counts it once.
   const resumed = new Digester(usageDigest, result);
   resumed.push(complete.subarray(result.end));
@@ -125,7 +125,7 @@ test("usageRowOfLine agrees with entryUsage on every line of the hostile corpus"
 
 test("usageDigest rows: source, key and normalised numbers, as pi counts them", () => {
   const { result } = runAll(usageDigest, bytes(FILE));
-  assert.deepEqual(result.state.data.rows.map((r) => [r[0], r[1], r[3], r[4], r[12]]), [
+  assert.deepEqual(usageRows(result.state.data).map((r) => [r[0], r[1], r[3], r[4], r[12]]), [
     ["assistant", "a1", "anthropic/claude-test-2", 1, 0.3],
     ["toolResult", "t1", "Tools/summaries", 2, 0.6],
     ["usage", "w1", "openai/gpt-5", 3, 0.9],

@@ -4,7 +4,7 @@
  */
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import type { UsageRow } from "../../../src/core/digest/usage-digest.ts";
+import { pushRow, usageDigest, type UsageRow } from "../../../src/core/digest/usage-digest.ts";
 import { aggregateStats } from "../../../src/core/stats/aggregate-stats.ts";
 import { attributionOrder, type UsageSession } from "../../../src/core/stats/attribution.ts";
 import { parseDateBound } from "../../../src/core/stats/date-bound.ts";
@@ -15,7 +15,9 @@ function row(id: string | null, ts: string | null, cost: number, key = "anthropi
 }
 
 function session(path: string, created: string, rows: UsageRow[], extra: Partial<UsageSession> = {}): UsageSession {
-  return { path, id: path.slice(1), cwd: "/p", created, rows, ...extra };
+  const usage = usageDigest.initial();
+  for (const r of rows) pushRow(usage, r);
+  return { path, id: path.slice(1), cwd: "/p", created, usage, ...extra };
 }
 
 test("attributionOrder() puts parents before forks, then oldest header, then path", () => {
@@ -43,6 +45,15 @@ test("aggregateStats() never merges entries without ids", () => {
   const a = session("/a", "2025-06-01T00:00:00Z", [row(null, null, 1)]);
   const b = session("/b", "2025-06-01T00:00:00Z", [row(null, null, 1)]);
   assert.equal(aggregateStats([a, b], { by: "day", tz: "UTC" }).totals.cost.total, 2);
+});
+
+test("aggregateStats() tells entries apart by id and timestamp, also within one file", () => {
+  const ts = "2025-06-01T10:00:00Z";
+  const a = session("/a", "2025-06-01T00:00:00Z", [row("x", ts, 1), row("y", ts, 2), row("z", ts, 4), row("x", ts, 8), row("x", "2025-06-01T10:00:01Z", 16)]);
+  const b = session("/b", "2025-06-02T00:00:00Z", [row("y", ts, 2), row("w", ts, 32)]);
+  const report = aggregateStats([b, a], { by: "session", tz: "UTC" });
+  assert.deepEqual(report.rows.map((r) => [r.key, r.cost.total]), [["b", 32], ["a", 23]]);
+  assert.deepEqual([report.copies.entries, report.copies.usage.cost.total], [2, 10]);
 });
 
 test("aggregateStats() groups by calendar day in the time zone asked for", () => {
