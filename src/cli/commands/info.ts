@@ -5,7 +5,7 @@
  */
 import type { MessageEntry, ToolCall } from "../../core/format/types.ts";
 import { sessionUsage, type UsageTotals } from "../../core/info/usage-totals.ts";
-import { readSessionInfo } from "../../session/list-sessions.ts";
+import { SessionInfoReader } from "../../core/info/session-info.ts";
 import type { CommandSpec } from "../command.ts";
 import { inheritedUsage } from "../inherited-usage.ts";
 import { loadSession } from "../load.ts";
@@ -36,8 +36,10 @@ export const infoCommand: CommandSpec = {
   args: ["<ref>"],
   examples: ["pi-session info @", "pi-session info 01a2b3c4 --json", "pi-session info ~/.pi/agent/sessions/--home-me-app--/2026-01-01T10-00-00-000Z_x.jsonl"],
   async run(ctx, [ref]) {
-    const { path, file, tree } = await loadSession(ctx, ref);
-    const listed = await readSessionInfo(ctx.fs, path);
+    // The listing facts (created, modified) come from the same single read of the file.
+    const listing = new SessionInfoReader("");
+    const { path, file, tree } = await loadSession(ctx, ref, (chunk) => listing.push(chunk));
+    const listed = listing.end((await ctx.fs.stat(path))?.mtimeMs ?? 0);
     const entryTypes: Record<string, number> = {};
     const messageRoles: Record<string, number> = {};
     let toolCalls = 0;
