@@ -20,6 +20,7 @@ import { VERSION } from "../../src/version.ts";
 const root = new URL("../..", import.meta.url).pathname;
 const isNode = !("Deno" in globalThis) && !("Bun" in globalThis);
 const hasTools = () => spawnSync("sh", ["-c", "command -v chroot && command -v unshare && command -v ldd && command -v mount"], { stdio: "ignore" }).status === 0;
+const canUnshare = () => spawnSync("unshare", ["--mount", "--propagation", "private", "true"], { stdio: "ignore" }).status === 0;
 const skip = !isNode
   ? "runs under Node only: it compiles the executable and drives chroot"
   : process.platform !== "linux"
@@ -28,6 +29,8 @@ const skip = !isNode
   ? "needs root for chroot and mount (run as root to check the container layout)"
   : !hasTools()
   ? "needs chroot, unshare, ldd and mount"
+  : !canUnshare()
+  ? "this machine does not allow a private mount namespace (unshare --mount), as in a container without CAP_SYS_ADMIN"
   : false;
 
 /** The environment the Containerfile sets (PI_CODING_AGENT_DIR, XDG_CACHE_HOME), plus a HOME inside the root. */
