@@ -35,6 +35,11 @@ export interface RefreshOptions {
    * files first, then each changed file once read. Lets a picker show rows before a cold refresh ends.
    */
   onRecords?: (path: string, records: readonly CatalogRecord[]) => void;
+  /**
+   * Load only the stored records of the files asked for, where the store can, rather than the
+   * whole section: for a refresh of a few files (e.g. the sessions a search found).
+   */
+  partial?: boolean;
 }
 
 /** What a refresh did, file by file (a file counts once, by the most work any section needed). */
@@ -73,6 +78,12 @@ const RANK: Record<RefreshOutcome, number> = { unchanged: 0, touched: 1, appende
 const STAT_CONCURRENCY = 64;
 /** Search documents are saved in batches of about this many rows, to bound memory. */
 const DOC_BATCH = 20_000;
+
+/** A test for paths under any of `dirs`. */
+function inDirs(dirs: readonly string[] = []): (path: string) => boolean {
+  const prefixes = dirs.map((dir) => (dir.endsWith("/") ? dir : dir + "/"));
+  return (path) => prefixes.some((prefix) => path.startsWith(prefix));
+}
 
 /**
  * @example Listing through the catalog
@@ -132,6 +143,17 @@ export class Catalog {
     return this.#records(kind) as Promise<Map<string, CatalogRecord<S>>>;
   }
 
+  /** The stored records of `paths` in `kind`'s section: just those where the store can, else all. */
+  async #recordsOf(kind: AnyKind, paths: readonly string[]): Promise<Map<string, CatalogRecord>> {
+    if (!this.#store?.loadPaths || this.#loaded.has(kind.name)) return this.#records(kind);
+    try {
+      return await this.#store.loadPaths(kind, paths);
+    } catch (error) {
+      this.#warn("load", `The catalog at ${this.#store.location} cannot be read (${(error as Error).message}); reading the session files directly`);
+      return new Map();
+    }
+  }
+
   /** Starts loading the stored records of `kinds`, so that listing directories can overlap it. */
   preload(kinds: readonly AnyKind[]): void {
     for (const kind of kinds) void this.#records(kind);
@@ -152,12 +174,36 @@ export class Catalog {
     await this.#store?.clear();
   }
 
+  /**
+   * True when a refresh of `kind` for `files` would change nothing: every file has a record of
+   * the same size and mtime, and none would be dropped from `listedDirs`. Answered without
+   * loading the records where the store can list their stamps; else false (refresh instead).
+   */
+  async unchanged(kind: AnyKind, files: readonly string[], options: Pick<RefreshOptions, "listedDirs"> = {}): Promise<boolean> {
+    if (!this.#store?.loadStamps || this.#loaded.has(kind.name)) return false;
+    let stamps, stats;
+    try {
+      stamps = await this.#store.loadStamps(kind);
+      stats = await Promise.all(files.map((path) => this.fs.stat(path)));
+    } catch {
+      return false;
+    }
+    for (const [i, path] of files.entries()) {
+      const stamp = stamps.get(path);
+      const stat = stats[i];
+      if (!stat?.isFile || !stamp || stamp.size !== stat.size || stamp.mtimeMs !== stat.mtimeMs) return false;
+    }
+    const listed = inDirs(options.listedDirs);
+    const asked = new Set(files);
+    return ![...stamps.keys()].some((path) => !asked.has(path) && listed(path));
+  }
+
   /** Brings the records of `kinds` up to date for `files` and saves what changed. */
   async refresh(kinds: readonly AnyKind[], files: readonly string[], options: RefreshOptions = {}): Promise<CatalogView> {
     const paths = [...new Set(files)];
     // Stats run in the background while the stored records load.
     const statting = mapConcurrent(paths, STAT_CONCURRENCY, (path) => this.fs.stat(path).catch(() => null));
-    const stored = await Promise.all(kinds.map((kind) => this.#records(kind)));
+    const stored = await Promise.all(kinds.map((kind) => options.partial ? this.#recordsOf(kind, paths) : this.#records(kind)));
     const stats = await statting;
     const counts: RefreshCounts = { files: 0, unchanged: 0, touched: 0, appended: 0, read: 0, removed: 0, bytesRead: 0, unreadable: 0 };
     const fresh = kinds.map(() => new Map<string, CatalogRecord>());
@@ -220,11 +266,11 @@ export class Catalog {
       if (pendingDocs > DOC_BATCH) await flush();
     });
 
-    const listed = (options.listedDirs ?? []).map((dir) => (dir.endsWith("/") ? dir : dir + "/"));
+    const listed = inDirs(options.listedDirs);
     const asked = new Set(paths);
     for (const [i, records] of stored.entries()) {
       for (const path of [...records.keys()]) {
-        if (seen.has(path) || !(asked.has(path) || listed.some((dir) => path.startsWith(dir)))) continue;
+        if (seen.has(path) || !(asked.has(path) || listed(path))) continue;
         records.delete(path);
         pending[i].remove.push(path);
         if (i === 0) counts.removed++;

@@ -13,6 +13,7 @@ export * from "./list-cached.ts";
 export * from "./search-hit.ts";
 export * from "./search-scan.ts";
 export * from "./search-index.ts";
+export * from "./search-sessions.ts";
 export { SqliteCatalogStore } from "./sqlite/sqlite-store.ts";
 export { openSqliteStore, SqliteUnavailableError } from "./sqlite/open-sqlite.ts";
 export type { SqliteDb, SqliteStatement } from "./sqlite/sqlite-db.ts";

@@ -11,8 +11,9 @@ import { ftsExpression } from "../core/search/fts-expression.ts";
 import type { SearchQuery } from "../core/search/query.ts";
 import type { FileSystem } from "../io/file-system.ts";
 import { readBytes } from "./read-bytes.ts";
-import { HitCollector, hitOf, type SearchResult } from "./search-hit.ts";
-import type { CatalogStore } from "./store.ts";
+import { mapConcurrent } from "../session/list-sessions.ts";
+import { HitCollector, hitOf, type SearchHit, type SearchResult } from "./search-hit.ts";
+import type { CatalogStore, IndexedDoc } from "./store.ts";
 
 /** How many hits to keep and which documents count. */
 export interface IndexSearchOptions {
@@ -21,6 +22,7 @@ export interface IndexSearchOptions {
 }
 
 const PAGE = 500;
+const READS_AT_ONCE = 16;
 const scratch: never[] = [];
 
 /** True when `store` can answer `query` from its index (else scan). */
@@ -50,24 +52,29 @@ export async function indexSearch(
     } catch {
       return offset === 0 ? null : hits.result();
     }
-    for (const doc of page) {
-      if (!files.has(doc.path) || !options.filter(doc)) continue;
+    const candidates = page.filter((doc) => files.has(doc.path) && options.filter(doc));
+    for (let next = 0; next < candidates.length;) {
       if (found >= options.limit) return { hits: hits.result().hits, more: true };
-      let bytes: Uint8Array;
-      try {
-        bytes = await readBytes(fs, doc.path, doc.offset, doc.offset + doc.length);
-      } catch {
-        continue;
+      // Nearly every candidate is a hit: the lines of as many as are still wanted are read at once.
+      const batch = candidates.slice(next, next + options.limit - found);
+      next += batch.length;
+      const lines = await mapConcurrent(batch, READS_AT_ONCE, (doc) => readBytes(fs, doc.path, doc.offset, doc.offset + doc.length).catch(() => undefined));
+      for (const [i, doc] of batch.entries()) {
+        const hit = lines[i] && confirm(query, doc, lines[i]);
+        if (!hit) continue;
+        hits.add(hit);
+        found++;
       }
-      const decoded = decodeLine({ bytes, number: doc.line, offset: doc.offset, terminated: true }, { bom: false, crlf: false }, scratch);
-      scratch.length = 0;
-      if (decoded.kind !== "value" || !isObject(decoded.value)) continue;
-      const text = entryDocs(decoded.value).find((d) => d.role === doc.role && d.part === doc.part);
-      const hit = text && hitOf(query, text, { path: doc.path, entryId: doc.entryId, timestamp: doc.timestamp, line: doc.line });
-      if (!hit) continue;
-      hits.add(hit);
-      found++;
     }
     if (page.length < PAGE) return hits.result();
   }
+}
+
+/** The hit for a candidate document, from its entry's line, when the matcher agrees. */
+function confirm(query: SearchQuery, doc: IndexedDoc, bytes: Uint8Array): SearchHit | undefined {
+  const decoded = decodeLine({ bytes, number: doc.line, offset: doc.offset, terminated: true }, { bom: false, crlf: false }, scratch);
+  scratch.length = 0;
+  if (decoded.kind !== "value" || !isObject(decoded.value)) return undefined;
+  const text = entryDocs(decoded.value).find((d) => d.role === doc.role && d.part === doc.part);
+  return text && hitOf(query, text, { path: doc.path, entryId: doc.entryId, timestamp: doc.timestamp, line: doc.line });
 }

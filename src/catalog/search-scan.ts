@@ -4,6 +4,8 @@
  * test and parse only the lines found. Regex queries cannot be narrowed: every line is parsed.
  * @module
  */
+import type { HeaderFacts } from "../core/digest/digester.ts";
+import { listingHeaderLine } from "../core/info/session-info.ts";
 import { isObject } from "../core/read/decode-line.ts";
 import { scanEntryKeys } from "../core/read/scan-keys.ts";
 import { type ByteNeedle, compileNeedle, findNeedle } from "../core/search/byte-needle.ts";
@@ -15,10 +17,12 @@ import type { FileSystem } from "../io/file-system.ts";
 import { mapConcurrent } from "../session/list-sessions.ts";
 import { HitCollector, hitOf, type SearchResult } from "./search-hit.ts";
 
-/** How many hits to keep, which documents count, and progress. */
+/** How many hits to keep, which sessions and documents count, and progress. */
 export interface ScanOptions {
   limit: number;
   filter: (doc: DocFacts) => boolean;
+  /** Which sessions count, by their header (e.g. only those of one directory); all when absent. */
+  accept?: (header: HeaderFacts) => boolean;
   onProgress?: (done: number, total: number) => void;
 }
 
@@ -47,24 +51,29 @@ function concat(a: Uint8Array, b: Uint8Array): Uint8Array {
   return out;
 }
 
-/** What one file scan needs: the query, its narrowing, and where hits go. */
-interface Scan {
-  path: string;
+/** What every file scan of one search shares: the query, its narrowing, and where hits go. */
+interface Search {
   query: SearchQuery;
   options: ScanOptions;
   hits: HitCollector;
   filters: RegExp[];
   needles: ByteNeedle[] | undefined;
-  header: "unknown" | "found" | "not-a-session";
+}
+
+/** One file's scan; `header` is "skip" for a file that is not a session, or not one that counts. */
+interface Scan extends Search {
+  path: string;
+  header: "unknown" | "found" | "skip";
+}
+
+/** Until the header: the listing's own rule decides whether the file is a session. */
+function onHeaderLine(scan: Scan, bytes: Uint8Array, number: number): void {
+  const header = listingHeaderLine({ bytes, number, offset: 0, terminated: true });
+  if (header === undefined) return;
+  scan.header = header !== null && (scan.options.accept?.(header) ?? true) ? "found" : "skip";
 }
 
 function onLine(scan: Scan, text: string, number: number): void {
-  if (scan.header !== "found") {
-    if (text.trim() === "") return;
-    const value = parse(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);
-    if (value !== undefined) scan.header = value.type === "session" ? "found" : "not-a-session";
-    return;
-  }
   if (!scan.filters.every((filter) => filter.test(text))) return;
   const entry = parse(text);
   if (!entry) return;
@@ -102,7 +111,8 @@ function scanBody(scan: Scan, body: Uint8Array, number: number): number {
   // Until the header is found, and with nothing to look for, every line is decoded.
   while (at <= body.length && (scan.header === "unknown" || (scan.header === "found" && !scan.needles))) {
     const end = lineEnd(at);
-    onLine(scan, decoder.decode(body.subarray(at, end)), number++);
+    if (scan.header === "unknown") onHeaderLine(scan, body.subarray(at, end), number++);
+    else onLine(scan, decoder.decode(body.subarray(at, end)), number++);
     at = end + 1;
   }
   if (at > body.length || scan.header !== "found") return number;
@@ -121,31 +131,28 @@ function scanBody(scan: Scan, body: Uint8Array, number: number): number {
   return number + countNewlines(body, at, body.length) + 1;
 }
 
-async function scanFile(fs: FileSystem, path: string, query: SearchQuery, options: ScanOptions, hits: HitCollector): Promise<void> {
-  const pieces = prefilterPieces(query);
-  const scan: Scan = {
-    path,
-    query,
-    options,
-    hits,
-    filters: linePrefilter(query) ?? [],
-    needles: pieces ? pieces[0].map(compileNeedle) : undefined,
-    header: "unknown",
-  };
-  // A known end keeps each read buffer the size of the file rather than of a whole chunk.
-  const size = (await fs.stat(path))?.size ?? 0;
+async function scanFile(fs: FileSystem, path: string, search: Search): Promise<void> {
+  const scan: Scan = { ...search, path, header: "unknown" };
+  // The start of a line cut by the end of a chunk (a copy: chunks may share one buffer).
   let carry: Uint8Array | undefined;
   let number = 1;
-  for await (const chunk of fs.read(path, { end: size })) {
-    const bytes = carry ? concat(carry, chunk) : chunk;
-    const last = bytes.lastIndexOf(NEWLINE);
-    if (last < 0) {
-      carry = bytes;
-      continue;
+  for await (const chunk of fs.read(path, { reuseBuffer: true })) {
+    // Chunks are scanned where they are, since the runtime's own arrays (Node's Buffer) search
+    // faster than any copy: only the line cut in two is put together.
+    let from = 0;
+    if (carry) {
+      const first = chunk.indexOf(NEWLINE);
+      if (first < 0) {
+        carry = concat(carry, chunk);
+        continue;
+      }
+      number = scanBody(scan, concat(carry, chunk.subarray(0, first)), number);
+      from = first + 1;
     }
-    number = scanBody(scan, bytes.subarray(0, last), number);
-    carry = bytes.subarray(last + 1);
-    if (scan.header === "not-a-session") return;
+    const last = chunk.lastIndexOf(NEWLINE);
+    if (last >= from) number = scanBody(scan, chunk.subarray(from, last), number);
+    if (scan.header === "skip") return;
+    carry = new Uint8Array(chunk.subarray(Math.max(from, last + 1)));
   }
   if (carry && carry.length > 0) scanBody(scan, carry, number);
 }
@@ -159,11 +166,18 @@ async function scanFile(fs: FileSystem, path: string, query: SearchQuery, option
  * ```
  */
 export async function scanSearch(fs: FileSystem, files: readonly string[], query: SearchQuery, options: ScanOptions): Promise<SearchResult> {
-  const hits = new HitCollector(options.limit);
+  const pieces = prefilterPieces(query);
+  const search: Search = {
+    query,
+    options,
+    hits: new HitCollector(options.limit),
+    filters: linePrefilter(query) ?? [],
+    needles: pieces ? pieces[0].map(compileNeedle) : undefined,
+  };
   let done = 0;
   await mapConcurrent(files, 4, async (path) => {
-    await scanFile(fs, path, query, options, hits).catch(() => {});
+    await scanFile(fs, path, search).catch(() => {});
     options.onProgress?.(++done, files.length);
   });
-  return hits.result();
+  return search.hits.result();
 }

@@ -31,6 +31,9 @@ export interface CatalogRecord<S = unknown> {
   final?: DigestState<S>;
 }
 
+/** What tells whether a record is up to date: the size and mtime of the file it was made from. */
+export type RecordStamp = Pick<CatalogRecord, "size" | "mtimeMs">;
+
 /** A section's name and version, as stores key it. */
 export interface SectionKey {
   name: string;
@@ -80,6 +83,10 @@ export interface CatalogStore {
   /** True when the store has a full-text index (`docs` changes and `searchDocs`). */
   readonly supportsDocs: boolean;
   load(section: SectionKey): Promise<Map<string, CatalogRecord>>;
+  /** The records of `paths` only, where a store can find them without loading the section. */
+  loadPaths?(section: SectionKey, paths: readonly string[]): Promise<Map<string, CatalogRecord>>;
+  /** Each record's size and mtime, where a store can list them without loading the records. */
+  loadStamps?(section: SectionKey): Promise<Map<string, RecordStamp>>;
   save(section: SectionKey, changes: SectionChanges): Promise<void>;
   /** Candidate documents for an FTS5 MATCH expression, newest first, `limit` from `offset` on. */
   searchDocs?(expression: string, offset: number, limit: number): Promise<IndexedDoc[]>;

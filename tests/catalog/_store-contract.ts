@@ -66,6 +66,19 @@ export function storeContract(name: string, make: () => Promise<{ store: Catalog
     assert.ok(description.sections.some((s) => s.name === "usage" && s.records === 1));
   });
 
+  it("loadPaths() gives the records of just the paths asked for, where the store has it", async (store) => {
+    if (!store.loadPaths) return;
+    const records = [record("/s/a.jsonl", 1), record("/s/ü 日本.jsonl", 2, true), record("/s/c.jsonl", 3)];
+    await store.save(listing, { put: records, remove: [] });
+    await store.save({ name: "usage", version: 1 }, { put: [record("/s/c.jsonl", 9)], remove: [] });
+    const some = await store.loadPaths(listing, ["/s/ü 日本.jsonl", "/s/c.jsonl", "/s/missing.jsonl"]);
+    assert.deepEqual([...some.values()].sort((a, b) => a.path.localeCompare(b.path)), [records[2], records[1]]);
+    assert.equal((await store.loadPaths({ name: "listing", version: 2 }, ["/s/c.jsonl"])).size, 0);
+    // More paths than one query's parameters hold.
+    const many = Array.from({ length: 1200 }, (_, i) => `/s/none-${i}.jsonl`);
+    assert.deepEqual([...(await store.loadPaths(listing, [...many, "/s/a.jsonl"])).keys()], ["/s/a.jsonl"]);
+  });
+
   it("clear() forgets everything", async (store) => {
     await store.save(listing, { put: [record("/a", 1)], remove: [] });
     await store.clear();

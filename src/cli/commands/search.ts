@@ -10,15 +10,11 @@ import { DOC_ROLES } from "../../core/search/entry-docs.ts";
 import { parseSearchQuery, type SearchQuery } from "../../core/search/query.ts";
 import type { Snippet } from "../../core/search/snippet.ts";
 import { tildePath } from "../../core/storage/paths.ts";
-import { docsDigest } from "../../core/digest/docs-digest.ts";
-import { listingDigest } from "../../core/digest/listing-digest.ts";
-import { viewSessions } from "../../catalog/list-cached.ts";
-import type { SearchHit, SearchResult } from "../../catalog/search-hit.ts";
-import { canIndexSearch, indexSearch } from "../../catalog/search-index.ts";
-import { scanSearch } from "../../catalog/search-scan.ts";
+import type { SearchHit } from "../../catalog/search-hit.ts";
+import { searchSessions } from "../../catalog/search-sessions.ts";
 import { sessionScope, withCatalog, withProgress } from "../catalog.ts";
 import type { CommandSpec } from "../command.ts";
-import type { Colors, CliContext } from "../context.ts";
+import type { Colors } from "../context.ts";
 import { dateOption, timeZoneOption } from "../date-options.ts";
 import { CliError } from "../errors.ts";
 import { oneLine } from "../output/text-width.ts";
@@ -100,18 +96,10 @@ export const searchCommand: CommandSpec = {
       tz: timeZoneOption(opts.tz),
     });
     const { result, sessions } = await withCatalog(ctx, async (catalog) => {
-      // One refresh brings both the listing and (where there is an index) the documents up to date.
-      const indexed = canIndexSearch(catalog.store, q);
-      catalog.preload(indexed ? [listingDigest, docsDigest] : [listingDigest]);
       const scope = await sessionScope(ctx, Boolean(opts.all));
-      const [options, done] = withProgress(ctx, "Searching sessions", { listedDirs: scope.dirs });
+      const [refresh, done] = withProgress(ctx, "Searching sessions", { listedDirs: scope.dirs });
       try {
-        const view = await catalog.refresh(indexed ? [listingDigest, docsDigest] : [listingDigest], scope.files, options);
-        const sessions = viewSessions(view, { cwdFilter: scope.cwdFilter, processCwd: ctx.deps.storage.processCwd });
-        const files = sessions.map((s) => s.path);
-        const result: SearchResult = (indexed ? await indexSearch(ctx.fs, catalog.store, new Set(files), q, { limit, filter }) : null) ??
-          await scanSearch(ctx.fs, files, q, { limit, filter, onProgress: options.onProgress });
-        return { result, sessions: new Map(sessions.map((s) => [s.path, s])) };
+        return await searchSessions(catalog, scope, q, { limit, filter, cwdFilter: scope.cwdFilter, processCwd: ctx.deps.storage.processCwd, refresh });
       } finally {
         done();
       }

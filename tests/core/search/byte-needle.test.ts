@@ -30,6 +30,8 @@ test("findNeedle() finds ASCII pieces case-insensitively, and the Kelvin and lon
   assert.deepEqual(both("日本", "x日本語 日本"), [[1, 11], [1, 11]]);
   assert.deepEqual(both("naïve", "NAÏVE naïve"), [[0, 7], [0, 7]]);
   assert.deepEqual(both('a\\"b', 'x a\\"B y'), [[2], [2]]);
+  // Anchored past a character of several spellings (k: "k", "K" or the 3-byte Kelvin sign).
+  assert.deepEqual(both("flaky", "a FLA\u212aY, flaky and ſlaky Flaky"), [[2, 11, 28], [2, 11, 28]]);
 });
 
 test("findNeedle() agrees with the iu regex on random texts", () => {

@@ -1,0 +1,85 @@
+/**
+ * A search over the session files of a scope, through the catalog: the full-text index where the
+ * store has one (only its `docs` section is brought up to date), else one read of every file;
+ * then the listing details of just the sessions that have hits.
+ * @module
+ */
+import type { HeaderFacts } from "../core/digest/digester.ts";
+import { docsDigest } from "../core/digest/docs-digest.ts";
+import { listingDigest } from "../core/digest/listing-digest.ts";
+import type { SessionInfo } from "../core/info/session-info.ts";
+import type { DocFacts } from "../core/search/doc-filter.ts";
+import type { SearchQuery } from "../core/search/query.ts";
+import { resolvePath } from "../core/storage/paths.ts";
+import type { Catalog, RefreshOptions } from "./catalog.ts";
+import { type SessionFiles, viewSessions } from "./list-cached.ts";
+import type { SearchResult } from "./search-hit.ts";
+import { canIndexSearch, indexSearch } from "./search-index.ts";
+import { scanSearch } from "./search-scan.ts";
+import { recordState } from "./store.ts";
+
+/** What to search for, among which sessions, and how many hits to keep. */
+export interface SearchSessionsOptions {
+  limit: number;
+  filter: (doc: DocFacts) => boolean;
+  /** Keep only sessions whose header cwd resolves to this directory (custom session dirs). */
+  cwdFilter?: string;
+  /** Base for resolving relative cwds; defaults to "/". */
+  processCwd?: string;
+  /** For the refresh of the index (`listedDirs`, progress); `onProgress` also reports the scan. */
+  refresh?: RefreshOptions;
+}
+
+/** The hits, and the listing details of each session that has one, by path. */
+export interface SessionSearch {
+  result: SearchResult;
+  sessions: Map<string, SessionInfo>;
+}
+
+/** Which headers count: with `cwdFilter`, the sessions of that directory only (the listing's rule). */
+function headerTest(options: SearchSessionsOptions): (header: HeaderFacts) => boolean {
+  const { cwdFilter } = options;
+  if (cwdFilter === undefined) return () => true;
+  const base = options.processCwd ?? "/";
+  const wanted = resolvePath(base, cwdFilter);
+  return (header) => typeof header.cwd === "string" && header.cwd !== "" && resolvePath(base, header.cwd) === wanted;
+}
+
+/**
+ * The files whose documents count, once the `docs` section is up to date for the scope. When it
+ * already is and every session counts, that is the whole scope: files that are not sessions have
+ * no documents. Else the refresh's records tell sessions, and their directories, apart.
+ */
+async function indexedFiles(catalog: Catalog, scope: SessionFiles, options: SearchSessionsOptions): Promise<ReadonlySet<string>> {
+  const refresh = options.refresh ?? {};
+  if (options.cwdFilter === undefined && await catalog.unchanged(docsDigest, scope.files, refresh)) return new Set(scope.files);
+  const accepts = headerTest(options);
+  const view = await catalog.refresh([docsDigest], scope.files, refresh);
+  const files = new Set<string>();
+  for (const [path, record] of view.records(docsDigest)) {
+    const state = recordState(record);
+    if (!state.rejected && state.header !== null && accepts(state.header)) files.add(path);
+  }
+  return files;
+}
+
+/**
+ * Searches the sessions of `scope`, newest hits first.
+ *
+ * @example
+ * ```ts
+ * const { result, sessions } = await searchSessions(catalog, await allSessionFilesIn(fs, { agentDir }), parseSearchQuery("parser"), { limit: 20, filter: docFilter({}) });
+ * sessions.get(result.hits[0].path)?.name;
+ * ```
+ */
+export async function searchSessions(catalog: Catalog, scope: SessionFiles, query: SearchQuery, options: SearchSessionsOptions): Promise<SessionSearch> {
+  const { limit, filter, refresh } = options;
+  let result: SearchResult | null = null;
+  if (canIndexSearch(catalog.store, query)) {
+    result = await indexSearch(catalog.fs, catalog.store, await indexedFiles(catalog, scope, options), query, { limit, filter });
+  }
+  result ??= await scanSearch(catalog.fs, scope.files, query, { limit, filter, accept: headerTest(options), onProgress: refresh?.onProgress });
+  const paths = [...new Set(result.hits.map((hit) => hit.path))];
+  const view = await catalog.refresh([listingDigest], paths, { partial: true });
+  return { result, sessions: new Map(viewSessions(view).map((s) => [s.path, s])) };
+}
