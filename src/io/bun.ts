@@ -1,6 +1,6 @@
 /**
- * The `FileSystem` adapter for Bun: reads stream through `Bun.file(...).slice().stream()`,
- * Bun's fast path; everything else is the node adapter, which Bun runs natively.
+ * The `FileSystem` adapter for Bun: large reads stream through `Bun.file(...).slice().stream()`,
+ * Bun's fast path; small ranges and everything else are the node adapter, which Bun runs natively.
  * @module
  */
 
@@ -12,8 +12,15 @@ import { nodeFileSystem } from "./node.ts";
 // deno-lint-ignore no-explicit-any
 declare const Bun: any;
 
+/** Ranges up to this size go through the node adapter's single blocking read (cheaper than a stream). */
+const SMALL_RANGE = 1024 * 1024;
+
 async function* read(path: string, range: ReadRange = {}): AsyncGenerator<Uint8Array> {
   const start = Math.max(0, range.start ?? 0);
+  if (range.end !== undefined && range.end - start <= SMALL_RANGE) {
+    yield* nodeFileSystem.read(path, range);
+    return;
+  }
   let reader: ReadableStreamDefaultReader<Uint8Array> | undefined;
   try {
     // Bun opens the file lazily: a missing file or a directory fails at the first read.

@@ -26,8 +26,9 @@ export interface ReadRange {
   start?: number;
   end?: number;
   /**
-   * The caller is done with each chunk before it asks for the next one, so the adapter
-   * may hand out the same buffer again (less garbage when streaming large files).
+   * The caller is done with each chunk before it asks for the next one (and with the last
+   * one once it asks past the end), so the adapter may hand out the same buffer again, in
+   * this read or a later one (less garbage, and memory that is already mapped).
    */
   reuseBuffer?: boolean;
 }

@@ -87,6 +87,43 @@ export function describeFileSystemContract(name: string, makeFs: () => Promise<F
       assert.deepEqual(await readAll(fs, at("big"), { start: 65_530, end: 65_550 }), big.slice(65_530, 65_550));
     });
 
+    test("read() streams files above and below the adapters' chunk sizes, with or without an end", async ({ fs, at }) => {
+      const huge = new Uint8Array(2_500_000).map((_, i) => (i * 7) % 253);
+      await fs.append(at("huge"), huge);
+      await fs.append(at("small"), bytes("hello world"));
+      assert.deepEqual(await readAll(fs, at("huge")), huge);
+      assert.deepEqual(await readAll(fs, at("huge"), { start: 1_000_000 }), huge.slice(1_000_000));
+      assert.deepEqual(await readAll(fs, at("huge"), { start: 10, end: 2_400_000 }), huge.slice(10, 2_400_000));
+      assert.equal(await readText(fs, at("small"), { end: 1_000_000_000 }), "hello world");
+    });
+
+    test("read({reuseBuffer}) gives each file's own bytes, and a chunk kept after breaking off stays as it was", async ({ fs, at }) => {
+      const files = ["a", "bb", "ccc", "dddd"].map((text, i) => ({ path: at(`f${i}`), bytes: bytes(text.repeat(1000 + i)) }));
+      const huge = new Uint8Array(2_500_000).map((_, i) => i % 241);
+      for (const file of files) await fs.append(file.path, file.bytes);
+      await fs.append(at("huge"), huge);
+      let kept: Uint8Array | undefined;
+      for await (const chunk of fs.read(files[0].path, { reuseBuffer: true })) {
+        kept = chunk;
+        break;
+      }
+      const copy = new Uint8Array(kept!);
+      for (let round = 0; round < 3; round++) {
+        await Promise.all(files.map(async (file) => {
+          const parts: number[] = [];
+          for await (const chunk of fs.read(file.path, { reuseBuffer: true })) parts.push(...chunk);
+          assert.deepEqual(new Uint8Array(parts), file.bytes);
+        }));
+        let offset = 0;
+        for await (const chunk of fs.read(at("huge"), { reuseBuffer: true })) {
+          assert.deepEqual(new Uint8Array(chunk), huge.subarray(offset, offset + chunk.length));
+          offset += chunk.length;
+        }
+        assert.equal(offset, huge.length);
+      }
+      assert.deepEqual(new Uint8Array(kept!), copy);
+    });
+
     test("read() yields nothing for an empty file", async ({ fs, at }) => {
       await fs.append(at("empty"), new Uint8Array(0));
       assert.equal((await readAll(fs, at("empty"))).length, 0);
