@@ -168,7 +168,7 @@ const cases: Record<string, BenchCase> = {
           env: env("off", "search-cache-off"),
           vs: "grep -rc",
           target: { time: 3, source: "issue 5" },
-          note: "node: `PI_SESSION_CATALOG=off`, every file read for the listing and scanned",
+          note: "node: `PI_SESSION_CATALOG=off`, every file read once and scanned, the listing only of the sessions with hits",
         },
         {
           name: "scan (file catalog, warm)",
@@ -179,7 +179,7 @@ const cases: Record<string, BenchCase> = {
           env: env("file", "search-cache-file"),
           vs: "grep -rc",
           target: { time: 3, source: "issue 5" },
-          note: "node 20 has no SQLite: the listing from the catalog, then the files scanned",
+          note: "node 20 has no SQLite: the files scanned, then the listing of the sessions with hits from the catalog",
         },
         {
           name: "index (SQLite FTS, warm)",
