@@ -50,9 +50,18 @@ export function recordsInfo(
 ): SessionInfo | null {
   const [listing, texts] = records as [CatalogRecord<ListingState>, CatalogRecord<MessageTexts>?];
   const info = digestInfo(path, recordState(listing), listing.mtimeMs, texts && recordState(texts).data);
-  if (info === null || options.cwdFilter === undefined) return info;
+  return info !== null && inCwd(options)(info.cwd) ? info : null;
+}
+
+/**
+ * Whether a header's cwd belongs to the listing: always without `cwdFilter`, else only when
+ * it resolves to that directory (a custom session dir holds every project's sessions).
+ */
+export function inCwd(options: Pick<CatalogListOptions, "cwdFilter" | "processCwd">): (cwd: unknown) => boolean {
+  if (options.cwdFilter === undefined) return () => true;
   const base = options.processCwd ?? "/";
-  return info.cwd !== "" && resolvePath(base, info.cwd) === resolvePath(base, options.cwdFilter) ? info : null;
+  const wanted = resolvePath(base, options.cwdFilter);
+  return (cwd) => typeof cwd === "string" && cwd !== "" && resolvePath(base, cwd) === wanted;
 }
 
 /** The `SessionInfo` of each session among `files`, newest first. */

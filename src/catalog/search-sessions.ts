@@ -10,9 +10,8 @@ import { listingDigest } from "../core/digest/listing-digest.ts";
 import type { SessionInfo } from "../core/info/session-info.ts";
 import type { DocFacts } from "../core/search/doc-filter.ts";
 import type { SearchQuery } from "../core/search/query.ts";
-import { resolvePath } from "../core/storage/paths.ts";
 import type { Catalog, RefreshOptions } from "./catalog.ts";
-import { type SessionFiles, viewSessions } from "./list-cached.ts";
+import { inCwd, type SessionFiles, viewSessions } from "./list-cached.ts";
 import type { SearchResult } from "./search-hit.ts";
 import { canIndexSearch, indexSearch } from "./search-index.ts";
 import { scanSearch } from "./search-scan.ts";
@@ -38,11 +37,8 @@ export interface SessionSearch {
 
 /** Which headers count: with `cwdFilter`, the sessions of that directory only (the listing's rule). */
 function headerTest(options: SearchSessionsOptions): (header: HeaderFacts) => boolean {
-  const { cwdFilter } = options;
-  if (cwdFilter === undefined) return () => true;
-  const base = options.processCwd ?? "/";
-  const wanted = resolvePath(base, cwdFilter);
-  return (header) => typeof header.cwd === "string" && header.cwd !== "" && resolvePath(base, header.cwd) === wanted;
+  const belongs = inCwd(options);
+  return (header) => belongs(header.cwd);
 }
 
 /**
