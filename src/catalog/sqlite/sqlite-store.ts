@@ -43,6 +43,21 @@ function addRecords(records: Map<string, CatalogRecord>, rows: Record<string, un
   }
 }
 
+/**
+ * Runs `work`, trying again for up to about a second while SQLite says the file is locked or
+ * busy (another process setting up the same new file).
+ */
+function whileLocked(work: () => void): void {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return work();
+    } catch (error) {
+      if (attempt >= 50 || !/locked|busy/i.test(String((error as Error)?.message))) throw error;
+      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 20);
+    }
+  }
+}
+
 function ftsTable(contentless: boolean): string {
   const options = contentless ? ", content='', contentless_delete=1" : "";
   return `CREATE VIRTUAL TABLE IF NOT EXISTS docs_fts USING fts5(body${options}, tokenize="${FTS_TOKENIZE}")`;
@@ -68,17 +83,25 @@ export class SqliteCatalogStore implements CatalogStore {
     this.location = location;
     this.kind = `sqlite (${db.driver})`;
     db.exec("PRAGMA busy_timeout = 5000");
-    db.exec("PRAGMA journal_mode = WAL");
+    // Switching a new file to WAL takes a lock that the busy timeout does not wait for.
+    whileLocked(() => db.exec("PRAGMA journal_mode = WAL"));
     db.exec("PRAGMA synchronous = NORMAL");
     // Reads through a memory map: a warm run's first queries then cost no read call per page.
     db.exec(`PRAGMA mmap_size = ${MMAP_BYTES}`);
-    const version = Number(db.prepare("PRAGMA user_version").get()?.user_version ?? 0);
-    if (version !== SCHEMA) {
-      db.exec("DROP TABLE IF EXISTS docs_fts; DROP TABLE IF EXISTS docs; DROP TABLE IF EXISTS records;");
-      db.exec(`PRAGMA user_version = ${SCHEMA}`);
-    }
-    db.exec(TABLES);
-    this.supportsDocs = this.#tryExec(ftsTable(true)) || this.#tryExec(ftsTable(false));
+    // One transaction, so that two processes opening a new file set it up one after the other.
+    let fullText = false;
+    whileLocked(() =>
+      this.#transaction(() => {
+        const version = Number(db.prepare("PRAGMA user_version").get()?.user_version ?? 0);
+        if (version !== SCHEMA) {
+          db.exec("DROP TABLE IF EXISTS docs_fts; DROP TABLE IF EXISTS docs; DROP TABLE IF EXISTS records;");
+          db.exec(`PRAGMA user_version = ${SCHEMA}`);
+        }
+        db.exec(TABLES);
+        fullText = this.#tryExec(ftsTable(true)) || this.#tryExec(ftsTable(false));
+      })
+    );
+    this.supportsDocs = fullText;
   }
 
   #tryExec(sql: string): boolean {
