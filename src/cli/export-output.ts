@@ -82,12 +82,17 @@ export async function writeOutput(ctx: CliContext, target: OutputTarget, chunks:
   // itself exclusively, so an existing file is never touched.
   const file = target.force ? siblingTempPath(target.path).temp : target.path;
   let created = false;
+  // One piece is written while the next is made; pieces are never reused, so that is safe.
+  let writing: Promise<void> | undefined;
   try {
     for await (const piece of pieces(chunks)) {
-      await fs.append(file, piece, created ? {} : { exclusive: true, mode: 0o600 });
+      await writing;
+      writing = fs.append(file, piece, created ? {} : { exclusive: true, mode: 0o600 });
+      if (!created) await writing; // the exclusive create decides whether we own the file
       created = true;
       written += piece.length;
     }
+    await writing;
     if (!created) await fs.append(file, new Uint8Array(0), { exclusive: true, mode: 0o600 });
     created = true;
     if (target.force) await fs.rename(file, target.path);

@@ -140,7 +140,10 @@ export function scanLine(bytes: Uint8Array): number {
     const kind = ANCHORS[bytes[i]];
     if (kind === 0) continue;
     if (kind === 2) flags |= LINE_HAS_LESS_THAN;
-    else if ((flags & LINE_MAY_HOLD_SECRET) === 0 && anchorHit(bytes, i)) flags |= LINE_MAY_HOLD_SECRET;
+    else if (anchorHit(bytes, i)) {
+      // Only a `<` is left to look for, and indexOf does that faster than this loop.
+      return flags | LINE_MAY_HOLD_SECRET | (bytes.indexOf(0x3c, i + 1) === -1 ? 0 : LINE_HAS_LESS_THAN);
+    }
   }
   return flags;
 }
