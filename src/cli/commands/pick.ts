@@ -4,7 +4,8 @@
  * @module
  */
 import type { CommandSpec } from "../command.ts";
-import { pickProgram } from "../interactive/pick/program.ts";
+import { withCatalog } from "../catalog.ts";
+import { knownSessions, pickProgram, quietContext } from "../interactive/pick/program.ts";
 import { CANCELLED, requireTerminal } from "../interactive/require-terminal.ts";
 
 /** Rows the picker shows at most (pi shows 10). */
@@ -26,7 +27,13 @@ export const pickCommand: CommandSpec = {
     // Settings problems are reported now, before the screen is drawn.
     await ctx.sessionDir();
     const pageSize = Math.max(3, Math.min(PAGE, terminal.size().rows - CHROME));
-    const exit = await terminal.run(pickProgram(ctx, { scope: opts.all ? "all" : "current", pageSize }));
+    const scope = opts.all ? "all" : "current";
+    // One catalog for the whole prompt; what it knew last time fills the first frame.
+    const quiet = quietContext(ctx);
+    const exit = await withCatalog(quiet, async (catalog) => {
+      const known = await knownSessions(quiet, catalog, scope);
+      return terminal.run(pickProgram(ctx, { scope, pageSize, catalog, known }));
+    });
     if (exit.kind === "cancel") return CANCELLED;
     ctx.out(opts.print === "id" ? exit.value.id : exit.value.path);
     return 0;

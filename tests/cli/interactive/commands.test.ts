@@ -9,7 +9,8 @@ import { test } from "node:test";
 import { typing } from "../../../src/cli/interactive/keys.ts";
 import { run } from "../../../src/cli/run.ts";
 import { CliContext } from "../../../src/cli/context.ts";
-import { pickProgram } from "../../../src/cli/interactive/pick/program.ts";
+import { knownSessions, pickProgram } from "../../../src/cli/interactive/pick/program.ts";
+import { withCatalog } from "../../../src/cli/catalog.ts";
 import type { PickState } from "../../../src/cli/interactive/pick/state.ts";
 import type { Apply } from "../../../src/cli/interactive/prompt.ts";
 import { addSession, assistantEntry, type CliRun, harnessDeps, type HarnessOptions, memoryFs, readText, userEntry } from "../_harness.ts";
@@ -135,15 +136,24 @@ test("pick shows the catalog's rows at once, then corrects them from the files (
   await fs.remove(other);
   const ctx = new CliContext(deps, {});
   await ctx.sessionDir();
-  const program = pickProgram(ctx, { scope: "current", pageSize: 10 });
-  let state = program.initial;
-  const published: string[][] = [];
-  const apply: Apply<PickState> = (change) => {
-    state = change(state);
-    published.push((state.lists.current?.sessions ?? []).map((s) => s.path));
-  };
-  await program.perform!({ kind: "load", scope: "current" }, apply, new AbortController().signal);
-  assert.ok(published[0].includes(other), "the first list comes from the catalog, which still knows the deleted file");
-  assert.deepEqual(published.at(-1), [here]);
-  assert.equal(state.lists.current?.done, true);
+  await withCatalog(ctx, async (catalog) => {
+    // Handed to the picker up front, the known rows are in its very first frame.
+    const known = await knownSessions(ctx, catalog, "current");
+    assert.deepEqual(known.map((s) => s.path).sort(), [here, other].sort());
+    const first = pickProgram(ctx, { scope: "current", pageSize: 10, catalog, known }).initial;
+    assert.deepEqual(first.rows.map((r) => r.session.path).sort(), [here, other].sort());
+
+    // Without them, loading publishes them first; either way the refresh ends with the files on disk.
+    const program = pickProgram(ctx, { scope: "current", pageSize: 10, catalog });
+    let state = program.initial;
+    const published: string[][] = [];
+    const apply: Apply<PickState> = (change) => {
+      state = change(state);
+      published.push((state.lists.current?.sessions ?? []).map((s) => s.path));
+    };
+    await program.perform!({ kind: "load", scope: "current" }, apply, new AbortController().signal);
+    assert.ok(published[0].includes(other), "the first list comes from the catalog, which still knows the deleted file");
+    assert.deepEqual(published.at(-1), [here]);
+    assert.equal(state.lists.current?.done, true);
+  });
 });

@@ -9,7 +9,8 @@ import { listingKinds, recordsInfo, viewSessions } from "../../../catalog/list-c
 import { listingDigest } from "../../../core/digest/listing-digest.ts";
 import type { CatalogRecord } from "../../../catalog/store.ts";
 import { readSessionInfo, sortByModified } from "../../../session/list-sessions.ts";
-import { scopePlaces, sessionScope, withCatalog } from "../../catalog.ts";
+import { scopePlaces, sessionScope } from "../../catalog.ts";
+import type { Catalog } from "../../../catalog/catalog.ts";
 import { CliContext } from "../../context.ts";
 import { describeError } from "../../errors.ts";
 import { openForAppend, writing } from "../../session-write.ts";
@@ -26,54 +27,76 @@ function message(error: unknown): string {
 }
 
 /**
- * Reads the sessions of `scope` through the catalog. What the catalog knew last time shows at
- * once; then the refresh publishes sorted lists as records come in (at once for unchanged
- * files), ending with exactly the sessions on disk; then the message texts that searching
- * needs arrive as one more update.
+ * The sessions of `scope` as the catalog knew them last time (no file is read): what the
+ * picker shows at once, before its refresh corrects them.
  */
-async function loadScope(ctx: CliContext, scope: Scope, apply: Apply<PickState>, signal: AbortSignal): Promise<void> {
-  await withCatalog(ctx, async (catalog) => {
-    const places = await scopePlaces(ctx, scope === "all");
-    const options = { cwdFilter: places.cwdFilter, processCwd: ctx.deps.storage.processCwd };
-    const shown = new Map<string, SessionInfo>();
-    const inScope = (path: string) => places.dirs.some((dir) => path.startsWith(dir.endsWith("/") ? dir : dir + "/"));
-    for (const [path, record] of await catalog.stored(listingDigest)) {
-      const info = inScope(path) ? recordsInfo(path, [record], options) : null;
-      if (info) shown.set(path, info);
-    }
-    let loaded = 0;
-    let total: number | undefined;
-    let published = -Infinity;
-    const publish = (sessions: Iterable<SessionInfo>, done: boolean) => {
-      published = performance.now();
-      apply((state) => sessionsLoaded(state, scope, { sessions: sortByModified([...sessions]), loaded, total, done }));
-    };
-    if (shown.size > 0) publish(shown.values(), false);
-
-    const files = await sessionScope(ctx, scope === "all");
-    total = files.files.length;
-    const found = new Map<string, SessionInfo>();
-    const onRecords = (path: string, records: readonly CatalogRecord[]) => {
-      loaded++;
-      const info = recordsInfo(path, records, options);
-      if (info) found.set(path, info);
-      if (info) shown.set(path, info);
-      else shown.delete(path);
-      if (loaded < total! && performance.now() - published >= PUBLISH_EVERY) publish(shown.values(), false);
-    };
-    await catalog.refresh(listingKinds(false), files.files, { listedDirs: files.dirs, onRecords });
-    if (signal.aborted) return;
-    publish(found.values(), true);
-    const view = await catalog.refresh(listingKinds(true), files.files, { listedDirs: files.dirs });
-    if (!signal.aborted) publish(viewSessions(view, { ...options, withText: true }), true);
-  });
+export async function knownSessions(ctx: CliContext, catalog: Catalog, scope: Scope): Promise<SessionInfo[]> {
+  const places = await scopePlaces(ctx, scope === "all");
+  const options = { cwdFilter: places.cwdFilter, processCwd: ctx.deps.storage.processCwd };
+  const inScope = (path: string) => places.dirs.some((dir) => path.startsWith(dir.endsWith("/") ? dir : dir + "/"));
+  const known: SessionInfo[] = [];
+  for (const [path, record] of await catalog.stored(listingDigest)) {
+    const info = inScope(path) ? recordsInfo(path, [record], options) : null;
+    if (info) known.push(info);
+  }
+  return sortByModified(known);
 }
 
-/** `ctx` must have resolved its session dir already; `quiet` writes (its notes would break the screen). */
-async function perform(ctx: CliContext, quiet: CliContext, effect: PickEffect, apply: Apply<PickState>, signal: AbortSignal): Promise<void> {
+/**
+ * Reads the sessions of `scope` through the catalog. What the catalog knew last time shows at
+ * once (unless it is on screen already); then the refresh publishes sorted lists as records
+ * come in (at once for unchanged files), ending with exactly the sessions on disk; then the
+ * message texts that searching needs arrive as one more update.
+ */
+async function loadScope(ctx: CliContext, catalog: Catalog, scope: Scope, showing: boolean, apply: Apply<PickState>, signal: AbortSignal): Promise<void> {
+  const places = await scopePlaces(ctx, scope === "all");
+  const options = { cwdFilter: places.cwdFilter, processCwd: ctx.deps.storage.processCwd };
+  const shown = new Map<string, SessionInfo>();
+  for (const info of await knownSessions(ctx, catalog, scope)) shown.set(info.path, info);
+  let loaded = 0;
+  let total: number | undefined;
+  let published = -Infinity;
+  const publish = (sessions: Iterable<SessionInfo>, done: boolean) => {
+    published = performance.now();
+    apply((state) => sessionsLoaded(state, scope, { sessions: sortByModified([...sessions]), loaded, total, done }));
+  };
+  if (shown.size > 0 && !showing) publish(shown.values(), false);
+
+  const files = await sessionScope(ctx, scope === "all");
+  total = files.files.length;
+  const found = new Map<string, SessionInfo>();
+  const onRecords = (path: string, records: readonly CatalogRecord[]) => {
+    loaded++;
+    const info = recordsInfo(path, records, options);
+    if (info) found.set(path, info);
+    if (info) shown.set(path, info);
+    else shown.delete(path);
+    if (loaded < total! && performance.now() - published >= PUBLISH_EVERY) publish(shown.values(), false);
+  };
+  await catalog.refresh(listingKinds(false), files.files, { listedDirs: files.dirs, onRecords });
+  if (signal.aborted) return;
+  publish(found.values(), true);
+  const view = await catalog.refresh(listingKinds(true), files.files, { listedDirs: files.dirs });
+  if (!signal.aborted) publish(viewSessions(view, { ...options, withText: true }), true);
+}
+
+/** What the picker's effects work with. */
+interface PickEnv {
+  ctx: CliContext;
+  /** For writes and the catalog: notes (such as "rewritten as v3 first") would land in the middle of the screen. */
+  quiet: CliContext;
+  catalog: Catalog;
+  /** The scope whose known sessions the first frame shows already. */
+  shown?: Scope;
+}
+
+/** `env.ctx` must have resolved its session dir already. */
+async function perform(env: PickEnv, effect: PickEffect, apply: Apply<PickState>, signal: AbortSignal): Promise<void> {
+  const { ctx, quiet, catalog } = env;
   if (effect.kind === "load") {
-    // The catalog's notes (e.g. a corrupt cache) would land in the middle of the screen.
-    await loadScope(quiet, effect.scope, apply, signal).catch((error) => apply((state) => effectFailed(state, `Cannot list sessions: ${message(error)}`)));
+    const showing = env.shown === effect.scope;
+    env.shown = undefined;
+    await loadScope(quiet, catalog, effect.scope, showing, apply, signal).catch((error) => apply((state) => effectFailed(state, `Cannot list sessions: ${message(error)}`)));
     return;
   }
   const { path } = effect;
@@ -94,21 +117,33 @@ async function perform(ctx: CliContext, quiet: CliContext, effect: PickEffect, a
 }
 
 /**
- * The picker as a runnable prompt over `ctx`; it exits with the chosen session.
+ * The picker as a runnable prompt over `ctx` and an open `catalog`; it exits with the chosen
+ * session. `known` (from `knownSessions`) fills the first frame, so rows appear at once.
  *
  * @example
  * ```ts
- * // const exit = await ctx.deps.terminal!.run(pickProgram(ctx, { scope: "current", pageSize: 10 }));
+ * // await withCatalog(quiet, async (catalog) => {
+ * //   const known = await knownSessions(quiet, catalog, "current");
+ * //   return ctx.deps.terminal!.run(pickProgram(ctx, { scope: "current", pageSize: 10, catalog, known }));
+ * // });
  * ```
  */
-export function pickProgram(ctx: CliContext, options: { scope: Scope; pageSize: number }): PromptProgram<PickState, PickEffect, SessionInfo> {
-  // Notes (such as "rewritten as v3 first") would land in the middle of the screen.
-  const quiet = new CliContext(ctx.deps, { ...ctx.options, quiet: true });
+export function pickProgram(
+  ctx: CliContext,
+  options: { scope: Scope; pageSize: number; catalog: Catalog; known?: SessionInfo[] },
+): PromptProgram<PickState, PickEffect, SessionInfo> {
+  const env: PickEnv = { ctx, quiet: quietContext(ctx), catalog: options.catalog, shown: options.known?.length ? options.scope : undefined };
   const renderOptions = { now: ctx.deps.now(), home: ctx.deps.storage.home, colors: ctx.errColor };
+  const processCwd = ctx.deps.storage.processCwd;
   return {
-    initial: initialPickState({ scope: options.scope, processCwd: ctx.deps.storage.processCwd, pageSize: options.pageSize }),
+    initial: initialPickState({ scope: options.scope, processCwd, pageSize: options.pageSize, known: options.known }),
     reduce: reducePick,
     render: (state, size) => renderPick(state, size, renderOptions),
-    perform: (effect, apply, signal) => perform(ctx, quiet, effect, apply, signal),
+    perform: (effect, apply, signal) => perform(env, effect, apply, signal),
   };
+}
+
+/** `ctx` without notes on stderr: while a prompt is drawn they would land in the middle of it. */
+export function quietContext(ctx: CliContext): CliContext {
+  return new CliContext(ctx.deps, { ...ctx.options, quiet: true });
 }

@@ -58,10 +58,10 @@ export interface PickState extends PromptState<PickEffect, SessionInfo> {
 }
 
 /** A picker that starts loading `scope`. */
-export function initialPickState(options: { scope: Scope; processCwd: string; pageSize?: number }): PickState {
-  return {
+export function initialPickState(options: { scope: Scope; processCwd: string; pageSize?: number; known?: SessionInfo[] }): PickState {
+  return refresh({
     scope: options.scope,
-    lists: { [options.scope]: { sessions: [], loaded: 0, done: false } },
+    lists: { [options.scope]: { sessions: options.known ?? [], loaded: 0, done: false } },
     query: "",
     sort: "threaded",
     namedOnly: false,
@@ -72,7 +72,7 @@ export function initialPickState(options: { scope: Scope; processCwd: string; pa
     pageSize: options.pageSize ?? 10,
     processCwd: options.processCwd,
     effects: [{ kind: "load", scope: options.scope }],
-  };
+  });
 }
 
 /** pi's test for a named session: a name with something other than whitespace. */
