@@ -15,8 +15,13 @@ export function isAbsolutePath(path: string): boolean {
   return /^([/\\]|[A-Za-z]:[/\\])/.test(path);
 }
 
+/** A `.` or `..` segment, a doubled separator, or a trailing one: what normalizing changes. */
+const NOT_NORMAL = /(^|\/)\.\.?(\/|$)|\/\/|.\/$/;
+
 /** Removes `.` and `..` segments and trailing separators (POSIX rules). */
 export function normalizePath(path: string): string {
+  // Most paths are normal already (listings resolve thousands): keep those as they are.
+  if (path !== "" && !NOT_NORMAL.test(path)) return path;
   const absolute = path.startsWith("/");
   const out: string[] = [];
   for (const part of path.split("/")) {
