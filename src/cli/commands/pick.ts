@@ -5,6 +5,7 @@
  */
 import type { CommandSpec } from "../command.ts";
 import { withCatalog } from "../catalog.ts";
+import { loadInquirer } from "../interactive/terminal.ts";
 import { knownSessions, pickProgram, quietContext } from "../interactive/pick/program.ts";
 import { CANCELLED, requireTerminal } from "../interactive/require-terminal.ts";
 
@@ -24,6 +25,7 @@ export const pickCommand: CommandSpec = {
   examples: ['pi --session "$(pi-session pick)"', "pi-session pick --all --print id", 'pi-session show "$(pi-session pick)" | less'],
   async run(ctx, _args, opts) {
     const terminal = requireTerminal(ctx, "pick", "Use `pi-session list` (or `list --json`) where there is no terminal");
+    void loadInquirer().catch(() => {}); // overlaps the catalog work below
     // Settings problems are reported now, before the screen is drawn.
     await ctx.sessionDir();
     const pageSize = Math.max(3, Math.min(PAGE, terminal.size().rows - CHROME));

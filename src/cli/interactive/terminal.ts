@@ -113,13 +113,22 @@ export function createTerminal(streams: TerminalStreams): Terminal {
 
 type Outcome<R> = Exit<R> | { kind: "error"; error: unknown };
 
+let inquirer: Promise<typeof import("@inquirer/core")> | undefined;
+
+/**
+ * `@inquirer/core`, loaded on first use so that non-interactive commands start without it. An
+ * interactive command may call this early, so that loading overlaps its own preparations.
+ */
+export function loadInquirer(): Promise<typeof import("@inquirer/core")> {
+  return inquirer ??= import("@inquirer/core");
+}
+
 async function runOnTerminal<S extends PromptState<E, R>, E, R>(
   streams: TerminalStreams,
   size: () => ScreenSize,
   program: PromptProgram<S, E, R>,
 ): Promise<Exit<R>> {
-  // Loaded on first use so that non-interactive commands start without it.
-  const { createPrompt, useEffect, useRef, useState } = await import("@inquirer/core");
+  const { createPrompt, useEffect, useRef, useState } = await loadInquirer();
   const aborter = new AbortController();
   const prompt = createPrompt<Outcome<R>, null>((_config, done) => {
     const box = useRef({ state: program.initial, failure: undefined as { error: unknown } | undefined, closed: false });
