@@ -5,14 +5,14 @@
  * @module
  */
 import { type Catalog, type RefreshOptions } from "../catalog/catalog.ts";
-import { allSessionFilesIn, catalogSessions, listingKinds, type SessionFiles } from "../catalog/list-cached.ts";
+import { catalogSessions, listingKinds, type SessionFiles } from "../catalog/list-cached.ts";
 import { type CatalogMode, defaultCacheDir, openCatalog } from "../catalog/open-catalog.ts";
 import type { SessionInfo } from "../core/info/session-info.ts";
 import { joinPath } from "../core/storage/paths.ts";
 import { bunFileSystem } from "../io/bun.ts";
 import { denoFileSystem } from "../io/deno.ts";
 import { nodeFileSystem } from "../io/node.ts";
-import { sessionFilesIn } from "../session/list-sessions.ts";
+import { allSessionFiles, sessionFilesIn } from "../session/list-sessions.ts";
 import type { CliContext } from "./context.ts";
 import { startProgress } from "./progress.ts";
 
@@ -51,9 +51,11 @@ export async function scopePlaces(ctx: CliContext, all: boolean): Promise<Omit<S
 
 /** This directory's sessions, or with `all` every project's (or the custom dir's). */
 export async function sessionScope(ctx: CliContext, all: boolean): Promise<SessionScope> {
-  const choice = await ctx.sessionDir();
-  if (all) return allSessionFilesIn(ctx.fs, { agentDir: ctx.agentDir, sessionDir: choice.custom ? choice.dir : undefined });
-  return { files: await sessionFilesIn(ctx.fs, choice.dir), dirs: [choice.dir], cwdFilter: choice.custom ? ctx.cwd : undefined };
+  const places = await scopePlaces(ctx, all);
+  const { custom } = await ctx.sessionDir();
+  // Every project: one folder per cwd under the sessions dir; else the one flat folder.
+  const files = all && !custom ? await allSessionFiles(ctx.fs, ctx.agentDir) : await sessionFilesIn(ctx.fs, places.dirs[0]);
+  return { ...places, files };
 }
 
 /** Refresh options with a progress line for `label`, and the function that clears it. */

@@ -44,15 +44,22 @@ export async function knownSessions(ctx: CliContext, catalog: Catalog, scope: Sc
 
 /**
  * Reads the sessions of `scope` through the catalog. What the catalog knew last time shows at
- * once (unless it is on screen already); then the refresh publishes sorted lists as records
+ * once (unless it is on screen already: `onScreen`); then the refresh publishes sorted lists as records
  * come in (at once for unchanged files), ending with exactly the sessions on disk; then the
  * message texts that searching needs arrive as one more update.
  */
-async function loadScope(ctx: CliContext, catalog: Catalog, scope: Scope, showing: boolean, apply: Apply<PickState>, signal: AbortSignal): Promise<void> {
+async function loadScope(
+  ctx: CliContext,
+  catalog: Catalog,
+  scope: Scope,
+  onScreen: SessionInfo[] | undefined,
+  apply: Apply<PickState>,
+  signal: AbortSignal,
+): Promise<void> {
   const places = await scopePlaces(ctx, scope === "all");
   const options = { cwdFilter: places.cwdFilter, processCwd: ctx.deps.storage.processCwd };
   const shown = new Map<string, SessionInfo>();
-  for (const info of await knownSessions(ctx, catalog, scope)) shown.set(info.path, info);
+  for (const info of onScreen ?? await knownSessions(ctx, catalog, scope)) shown.set(info.path, info);
   let loaded = 0;
   let total: number | undefined;
   let published = -Infinity;
@@ -60,7 +67,7 @@ async function loadScope(ctx: CliContext, catalog: Catalog, scope: Scope, showin
     published = performance.now();
     apply((state) => sessionsLoaded(state, scope, { sessions: sortByModified([...sessions]), loaded, total, done }));
   };
-  if (shown.size > 0 && !showing) publish(shown.values(), false);
+  if (shown.size > 0 && !onScreen) publish(shown.values(), false);
 
   const files = await sessionScope(ctx, scope === "all");
   total = files.files.length;
@@ -86,17 +93,17 @@ interface PickEnv {
   /** For writes and the catalog: notes (such as "rewritten as v3 first") would land in the middle of the screen. */
   quiet: CliContext;
   catalog: Catalog;
-  /** The scope whose known sessions the first frame shows already. */
-  shown?: Scope;
+  /** The known sessions the first frame shows already, and of which scope. */
+  shown?: { scope: Scope; sessions: SessionInfo[] };
 }
 
 /** `env.ctx` must have resolved its session dir already. */
 async function perform(env: PickEnv, effect: PickEffect, apply: Apply<PickState>, signal: AbortSignal): Promise<void> {
   const { ctx, quiet, catalog } = env;
   if (effect.kind === "load") {
-    const showing = env.shown === effect.scope;
+    const onScreen = env.shown?.scope === effect.scope ? env.shown.sessions : undefined;
     env.shown = undefined;
-    await loadScope(quiet, catalog, effect.scope, showing, apply, signal).catch((error) => apply((state) => effectFailed(state, `Cannot list sessions: ${message(error)}`)));
+    await loadScope(quiet, catalog, effect.scope, onScreen, apply, signal).catch((error) => apply((state) => effectFailed(state, `Cannot list sessions: ${message(error)}`)));
     return;
   }
   const { path } = effect;
@@ -132,7 +139,7 @@ export function pickProgram(
   ctx: CliContext,
   options: { scope: Scope; pageSize: number; catalog: Catalog; known?: SessionInfo[] },
 ): PromptProgram<PickState, PickEffect, SessionInfo> {
-  const env: PickEnv = { ctx, quiet: quietContext(ctx), catalog: options.catalog, shown: options.known?.length ? options.scope : undefined };
+  const env: PickEnv = { ctx, quiet: quietContext(ctx), catalog: options.catalog, shown: options.known?.length ? { scope: options.scope, sessions: options.known } : undefined };
   const renderOptions = { now: ctx.deps.now(), home: ctx.deps.storage.home, colors: ctx.errColor };
   const processCwd = ctx.deps.storage.processCwd;
   return {
