@@ -3,12 +3,12 @@
  * the effective cwd, output mode and colours, and helpers to print data and notes.
  * @module
  */
-import pc from "picocolors";
 import { resolveAgentDir, resolveSessionDir, type SessionDirChoice } from "../core/storage/layout.ts";
 import { joinPath, resolvePath } from "../core/storage/paths.ts";
 import { mergeSettings, parseSettings } from "../core/storage/settings.ts";
 import type { FileSystem } from "../io/file-system.ts";
 import type { CliDeps } from "./deps.ts";
+import { type Colors, createColors } from "./output/colors.ts";
 
 /** The global flags of SPEC §4. */
 export interface GlobalOptions {
@@ -20,7 +20,7 @@ export interface GlobalOptions {
   quiet?: boolean;
 }
 
-export type Colors = ReturnType<typeof pc.createColors>;
+export type { Colors };
 
 async function readText(fs: FileSystem, path: string): Promise<string | undefined> {
   try {
@@ -64,8 +64,8 @@ export class CliContext {
     this.json = options.json ?? false;
     this.quiet = options.quiet ?? false;
     const allowed = options.color !== false && !storage.env("NO_COLOR");
-    this.color = pc.createColors(allowed && deps.stdoutIsTTY);
-    this.errColor = pc.createColors(allowed && deps.stderrIsTTY);
+    this.color = createColors(allowed && deps.stdoutIsTTY);
+    this.errColor = createColors(allowed && deps.stderrIsTTY);
   }
 
   /** Terminal width for tables; unlimited in pipes. */
@@ -98,7 +98,7 @@ export class CliContext {
       for (const path of [joinPath(this.agentDir, "settings.json"), joinPath(this.cwd, ".pi", "settings.json")]) {
         const text = await readText(this.fs, path);
         if (text === undefined) continue;
-        const { settings, problems } = parseSettings(text);
+        const { settings, problems } = await parseSettings(text);
         for (const p of problems) this.warn(`Ignoring ${path}: line ${p.line}, column ${p.column}: ${p.message}`);
         merged = mergeSettings(merged, settings);
       }

@@ -5,7 +5,7 @@
  */
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import pc from "picocolors";
+import { createColors } from "../../src/cli/output/colors.ts";
 import { filterTag, renderTreeRow, TREE_FILTERS, treeRows } from "../../src/cli/render/tree-rows.ts";
 import { SessionTree } from "../../src/core/mod.ts";
 import { assistant, at, label, user } from "../core/_builders.ts";
@@ -91,7 +91,7 @@ test("renderTreeRow() cuts to the width and colours each part", () => {
   const row = treeRows(tree, { leafId: "a2" })[3];
   assert.equal(renderTreeRow(row, 12), "│  └─ [here…");
   assert.equal(renderTreeRow(row, 1), "…");
-  const colours = pc.createColors(true);
+  const colours = createColors(true);
   assert.equal(renderTreeRow(row, Infinity, colours), colours.dim("│  └─ ") + colours.yellow("[here] ") + colours.cyan("user: ") + "A1");
 });
 

@@ -3,13 +3,12 @@
  * terminal width with `…`, colours optional (none in tests and with NO_COLOR).
  * @module
  */
-import pc from "picocolors";
-import type { Colors } from "../context.ts";
+import { type Colors, createColors } from "../output/colors.ts";
 import { oneLine, textWidth, truncate } from "../output/text-width.ts";
 import { renderSpans, type Span } from "../render/entry-line.ts";
 
 /** Colours that do nothing: what renders use unless given real ones. */
-export const PLAIN: Colors = pc.createColors(false);
+export const PLAIN: Colors = createColors(false);
 
 /** `text` on one line (control characters as spaces), cut to `width` cells with `…`. */
 export function fit(text: string, width: number): string {
