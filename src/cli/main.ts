@@ -9,16 +9,26 @@
  * @module
  */
 import process from "node:process";
-import { fstatSync, writeSync } from "node:fs";
+import { fstatSync, statSync, writeSync } from "node:fs";
 import type { CliDeps, ExecFn } from "./deps.ts";
 import { VERSION_LINE } from "../version.ts";
 
 const STREAMS = [() => process.stdin, () => process.stdout, () => process.stderr] as const;
 
-/** True when file descriptor `fd` (0, 1 or 2) is a terminal; pipes and files are ruled out by `fstat` alone. */
+/** The device number of /dev/null, or null where there is none. */
+let nullDevice: number | null | undefined;
+
+/**
+ * True when file descriptor `fd` (0, 1 or 2) is a terminal. Pipes and files are ruled out by
+ * `fstat` alone, and so is /dev/null (a character device, like a terminal, and what scripts and
+ * services often connect); only another character device asks the stream.
+ */
 function isTerminal(fd: 0 | 1 | 2): boolean {
   try {
-    if (!fstatSync(fd).isCharacterDevice()) return false;
+    const stats = fstatSync(fd);
+    if (!stats.isCharacterDevice()) return false;
+    nullDevice ??= statSync("/dev/null", { throwIfNoEntry: false })?.rdev ?? null;
+    if (stats.rdev === nullDevice) return false;
   } catch {
     // No fstat for this descriptor here: ask the stream.
   }
