@@ -188,13 +188,16 @@ export class Catalog {
     } catch {
       return false;
     }
+    const asked = new Set<string>();
     for (const [i, path] of files.entries()) {
       const stamp = stamps.get(path);
       const stat = stats[i];
       if (!stat?.isFile || !stamp || stamp.size !== stat.size || stamp.mtimeMs !== stat.mtimeMs) return false;
+      asked.add(path);
     }
+    // Every stamp is of a file asked for (the usual case): nothing would be dropped.
+    if (asked.size === stamps.size) return true;
     const listed = inDirs(options.listedDirs);
-    const asked = new Set(files);
     return ![...stamps.keys()].some((path) => !asked.has(path) && listed(path));
   }
 

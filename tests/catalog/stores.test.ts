@@ -9,6 +9,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { test } from "node:test";
 import { FileCatalogStore } from "../../src/catalog/file-store.ts";
+import { arrayRows, type NodeStatement } from "../../src/catalog/sqlite/node-sqlite.ts";
 import { openSqliteStore } from "../../src/catalog/sqlite/open-sqlite.ts";
 import { detectFileSystem } from "../../src/io/mod.ts";
 import { MemoryFileSystem } from "../../src/io/memory.ts";
@@ -47,4 +48,20 @@ test("FileCatalogStore keeps a record line written with raw non-ASCII text when 
   const loaded = await new FileCatalogStore(fs, "/cache").load(listing);
   assert.deepEqual(loaded.get("/s/ü.jsonl")?.state, state);
   assert.deepEqual(loaded.get("/s/b.jsonl"), other);
+});
+
+test("node:sqlite rows come as arrays natively (setReturnArrays) or from the row objects, in column order", () => {
+  const rows = [{ path: "/a", size: 1, mtime: 2.5 }, { path: "/b", size: 3, mtime: 4 }];
+  const calls: boolean[] = [];
+  const native: NodeStatement = {
+    run: () => ({ lastInsertRowid: 0, changes: 0 }),
+    get: () => undefined,
+    all: () => (calls.at(-1) ? rows.map((r) => Object.values(r)) : rows) as never,
+    setReturnArrays: (on) => void calls.push(on),
+  };
+  const old: NodeStatement = { run: native.run, get: native.get, all: () => rows };
+  const expected = [["/a", 1, 2.5], ["/b", 3, 4]];
+  assert.deepEqual(arrayRows(native, []), expected);
+  assert.deepEqual(calls, [true, false], "switched on for the call, then off again");
+  assert.deepEqual(arrayRows(old, []), expected);
 });

@@ -9,6 +9,7 @@ interface BunStatement {
   run(...params: SqlValue[]): { lastInsertRowid: number | bigint; changes: number };
   all(...params: SqlValue[]): Record<string, unknown>[];
   get(...params: SqlValue[]): Record<string, unknown> | null;
+  values(...params: SqlValue[]): unknown[][];
 }
 
 interface BunDatabase {
@@ -31,6 +32,7 @@ export async function openBunSqlite(path: string): Promise<SqliteDb> {
         run: (...params) => statement.run(...params),
         all: (...params) => statement.all(...params),
         get: (...params) => statement.get(...params) ?? undefined,
+        values: (...params) => statement.values(...params),
       };
     },
     close: () => db.close(),

@@ -4,9 +4,29 @@
  * is no business of the user's.
  * @module
  */
-import type { SqliteDb } from "./sqlite-db.ts";
+import type { SqliteDb, SqliteStatement, SqlValue } from "./sqlite-db.ts";
 
-interface NodeDatabase extends Omit<SqliteDb, "driver"> {}
+export interface NodeStatement extends Omit<SqliteStatement, "values"> {
+  /** Node ≥ 24 and Deno: `all` and `get` give arrays while set. */
+  setReturnArrays?(enabled: boolean): void;
+}
+
+interface NodeDatabase {
+  exec(sql: string): void;
+  prepare(sql: string): NodeStatement;
+  close(): void;
+}
+
+/** Rows as arrays: natively where the binding can, else from the row objects (keys keep column order). */
+export function arrayRows(statement: NodeStatement, params: SqlValue[]): unknown[][] {
+  if (!statement.setReturnArrays) return statement.all(...params).map((row) => Object.values(row));
+  statement.setReturnArrays(true);
+  try {
+    return statement.all(...params) as unknown as unknown[][];
+  } finally {
+    statement.setReturnArrays(false);
+  }
+}
 
 interface WarningProcess {
   emitWarning: (warning: string | Error, ...rest: unknown[]) => void;
@@ -34,7 +54,15 @@ export async function openNodeSqlite(path: string): Promise<SqliteDb> {
   return {
     driver: "node:sqlite",
     exec: (sql) => db.exec(sql),
-    prepare: (sql) => db.prepare(sql),
+    prepare(sql): SqliteStatement {
+      const statement = db.prepare(sql);
+      return {
+        run: (...params) => statement.run(...params),
+        all: (...params) => statement.all(...params),
+        get: (...params) => statement.get(...params),
+        values: (...params) => arrayRows(statement, params),
+      };
+    },
     close: () => db.close(),
   };
 }

@@ -12,6 +12,8 @@ export interface SqliteStatement {
   run(...params: SqlValue[]): { lastInsertRowid: number | bigint; changes: number | bigint };
   all(...params: SqlValue[]): Record<string, unknown>[];
   get(...params: SqlValue[]): Record<string, unknown> | undefined;
+  /** Rows as arrays of column values, in the order selected: cheaper than objects for many rows. */
+  values(...params: SqlValue[]): unknown[][];
 }
 
 /** An open database. */

@@ -132,8 +132,8 @@ export class SqliteCatalogStore implements CatalogStore {
 
   loadStamps(section: SectionKey): Promise<Map<string, RecordStamp>> {
     // From the index `records_stamps` alone: the rows themselves, with their states, stay unread.
-    const rows = this.#db.prepare("SELECT path, size, mtime FROM records WHERE section = ? AND version = ?").all(section.name, section.version);
-    return Promise.resolve(new Map(rows.map((row) => [row.path as string, { size: Number(row.size), mtimeMs: Number(row.mtime) }])));
+    const rows = this.#db.prepare("SELECT path, size, mtime FROM records WHERE section = ? AND version = ?").values(section.name, section.version);
+    return Promise.resolve(new Map(rows.map(([path, size, mtime]) => [path as string, { size: Number(size), mtimeMs: Number(mtime) }])));
   }
 
   loadPaths(section: SectionKey, paths: readonly string[]): Promise<Map<string, CatalogRecord>> {
