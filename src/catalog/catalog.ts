@@ -18,7 +18,12 @@ export interface CatalogOptions {
   store?: CatalogStore | null;
   /** Told once per kind of trouble (an unreadable cache, a cache that could not be saved). */
   note?: (message: string) => void;
-  /** Files refreshed at once; defaults to 16. */
+  /**
+   * Files refreshed at once; defaults to 1. The node adapter (Node and Bun) reads with blocking
+   * calls, so more would only interleave the work, and it measured a higher peak memory (Bun:
+   * `stats --all` cold 113 MB at 4 against 102 MB at 1, in the same time). An adapter whose reads
+   * wait on I/O (Deno's) gains from a few.
+   */
   concurrency?: number;
 }
 
@@ -105,7 +110,7 @@ export class Catalog {
     this.fs = fs;
     this.#store = options.store ?? null;
     this.#note = options.note ?? (() => {});
-    this.#concurrency = options.concurrency ?? 16;
+    this.#concurrency = options.concurrency ?? 1;
   }
 
   /** Where records are kept, or null when every run reads the files. */
@@ -241,6 +246,7 @@ export class Catalog {
       for (const [i, kind] of kinds.entries()) await this.#save(kind, batch[i]);
     };
     const counter = { bytes: 0 };
+    const recordBatch = this.#store?.recordBatch ?? Infinity;
     await mapConcurrent(changed, this.#concurrency, async ([path, stat]) => {
       const jobs = kinds.map((kind, i) => ({ kind, record: stored[i].get(path) }));
       const results = await refreshFile(this.fs, path, stat, jobs, counter).catch((error: unknown) => {
@@ -266,7 +272,7 @@ export class Catalog {
       }
       counts[outcome]++;
       options.onRecords?.(path, results.map((result) => result.record));
-      if (pendingDocs > DOC_BATCH) await flush();
+      if (pendingDocs > DOC_BATCH || pending.some((changes) => changes.put.length >= recordBatch)) await flush();
     });
 
     const listed = inDirs(options.listedDirs);

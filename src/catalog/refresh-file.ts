@@ -35,17 +35,23 @@ interface Piece {
   bytes: Uint8Array;
 }
 
-/** Bytes `[a, b)` when the retained pieces cover them. */
+/** A copy of `bytes[a, b)` (not `slice`: on a Node Buffer it does not copy). */
+function copyOf(bytes: Uint8Array, a: number, b: number): Uint8Array {
+  return new Uint8Array(bytes.subarray(a, b));
+}
+
+/** Bytes `[a, b)` when the retained pieces cover them all. */
 function sliceOf(pieces: Piece[], a: number, b: number): Uint8Array | undefined {
-  const first = pieces[0];
-  if (!first || a < first.at) return undefined;
   const out = new Uint8Array(b - a);
+  let covered = 0;
   for (const { at, bytes } of pieces) {
     const from = Math.max(a, at);
     const to = Math.min(b, at + bytes.length);
-    if (to > from) out.set(bytes.subarray(from - at, to - at), from - a);
+    if (to <= from) continue;
+    out.set(bytes.subarray(from - at, to - at), from - a);
+    covered += to - from;
   }
-  return out;
+  return covered === b - a ? out : undefined;
 }
 
 /**
@@ -95,14 +101,16 @@ export async function refreshFile(
     const active = [...digesters.values()];
     const start = Math.min(...active.map((d) => d.base));
     let at = start;
-    for await (const chunk of fs.read(path, { start, end: stat.size })) {
+    // The read buffer is reused for the next chunk: what the fingerprints need is copied out.
+    for await (const chunk of fs.read(path, { start, end: stat.size, reuseBuffer: true })) {
       counter.bytes += chunk.length;
-      if (start === 0 && at < HEAD_BYTES) headPieces.push({ at, bytes: chunk });
+      if (start === 0 && at < HEAD_BYTES) headPieces.push({ at, bytes: copyOf(chunk, 0, HEAD_BYTES - at) });
       for (const d of active) {
         if (!d.wanted || at + chunk.length <= d.base) continue;
         d.push(d.base > at ? chunk.subarray(d.base - at) : chunk);
       }
-      pieces.push({ at, bytes: chunk });
+      const keep = Math.min(chunk.length, TAIL_BYTES);
+      pieces.push({ at: at + chunk.length - keep, bytes: copyOf(chunk, chunk.length - keep, chunk.length) });
       if (pieces.length > 2) pieces.shift();
       at += chunk.length;
       if (!active.some((d) => d.wanted)) break;

@@ -88,6 +88,11 @@ export interface CatalogStore {
   /** Each record's size and mtime, where a store can list them without loading the records. */
   loadStamps?(section: SectionKey): Promise<Map<string, RecordStamp>>;
   save(section: SectionKey, changes: SectionChanges): Promise<void>;
+  /**
+   * Where each save is cheap (one transaction), a refresh saves changed records in batches of
+   * this many files as it goes, rather than holding them all until it ends; absent, it saves once.
+   */
+  readonly recordBatch?: number;
   /** Candidate documents for an FTS5 MATCH expression, newest first, `limit` from `offset` on. */
   searchDocs?(expression: string, offset: number, limit: number): Promise<IndexedDoc[]>;
   clear(): Promise<void>;
