@@ -27,6 +27,8 @@ export async function withCatalog<T>(ctx: CliContext, work: (catalog: Catalog) =
     cacheDir: defaultCacheDir(ctx.deps.storage),
     mode,
     realDisk: ctx.fs === nodeFileSystem || ctx.fs === denoFileSystem || ctx.fs === bunFileSystem,
+    // Deno's adapter waits on its reads: a few files at once keep the disk busy meanwhile.
+    concurrency: ctx.fs === denoFileSystem ? 4 : undefined,
     note: (message) => ctx.note(`pi-session: ${message}`),
   });
   try {
