@@ -5,7 +5,9 @@
  * element. (`<` only occurs inside JSON strings, where `\u003c` means the same.) Lines are
  * copied, not parsed. A block holds about 4 MiB; a longer line runs on into the next block,
  * cut between UTF-8 characters, and the viewer joins blocks before splitting lines.
- * Block buffers are reused: a block returned by one call is valid until the next call.
+ * Block buffers are reused, but never the last block returned until another block has been
+ * returned and `add` or `finish` called once more: a consumer may write one block while the next
+ * is made, as `writeOutput` does (it waits for the write of block n before asking for n + 2).
  * @module
  */
 
@@ -61,10 +63,11 @@ export class DataBlocks {
     return this.#close();
   }
 
+  /** Every lent buffer but the last one returned becomes free again. */
   #reclaim(): void {
-    if (this.#lent.length === 0) return;
-    this.#spare.push(...this.#lent);
-    this.#lent = [];
+    if (this.#lent.length < 2) return;
+    this.#spare.push(...this.#lent.slice(0, -1));
+    this.#lent = this.#lent.slice(-1);
   }
 
   /** Copies bytes[from, end) (no `<` among them), closing blocks as they fill; returns `end`. */
