@@ -54,7 +54,8 @@ async function* read(path: string, range: ReadRange = {}): AsyncGenerator<Uint8A
   let end: number;
   try {
     fd = openSync(path, "r");
-    end = Math.min(range.end ?? Infinity, fstatSync(fd).size);
+    // Without an end, the file's size now; with one, reading stops at the end of the file anyway.
+    end = range.end ?? fstatSync(fd).size;
   } catch (error) {
     throw mapError(error, op);
   }
