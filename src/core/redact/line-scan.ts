@@ -28,6 +28,10 @@ ANCHORS[0x3c] = 2;
 /** Names ending in these (then `=`) are `.env` secrets; see the `env-secret` rule. */
 const ENV_WORDS = ["SECRET", "TOKEN", "PASSWORD", "PASSWD", "PWD", "APIKEY", "API_KEY", "ACCESSKEY", "ACCESS_KEY", "PRIVATEKEY", "PRIVATE_KEY", "CREDENTIAL", "CREDENTIALS", "AUTH"].map(codes);
 
+/** The last bytes of the words, as a table. */
+const ENV_WORD_ENDS = new Uint8Array(256);
+for (const word of ENV_WORDS) ENV_WORD_ENDS[word[word.length - 1]] = 1;
+
 function lower(b: number): number {
   return b >= 0x41 && b <= 0x5a ? b | 0x20 : b;
 }
@@ -89,6 +93,8 @@ function envSecretBefore(bytes: Uint8Array, at: number): boolean {
     else if (i >= 1 && bytes[i] === 0x74 && bytes[i - 1] === BACKSLASH) i -= 2;
     else break;
   }
+  // `=` is common: most are not after a word's last letter.
+  if (i < 0 || !ENV_WORD_ENDS[bytes[i]]) return false;
   for (const word of ENV_WORDS) if (endsWith(bytes, i, word)) return true;
   return false;
 }
@@ -101,8 +107,14 @@ function anchorHit(bytes: Uint8Array, i: number): boolean {
     case UNDERSCORE: // gh?_, github_pat_
       return (i >= 3 && bytes[i - 3] === 0x67 && bytes[i - 2] === 0x68) || endsWith(bytes, i - 1, W.githubPat);
     case 0x41: // AKIA, ASIA, ABIA, ACCA, AIza
-      return startsAt(bytes, i + 1, W.kia) || startsAt(bytes, i + 1, W.sia) || startsAt(bytes, i + 1, W.bia) ||
-        startsAt(bytes, i + 1, W.cca) || startsAt(bytes, i + 1, W.iza);
+      switch (bytes[i + 1]) {
+        case 0x4b: return startsAt(bytes, i + 1, W.kia);
+        case 0x53: return startsAt(bytes, i + 1, W.sia);
+        case 0x42: return startsAt(bytes, i + 1, W.bia);
+        case 0x43: return startsAt(bytes, i + 1, W.cca);
+        case 0x49: return startsAt(bytes, i + 1, W.iza);
+        default: return false;
+      }
     case 0x4a: // eyJ
       return i >= 2 && bytes[i - 2] === 0x65 && bytes[i - 1] === 0x79;
     case 0x62:
@@ -110,7 +122,8 @@ function anchorHit(bytes: Uint8Array, i: number): boolean {
       for (let k = 0; k < W.earer.length; k++) if (lower(bytes[i + 1 + k]) !== W.earer[k]) return false;
       return true;
     case 0x59:
-    case 0x79: // PRIVATE KEY, secret access key
+    case 0x79: // PRIVATE KEY, secret access key (a common letter: every word here has an `e` before it)
+      if (i < 1 || lower(bytes[i - 1]) !== 0x65) return false;
       return endsWith(bytes, i - 1, W.privateKe) || endsWithCi(bytes, i - 1, W.accessKe) || endsWithCi(bytes, i - 1, W.access_ke);
     case EQUALS:
       return envSecretBefore(bytes, i);

@@ -72,7 +72,8 @@ export class Redactor {
     this.#paths = options.paths ? pathRules(options.paths) : [];
     if (options.paths && this.#paths.length > 0) {
       const last = options.paths.home.split(/[/\\]/).filter(Boolean).at(-1);
-      for (const word of [options.paths.user, last]) if (word) this.#pathNeedles.push(new TextEncoder().encode(word));
+      // Usually the same word (/home/alice, user alice): searched for once.
+      for (const word of new Set([options.paths.user, last])) if (word) this.#pathNeedles.push(new TextEncoder().encode(word));
     }
   }
 
