@@ -6,7 +6,7 @@
 
 import { lstat, mkdir, open, rename, rm, rmdir, unlink } from "node:fs/promises";
 import type { FileHandle } from "node:fs/promises";
-import { closeSync, type Dirent, fstatSync, openSync, readdirSync, readSync, type Stats, statSync } from "node:fs";
+import { closeSync, type Dirent, fstatSync, openSync, readdirSync, readSync, type Stats, statSync, writeSync } from "node:fs";
 import { join } from "node:path";
 import { Buffer } from "node:buffer";
 import type { AppendOptions, DirEntry, FileStat, FileSystem, ReadRange, WriteOptions } from "./file-system.ts";
@@ -139,14 +139,27 @@ async function writeAll(handle: FileHandle, data: Uint8Array): Promise<void> {
   }
 }
 
+/**
+ * Appends in blocking calls, like reads: a command that reads and writes (an export) then never
+ * waits for the thread pool between the two (its reads give the event loop no turn in which
+ * a pending write could move on).
+ */
 async function append(path: string, data: Uint8Array, options: AppendOptions = {}): Promise<void> {
   const op = { verb: "append to", path };
-  const flag = options.exclusive ? "wx" : "a";
-  const handle = await mapped(op, () => open(path, flag, options.mode ?? DEFAULT_FILE_MODE));
+  let fd: number;
   try {
-    await mapped(op, () => writeAll(handle, data));
+    fd = openSync(path, options.exclusive ? "wx" : "a", options.mode ?? DEFAULT_FILE_MODE);
+  } catch (error) {
+    throw mapError(error, op);
+  }
+  try {
+    let offset = 0;
+    // One write call; loops only if the kernel reports a short write.
+    while (offset < data.length) offset += writeSync(fd, data, offset, data.length - offset);
+  } catch (error) {
+    throw mapError(error, op);
   } finally {
-    await handle.close();
+    closeSync(fd);
   }
 }
 
