@@ -21,9 +21,13 @@ const QUOTE = 0x22;
 const SPACE = 0x20;
 
 /** Bytes at which a check starts (1), and `<` (2); everything else is skipped by one table lookup. */
+/** Per byte, what `scanLine` must look at there: bits `SECRET_ANCHOR`, `LESS_THAN` and `WORD_START`. */
+const SECRET_ANCHOR = 1;
+const LESS_THAN = 2;
+const WORD_START = 4;
 const ANCHORS = new Uint8Array(256);
-for (const c of "-_AJbBYy=@") ANCHORS[c.charCodeAt(0)] = 1;
-ANCHORS[0x3c] = 2;
+for (const c of "-_AJbBYy=@") ANCHORS[c.charCodeAt(0)] = SECRET_ANCHOR;
+ANCHORS[0x3c] = LESS_THAN;
 
 /** Names ending in these (then `=`) are `.env` secrets; see the `env-secret` rule. */
 const ENV_WORDS = ["SECRET", "TOKEN", "PASSWORD", "PASSWD", "PWD", "APIKEY", "API_KEY", "ACCESSKEY", "ACCESS_KEY", "PRIVATEKEY", "PRIVATE_KEY", "CREDENTIAL", "CREDENTIALS", "AUTH"].map(codes);
@@ -65,7 +69,7 @@ const W = {
   iza: codes("Iza"),
 };
 
-function startsAt(bytes: Uint8Array, at: number, word: number[]): boolean {
+function startsAt(bytes: Uint8Array, at: number, word: ArrayLike<number>): boolean {
   if (at + word.length > bytes.length) return false;
   for (let i = 0; i < word.length; i++) if (bytes[at + i] !== word[i]) return false;
   return true;
@@ -138,22 +142,59 @@ function anchorHit(bytes: Uint8Array, i: number): boolean {
 export const LINE_MAY_HOLD_SECRET = 1;
 /** `scanLine` flag: the line holds a `<` byte (which HTML embedding must escape). */
 export const LINE_HAS_LESS_THAN = 2;
+/** `scanLine` flag: one of its `LineWords` occurs in the line. */
+export const LINE_HAS_WORD = 4;
 
 /**
- * Both facts about a raw JSON line in one pass over its bytes, as `LINE_*` flags.
+ * Words for `scanLine` to find in the same pass (the user and home names a redactor masks).
+ *
+ * @example
+ * ```ts
+ * const words = new LineWords([new TextEncoder().encode("ann")]);
+ * scanLine(new TextEncoder().encode('{"cwd":"/home/ann"}'), words); // LINE_HAS_WORD
+ * ```
+ */
+export class LineWords {
+  readonly #words: Uint8Array[];
+  /** `ANCHORS`, plus `WORD_START` at each word's first byte. */
+  readonly table: Uint8Array;
+
+  constructor(words: readonly Uint8Array[]) {
+    this.#words = words.filter((word) => word.length > 0);
+    this.table = ANCHORS.slice();
+    for (const word of this.#words) this.table[word[0]] |= WORD_START;
+  }
+
+  /** True when some word starts at `bytes[at]`. */
+  startsAt(bytes: Uint8Array, at: number): boolean {
+    return this.#words.some((word) => startsAt(bytes, at, word));
+  }
+
+  /** True when some word occurs in `bytes` (for a caller that does not scan for secrets). */
+  in(bytes: Uint8Array): boolean {
+    return this.#words.some((word) => bytesInclude(bytes, word));
+  }
+}
+
+/**
+ * The facts about a raw JSON line in one pass over its bytes, as `LINE_*` flags: may a secret
+ * rule match, is there a `<`, and (given `words`) does one of them occur. After the first likely
+ * secret it stops: the line is masked in full then, whatever else it holds.
  *
  * @example
  * ```ts
  * scanLine(new TextEncoder().encode('{"t":"<b>"}')); // LINE_HAS_LESS_THAN
  * ```
  */
-export function scanLine(bytes: Uint8Array): number {
+export function scanLine(bytes: Uint8Array, words?: LineWords): number {
+  const table = words?.table ?? ANCHORS;
   let flags = 0;
   for (let i = 0; i < bytes.length; i++) {
-    const kind = ANCHORS[bytes[i]];
+    const kind = table[bytes[i]];
     if (kind === 0) continue;
-    if (kind === 2) flags |= LINE_HAS_LESS_THAN;
-    else if (anchorHit(bytes, i)) {
+    if (kind & LESS_THAN) flags |= LINE_HAS_LESS_THAN;
+    if (kind & WORD_START && !(flags & LINE_HAS_WORD) && words!.startsAt(bytes, i)) flags |= LINE_HAS_WORD;
+    if (kind & SECRET_ANCHOR && anchorHit(bytes, i)) {
       // Only a `<` is left to look for, and indexOf does that faster than this loop.
       return flags | LINE_MAY_HOLD_SECRET | (bytes.indexOf(0x3c, i + 1) === -1 ? 0 : LINE_HAS_LESS_THAN);
     }
@@ -172,7 +213,7 @@ export function scanLine(bytes: Uint8Array): number {
  */
 export function lineMayHoldSecret(bytes: Uint8Array): boolean {
   for (let i = 0; i < bytes.length; i++) {
-    if (ANCHORS[bytes[i]] === 1 && anchorHit(bytes, i)) return true;
+    if (ANCHORS[bytes[i]] === SECRET_ANCHOR && anchorHit(bytes, i)) return true;
   }
   return false;
 }

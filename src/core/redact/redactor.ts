@@ -4,7 +4,7 @@
  * and a random run of it must not be "found" as a key.
  * @module
  */
-import { bytesInclude, lineMayHoldSecret } from "./line-scan.ts";
+import { LINE_HAS_LESS_THAN, LINE_HAS_WORD, LINE_MAY_HOLD_SECRET, LineWords, scanLine } from "./line-scan.ts";
 import { MASK_MARK, SECRET_RULES, type SecretRule } from "./secret-rules.ts";
 
 export interface RedactOptions {
@@ -64,8 +64,8 @@ export class Redactor {
   readonly #secrets: boolean;
   readonly #paths: PathRule[];
   readonly #counts = new Map<string, RedactionCount>();
-  /** Bytes whose presence in a raw line means a path rule may apply (the user name, the home's last part). */
-  readonly #pathNeedles: Uint8Array[] = [];
+  /** Words whose presence in a raw line means a path rule may apply (the user name, the home's last part). */
+  readonly #pathWords: LineWords | undefined;
 
   constructor(options: RedactOptions = {}) {
     this.#secrets = options.secrets ?? true;
@@ -73,7 +73,8 @@ export class Redactor {
     if (options.paths && this.#paths.length > 0) {
       const last = options.paths.home.split(/[/\\]/).filter(Boolean).at(-1);
       // Usually the same word (/home/alice, user alice): searched for once.
-      for (const word of new Set([options.paths.user, last])) if (word) this.#pathNeedles.push(new TextEncoder().encode(word));
+      const words = [...new Set([options.paths.user, last])].filter((word): word is string => Boolean(word));
+      if (words.length > 0) this.#pathWords = new LineWords(words.map((word) => new TextEncoder().encode(word)));
     }
   }
 
@@ -83,13 +84,26 @@ export class Redactor {
   }
 
   /**
-   * Whether masking could change the raw UTF-8 bytes of a JSON line. False means the line
-   * can be copied as it is; true means parse it and run `value` (it may still change nothing).
-   * `secretHint`, when given, is a `lineMayHoldSecret` answer the caller already has.
+   * What a raw UTF-8 JSON line holds that matters here, as `scanLine` flags, in one pass: may a
+   * secret rule match (when secrets are masked), may a path rule (`LINE_HAS_WORD`), is there a
+   * `<` (always set when secrets are not scanned for: then nobody looked).
    */
-  lineMayChange(bytes: Uint8Array, secretHint?: boolean): boolean {
-    if (this.#secrets && (secretHint ?? lineMayHoldSecret(bytes))) return true;
-    return this.#pathNeedles.some((needle) => bytesInclude(bytes, needle));
+  scan(bytes: Uint8Array): number {
+    if (this.#secrets) return scanLine(bytes, this.#pathWords);
+    return LINE_HAS_LESS_THAN | (this.#pathWords?.in(bytes) ? LINE_HAS_WORD : 0);
+  }
+
+  /**
+   * Whether masking could change a line with these `scan` flags. False means the line can be
+   * copied as it is; true means parse it and run `value` (it may still change nothing).
+   */
+  mayChange(flags: number): boolean {
+    return (this.#secrets && (flags & LINE_MAY_HOLD_SECRET) !== 0) || (flags & LINE_HAS_WORD) !== 0;
+  }
+
+  /** Whether masking could change the raw UTF-8 bytes of a JSON line: `mayChange(scan(bytes))`. */
+  lineMayChange(bytes: Uint8Array): boolean {
+    return this.mayChange(this.scan(bytes));
   }
 
   /** True when this redactor masks anything at all. */

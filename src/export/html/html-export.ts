@@ -8,7 +8,7 @@
  */
 import type { SessionEntry } from "../../core/format/types.ts";
 import type { Redactor } from "../../core/redact/redactor.ts";
-import { LINE_HAS_LESS_THAN, LINE_MAY_HOLD_SECRET, scanLine } from "../../core/redact/line-scan.ts";
+import { LINE_HAS_LESS_THAN } from "../../core/redact/line-scan.ts";
 import type { ExportSource } from "../export-source.ts";
 import { redactLine } from "../redact-line.ts";
 import { DataBlocks } from "./data-blocks.ts";
@@ -88,11 +88,10 @@ export async function* htmlExport(options: HtmlExportOptions): AsyncIterable<Uin
   );
 
   const blocks = new DataBlocks();
-  const scan = redactor?.masksSecrets === true;
   for await (let line of source.lines(options.keep)) {
-    // One pass answers both "may it hold a secret?" and "does it hold a `<`?".
-    let flags = scan ? scanLine(line) : LINE_HAS_LESS_THAN;
-    if (redactor && redactor.lineMayChange(line, (flags & LINE_MAY_HOLD_SECRET) !== 0)) {
+    // One pass answers "may masking change it?" and "does it hold a `<`?".
+    let flags = redactor ? redactor.scan(line) : LINE_HAS_LESS_THAN;
+    if (redactor?.mayChange(flags)) {
       const masked = redactLine(line, redactor);
       if (masked !== line) flags |= LINE_HAS_LESS_THAN;
       line = masked;

@@ -5,7 +5,7 @@
  */
 import { describe, it } from "node:test";
 import assert from "node:assert/strict";
-import { describeRedactions, lineMayHoldSecret, Redactor, SECRET_RULES } from "../../../src/core/redact/mod.ts";
+import { describeRedactions, LINE_HAS_LESS_THAN, LINE_HAS_WORD, LINE_MAY_HOLD_SECRET, lineMayHoldSecret, LineWords, Redactor, scanLine, SECRET_RULES } from "../../../src/core/redact/mod.ts";
 
 /** [kind, input, expected output]. Secrets are made up; none is real. */
 const POSITIVES: [string, string, string][] = [
@@ -136,5 +136,33 @@ describe("lineMayHoldSecret()", () => {
     for (const text of ["hello world", "commit 3f786850e387550fdab836ed7e6dc881de23001b", "totalTokens and cacheRead", "a = b + c"]) {
       assert.equal(lineMayHoldSecret(encode(text)), false, text);
     }
+  });
+});
+
+describe("scanLine() and Redactor.scan()", () => {
+  const encode = (text: string) => new TextEncoder().encode(text);
+  const words = new LineWords([encode("ann"), encode("<x")]);
+  it("finds a word anywhere in the same pass, and says so apart from secrets and `<`", () => {
+    for (const [line, flags] of [
+      ['{"cwd":"/home/ann"}', LINE_HAS_WORD],
+      ['ann at the start', LINE_HAS_WORD],
+      ['{"t":"an an a nn"}', 0],
+      ['{"t":"<x> and <b>"}', LINE_HAS_WORD | LINE_HAS_LESS_THAN],
+      ['{"t":"<b> for ann"}', LINE_HAS_WORD | LINE_HAS_LESS_THAN],
+      ['{"t":"ann: sk-abcdefghijklmnopqrstuvwx <"}', LINE_HAS_WORD | LINE_MAY_HOLD_SECRET | LINE_HAS_LESS_THAN],
+    ] as const) {
+      assert.equal(scanLine(encode(line), words), flags, line);
+    }
+    assert.equal(scanLine(encode('{"cwd":"/home/ann"}')), 0, "no words given: none found");
+  });
+  it("a redactor may change exactly the lines with a likely secret or its user's names", () => {
+    const both = new Redactor({ paths: { home: "/home/ann", user: "ann" } });
+    const pathsOnly = new Redactor({ secrets: false, paths: { home: "/home/ann", user: "ann" } });
+    const secretsOnly = new Redactor();
+    const lines = { path: '{"cwd":"/home/ann/x"}', secret: '{"t":"TOKEN=abcd1234"}', plain: '{"t":"hello"}' };
+    assert.deepEqual(Object.values(lines).map((l) => both.lineMayChange(encode(l))), [true, true, false]);
+    assert.deepEqual(Object.values(lines).map((l) => pathsOnly.lineMayChange(encode(l))), [true, false, false]);
+    assert.deepEqual(Object.values(lines).map((l) => secretsOnly.lineMayChange(encode(l))), [false, true, false]);
+    assert.equal(pathsOnly.scan(encode(lines.plain)) & LINE_HAS_LESS_THAN, LINE_HAS_LESS_THAN, "unscanned: a `<` is assumed");
   });
 });
