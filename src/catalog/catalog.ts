@@ -84,8 +84,8 @@ const STAT_CONCURRENCY = 64;
 /** Search documents are saved in batches of about this many rows, to bound memory. */
 const DOC_BATCH = 20_000;
 
-/** A test for paths under any of `dirs`. */
-function inDirs(dirs: readonly string[] = []): (path: string) => boolean {
+/** A test for paths anywhere under one of `dirs` (the rule `listedDirs` follows). */
+export function inDirs(dirs: readonly string[] = []): (path: string) => boolean {
   const prefixes = dirs.map((dir) => (dir.endsWith("/") ? dir : dir + "/"));
   return (path) => prefixes.some((prefix) => path.startsWith(prefix));
 }

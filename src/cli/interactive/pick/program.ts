@@ -10,7 +10,7 @@ import { listingDigest } from "../../../core/digest/listing-digest.ts";
 import type { CatalogRecord } from "../../../catalog/store.ts";
 import { readSessionInfo, sortByModified } from "../../../session/list-sessions.ts";
 import { scopePlaces, sessionScope } from "../../catalog.ts";
-import type { Catalog } from "../../../catalog/catalog.ts";
+import { type Catalog, inDirs } from "../../../catalog/catalog.ts";
 import { CliContext } from "../../context.ts";
 import { describeError } from "../../errors.ts";
 import { openForAppend, writing } from "../../session-write.ts";
@@ -35,7 +35,7 @@ function message(error: unknown): string {
 export async function knownSessions(ctx: CliContext, catalog: Catalog, scope: Scope): Promise<SessionInfo[]> {
   const places = await scopePlaces(ctx, scope === "all");
   const options = { cwdFilter: places.cwdFilter, processCwd: ctx.deps.storage.processCwd };
-  const inScope = (path: string) => places.dirs.some((dir) => path.startsWith(dir.endsWith("/") ? dir : dir + "/"));
+  const inScope = inDirs(places.dirs);
   const known: SessionInfo[] = [];
   for (const [path, record] of await catalog.stored(listingDigest)) {
     const info = inScope(path) ? recordsInfo(path, [record], options) : null;
