@@ -45,6 +45,12 @@ export interface RefreshOptions {
    * whole section: for a refresh of a few files (e.g. the sessions a search found).
    */
   partial?: boolean;
+  /**
+   * For an interactive caller: after reading files for this many milliseconds, give the event
+   * loop a turn (keys, timers) before the next file. Reads block, so without it a cold refresh
+   * holds everything else up until it ends.
+   */
+  pauseEveryMs?: number;
 }
 
 /** What a refresh did, file by file (a file counts once, by the most work any section needed). */
@@ -247,7 +253,12 @@ export class Catalog {
     };
     const counter = { bytes: 0 };
     const recordBatch = this.#store?.recordBatch ?? Infinity;
+    let ranSince = performance.now();
     await mapConcurrent(changed, this.#concurrency, async ([path, stat]) => {
+      if (options.pauseEveryMs !== undefined && performance.now() - ranSince >= options.pauseEveryMs) {
+        await new Promise((resolve) => setTimeout(resolve, 0));
+        ranSince = performance.now();
+      }
       const jobs = kinds.map((kind, i) => ({ kind, record: stored[i].get(path) }));
       const results = await refreshFile(this.fs, path, stat, jobs, counter).catch((error: unknown) => {
         counts.unreadable++;

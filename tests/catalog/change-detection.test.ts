@@ -163,3 +163,21 @@ test("catalog: small files (under the fingerprint window) are simply read again"
   assert.equal((await fs.stat(B))!.size > HEAD_BYTES, true);
   assert.equal(view.counts.read + view.counts.appended, 1);
 });
+
+test("catalog: with pauseEveryMs a cold refresh lets timers run between files; without, only after", async () => {
+  const memory = tickingFs();
+  const files = Array.from({ length: 6 }, (_, i) => `${DIR}/s${i}.jsonl`);
+  await memory.mkdir(DIR, { recursive: true });
+  for (const [i, path] of files.entries()) await memory.writeAtomic(path, utf8(sessionText(`s${i}`, 3)));
+  const readWhenTimerFired = async (pauseEveryMs?: number) => {
+    let read = 0;
+    let fired = -1;
+    setTimeout(() => void (fired = read), 0);
+    await new Catalog(memory).refresh(KINDS, files, { pauseEveryMs, onRecords: () => void read++ });
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    return fired;
+  };
+  assert.equal(await readWhenTimerFired(), files.length, "without pauses the timer waits for the end");
+  const fired = await readWhenTimerFired(0);
+  assert.ok(fired >= 0 && fired < files.length, `with pauses the timer ran after ${fired} of ${files.length} files`);
+});

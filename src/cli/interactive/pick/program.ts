@@ -23,6 +23,8 @@ import { effectFailed, initialPickState, type PickEffect, type PickState, reduce
 const PUBLISH_EVERY = 80;
 /** Sessions whose message texts load in one step (about 40 ms each for 200). */
 const TEXT_SLICE = 200;
+/** While files are read, keys are read at least this often (ms). */
+const KEYS_EVERY = 30;
 
 function message(error: unknown): string {
   return describeError(error).lines[0].replace(/^pi-session: /, "");
@@ -83,7 +85,7 @@ async function loadScope(
     else shown.delete(path);
     if (loaded < total! && performance.now() - published >= PUBLISH_EVERY) publish(shown.values(), false);
   };
-  await catalog.refresh(listingKinds(false), files.files, { listedDirs: files.dirs, onRecords });
+  await catalog.refresh(listingKinds(false), files.files, { listedDirs: files.dirs, onRecords, pauseEveryMs: KEYS_EVERY });
   if (signal.aborted) return;
   publish(found.values(), true);
   // The message texts (for searching) a slice of sessions at a time, with a turn of the event
@@ -93,7 +95,7 @@ async function loadScope(
   for (let i = 0; i < paths.length; i += TEXT_SLICE) {
     await new Promise((resolve) => setTimeout(resolve, 0));
     if (signal.aborted) return;
-    const view = await catalog.refresh(listingKinds(true), paths.slice(i, i + TEXT_SLICE), { partial: true });
+    const view = await catalog.refresh(listingKinds(true), paths.slice(i, i + TEXT_SLICE), { partial: true, pauseEveryMs: KEYS_EVERY });
     withText.push(...viewSessions(view, { ...options, withText: true }));
   }
   publish(withText, true);
