@@ -28,14 +28,11 @@ function release(buffer: Buffer | undefined): void {
   if (buffer && spare.length < MAX_SPARE) spare.push(buffer);
 }
 
-/**
- * Reads into `chunk` at file offset `position` (null: where a pipe is) until it is full or the
- * file ends; the bytes read.
- */
-function fill(fd: number, chunk: Buffer, position: number | null): number {
+/** Reads into `chunk` at file offset `position` until it is full or the file ends; the bytes read. */
+function fill(fd: number, chunk: Buffer, position: number): number {
   let length = 0;
   while (length < chunk.length) {
-    const bytesRead = readSync(fd, chunk, length, chunk.length - length, position === null ? null : position + length);
+    const bytesRead = readSync(fd, chunk, length, chunk.length - length, position + length);
     if (bytesRead === 0) break;
     length += bytesRead;
   }
@@ -55,19 +52,10 @@ async function* read(path: string, range: ReadRange = {}): AsyncGenerator<Uint8A
   const op = { verb: "read", path };
   let fd: number;
   let end: number;
-  let pipe = false;
   try {
     fd = openSync(path, "r");
-    // Without an end: the file's size now, or for a pipe (`<(…)`, `/dev/stdin` in a pipeline)
-    // all it gives; with one, reading stops at the end of the file anyway.
-    if (range.end === undefined) {
-      const stats = fstatSync(fd);
-      // (A pipe cannot seek: it is read from where it is, so only from its start.)
-      pipe = stats.isFIFO() && !range.start;
-      end = pipe ? Infinity : stats.size;
-    } else {
-      end = range.end;
-    }
+    // Without an end, the file's size now; with one, reading stops at the end of the file anyway.
+    end = range.end ?? fstatSync(fd).size;
   } catch (error) {
     throw mapError(error, op);
   }
@@ -80,7 +68,7 @@ async function* read(path: string, range: ReadRange = {}): AsyncGenerator<Uint8A
       const chunk = shared ? shared.subarray(0, size) : Buffer.allocUnsafe(size);
       let length: number;
       try {
-        length = fill(fd, chunk, pipe ? null : position);
+        length = fill(fd, chunk, position);
       } catch (error) {
         throw mapError(error, op);
       }
