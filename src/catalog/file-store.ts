@@ -165,7 +165,14 @@ export class FileCatalogStore implements CatalogStore {
     } catch (error) {
       if (!isFsError(error, "NotFound")) throw error;
     }
-    for (const name of names) await this.#fs.remove(joinPath(this.location, name));
+    for (const name of names) {
+      try {
+        await this.#fs.remove(joinPath(this.location, name));
+      } catch (error) {
+        // Another process cleared (or replaced) it first: gone is what was wanted.
+        if (!isFsError(error, "NotFound")) throw error;
+      }
+    }
   }
 
   async describe(): Promise<StoreDescription> {

@@ -12,6 +12,7 @@ import { FileCatalogStore } from "../../src/catalog/file-store.ts";
 import { arrayRows, type NodeStatement } from "../../src/catalog/sqlite/node-sqlite.ts";
 import { openSqliteStore } from "../../src/catalog/sqlite/open-sqlite.ts";
 import { detectFileSystem } from "../../src/io/mod.ts";
+import type { FileSystem } from "../../src/io/file-system.ts";
 import { MemoryFileSystem } from "../../src/io/memory.ts";
 import { sqliteBinding } from "./_helpers.ts";
 import { storeContract } from "./_store-contract.ts";
@@ -64,4 +65,28 @@ test("node:sqlite rows come as arrays natively (setReturnArrays) or from the row
   assert.deepEqual(arrayRows(native, []), expected);
   assert.deepEqual(calls, [true, false], "switched on for the call, then off again");
   assert.deepEqual(arrayRows(old, []), expected);
+});
+
+test("FileCatalogStore.clear() is not upset by a file another process removed first", async () => {
+  const fs = new MemoryFileSystem();
+  const store = new FileCatalogStore(fs, "/cache");
+  const record = { path: "/s/a.jsonl", size: 5, mtimeMs: 2, end: 5, lines: 1, headHash: "h", tailHash: "t", headerId: null, state: { header: null, rejected: true, data: {} } };
+  for (const name of ["listing", "usage"]) await store.save({ name, version: 1 }, { put: [record], remove: [] });
+  // The other process clears between our listing of the folder and our removals.
+  const racing: FileSystem = {
+    read: (path, range) => fs.read(path, range),
+    stat: (path) => fs.stat(path),
+    list: async (dir) => {
+      const entries = await fs.list(dir);
+      for (const entry of entries) await fs.remove(`${dir}/${entry.name}`);
+      return entries;
+    },
+    append: (path, data, options) => fs.append(path, data, options),
+    writeAtomic: (path, data, options) => fs.writeAtomic(path, data, options),
+    rename: (from, to) => fs.rename(from, to),
+    remove: (path) => fs.remove(path),
+    mkdir: (path, options) => fs.mkdir(path, options),
+  };
+  await new FileCatalogStore(racing, "/cache").clear();
+  assert.deepEqual(await fs.list("/cache"), []);
 });
