@@ -201,59 +201,26 @@ const cases: Record<string, BenchCase> = {
       const corpus = generateListCorpus(join(CACHE, "agent"));
       const script = "scripts/bench/cli.ts";
       const args = ["--", "stats", "--all", "--json", "--agent-dir", corpus.agentDir];
-      const coldCache = join(CACHE, "stats-cache-cold");
-      const warmCache = join(CACHE, "stats-cache-warm");
-      const bunColdCache = join(CACHE, "stats-cache-cold-bun");
+      /** A row of ours: `cache` is its XDG_CACHE_HOME, deleted before each run when `cold`. */
+      const ours = (name: string, cache: string, cold: boolean, runtime: "bun" | undefined, note: string): Row => ({
+        name,
+        impl: "cli",
+        role: "ours",
+        runtime,
+        script,
+        args,
+        env: { XDG_CACHE_HOME: join(CACHE, cache) },
+        beforeEach: cold ? () => rmSync(join(CACHE, cache), { recursive: true, force: true }) : undefined,
+        compare: false,
+        target: { memory: 0.5, source: "issue 5" },
+        note,
+      });
       return [
         { name: "reference", impl: "ref", role: "reference", script: "scripts/bench/list.ts", args: [corpus.agentDir], note: "pi 1.6.0: SessionManager.listAll(), the yardstick of issue 5" },
-        {
-          name: "ours (cold)",
-          impl: "cli",
-          role: "ours",
-          script,
-          args,
-          env: { XDG_CACHE_HOME: coldCache },
-          beforeEach: () => rmSync(coldCache, { recursive: true, force: true }),
-          compare: false,
-          target: { memory: 0.5, source: "issue 5" },
-          note: "node: file catalog deleted before each run",
-        },
-        {
-          name: "ours (warm)",
-          impl: "cli",
-          role: "ours",
-          script,
-          args,
-          env: { XDG_CACHE_HOME: warmCache },
-          compare: false,
-          target: { memory: 0.5, source: "issue 5" },
-          note: "node: file catalog primed by the warm-up run, files unchanged",
-        },
-        {
-          name: "ours (cold, bun)",
-          impl: "cli",
-          role: "ours",
-          runtime: "bun",
-          script,
-          args,
-          env: { XDG_CACHE_HOME: bunColdCache },
-          beforeEach: () => rmSync(bunColdCache, { recursive: true, force: true }),
-          compare: false,
-          target: { memory: 0.5, source: "issue 5" },
-          note: "bun, as the executable runs: SQLite catalog deleted before each run",
-        },
-        {
-          name: "ours (warm, bun)",
-          impl: "cli",
-          role: "ours",
-          runtime: "bun",
-          script,
-          args,
-          env: { XDG_CACHE_HOME: join(CACHE, "stats-cache-warm-bun") },
-          compare: false,
-          target: { memory: 0.5, source: "issue 5" },
-          note: "bun: SQLite catalog primed by the warm-up run, files unchanged",
-        },
+        ours("ours (cold)", "stats-cache-cold", true, undefined, "node: file catalog deleted before each run"),
+        ours("ours (warm)", "stats-cache-warm", false, undefined, "node: file catalog primed by the warm-up run, files unchanged"),
+        ours("ours (cold, bun)", "stats-cache-cold-bun", true, "bun", "bun, as the executable runs: SQLite catalog deleted before each run"),
+        ours("ours (warm, bun)", "stats-cache-warm-bun", false, "bun", "bun: SQLite catalog primed by the warm-up run, files unchanged"),
       ];
     },
   },
