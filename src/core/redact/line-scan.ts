@@ -212,10 +212,7 @@ export function scanLine(bytes: Uint8Array, words?: LineWords): number {
  * ```
  */
 export function lineMayHoldSecret(bytes: Uint8Array): boolean {
-  for (let i = 0; i < bytes.length; i++) {
-    if (ANCHORS[bytes[i]] === SECRET_ANCHOR && anchorHit(bytes, i)) return true;
-  }
-  return false;
+  return (scanLine(bytes) & LINE_MAY_HOLD_SECRET) !== 0;
 }
 
 /**
