@@ -51,11 +51,8 @@ function fill(fd: number, chunk: Buffer, position: number): number {
 async function* read(path: string, range: ReadRange = {}): AsyncGenerator<Uint8Array> {
   const op = { verb: "read", path };
   let fd: number;
-  let end: number;
   try {
     fd = openSync(path, "r");
-    // Without an end, the file's size now; with one, reading stops at the end of the file anyway.
-    end = range.end ?? fstatSync(fd).size;
   } catch (error) {
     throw mapError(error, op);
   }
@@ -63,6 +60,13 @@ async function* read(path: string, range: ReadRange = {}): AsyncGenerator<Uint8A
   // One buffer for every chunk with `reuseBuffer` (the caller is done with a chunk once it asks for the next).
   const shared = range.reuseBuffer ? spare.pop() ?? Buffer.allocUnsafeSlow(CHUNK_SIZE) : undefined;
   try {
+    let end: number;
+    try {
+      // Without an end, the file's size now; with one, reading stops at the end of the file anyway.
+      end = range.end ?? fstatSync(fd).size;
+    } catch (error) {
+      throw mapError(error, op);
+    }
     while (position < end) {
       const size = Math.min(CHUNK_SIZE, end - position);
       const chunk = shared ? shared.subarray(0, size) : Buffer.allocUnsafe(size);
