@@ -231,21 +231,9 @@ const TONES: Record<Tone, (c: Colors, text: string) => string> = {
   border: (c, t) => c.blue(t),
 };
 
-/** Cells one character takes; the common cases without asking string-width, which is slow per call. */
-function charWidth(char: string): number {
-  const code = char.codePointAt(0)!;
-  if ((code >= 0x20 && code < 0x300) || char === "│" || char === "├" || char === "└" || char === "─" || char === "•") return 1;
-  return textWidth(char);
-}
-
-/** Cells a text takes; plain ASCII and tree drawing counted directly. */
-function spanWidth(text: string): number {
-  return /^[\x20-\x7e│├└─•]*$/.test(text) ? text.length : textWidth(text);
-}
-
 /** Cuts spans to `width` cells in total, the last one ending in `…` when cut. */
 export function truncateSpans(spans: readonly Span[], width: number): Span[] {
-  const widths = spans.map((span) => spanWidth(span.text));
+  const widths = spans.map((span) => textWidth(span.text));
   if (widths.reduce((sum, w) => sum + w, 0) <= width) return [...spans];
   const out: Span[] = [];
   let room = Math.max(0, width - 1);
@@ -259,7 +247,7 @@ export function truncateSpans(spans: readonly Span[], width: number): Span[] {
     // Only the span that does not fit is walked character by character.
     let text = "";
     for (const char of span.text) {
-      const w = charWidth(char);
+      const w = textWidth(char);
       if (w > room) break;
       text += char;
       room -= w;
