@@ -42,15 +42,19 @@ export interface RefreshOptions {
   onRecords?: (path: string, records: readonly CatalogRecord[]) => void;
   /**
    * Load only the stored records of the files asked for, where the store can, rather than the
-   * whole section: for a refresh of a few files (e.g. the sessions a search found).
+   * whole section: for a refresh of a few files (e.g. the sessions a search found), or, with
+   * `pauseEveryMs`, a big section loaded a slice at a time. Records of files gone from
+   * `listedDirs` are still dropped.
    */
   partial?: boolean;
   /**
-   * For an interactive caller: after reading files for this many milliseconds, give the event
-   * loop a turn (keys, timers) before the next file. Reads block, so without it a cold refresh
-   * holds everything else up until it ends.
+   * For an interactive caller: after working for this many milliseconds (reading files, or
+   * loading stored records a slice at a time), give the event loop a turn (keys, timers).
+   * Reads block, so without it a refresh holds everything else up until it ends.
    */
   pauseEveryMs?: number;
+  /** Checked at each pause: once aborted, the refresh stops there and rejects with the signal's reason. */
+  signal?: AbortSignal;
 }
 
 /** What a refresh did, file by file (a file counts once, by the most work any section needed). */
@@ -89,6 +93,26 @@ const RANK: Record<RefreshOutcome, number> = { unchanged: 0, touched: 1, appende
 const STAT_CONCURRENCY = 64;
 /** Search documents are saved in batches of about this many rows, to bound memory. */
 const DOC_BATCH = 20_000;
+
+/** Stored records loaded at once by a refresh that pauses (message texts: about 1 MB, 20 ms). */
+const PACED_LOAD = 100;
+
+/**
+ * What a refresh that pauses (none without `pauseEveryMs`) calls between steps: it gives the event loop a turn when `everyMs`
+ * have passed since the last one, and stops the refresh once `signal` is aborted.
+ */
+function pacer(options: Pick<RefreshOptions, "pauseEveryMs" | "signal">): (() => Promise<void>) | undefined {
+  const { pauseEveryMs, signal } = options;
+  if (pauseEveryMs === undefined) return undefined;
+  let ranSince = performance.now();
+  return async () => {
+    if (performance.now() - ranSince >= pauseEveryMs) {
+      await new Promise((resolve) => setTimeout(resolve, 0));
+      ranSince = performance.now();
+    }
+    signal?.throwIfAborted();
+  };
+}
 
 /** A test for paths anywhere under one of `dirs` (the rule `listedDirs` follows). */
 export function inDirs(dirs: readonly string[] = []): (path: string) => boolean {
@@ -154,14 +178,35 @@ export class Catalog {
     return this.#records(kind) as Promise<Map<string, CatalogRecord<S>>>;
   }
 
-  /** The stored records of `paths` in `kind`'s section: just those where the store can, else all. */
-  async #recordsOf(kind: AnyKind, paths: readonly string[]): Promise<Map<string, CatalogRecord>> {
+  /**
+   * The stored records of `paths` in `kind`'s section: just those where the store can (a slice
+   * at a time when `pace` pauses), else all.
+   */
+  async #recordsOf(kind: AnyKind, paths: readonly string[], pace?: () => Promise<void>): Promise<Map<string, CatalogRecord>> {
     if (!this.#store?.loadPaths || this.#loaded.has(kind.name)) return this.#records(kind);
+    const records = new Map<string, CatalogRecord>();
+    const slice = pace ? PACED_LOAD : paths.length;
+    for (let i = 0; i < paths.length; i += slice) {
+      await pace?.();
+      let some;
+      try {
+        some = await this.#store.loadPaths(kind, paths.slice(i, i + slice));
+      } catch (error) {
+        this.#warn("load", `The catalog at ${this.#store.location} cannot be read (${(error as Error).message}); reading the session files directly`);
+        return new Map();
+      }
+      for (const [path, record] of some) records.set(path, record);
+    }
+    return records;
+  }
+
+  /** Every path with a record in `kind`'s section: from the stamps where the store has them. */
+  async #storedPaths(kind: AnyKind, loaded: Map<string, CatalogRecord>): Promise<Iterable<string>> {
+    if (!this.#store?.loadStamps || this.#loaded.has(kind.name)) return [...loaded.keys()];
     try {
-      return await this.#store.loadPaths(kind, paths);
-    } catch (error) {
-      this.#warn("load", `The catalog at ${this.#store.location} cannot be read (${(error as Error).message}); reading the session files directly`);
-      return new Map();
+      return (await this.#store.loadStamps(kind)).keys();
+    } catch {
+      return [...loaded.keys()];
     }
   }
 
@@ -217,7 +262,8 @@ export class Catalog {
     const paths = [...new Set(files)];
     // Stats run in the background while the stored records load.
     const statting = mapConcurrent(paths, STAT_CONCURRENCY, (path) => this.fs.stat(path).catch(() => null));
-    const stored = await Promise.all(kinds.map((kind) => options.partial ? this.#recordsOf(kind, paths) : this.#records(kind)));
+    const pace = pacer(options);
+    const stored = await Promise.all(kinds.map((kind) => options.partial ? this.#recordsOf(kind, paths, pace) : this.#records(kind)));
     const stats = await statting;
     const counts: RefreshCounts = { files: 0, unchanged: 0, touched: 0, appended: 0, read: 0, removed: 0, bytesRead: 0, unreadable: 0 };
     const fresh = kinds.map(() => new Map<string, CatalogRecord>());
@@ -253,12 +299,8 @@ export class Catalog {
     };
     const counter = { bytes: 0 };
     const recordBatch = this.#store?.recordBatch ?? Infinity;
-    let ranSince = performance.now();
     await mapConcurrent(changed, this.#concurrency, async ([path, stat]) => {
-      if (options.pauseEveryMs !== undefined && performance.now() - ranSince >= options.pauseEveryMs) {
-        await new Promise((resolve) => setTimeout(resolve, 0));
-        ranSince = performance.now();
-      }
+      await pace?.();
       const jobs = kinds.map((kind, i) => ({ kind, record: stored[i].get(path) }));
       const results = await refreshFile(this.fs, path, stat, jobs, counter).catch((error: unknown) => {
         counts.unreadable++;
@@ -289,7 +331,9 @@ export class Catalog {
     const listed = inDirs(options.listedDirs);
     const asked = new Set(paths);
     for (const [i, records] of stored.entries()) {
-      for (const path of [...records.keys()]) {
+      // A partial load holds only the files asked for: which others are stored, the stamps tell.
+      const storedPaths = options.partial && options.listedDirs?.length ? await this.#storedPaths(kinds[i], records) : [...records.keys()];
+      for (const path of storedPaths) {
         if (seen.has(path) || !(asked.has(path) || listed(path))) continue;
         records.delete(path);
         pending[i].remove.push(path);

@@ -181,3 +181,62 @@ test("catalog: with pauseEveryMs a cold refresh lets timers run between files; w
   const fired = await readWhenTimerFired(0);
   assert.ok(fired >= 0 && fired < files.length, `with pauses the timer ran after ${fired} of ${files.length} files`);
 });
+
+/** A file store that can also load some paths, or list stamps, as the SQLite store can; it counts `loadPaths` calls. */
+class PathLoadingStore extends FileCatalogStore {
+  pathLoads: number[] = [];
+  async loadPaths(section: Parameters<FileCatalogStore["load"]>[0], paths: readonly string[]) {
+    this.pathLoads.push(paths.length);
+    const all = await this.load(section);
+    return new Map(paths.filter((path) => all.has(path)).map((path) => [path, all.get(path)!]));
+  }
+  async loadStamps(section: Parameters<FileCatalogStore["load"]>[0]) {
+    return new Map([...(await this.load(section))].map(([path, r]) => [path, { size: r.size, mtimeMs: r.mtimeMs }]));
+  }
+}
+
+async function manySessions(count: number) {
+  const memory = tickingFs();
+  const files = Array.from({ length: count }, (_, i) => `${DIR}/s${String(i).padStart(3, "0")}.jsonl`);
+  await memory.mkdir(DIR, { recursive: true });
+  for (const [i, path] of files.entries()) await memory.writeAtomic(path, utf8(sessionText(`s${i}`, 1)));
+  const store = new PathLoadingStore(memory, "/cache");
+  await new Catalog(memory, { store }).refresh(KINDS, files, { listedDirs: [DIR] });
+  store.pathLoads = [];
+  return { memory, files, store };
+}
+
+test("catalog: a partial refresh that pauses loads stored records a slice at a time, with timers running between", async () => {
+  const { memory, files, store } = await manySessions(250);
+  let fired = false;
+  setTimeout(() => void (fired = true), 0);
+  const view = await new Catalog(memory, { store }).refresh([listingDigest], files, { partial: true, pauseEveryMs: 0 });
+  assert.deepEqual(store.pathLoads, [100, 100, 50]);
+  assert.equal(fired, true, "a timer ran during the load");
+  assert.equal(view.counts.unchanged, files.length);
+  store.pathLoads = [];
+  await new Catalog(memory, { store }).refresh([listingDigest], files, { partial: true });
+  assert.deepEqual(store.pathLoads, [250], "without pauses: one load");
+});
+
+test("catalog: a partial refresh with listedDirs drops the records of files gone from them, loaded or not", async () => {
+  const { memory, files, store } = await manySessions(5);
+  await memory.remove(files[1]);
+  await memory.remove(files[3]);
+  const left = [files[0], files[2], files[4]];
+  const view = await new Catalog(memory, { store }).refresh([listingDigest], left, { partial: true, listedDirs: [DIR] });
+  assert.equal(view.counts.removed, 2);
+  assert.deepEqual([...(await store.load(listingDigest)).keys()].sort(), left);
+  const other = await new Catalog(memory, { store }).refresh([usageDigest], [files[0]], { partial: true });
+  assert.equal(other.counts.removed, 0, "without listedDirs only files asked for can be dropped");
+  assert.equal((await store.load(usageDigest)).size, 5);
+});
+
+test("catalog: an aborted signal stops a refresh that pauses at its next pause", async () => {
+  const { memory, files, store } = await manySessions(3);
+  const aborter = new AbortController();
+  aborter.abort();
+  await assert.rejects(new Catalog(memory, { store }).refresh([listingDigest], files, { partial: true, pauseEveryMs: 0, signal: aborter.signal }), { name: "AbortError" });
+  const view = await new Catalog(memory, { store }).refresh([listingDigest], files, { partial: true, signal: aborter.signal });
+  assert.equal(view.counts.unchanged, 3, "without pauses the signal is never checked");
+});

@@ -21,9 +21,7 @@ import { effectFailed, initialPickState, type PickEffect, type PickState, reduce
 
 /** How often (ms) partial lists are published while loading. */
 const PUBLISH_EVERY = 80;
-/** Sessions whose message texts load in one step (about 40 ms each for 200). */
-const TEXT_SLICE = 200;
-/** While files are read, keys are read at least this often (ms). */
+/** While loading (files read, stored records loaded), keys are read at least this often (ms). */
 const KEYS_EVERY = 30;
 
 function message(error: unknown): string {
@@ -85,20 +83,13 @@ async function loadScope(
     else shown.delete(path);
     if (loaded < total! && performance.now() - published >= PUBLISH_EVERY) publish(shown.values(), false);
   };
-  await catalog.refresh(listingKinds(false), files.files, { listedDirs: files.dirs, onRecords, pauseEveryMs: KEYS_EVERY });
-  if (signal.aborted) return;
+  const paced = { listedDirs: files.dirs, pauseEveryMs: KEYS_EVERY, signal };
+  await catalog.refresh(listingKinds(false), files.files, { ...paced, onRecords });
   publish(found.values(), true);
-  // The message texts (for searching) a slice of sessions at a time, with a turn of the event
-  // loop between slices: all at once (18 MB for 2,400 sessions) held keys up for half a second.
-  const paths = [...found.keys()];
-  const withText: SessionInfo[] = [];
-  for (let i = 0; i < paths.length; i += TEXT_SLICE) {
-    await new Promise((resolve) => setTimeout(resolve, 0));
-    if (signal.aborted) return;
-    const view = await catalog.refresh(listingKinds(true), paths.slice(i, i + TEXT_SLICE), { partial: true, pauseEveryMs: KEYS_EVERY });
-    withText.push(...viewSessions(view, { ...options, withText: true }));
-  }
-  publish(withText, true);
+  // The message texts (for searching): loaded a slice at a time, since all at once (18 MB for
+  // 2,400 sessions) held keys up for half a second.
+  const view = await catalog.refresh(listingKinds(true), files.files, { ...paced, partial: true });
+  publish(viewSessions(view, { ...options, withText: true }), true);
 }
 
 /** What the picker's effects work with. */
