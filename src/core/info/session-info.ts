@@ -189,7 +189,7 @@ export function listingInfo(
     cwd: typeof header.cwd === "string" ? header.cwd : "",
     name: state.name,
     parentSessionPath: header.parentSession as string | undefined,
-    created: new Date(header.timestamp as string),
+    created: new Date(headerTime),
     modified,
     messageCount: state.messageCount,
     firstMessage: state.firstMessage || "(no messages)",
