@@ -266,6 +266,21 @@ test("show of an unknown session exits 2, of a non-session file exits 3", async 
   assert.equal(empty.stderr, 'pi-session: /work/proj/empty.jsonl is not a pi session: the file is empty\nhint: Pass a .jsonl file written by pi (its first line is a {"type":"session",…} header)\n');
 });
 
+test("show of a directory, or of a pipe or device, exits 3 and says what it is", async () => {
+  const { fs } = await setup();
+  await fs.mkdir("/work/proj/dir.jsonl", { recursive: true });
+  const dir = await runCli(["show", "dir.jsonl"], { fs });
+  assert.equal(dir.code, 3);
+  assert.match(dir.stderr, /^pi-session: \/work\/proj\/dir\.jsonl is a directory, not a session file\n/);
+  // What a shell's `<(…)` or /dev/stdin looks like to stat: neither a file nor a directory.
+  const pipeFs = Object.create(fs, {
+    stat: { value: async (path: string) => path === "/dev/fd/63" ? { size: 0, mtimeMs: 0, isFile: false, isDirectory: false, mode: 0o600 } : fs.stat(path) },
+  });
+  const pipe = await runCli(["show", "/dev/fd/63"], { fs: pipeFs });
+  assert.equal(pipe.code, 3);
+  assert.equal(pipe.stderr, "pi-session: /dev/fd/63 is a pipe or a device, not a session file\nhint: Save the session to a file first (`… > session.jsonl`) and pass that file\n");
+});
+
 test("show --help lists its options and examples", async () => {
   const r = await runCli(["show", "--help"]);
   assert.equal(r.code, 0);

@@ -93,6 +93,10 @@ export async function resolveSessionRef(ctx: CliContext, ref: string): Promise<s
     const stat = await ctx.fs.stat(path);
     if (!stat) throw new CliError("not-found", `Cannot read ${path}: no such file`, "Check the path; `pi-session list --all` shows known sessions", 3);
     if (stat.isDirectory) throw new CliError("is-directory", `${path} is a directory, not a session file`, "Pass a .jsonl session file", 3);
+    // A pipe (`<(…)`, /dev/stdin) gives its bytes once, and commands read a file more than once.
+    if (!stat.isFile) {
+      throw new CliError("not-a-file", `${path} is a pipe or a device, not a session file`, "Save the session to a file first (`… > session.jsonl`) and pass that file", 3);
+    }
     return path;
   }
   const found = pick(ref, await localCandidates(ctx)) ?? pick(ref, await globalCandidates(ctx));
