@@ -9,24 +9,21 @@ import { SessionInfoReader } from "../../core/info/session-info.ts";
 import type { CommandSpec } from "../command.ts";
 import { inheritedUsage } from "../inherited-usage.ts";
 import { loadSession } from "../load.ts";
+import { groupDigits } from "../output/numbers.ts";
 
 function count(map: Record<string, number>, key: string): void {
   map[key] = (map[key] ?? 0) + 1;
 }
 
-function tokens(n: number): string {
-  return n.toLocaleString("en-US");
-}
-
 function usageLines(usage: UsageTotals): string[] {
-  const lines = [`  Input:  ${tokens(usage.input + usage.cacheRead + usage.cacheWrite)}`];
+  const lines = [`  Input:  ${groupDigits(usage.input + usage.cacheRead + usage.cacheWrite)}`];
   if (usage.cacheRead > 0 || usage.cacheWrite > 0) {
     const seen = usage.input + usage.cacheRead + usage.cacheWrite;
     const hit = seen > 0 ? ((usage.cacheRead / seen) * 100).toFixed(1) : "0.0";
-    lines.push(`    Cached:   ${tokens(usage.cacheRead)} (${hit}%)`);
-    lines.push(`    Uncached: ${tokens(usage.input + usage.cacheWrite)} (${tokens(usage.cacheWrite)} written to cache)`);
+    lines.push(`    Cached:   ${groupDigits(usage.cacheRead)} (${hit}%)`);
+    lines.push(`    Uncached: ${groupDigits(usage.input + usage.cacheWrite)} (${groupDigits(usage.cacheWrite)} written to cache)`);
   }
-  lines.push(`  Output: ${tokens(usage.output)}`, `  Total:  ${tokens(usage.totalTokens)}`);
+  lines.push(`  Output: ${groupDigits(usage.output)}`, `  Total:  ${groupDigits(usage.totalTokens)}`);
   return lines;
 }
 
@@ -118,7 +115,7 @@ export const infoCommand: CommandSpec = {
       ...(byKey.size > 1 ? [...byKey].map(([key, u]) => `    ${key}: $${u.cost.total.toFixed(3)}`) : []),
       ...(inherited === null ? [] : inherited.usage === null
         ? [`  Inherited: unknown (cannot read the parent ${inherited.parentSession})`]
-        : [`  Inherited from the parent: $${inherited.usage.cost.total.toFixed(3)} (${tokens(inherited.usage.totalTokens)} tokens); this session's own: $${(totals.cost.total - inherited.usage.cost.total).toFixed(3)}`]),
+        : [`  Inherited from the parent: $${inherited.usage.cost.total.toFixed(3)} (${groupDigits(inherited.usage.totalTokens)} tokens); this session's own: $${(totals.cost.total - inherited.usage.cost.total).toFixed(3)}`]),
       ...(models.length ? ["", c.bold("Models"), ...models.map((m) => `  ${m}`)] : []),
     ];
     if (problems.length > 0) {

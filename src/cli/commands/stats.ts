@@ -16,6 +16,7 @@ import { sessionScope, withCatalog, withProgress } from "../catalog.ts";
 import type { CommandSpec } from "../command.ts";
 import type { CliContext } from "../context.ts";
 import { dateOption, timeZoneOption } from "../date-options.ts";
+import { groupDigits } from "../output/numbers.ts";
 import { formatTable } from "../output/table.ts";
 import { oneLine } from "../output/text-width.ts";
 import { uniquePrefixes } from "../output/unique-prefix.ts";
@@ -50,7 +51,7 @@ async function usageSessions(ctx: CliContext, withNames: boolean): Promise<Usage
   });
 }
 
-const n = (value: number) => value.toLocaleString("en-US");
+const n = groupDigits;
 const usd = (value: number) => `$${value.toFixed(3)}`;
 const cells = (t: UsageTotals) => [n(t.input), n(t.output), n(t.cacheRead), n(t.cacheWrite), n(t.totalTokens), usd(t.cost.total)];
 
