@@ -98,8 +98,8 @@ const DOC_BATCH = 20_000;
 const PACED_LOAD = 100;
 
 /**
- * What a refresh that pauses (none without `pauseEveryMs`) calls between steps: it gives the event loop a turn when `everyMs`
- * have passed since the last one, and stops the refresh once `signal` is aborted.
+ * What a refresh with `pauseEveryMs` calls between steps (none without): a turn of the event loop
+ * once that many milliseconds have passed since the last one, and an end once `signal` is aborted.
  */
 function pacer(options: Pick<RefreshOptions, "pauseEveryMs" | "signal">): (() => Promise<void>) | undefined {
   const { pauseEveryMs, signal } = options;

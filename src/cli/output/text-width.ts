@@ -8,8 +8,9 @@ import stringWidth from "string-width";
 /**
  * Text whose every character is one cell wide and a grapheme of its own, as string-width counts
  * it: printable ASCII, Latin-1 to the IPA block (but the soft hyphen, which takes none, and © and
- * ®, which are emoji), and the tree and ellipsis marks drawn by this tool. string-width segments graphemes and tests regular
- * expressions for each one: far too slow to call per character, or for every row of a list.
+ * ®, which are emoji), and the tree and ellipsis marks drawn by this tool. string-width segments
+ * graphemes and tests regular expressions for each one: far too slow to call per character, or
+ * for every row of a list.
  */
 const NARROW = /^[\x20-\x7e\u00a0-\u00a8\u00aa-\u00ac\u00af-\u02ff│├└─•…]*$/;
 
