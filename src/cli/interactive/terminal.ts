@@ -6,7 +6,8 @@
  */
 import type { ReadStream, WriteStream } from "node:tty";
 import type { Key } from "./keys.ts";
-import { type Apply, type Exit, type PromptProgram, type PromptState, type ScreenSize, takeEffects, type Terminal } from "./prompt.ts";
+import { textWidth } from "../output/text-width.ts";
+import { type Apply, type Exit, type Frame, type PromptProgram, type PromptState, type ScreenSize, takeEffects, type Terminal } from "./prompt.ts";
 
 /** What readline reports for a key press. */
 interface RawKey {
@@ -123,12 +124,39 @@ export function loadInquirer(): Promise<typeof import("@inquirer/core")> {
   return inquirer ??= import("@inquirer/core");
 }
 
+/**
+ * Draws `frame` at once and puts the cursor back where it started, so that the prompt's first
+ * render (the same frame, its lines trimmed at the end as the prompt trims them) lands exactly
+ * over it: setting up @inquirer/core and the input stream takes about 20 ms in a Bun binary, and
+ * the list is on screen meanwhile. Draws nothing (returns false) where the prompt would lay the
+ * frame out otherwise: a line wider than the screen (it breaks it), or a cursor line as wide as
+ * the screen (it adds a line after it).
+ */
+function drawAhead(output: WriteStream, frame: Frame, columns: number): boolean {
+  const lines = frame.lines.map((line) => line.trimEnd());
+  if (lines.some((line, i) => textWidth(line) > columns || (i === frame.cursor && textWidth(line) >= columns))) return false;
+  output.write(lines.join("\n") + "\r" + (lines.length > 1 ? `\x1b[${lines.length - 1}A` : ""));
+  return true;
+}
+
 async function runOnTerminal<S extends PromptState<E, R>, E, R>(
   streams: TerminalStreams,
   size: () => ScreenSize,
   program: PromptProgram<S, E, R>,
 ): Promise<Exit<R>> {
-  const { createPrompt, useEffect, useRef, useState } = await loadInquirer();
+  // Raw mode first: keys pressed while the prompt starts (Ctrl+C too) wait for it, unechoed.
+  streams.input.setRawMode(true);
+  const drawn = drawAhead(streams.output, program.render(program.initial, size()), size().columns);
+  let inquirer;
+  try {
+    inquirer = await loadInquirer();
+  } catch (error) {
+    // Clear what was drawn ahead (from the cursor to the end of the screen).
+    if (drawn) streams.output.write("\x1b[J");
+    streams.input.setRawMode(false);
+    throw error;
+  }
+  const { createPrompt, useEffect, useRef, useState } = inquirer;
   const aborter = new AbortController();
   const prompt = createPrompt<Outcome<R>, null>((_config, done) => {
     const box = useRef({ state: program.initial, failure: undefined as { error: unknown } | undefined, closed: false });
@@ -193,6 +221,8 @@ async function runOnTerminal<S extends PromptState<E, R>, E, R>(
     throw error;
   } finally {
     aborter.abort();
+    // The prompt's readline leaves raw mode as it closes; this covers a prompt that failed to start.
+    streams.input.setRawMode(false);
   }
   if (outcome.kind === "error") throw outcome.error;
   return outcome;
