@@ -20,11 +20,12 @@ export function describeError(error: unknown): { exitCode: number; lines: string
     return { exitCode: error.exitCode, lines: [`pi-session: ${error.message}`, `hint: ${error.hint}`] };
   }
   if (isFsError(error)) {
+    const reading = /^Cannot (read|stat|list) /.test(error.message);
     const hint = error.kind === "NotFound"
-      ? "Check the path; `pi-session list --all` shows the sessions it can find"
+      ? reading ? "Check the path; `pi-session list --all` shows the sessions it can find" : "Check that the folder to write in exists"
       : error.kind === "PermissionDenied"
       ? "Check the file's permissions, or run as a user who may access it"
-      : /^Cannot (read|stat|list) /.test(error.message)
+      : reading
       ? "Check that the path is a readable session file"
       : "Check that the place can be written: not a read-only mount, and the disk is not full";
     return { exitCode: 3, lines: [`pi-session: ${error.message}`, `hint: ${hint}`] };

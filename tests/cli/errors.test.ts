@@ -25,6 +25,7 @@ describe("describeError for file-system errors", () => {
 
   it("missing files and permissions keep their own hints", () => {
     assert.match(describeError(fsError("NotFound", { verb: "read", path: "/x" })).lines[1], /pi-session list --all/);
+    assert.equal(describeError(fsError("NotFound", { verb: "append", path: "/no/dir/out.html" })).lines[1], "hint: Check that the folder to write in exists");
     assert.match(describeError(fsError("PermissionDenied", { verb: "append", path: "/x" })).lines[1], /permissions/);
   });
 });
