@@ -95,6 +95,21 @@ describe("name", () => {
     assert.equal(lines[2].name, "renamed");
   });
 
+  it("label of an unknown entry in an old file fails before the file is rewritten as v3", async () => {
+    const v1 = `{"type":"session","id":"sess-1","timestamp":"t","cwd":"/work/proj"}\n{"type":"message","timestamp":"t","message":{"role":"user","content":"hi","timestamp":1}}\n`;
+    const { fs, path } = await setup(v1);
+    const before = await fingerprint(fs, "/");
+    const r = await runCli(["label", path, "nope", "x"], { fs });
+    assert.equal(r.code, 2, r.stderr);
+    assert.doesNotMatch(r.stderr, /rewritten/);
+    assert.equal(await fingerprint(fs, "/"), before, "no file written, no backup made");
+    const tree = await runCli(["tree", path, "--json"], { fs });
+    const id: string = JSON.parse(tree.stdout).rows[0].id;
+    const ok = await runCli(["label", path, id, "start"], { fs });
+    assert.equal(ok.code, 0, ok.stderr);
+    assert.equal((await lastLine(fs, path)).targetId, JSON.parse((await readText(fs, path)).split("\n")[1]).id);
+  });
+
   it("name rejects bad references with exit 2 and non-sessions with exit 3", async () => {
     const { fs } = await setup();
     assert.equal((await runCli(["name", "nope", "x"], { fs })).code, 2);

@@ -9,7 +9,7 @@ import { CliError } from "../errors.ts";
 import { loadSessionAt } from "../load.ts";
 import { resolveEntryRef } from "../resolve/entry-ref.ts";
 import { resolveSessionRef } from "../resolve/session-ref.ts";
-import { openForAppend, writing } from "../session-write.ts";
+import { openForAppend, requireSession, writing } from "../session-write.ts";
 
 /** `pi-session label <ref> <entry> [LABEL... | --clear]` */
 export const labelCommand: CommandSpec = {
@@ -32,6 +32,9 @@ export const labelCommand: CommandSpec = {
       return label === undefined ? 1 : 0;
     }
     const label = clear ? undefined : words.join(" ").trim() || undefined;
+    // An old-format file is rewritten as v3 when opened for appending: find the entry first, so
+    // that a wrong one leaves the file as it was (migration is deterministic: the ids agree).
+    if (await requireSession(ctx, path) < 3) resolveEntryRef((await loadSessionAt(ctx, path)).tree, entry, path);
     const manager = await openForAppend(ctx, path);
     const targetId = resolveEntryRef(new SessionTree(manager.getEntries()), entry, path);
     const id = await writing(path, () => manager.appendLabelChange(targetId, label));
