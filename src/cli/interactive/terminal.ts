@@ -127,7 +127,7 @@ export function loadInquirer(): Promise<typeof import("@inquirer/core")> {
 /**
  * Draws `frame` at once and puts the cursor back where it started, so that the prompt's first
  * render (the same frame, its lines trimmed at the end as the prompt trims them) lands exactly
- * over it: setting up @inquirer/core and the input stream takes about 20 ms in a Bun binary, and
+ * over it: setting up @inquirer/core and readline takes about 15 ms in the Bun binary, and
  * the list is on screen meanwhile. Draws nothing (returns false) where the prompt would lay the
  * frame out otherwise: a line wider than the screen (it breaks it), or a cursor line as wide as
  * the screen (it adds a line after it).
