@@ -5,8 +5,8 @@
  */
 import type { FileSystem } from "../io/file-system.ts";
 
-/** Bytes `[start, end)` of `path` (fewer if the file is shorter). */
-export async function readBytes(fs: FileSystem, path: string, start: number, end: number): Promise<Uint8Array> {
+/** Bytes `[start, end)` of `path` (fewer if the file is shorter; all of it by default). */
+export async function readBytes(fs: FileSystem, path: string, start = 0, end?: number): Promise<Uint8Array> {
   const parts: Uint8Array[] = [];
   let length = 0;
   for await (const chunk of fs.read(path, { start, end })) {

@@ -4,7 +4,8 @@
  * @module
  */
 import type { CommandSpec } from "../command.ts";
-import { withCatalog } from "../catalog.ts";
+import { scopePlaces, withCatalog } from "../catalog.ts";
+import { readFirstPage } from "../interactive/pick/first-page.ts";
 import { loadInquirer } from "../interactive/terminal.ts";
 import { knownSessions, pickProgram, quietContext } from "../interactive/pick/program.ts";
 import { CANCELLED, requireTerminal } from "../interactive/require-terminal.ts";
@@ -30,10 +31,12 @@ export const pickCommand: CommandSpec = {
     await ctx.sessionDir();
     const pageSize = Math.max(3, Math.min(PAGE, terminal.size().rows - CHROME));
     const scope = opts.all ? "all" : "current";
-    // One catalog for the whole prompt; what it knew last time fills the first frame.
+    // One catalog for the whole prompt. The first frame shows the first page kept from the last
+    // run, else what the catalog knew last time; the load then brings every session up to date.
     const quiet = quietContext(ctx);
+    const firstPage = await readFirstPage(ctx, await scopePlaces(ctx, scope === "all"));
     const exit = await withCatalog(quiet, async (catalog) => {
-      const known = await knownSessions(quiet, catalog, scope);
+      const known = firstPage ?? await knownSessions(quiet, catalog, scope);
       return terminal.run(pickProgram(ctx, { scope, pageSize, catalog, known }));
     });
     if (exit.kind === "cancel") return CANCELLED;

@@ -9,14 +9,18 @@ import { type Apply, type Exit, type PromptProgram, type PromptState, type Scree
 export interface ScriptedTerminal extends Terminal {
   /** Every frame drawn: the first, then one after each key. */
   frames: string[][];
+  /** The frame of the initial state of the last prompt run, before any of its effects (what a real terminal draws first). */
+  initialFrame?: string[];
 }
 
 /** Keys as `Key` objects or `keyOf` specs ("up", "ctrl+s", "a"). A prompt still open after the last key is cancelled. */
 export function scriptedTerminal(script: (Key | string)[], size: ScreenSize = { columns: 100, rows: 30 }): ScriptedTerminal {
   const frames: string[][] = [];
+  const terminal: ScriptedTerminal = { frames, size: () => size, run };
   async function run<S extends PromptState<E, R>, E, R>(program: PromptProgram<S, E, R>): Promise<Exit<R>> {
     const controller = new AbortController();
     let state = program.initial;
+    terminal.initialFrame = program.render(state, size).lines;
     const pending: Promise<void>[] = [];
     const drain = () => {
       const [effects, next] = takeEffects<S, E>(state);
@@ -43,5 +47,5 @@ export function scriptedTerminal(script: (Key | string)[], size: ScreenSize = { 
     controller.abort();
     return state.exit ?? { kind: "cancel" };
   }
-  return { frames, size: () => size, run };
+  return terminal;
 }

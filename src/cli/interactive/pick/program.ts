@@ -16,6 +16,7 @@ import { describeError } from "../../errors.ts";
 import { openForAppend, writing } from "../../session-write.ts";
 import { moveToTrash } from "../../trash.ts";
 import type { Apply, PromptProgram } from "../prompt.ts";
+import { writeFirstPage } from "./first-page.ts";
 import { renderPick } from "./render.ts";
 import { effectFailed, initialPickState, type PickEffect, type PickState, reducePick, type Scope, sessionDeleted, sessionRenamed, sessionsLoaded } from "./state.ts";
 
@@ -47,9 +48,9 @@ export async function knownSessions(ctx: CliContext, catalog: Catalog, scope: Sc
 /**
  * Reads the sessions of `scope` through the catalog. What the catalog knew last time shows at
  * once (unless it is on screen already: `onScreen`); then the refresh publishes sorted lists as records
- * come in (at once for unchanged files), ending with exactly the sessions on disk; then the
- * message texts that searching needs arrive, loaded in slices so that keys are read meanwhile,
- * as one more update.
+ * come in (at once for unchanged files), ending with exactly the sessions on disk, whose first
+ * page is kept for the next start; then the message texts that searching needs arrive, loaded
+ * in slices so that keys are read meanwhile, as one more update.
  */
 async function loadScope(
   ctx: CliContext,
@@ -86,6 +87,7 @@ async function loadScope(
   const paced = { listedDirs: files.dirs, pauseEveryMs: KEYS_EVERY, signal };
   await catalog.refresh(listingKinds(false), files.files, { ...paced, onRecords });
   publish(found.values(), true);
+  await writeFirstPage(ctx, places, sortByModified([...found.values()]));
   // The message texts (for searching): loaded a slice at a time, since all at once (18 MB for
   // 2,400 sessions) held keys up for half a second.
   const view = await catalog.refresh(listingKinds(true), files.files, { ...paced, partial: true });

@@ -1,0 +1,94 @@
+/**
+ * The picker's first page, kept in the cache directory from its last complete load: the first
+ * frame shows it at once, before the catalog's records of every session (2,400 sessions are a
+ * megabyte of state to load and parse) arrive and replace it. It only has to be right until then:
+ * a stale page is corrected as the stale records of the catalog are, by the refresh.
+ * @module
+ */
+import type { SessionInfo } from "../../../core/info/session-info.ts";
+import { joinPath, resolvePath } from "../../../core/storage/paths.ts";
+import { readBytes } from "../../../catalog/read-bytes.ts";
+import { defaultCacheDir } from "../../../catalog/open-catalog.ts";
+import { sortByModified } from "../../../session/list-sessions.ts";
+import type { CliContext } from "../../context.ts";
+import { threadRows } from "./threads.ts";
+
+/** Rows kept: several pages' worth, so that threading them gives the same first page. */
+export const FIRST_PAGE_ROWS = 60;
+/** Rows that must come out the same: the most the picker shows (pi shows 10). */
+export const FIRST_PAGE_CHECKED = 10;
+const FORMAT = 1;
+
+/**
+ * The sessions of the first `rows` rows of the threaded list of `sessions` (newest first, as the
+ * picker starts), in the order of `sessions`; undefined when threading just these would not
+ * give the first `FIRST_PAGE_CHECKED` rows again, tree marks included. (A row's parent always
+ * comes before it, so it nearly always does; only a thread of dozens of forks can leave a row
+ * near the top thinking it is the last of its siblings.)
+ */
+export function firstPageSessions(sessions: readonly SessionInfo[], processCwd: string, rows = FIRST_PAGE_ROWS): SessionInfo[] | undefined {
+  const key = (path: string) => resolvePath(processCwd, path);
+  const all = threadRows(sessions, key);
+  const shown = new Set(all.slice(0, rows).map((row) => row.session));
+  const page = sessions.filter((session) => shown.has(session));
+  const again = threadRows(page, key);
+  const same = all.slice(0, FIRST_PAGE_CHECKED).every((row, i) => again[i]?.session === row.session && again[i].prefix === row.prefix);
+  return same ? page : undefined;
+}
+
+/** The file of a scope's first page: one per list of folders and cwd filter. */
+function pageFile(ctx: CliContext, places: { dirs: readonly string[]; cwdFilter?: string }): string | undefined {
+  if (ctx.deps.storage.env("PI_SESSION_CATALOG") === "off") return undefined;
+  const key = JSON.stringify([places.dirs, places.cwdFilter ?? null]);
+  // FNV-1a: a short, stable file name for the key.
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < key.length; i++) hash = Math.imul(hash ^ key.charCodeAt(i), 0x01000193) >>> 0;
+  return joinPath(defaultCacheDir(ctx.deps.storage), `pick-first-page-${hash.toString(16).padStart(8, "0")}.json`);
+}
+
+interface StoredPage {
+  format: number;
+  key: unknown;
+  /** Times in ms since the epoch; null for an invalid one. */
+  sessions: (Omit<SessionInfo, "created" | "modified" | "allMessagesText"> & { created: number | null; modified: number | null })[];
+}
+
+/** The first page kept for `places`, or undefined (none yet, unreadable, or of another format). */
+export async function readFirstPage(ctx: CliContext, places: { dirs: readonly string[]; cwdFilter?: string }): Promise<SessionInfo[] | undefined> {
+  const file = pageFile(ctx, places);
+  if (file === undefined) return undefined;
+  try {
+    const page = JSON.parse(new TextDecoder().decode(await readBytes(ctx.fs, file))) as StoredPage;
+    if (page.format !== FORMAT || JSON.stringify(page.key) !== JSON.stringify([places.dirs, places.cwdFilter ?? null])) return undefined;
+    if (page.sessions.length === 0) return undefined;
+    const date = (ms: number | null) => new Date(ms ?? Number.NaN);
+    return sortByModified(page.sessions.map((s) => ({ ...s, created: date(s.created), modified: date(s.modified), allMessagesText: "" })));
+  } catch {
+    return undefined;
+  }
+}
+
+const ms = (date: Date): number | null => (Number.isNaN(date.getTime()) ? null : date.getTime());
+
+/** Keeps the first page of `sessions` (the complete list of `places`) for the next start; never fails. */
+export async function writeFirstPage(ctx: CliContext, places: { dirs: readonly string[]; cwdFilter?: string }, sessions: readonly SessionInfo[]): Promise<void> {
+  const file = pageFile(ctx, places);
+  const first = firstPageSessions(sessions, ctx.deps.storage.processCwd);
+  if (file === undefined) return;
+  const page: StoredPage = {
+    format: FORMAT,
+    key: [places.dirs, places.cwdFilter ?? null],
+    // Without a page that threads alike, an empty one: the next start reads the catalog instead.
+    sessions: (first ?? []).map(({ allMessagesText: _, created, modified, ...rest }) => ({
+      ...rest,
+      created: ms(created),
+      modified: ms(modified),
+    })),
+  };
+  try {
+    await ctx.fs.mkdir(defaultCacheDir(ctx.deps.storage), { recursive: true });
+    await ctx.fs.writeAtomic(file, new TextEncoder().encode(JSON.stringify(page)));
+  } catch {
+    // A cache that cannot be written only costs the next start its head start.
+  }
+}
