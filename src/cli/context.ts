@@ -7,6 +7,7 @@ import { resolveAgentDir, resolveSessionDir, type SessionDirChoice } from "../co
 import { joinPath, resolvePath } from "../core/storage/paths.ts";
 import { mergeSettings, parseSettings } from "../core/storage/settings.ts";
 import type { FileSystem } from "../io/file-system.ts";
+import { readBytes } from "../catalog/read-bytes.ts";
 import type { CliDeps } from "./deps.ts";
 import { type Colors, createColors } from "./output/colors.ts";
 
@@ -24,15 +25,7 @@ export type { Colors };
 
 async function readText(fs: FileSystem, path: string): Promise<string | undefined> {
   try {
-    const parts: Uint8Array[] = [];
-    for await (const chunk of fs.read(path)) parts.push(chunk);
-    const bytes = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
-    let at = 0;
-    for (const p of parts) {
-      bytes.set(p, at);
-      at += p.length;
-    }
-    return new TextDecoder().decode(bytes);
+    return new TextDecoder().decode(await readBytes(fs, path));
   } catch {
     return undefined;
   }
