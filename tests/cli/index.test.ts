@@ -20,8 +20,11 @@ test("index reads every session once, then nothing; --rebuild reads them all aga
   const first = await counts();
   assert.deepEqual({ ...first, bytesRead: 0 }, { files: 3, unchanged: 0, touched: 0, appended: 0, read: 3, removed: 0, bytesRead: 0, unreadable: 0 });
   assert.equal((await counts()).unchanged, 3);
+  const page = `${HOME}/.cache/pi-session/pick-first-page-0123abcd.json`;
+  await writeText(fs, page, "{}");
   const rebuilt = await counts("--rebuild");
   assert.equal(rebuilt.read, 3);
+  assert.equal(await fs.stat(page), null, "the picker's kept first pages go too");
   assert.equal(rebuilt.bytesRead, first.bytesRead);
   const text = await runCli(["index", "--stats"], { fs });
   assert.equal(text.code, 0);

@@ -11,6 +11,7 @@ import { usageDigest } from "../../core/digest/usage-digest.ts";
 import { tildePath } from "../../core/storage/paths.ts";
 import { sessionScope, withCatalog, withProgress } from "../catalog.ts";
 import type { CommandSpec } from "../command.ts";
+import { clearFirstPages } from "../interactive/pick/first-page.ts";
 
 const mb = (bytes: number) => `${(bytes / 1e6).toFixed(1)} MB`;
 
@@ -19,7 +20,7 @@ export const indexCommand: CommandSpec = {
   name: "index",
   summary: "Update the session catalog (the cache behind list, stats, files and search)",
   options: [
-    { flags: "--rebuild", description: "drop the catalog first and read every session again" },
+    { flags: "--rebuild", description: "drop the catalog (and the picker's kept first pages) first and read every session again" },
     { flags: "--stats", description: "also show where the catalog is, its size and what it holds" },
   ],
   examples: ["pi-session index", "pi-session index --rebuild --stats", "PI_SESSION_CATALOG=file pi-session index --json"],
@@ -27,7 +28,7 @@ export const indexCommand: CommandSpec = {
     const every = await sessionScope(ctx, true);
     const report = await withCatalog(ctx, async (catalog) => {
       const store = catalog.store;
-      if (opts.rebuild) await catalog.clear();
+      if (opts.rebuild) await Promise.all([catalog.clear(), clearFirstPages(ctx)]);
       const kinds = [listingDigest, usageDigest, filesDigest, ...(store?.supportsDocs ? [docsDigest] : [])];
       const [options, done] = withProgress(ctx, "Indexing sessions", { listedDirs: every.dirs });
       const view = await catalog.refresh(kinds, every.files, options).finally(done);

@@ -36,6 +36,18 @@ export function firstPageSessions(sessions: readonly SessionInfo[], processCwd: 
   return same ? page : undefined;
 }
 
+const PREFIX = "pick-first-page-";
+
+/** Removes every kept first page (with the catalog, by `index --rebuild`); never fails. */
+export async function clearFirstPages(ctx: CliContext): Promise<void> {
+  const dir = defaultCacheDir(ctx.deps.storage);
+  try {
+    for (const entry of await ctx.fs.list(dir)) if (entry.isFile && entry.name.startsWith(PREFIX)) await ctx.fs.remove(joinPath(dir, entry.name));
+  } catch {
+    // Nothing kept, or nothing that can be removed: the next load rewrites what it shows anyway.
+  }
+}
+
 /** The file of a scope's first page: one per list of folders and cwd filter. */
 function pageFile(ctx: CliContext, places: { dirs: readonly string[]; cwdFilter?: string }): string | undefined {
   if (ctx.deps.storage.env("PI_SESSION_CATALOG") === "off") return undefined;
@@ -43,7 +55,7 @@ function pageFile(ctx: CliContext, places: { dirs: readonly string[]; cwdFilter?
   // FNV-1a: a short, stable file name for the key.
   let hash = 0x811c9dc5;
   for (let i = 0; i < key.length; i++) hash = Math.imul(hash ^ key.charCodeAt(i), 0x01000193) >>> 0;
-  return joinPath(defaultCacheDir(ctx.deps.storage), `pick-first-page-${hash.toString(16).padStart(8, "0")}.json`);
+  return joinPath(defaultCacheDir(ctx.deps.storage), `${PREFIX}${hash.toString(16).padStart(8, "0")}.json`);
 }
 
 interface StoredPage {
