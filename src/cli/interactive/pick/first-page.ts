@@ -48,10 +48,15 @@ export async function clearFirstPages(ctx: CliContext): Promise<void> {
   }
 }
 
-/** The file of a scope's first page: one per list of folders and cwd filter. */
-function pageFile(ctx: CliContext, places: { dirs: readonly string[]; cwdFilter?: string }): string | undefined {
+type Places = { dirs: readonly string[]; cwdFilter?: string };
+
+/** What tells scopes apart: their folders and cwd filter. */
+const placesKey = (places: Places) => JSON.stringify([places.dirs, places.cwdFilter ?? null]);
+
+/** The file of a scope's first page. */
+function pageFile(ctx: CliContext, places: Places): string | undefined {
   if (ctx.deps.storage.env("PI_SESSION_CATALOG") === "off") return undefined;
-  const key = JSON.stringify([places.dirs, places.cwdFilter ?? null]);
+  const key = placesKey(places);
   // FNV-1a: a short, stable file name for the key.
   let hash = 0x811c9dc5;
   for (let i = 0; i < key.length; i++) hash = Math.imul(hash ^ key.charCodeAt(i), 0x01000193) >>> 0;
@@ -60,19 +65,18 @@ function pageFile(ctx: CliContext, places: { dirs: readonly string[]; cwdFilter?
 
 interface StoredPage {
   format: number;
-  key: unknown;
+  key: string;
   /** Times in ms since the epoch; null for an invalid one. */
   sessions: (Omit<SessionInfo, "created" | "modified" | "allMessagesText"> & { created: number | null; modified: number | null })[];
 }
 
 /** The first page kept for `places`, or undefined (none yet, unreadable, or of another format). */
-export async function readFirstPage(ctx: CliContext, places: { dirs: readonly string[]; cwdFilter?: string }): Promise<SessionInfo[] | undefined> {
+export async function readFirstPage(ctx: CliContext, places: Places): Promise<SessionInfo[] | undefined> {
   const file = pageFile(ctx, places);
   if (file === undefined) return undefined;
   try {
     const page = JSON.parse(new TextDecoder().decode(await readBytes(ctx.fs, file))) as StoredPage;
-    if (page.format !== FORMAT || JSON.stringify(page.key) !== JSON.stringify([places.dirs, places.cwdFilter ?? null])) return undefined;
-    if (page.sessions.length === 0) return undefined;
+    if (page.format !== FORMAT || page.key !== placesKey(places) || page.sessions.length === 0) return undefined;
     const date = (ms: number | null) => new Date(ms ?? Number.NaN);
     return sortByModified(page.sessions.map((s) => ({ ...s, created: date(s.created), modified: date(s.modified), allMessagesText: "" })));
   } catch {
@@ -83,13 +87,13 @@ export async function readFirstPage(ctx: CliContext, places: { dirs: readonly st
 const ms = (date: Date): number | null => (Number.isNaN(date.getTime()) ? null : date.getTime());
 
 /** Keeps the first page of `sessions` (the complete list of `places`) for the next start; never fails. */
-export async function writeFirstPage(ctx: CliContext, places: { dirs: readonly string[]; cwdFilter?: string }, sessions: readonly SessionInfo[]): Promise<void> {
+export async function writeFirstPage(ctx: CliContext, places: Places, sessions: readonly SessionInfo[]): Promise<void> {
   const file = pageFile(ctx, places);
-  const first = firstPageSessions(sessions, ctx.deps.storage.processCwd);
   if (file === undefined) return;
+  const first = firstPageSessions(sessions, ctx.deps.storage.processCwd);
   const page: StoredPage = {
     format: FORMAT,
-    key: [places.dirs, places.cwdFilter ?? null],
+    key: placesKey(places),
     // Without a page that threads alike, an empty one: the next start reads the catalog instead.
     sessions: (first ?? []).map(({ allMessagesText: _, created, modified, ...rest }) => ({
       ...rest,
