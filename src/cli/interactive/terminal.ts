@@ -6,7 +6,6 @@
  */
 import type { ReadStream, WriteStream } from "node:tty";
 import type { Key } from "./keys.ts";
-import { textWidth } from "../output/text-width.ts";
 import { type Apply, type Exit, type Frame, type PromptProgram, type PromptState, type ScreenSize, takeEffects, type Terminal } from "./prompt.ts";
 
 /** What readline reports for a key press. */
@@ -132,7 +131,7 @@ export function loadInquirer(): Promise<typeof import("@inquirer/core")> {
  * frame out otherwise: a line wider than the screen (it breaks it), or a cursor line as wide as
  * the screen (it adds a line after it).
  */
-function drawAhead(output: WriteStream, frame: Frame, columns: number): boolean {
+function drawAhead(output: WriteStream, frame: Frame, columns: number, textWidth: (text: string) => number): boolean {
   const lines = frame.lines.map((line) => line.trimEnd());
   if (lines.some((line, i) => textWidth(line) > columns || (i === frame.cursor && textWidth(line) >= columns))) return false;
   output.write(lines.join("\n") + "\r" + (lines.length > 1 ? `\x1b[${lines.length - 1}A` : ""));
@@ -144,9 +143,12 @@ async function runOnTerminal<S extends PromptState<E, R>, E, R>(
   size: () => ScreenSize,
   program: PromptProgram<S, E, R>,
 ): Promise<Exit<R>> {
+  // Loaded here, not with this module: every command loads this module, and string-width's
+  // set-up is a few milliseconds of start-up (a prompt's render loads it anyway).
+  const { textWidth } = await import("../output/text-width.ts");
   // Raw mode first: keys pressed while the prompt starts (Ctrl+C too) wait for it, unechoed.
   streams.input.setRawMode(true);
-  const drawn = drawAhead(streams.output, program.render(program.initial, size()), size().columns);
+  const drawn = drawAhead(streams.output, program.render(program.initial, size()), size().columns, textWidth);
   let inquirer;
   try {
     inquirer = await loadInquirer();
