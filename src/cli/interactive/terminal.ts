@@ -148,9 +148,10 @@ async function runOnTerminal<S extends PromptState<E, R>, E, R>(
   const { textWidth } = await import("../output/text-width.ts");
   // Raw mode first: keys pressed while the prompt starts (Ctrl+C too) wait for it, unechoed.
   streams.input.setRawMode(true);
-  const drawn = drawAhead(streams.output, program.render(program.initial, size()), size().columns, textWidth);
+  let drawn = false;
   let inquirer;
   try {
+    drawn = drawAhead(streams.output, program.render(program.initial, size()), size().columns, textWidth);
     inquirer = await loadInquirer();
   } catch (error) {
     // Clear what was drawn ahead (from the cursor to the end of the screen).
