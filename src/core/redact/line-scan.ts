@@ -20,8 +20,7 @@ const COLON = 0x3a;
 const QUOTE = 0x22;
 const SPACE = 0x20;
 
-/** Bytes at which a check starts (1), and `<` (2); everything else is skipped by one table lookup. */
-/** Per byte, what `scanLine` must look at there: bits `SECRET_ANCHOR`, `LESS_THAN` and `WORD_START`. */
+/** Per byte, what `scanLine` must look at there (bits `SECRET_ANCHOR`, `LESS_THAN` and `WORD_START`); a 0 is skipped by one lookup. */
 const SECRET_ANCHOR = 1;
 const LESS_THAN = 2;
 const WORD_START = 4;
