@@ -15,26 +15,14 @@ export interface LoadedSession {
   tree: SessionTree;
 }
 
-/** Passes each chunk to `observe` on its way (before the next one is read over it). */
-async function* observed(chunks: AsyncIterable<Uint8Array>, observe: (chunk: Uint8Array) => void): AsyncGenerator<Uint8Array> {
-  for await (const chunk of chunks) {
-    observe(chunk);
-    yield chunk;
-  }
-}
-
-/**
- * Reads the session at `path` in full. `observe` sees the same bytes in the same pass (e.g. a
- * `SessionInfoReader`), so a command that needs both reads the file once.
- */
-export async function loadSessionAt(ctx: CliContext, path: string, observe?: (chunk: Uint8Array) => void): Promise<LoadedSession> {
-  const chunks = ctx.fs.read(path, { reuseBuffer: true });
-  const file = await readSession(observe ? observed(chunks, observe) : chunks);
+/** Reads the session at `path` in full. */
+export async function loadSessionAt(ctx: CliContext, path: string): Promise<LoadedSession> {
+  const file = await readSession(ctx.fs.read(path, { reuseBuffer: true }));
   if (file.notSession) throw new NotASessionError(path, file.issues);
   return { path, file, tree: new SessionTree(file.entries) };
 }
 
-/** Resolves a reference and reads the session it names (`observe` as for `loadSessionAt`). */
-export async function loadSession(ctx: CliContext, ref: string, observe?: (chunk: Uint8Array) => void): Promise<LoadedSession> {
-  return loadSessionAt(ctx, await resolveSessionRef(ctx, ref), observe);
+/** Resolves a reference and reads the session it names. */
+export async function loadSession(ctx: CliContext, ref: string): Promise<LoadedSession> {
+  return loadSessionAt(ctx, await resolveSessionRef(ctx, ref));
 }

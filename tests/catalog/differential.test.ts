@@ -90,6 +90,9 @@ test("differential: stats --all --json totals are the sum over unique entries", 
 test("differential: info equals pi's /session totals, and a fork's inherited usage is what it shares with its parent", { timeout: 300_000 }, async () => {
   let plain = 0;
   let forks = 0;
+  // created and modified as the uncached listing (itself checked against pi's listAll) gives them.
+  const listed = new Map((await listAllSessions(detectFileSystem(), { agentDir })).map((s) => [s.path, s]));
+  const iso = (d: Date | undefined) => (d && !Number.isNaN(d.getTime()) ? d.toISOString() : null);
   for (const file of files) {
     const expected = createUsageTotals();
     for (const entry of entriesOf.get(file)!) {
@@ -99,6 +102,8 @@ test("differential: info equals pi's /session totals, and a fork's inherited usa
     const run = await cli(["info", file, "--json"]);
     assert.equal(run.code, 0, run.stderr);
     const info = JSON.parse(run.stdout);
+    assert.ok(listed.has(file), file);
+    assert.deepEqual([info.created, info.modified], [iso(listed.get(file)!.created), iso(listed.get(file)!.modified)], file);
     const parent = headerOf(file).parentSession;
     if (parent === undefined) {
       plain++;

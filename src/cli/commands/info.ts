@@ -5,7 +5,7 @@
  */
 import type { MessageEntry, ToolCall } from "../../core/format/types.ts";
 import { sessionUsage, type UsageTotals } from "../../core/info/usage-totals.ts";
-import { SessionInfoReader } from "../../core/info/session-info.ts";
+import { listingInfo, listingOfEntries } from "../../core/info/session-info.ts";
 import type { CommandSpec } from "../command.ts";
 import { inheritedUsage } from "../inherited-usage.ts";
 import { loadSession } from "../load.ts";
@@ -33,10 +33,10 @@ export const infoCommand: CommandSpec = {
   args: ["<ref>"],
   examples: ["pi-session info @", "pi-session info 01a2b3c4 --json", "pi-session info ~/.pi/agent/sessions/--home-me-app--/2026-01-01T10-00-00-000Z_x.jsonl"],
   async run(ctx, [ref]) {
-    // The listing facts (created, modified) come from the same single read of the file.
-    const listing = new SessionInfoReader("");
-    const { path, file, tree } = await loadSession(ctx, ref, (chunk) => listing.push(chunk));
-    const listed = listing.end((await ctx.fs.stat(path))?.mtimeMs ?? 0);
+    const { path, file, tree } = await loadSession(ctx, ref);
+    // created and modified as `list` gives them, folded from the entries just read.
+    const mtimeMs = (await ctx.fs.stat(path))?.mtimeMs ?? 0;
+    const listed = listingInfo(path, file.header as unknown as Record<string, unknown>, listingOfEntries(file.entries), mtimeMs);
     const entryTypes: Record<string, number> = {};
     const messageRoles: Record<string, number> = {};
     let toolCalls = 0;
@@ -64,8 +64,8 @@ export const infoCommand: CommandSpec = {
       cwd: typeof file.header!.cwd === "string" ? file.header!.cwd : "",
       name: tree.sessionName ?? null,
       parentSession: file.header!.parentSession ?? null,
-      created: iso(listed?.created),
-      modified: iso(listed?.modified),
+      created: iso(listed.created),
+      modified: iso(listed.modified),
       entryCount: file.entries.length,
       entryTypes,
       messageRoles,

@@ -148,6 +148,21 @@ function addParsed(state: ListingState, value: Record<string, unknown>, texts: s
 }
 
 /**
+ * The listing state of entries already parsed (a full read): the same fold as the line scan,
+ * for a command that holds the entries anyway and would otherwise scan the bytes twice.
+ *
+ * @example
+ * ```ts
+ * listingOfEntries([{ type: "message", message: { role: "user", content: "hi" } }]).messageCount; // 1
+ * ```
+ */
+export function listingOfEntries(entries: readonly object[]): ListingState {
+  const state = emptyListing();
+  for (const entry of entries) addParsed(state, entry as Record<string, unknown>, undefined);
+  return state;
+}
+
+/**
  * Folds one entry line (a line after the header) into `state`. With `texts`, every user and
  * assistant text is collected too (costs a full parse of those lines).
  */
