@@ -237,19 +237,20 @@ export class Catalog {
    */
   async unchanged(kind: AnyKind, files: readonly string[], options: Pick<RefreshOptions, "listedDirs"> = {}): Promise<boolean> {
     if (!this.#store?.loadStamps || this.#loaded.has(kind.name)) return false;
-    let stamps, stats;
+    const asked = new Set<string>();
+    let stamps;
     try {
       stamps = await this.#store.loadStamps(kind);
-      stats = await Promise.all(files.map((path) => this.fs.stat(path)));
+      // One file at a time: the first changed one answers, and no array of thousands of stats is built.
+      for (const path of files) {
+        const stamp = stamps.get(path);
+        if (!stamp) return false;
+        const stat = await this.fs.stat(path);
+        if (!stat?.isFile || stamp.size !== stat.size || stamp.mtimeMs !== stat.mtimeMs) return false;
+        asked.add(path);
+      }
     } catch {
       return false;
-    }
-    const asked = new Set<string>();
-    for (const [i, path] of files.entries()) {
-      const stamp = stamps.get(path);
-      const stat = stats[i];
-      if (!stat?.isFile || !stamp || stamp.size !== stat.size || stamp.mtimeMs !== stat.mtimeMs) return false;
-      asked.add(path);
     }
     // Every stamp is of a file asked for (the usual case): nothing would be dropped.
     if (asked.size === stamps.size) return true;

@@ -4,10 +4,22 @@
  * @module
  */
 
-/** Joins path segments with `/`, collapsing repeated separators. */
+/**
+ * Joins path segments with `/`, collapsing repeated separators.
+ *
+ * @example
+ * ```ts
+ * joinPath("/a/", "", "b"); // "/a/b"
+ * ```
+ */
 export function joinPath(...parts: string[]): string {
-  const joined = parts.filter((p) => p !== "").join("/");
-  return joined.replace(/\/{2,}/g, "/");
+  // Listings join thousands of names: plain concatenation, and the regex only when needed.
+  let joined = "";
+  for (const part of parts) {
+    if (part === "") continue;
+    joined = joined === "" ? part : `${joined}/${part}`;
+  }
+  return joined.includes("//") ? joined.replace(/\/{2,}/g, "/") : joined;
 }
 
 /** True for `/x`, `\x` and `C:\x` / `C:/x`. */
