@@ -298,6 +298,8 @@ interface Sample {
   ms: number;
   rssKb: number;
   wallS: number;
+  /** Minor page faults of the whole process: first touches of memory (see `pageFaultCost`). */
+  faults: number;
 }
 
 interface RowResult {
@@ -327,7 +329,7 @@ function runOnce(row: Row, verify: boolean): { sample?: Sample; check?: string; 
     ...(row.args ?? []),
   ];
   const started = performance.now();
-  const child = spawnSync("/usr/bin/time", ["-f", "%e %M", "-o", timeOut, ...argv], {
+  const child = spawnSync("/usr/bin/time", ["-f", "%e %M %R", "-o", timeOut, ...argv], {
     cwd: ROOT,
     env: { ...process.env, ...row.env },
     encoding: "utf8",
@@ -348,7 +350,7 @@ function runOnce(row: Row, verify: boolean): { sample?: Sample; check?: string; 
   } catch {
     return { error: "no output from /usr/bin/time" };
   }
-  const [wallS, rssKb] = time.split(/\s+/).map(Number);
+  const [wallS, rssKb, faults] = time.split(/\s+/).map(Number);
   let ms = wallMs;
   let check: string | undefined;
   if (!row.command) {
@@ -360,7 +362,7 @@ function runOnce(row: Row, verify: boolean): { sample?: Sample; check?: string; 
   } else {
     check = stdout.trim().split("\n")[0]?.slice(0, 80);
   }
-  return { sample: { ms, rssKb, wallS }, check };
+  return { sample: { ms, rssKb, wallS, faults }, check };
 }
 
 function median(xs: number[]): number {
@@ -398,12 +400,30 @@ function runRows(caseName: string, rows: Row[], runs: number, verify: boolean): 
 const fmtMs = (ms: number) => (ms >= 100 ? ms.toFixed(0) : ms >= 10 ? ms.toFixed(1) : ms.toFixed(2));
 const fmtMb = (kb: number) => (kb / 1024).toFixed(0);
 const fmtRatio = (x: number) => `${x.toFixed(2)}×`;
+const fmtCount = (n: number) => Math.round(n).toLocaleString("en-US");
+
+/**
+ * What a first touch of memory costs on this machine: 64 MB freshly allocated, written once
+ * (each 4 KB page faults in) and once more (no faults), the difference per fault. Start-up and
+ * allocation-heavy rows pay this for every page they touch, which is why the table counts faults.
+ */
+function pageFaultCost(): { microseconds: number; faults: number } {
+  const bytes = Buffer.alloc(64 << 20);
+  const before = process.resourceUsage().minorPageFault;
+  const t0 = performance.now();
+  bytes.fill(1);
+  const t1 = performance.now();
+  const faults = process.resourceUsage().minorPageFault - before;
+  bytes.fill(2);
+  const t2 = performance.now();
+  return { microseconds: ((t1 - t0 - (t2 - t1)) * 1000) / Math.max(1, faults), faults };
+}
 
 function table(results: RowResult[], floor: RowResult | undefined): { markdown: string; notes: string[] } {
   const notes: string[] = [];
   const lines = [
-    "| case | row | time, median ms (min–max) | peak RSS, median MB | time vs ref | memory vs ref | target | met |",
-    "|---|---|---:|---:|---:|---:|---|---|",
+    "| case | row | time, median ms (min–max) | peak RSS, median MB | page faults, median | time vs ref | memory vs ref | target | met |",
+    "|---|---|---:|---:|---:|---:|---:|---|---|",
   ];
   const byCase = new Map<string, RowResult[]>();
   for (const r of results) byCase.set(r.caseName, [...(byCase.get(r.caseName) ?? []), r]);
@@ -413,12 +433,13 @@ function table(results: RowResult[], floor: RowResult | undefined): { markdown: 
       const label = `${r.row.name}${r.row.note ? ` (${r.row.note})` : ""}`;
       if (r.skipped || r.error || r.samples.length === 0) {
         const why = r.skipped ? `skipped: ${r.skipped}` : `failed: ${r.error ?? "no samples"}`;
-        lines.push(`| ${caseName} | ${label} | — | — | — | — | ${targetText(r.row.target)} | ${why.replaceAll("|", "/")} |`);
+        lines.push(`| ${caseName} | ${label} | — | — | — | — | — | ${targetText(r.row.target)} | ${why.replaceAll("|", "/")} |`);
         notes.push(`${caseName} / ${r.row.name}: ${why}`);
         continue;
       }
       const ms = median(r.samples.map((s) => s.ms));
       const rss = median(r.samples.map((s) => s.rssKb));
+      const faults = median(r.samples.map((s) => s.faults));
       const lo = Math.min(...r.samples.map((s) => s.ms));
       const hi = Math.max(...r.samples.map((s) => s.ms));
       const vs = r.row.vs ? rows.find((x) => x.row.name === r.row.vs) : ref;
@@ -446,13 +467,14 @@ function table(results: RowResult[], floor: RowResult | undefined): { markdown: 
         met += " (result differs!)";
       }
       lines.push(
-        `| ${caseName} | ${label} | ${fmtMs(ms)} (${fmtMs(lo)}–${fmtMs(hi)}) | ${fmtMb(rss)} | ${timeRatio} | ${memRatio} | ${targetText(r.row.target)} | ${met} |`,
+        `| ${caseName} | ${label} | ${fmtMs(ms)} (${fmtMs(lo)}–${fmtMs(hi)}) | ${fmtMb(rss)} | ${fmtCount(faults)} | ${timeRatio} | ${memRatio} | ${targetText(r.row.target)} | ${met} |`,
       );
       if (r.check && r.row.role !== "baseline") notes.push(`${caseName} / ${r.row.name}: result ${r.check}`);
     }
   }
   if (floor && floor.samples.length) {
-    lines.push(`| (floor) | ${floor.row.name} (${floor.row.note}) | — | ${fmtMb(median(floor.samples.map((s) => s.rssKb)))} | | | | |`);
+    const faults = fmtCount(median(floor.samples.map((s) => s.faults)));
+    lines.push(`| (floor) | ${floor.row.name} (${floor.row.note}) | — | ${fmtMb(median(floor.samples.map((s) => s.rssKb)))} | ${faults} | | | | |`);
   }
   return { markdown: lines.join("\n"), notes };
 }
@@ -484,6 +506,7 @@ async function main(argv: string[]): Promise<void> {
   for (const n of names) if (!cases[n]) throw new Error(`unknown case ${n}; cases: ${Object.keys(cases).join(", ")}`);
   mkdirSync(CACHE, { recursive: true });
 
+  const fault = pageFaultCost();
   const floor = runRows("floor", [FLOOR], runs, false)[0];
   const results: RowResult[] = [];
   for (const name of names) {
@@ -497,7 +520,9 @@ async function main(argv: string[]): Promise<void> {
     `Benchmarks (\`npx tsx scripts/bench.ts${argv.length ? ` ${argv.join(" ")}` : ""}\`), ${new Date().toISOString().slice(0, 10)}:`,
     `Node ${process.version}, ${cpus().length} × ${cpus()[0]?.model?.trim() ?? "cpu"}, ${(totalmem() / 2 ** 30).toFixed(0)} GB RAM; ` +
       `median of ${runs} runs, each in a fresh process; time is the work only (no process start or imports), ` +
-      `peak RSS is the whole process (node + tsx alone: see the floor row).`,
+      `peak RSS and page faults are of the whole process (node + tsx alone: see the floor row).`,
+    `A first touch of a memory page (a minor page fault) costs ${fault.microseconds.toFixed(1)} µs here ` +
+      `(${fault.faults.toLocaleString("en-US")} faults touching 64 MB).`,
     "",
   ].join("\n");
   const cases_ = names.map((n) => `- **${n}**: ${cases[n].title}`).join("\n");
