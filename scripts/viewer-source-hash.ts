@@ -12,7 +12,7 @@ import { fileURLToPath } from "node:url";
 export const ROOT = fileURLToPath(new URL("..", import.meta.url));
 export const VIEWER_DIR = join(ROOT, "src/export/html/viewer");
 /** Files outside the viewer folder that it imports. */
-const SHARED = ["src/core/info/usage-totals.ts"];
+const SHARED = ["src/core/info/usage-totals.ts", "src/core/tree/tree-filter.ts"];
 const PACKAGES = ["marked", "highlight.js"];
 
 /** SHA-256 (hex) over the sources and package versions, in a fixed order. */

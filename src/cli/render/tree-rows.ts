@@ -6,19 +6,17 @@
  */
 import type { SessionEntry, SessionTreeNode } from "../../core/format/types.ts";
 import type { SessionTree } from "../../core/tree/session-tree.ts";
+import { filterKeeps, type TreeFilter } from "../../core/tree/tree-filter.ts";
 import type { Colors } from "../context.ts";
 import { oneLine } from "../output/text-width.ts";
 import { collectToolCalls, entrySpans, hasText, renderSpans, type Span, spanText } from "./entry-line.ts";
 
-/** pi's /tree filter modes. */
-export type TreeFilter = "default" | "no-tools" | "user-only" | "labeled-only" | "all";
-
-/** Every filter, in pi's Ctrl+O cycle order. */
-export const TREE_FILTERS: readonly TreeFilter[] = ["default", "no-tools", "user-only", "labeled-only", "all"];
+export { TREE_FILTERS, type TreeFilter } from "../../core/tree/tree-filter.ts";
 
 /** Indentation levels drawn at most; deeper rows show their innermost levels only. */
 const MAX_DRAWN_LEVELS = 100;
 
+/** What the terminal's /tree counts as settings entries. */
 const SETTINGS_TYPES = new Set(["label", "context_edit", "custom", "model_change", "thinking_level_change", "session_info"]);
 
 /** One visible entry, ready to draw. */
@@ -86,18 +84,7 @@ export function isAlwaysHidden(entry: SessionEntry, leafId: string | null): bool
  * ```
  */
 export function passesFilter(entry: SessionEntry, filter: TreeFilter, labelled: boolean): boolean {
-  switch (filter) {
-    case "user-only":
-      return roleOf(entry) === "user";
-    case "no-tools":
-      return !SETTINGS_TYPES.has(entry.type) && roleOf(entry) !== "toolResult";
-    case "labeled-only":
-      return labelled;
-    case "all":
-      return true;
-    default:
-      return !SETTINGS_TYPES.has(entry.type);
-  }
+  return filterKeeps(filter, { type: entry.type, role: roleOf(entry), labelled }, SETTINGS_TYPES);
 }
 
 /** The footer tag pi shows for a filter: `""`, `" [no-tools]"`, `" [user]"`, `" [labeled]"`, `" [all]"`. */

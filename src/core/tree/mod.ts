@@ -4,3 +4,4 @@
  */
 export * from "./walk-path.ts";
 export * from "./session-tree.ts";
+export * from "./tree-filter.ts";

@@ -4,12 +4,14 @@
  * (the current leaf is always shown; `session_info` is not a settings entry). Pure.
  * @module
  */
+import { filterKeeps, TREE_FILTERS, type TreeFilter } from "../../../core/tree/tree-filter.ts";
 import { collectToolCalls, hasText, messageOf, roleOf, rowText, searchText, type ToolCallInfo, type ViewerEntry } from "./entry-text.ts";
 
-/** pi's five filters, in its order. */
-export const FILTERS = ["default", "no-tools", "user-only", "labeled-only", "all"] as const;
-export type Filter = (typeof FILTERS)[number];
+/** pi's five filters, in its order (the same as the terminal's). */
+export const FILTERS = TREE_FILTERS;
+export type Filter = TreeFilter;
 
+/** What pi's HTML export counts as settings entries: `usage`, not `session_info`. */
 const SETTINGS_TYPES = new Set(["label", "custom", "context_edit", "model_change", "thinking_level_change", "usage"]);
 
 /** One visible row of the sidebar. */
@@ -105,18 +107,7 @@ export class TreeModel {
       const abnormal = typeof message.stopReason === "string" && message.stopReason !== "stop" && message.stopReason !== "toolUse";
       if (!hasText(message.content) && !abnormal) return false;
     }
-    switch (filter) {
-      case "user-only":
-        return roleOf(entry) === "user";
-      case "no-tools":
-        return !SETTINGS_TYPES.has(entry.type) && roleOf(entry) !== "toolResult";
-      case "labeled-only":
-        return this.labels.has(entry.id);
-      case "all":
-        return true;
-      default:
-        return !SETTINGS_TYPES.has(entry.type);
-    }
+    return filterKeeps(filter, { type: entry.type, role: roleOf(entry), labelled: this.labels.has(entry.id) }, SETTINGS_TYPES);
   }
 
   /**
