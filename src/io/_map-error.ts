@@ -35,6 +35,21 @@ const DESCRIPTION: Record<Exclude<FsErrorKind, "Other">, string> = {
   NotEmpty: "the directory is not empty",
 };
 
+/**
+ * Plain words for the errno codes of "Other" failures a user can meet; the runtimes' own messages
+ * differ and repeat the path.
+ */
+const DETAIL_BY_CODE = new Map<string, string>([
+  ["ELOOP", "too many symbolic links (a link loop?)"],
+  ["ENAMETOOLONG", "the name is too long"],
+  ["ENOSPC", "no space left on the device"],
+  ["EROFS", "the file system is read-only"],
+  ["EMFILE", "too many open files"],
+  ["EIO", "input/output error"],
+  ["EBUSY", "the file is busy"],
+  ["EXDEV", "it is on another device"],
+]);
+
 /** What failed: the verb, the path, and for `rename` the destination. */
 export interface FsOperation {
   verb: string;
@@ -60,7 +75,7 @@ export function mapError(error: unknown, op: FsOperation): FsError {
   const code = typeof native?.code === "string" ? native.code : "";
   const name = typeof native?.name === "string" ? native.name : "";
   const kind = KIND_BY_CODE.get(code) ?? KIND_BY_NAME.get(name) ?? "Other";
-  const detail = kind === "Other" ? String(native?.message ?? error) : undefined;
+  const detail = kind === "Other" ? DETAIL_BY_CODE.get(code) ?? String(native?.message ?? error) : undefined;
   return fsError(kind, op, detail, error);
 }
 

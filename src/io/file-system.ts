@@ -14,7 +14,10 @@ export interface FileStat {
   mode: number;
 }
 
-/** One name in a directory listing. Symbolic links are followed for the kind. */
+/**
+ * One name in a directory listing. Symbolic links are followed for the kind; one that cannot be
+ * followed (dangling, a loop) is neither a file nor a directory.
+ */
 export interface DirEntry {
   name: string;
   isFile: boolean;

@@ -128,7 +128,8 @@ async function list(dir: string): Promise<DirEntry[]> {
       listed.push({ name: entry.name, isFile: entry.isFile(), isDirectory: entry.isDirectory() });
       continue;
     }
-    const target = await statOrNull(join(dir, entry.name));
+    // A link that cannot be followed (dangling, a loop, no permission) is neither a file nor a folder.
+    const target = await statOrNull(join(dir, entry.name)).catch(() => null);
     listed.push({ name: entry.name, isFile: target?.isFile ?? false, isDirectory: target?.isDirectory ?? false });
   }
   return listed;

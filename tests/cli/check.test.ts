@@ -5,6 +5,10 @@
  */
 import assert from "node:assert/strict";
 import { test } from "node:test";
+import { mkdtemp, rm, symlink, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { nodeFileSystem } from "../../src/io/node.ts";
 import { assistant, at, branchSummary, user } from "../core/_builders.ts";
 import { addSession, header, memoryFs, runCli, sessionDir, writeText } from "./_harness.ts";
 
@@ -172,6 +176,26 @@ test("check exits 3 for a named file that is not a session or cannot be read, st
       "",
     ].join("\n"),
   );
+});
+
+test("check reports a symbolic link loop as unreadable, in plain words, and still checks the other files", async () => {
+  const dir = await mkdtemp(join(tmpdir(), "pi-session-check-loop-"));
+  try {
+    const good = join(dir, "good.jsonl");
+    await writeFile(good, line({ type: "session", version: 3, id: "g1", timestamp: TS, cwd: dir }) + "\n");
+    await symlink(join(dir, "loop-b.jsonl"), join(dir, "loop-a.jsonl"));
+    await symlink(join(dir, "loop-a.jsonl"), join(dir, "loop-b.jsonl"));
+    const loop = join(dir, "loop-a.jsonl");
+    const r = await runCli(["check", loop, good], { fs: nodeFileSystem, processCwd: dir, home: dir });
+    assert.equal(r.code, 3, r.stderr);
+    assert.equal(r.stdout, `${loop}: [unreadable] Cannot read "${loop}": too many symbolic links (a link loop?)\n1 file checked, 1 problem\n`);
+    // A directory holding the loop: the loop is neither a file nor a folder, so it is passed over.
+    const listed = await runCli(["check", dir], { fs: nodeFileSystem, processCwd: dir, home: dir });
+    assert.equal(listed.code, 0, listed.stderr);
+    assert.equal(listed.stdout, "1 file checked, 0 problems\n");
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
 });
 
 test("check exits 2 for a reference that names no session, after checking the rest", async () => {

@@ -4,7 +4,9 @@
  * @module
  */
 
-import { mkdtemp, rm } from "node:fs/promises";
+import { mkdir, mkdtemp, rm, symlink, writeFile } from "node:fs/promises";
+import assert from "node:assert/strict";
+import { test } from "node:test";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { bunFileSystem } from "../../src/io/bun.ts";
@@ -30,3 +32,37 @@ describeFileSystemContract("node", () => onDisk(nodeFileSystem));
 if ("Deno" in globalThis) describeFileSystemContract("deno", () => onDisk(denoFileSystem));
 
 if ("Bun" in globalThis) describeFileSystemContract("bun", () => onDisk(bunFileSystem));
+
+/** Links need a real disk (the memory adapter has none): every on-disk adapter this runtime hosts. */
+const diskAdapters: [string, FileSystem][] = [
+  ["node", nodeFileSystem],
+  ...("Deno" in globalThis ? [["deno", denoFileSystem] as [string, FileSystem]] : []),
+  ...("Bun" in globalThis ? [["bun", bunFileSystem] as [string, FileSystem]] : []),
+];
+
+for (const [name, fs] of diskAdapters) {
+  test(`${name}: list() follows links for their kind; a dangling link or a loop is neither kind and fails nothing`, async () => {
+    const { root, cleanup } = await onDisk(fs);
+    try {
+      await writeFile(join(root, "a.jsonl"), "{}\n");
+      await mkdir(join(root, "sub"));
+      await symlink(join(root, "a.jsonl"), join(root, "to-file.jsonl"));
+      await symlink(join(root, "sub"), join(root, "to-dir"));
+      await symlink(join(root, "missing"), join(root, "dangling.jsonl"));
+      await symlink(join(root, "loop-b.jsonl"), join(root, "loop-a.jsonl"));
+      await symlink(join(root, "loop-a.jsonl"), join(root, "loop-b.jsonl"));
+      const listed = (await fs.list(root)).sort((x, y) => x.name.localeCompare(y.name));
+      assert.deepEqual(listed, [
+        { name: "a.jsonl", isFile: true, isDirectory: false },
+        { name: "dangling.jsonl", isFile: false, isDirectory: false },
+        { name: "loop-a.jsonl", isFile: false, isDirectory: false },
+        { name: "loop-b.jsonl", isFile: false, isDirectory: false },
+        { name: "sub", isFile: false, isDirectory: true },
+        { name: "to-dir", isFile: false, isDirectory: true },
+        { name: "to-file.jsonl", isFile: true, isDirectory: false },
+      ]);
+    } finally {
+      await cleanup();
+    }
+  });
+}

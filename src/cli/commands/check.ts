@@ -47,7 +47,8 @@ async function collectTargets(ctx: CliContext, inputs: string[]): Promise<{ targ
   let failed = 0;
   for (const input of inputs) {
     const asPath = resolvePath(ctx.deps.storage.processCwd, input);
-    const stat = input === "" ? null : await ctx.fs.stat(asPath);
+    // A path that cannot even be stat'ed (a link loop) is still checked, and reported as unreadable.
+    const stat = input === "" ? null : await ctx.fs.stat(asPath).catch(() => null);
     if (stat?.isDirectory) {
       const files = await filesOfDirectory(ctx, asPath);
       if (files.length === 0) ctx.note(`No .jsonl files in ${asPath}`);
