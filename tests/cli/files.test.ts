@@ -53,3 +53,12 @@ test("files exits 1 when nothing touched the path", async () => {
   assert.equal(run.code, 1);
   assert.match(run.stderr, /No session touched \/work\/proj\/nowhere\.txt; try --all/);
 });
+
+test("files refuses an empty path (exit 2) rather than taking the current directory", async () => {
+  const files = await setup();
+  for (const empty of ["", "  "]) {
+    const run = await files(empty, "--all");
+    assert.equal(run.code, 2);
+    assert.match(run.stderr, /files needs a path, not an empty argument/);
+  }
+});

@@ -44,7 +44,7 @@ test("search --role, --since, --limit and --all narrow or widen the hits", async
   assert.match(limited.stderr, /Showing the newest 1 hits; pass --limit to see more/);
 });
 
-test("search exits 1 without hits and 2 for a bad regex, role or limit", async () => {
+test("search exits 1 without hits and 2 for a bad regex, role, limit or date", async () => {
   const search = await setup();
   const none = await search("zebra");
   assert.equal(none.code, 1);
@@ -53,6 +53,7 @@ test("search exits 1 without hits and 2 for a bad regex, role or limit", async (
     [["(", "--regex"], /Cannot search for "\(": /],
     [["x", "--role", "robot"], /--role: unknown role "robot"/],
     [["x", "--limit", "0"], /--limit must be a whole number above 0/],
+    [["x", "--since", "2025-13-45"], /--since: Cannot read the date "2025-13-45"/],
   ] as const) {
     const run = await search(...argv);
     assert.equal(run.code, 2, argv.join(" "));

@@ -12,6 +12,7 @@ import { recordState } from "../../catalog/store.ts";
 import { sessionScope, withCatalog, withProgress } from "../catalog.ts";
 import type { CommandSpec } from "../command.ts";
 import type { CliContext } from "../context.ts";
+import { CliError } from "../errors.ts";
 import { oneLine } from "../output/text-width.ts";
 import { uniquePrefixes } from "../output/unique-prefix.ts";
 
@@ -75,6 +76,7 @@ export const filesCommand: CommandSpec = {
   options: [{ flags: "-a, --all", description: "search every project (default: the sessions of this directory)" }],
   examples: ["pi-session files src/parser.ts", "pi-session files ~/work/app/src --all", "pi-session files package.json --json | jq '.[].path'"],
   async run(ctx, [path], opts) {
+    if (path.trim() === "") throw new CliError("bad-usage", "files needs a path, not an empty argument", "Pass a file or folder, e.g. pi-session files src/parser.ts");
     const home = ctx.deps.storage.home;
     const target = resolvePath(ctx.cwd, expandHome(path, home));
     const sessions = await findHits(ctx, target, Boolean(opts.all));

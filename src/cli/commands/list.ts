@@ -52,7 +52,7 @@ export const listCommand: CommandSpec = {
   examples: ["pi-session list", "pi-session list --all --sort messages --limit 20", "pi-session list --all --json | jq '.[0].path'"],
   async run(ctx, _args, opts) {
     const limit = opts.limit === undefined ? Infinity : Number(opts.limit);
-    if (limit !== Infinity && (!Number.isInteger(limit) || limit < 0)) throw new CliError("bad-option", `--limit must be a whole number, not "${opts.limit}"`, "Pass e.g. --limit 20");
+    if (limit !== Infinity && (!Number.isInteger(limit) || limit < 1)) throw new CliError("bad-option", `--limit must be a whole number above 0, not "${opts.limit}"`, "Pass e.g. --limit 20");
     const query = typeof opts.search === "string" ? opts.search : undefined;
     // Through the catalog; a search also needs the message texts (a section of their own).
     let sessions = await cataloguedSessions(ctx, Boolean(opts.all), { withText: query !== undefined });

@@ -9,6 +9,15 @@ export type DateBound = { day: string } | { ms: number };
 
 const UNITS: Record<string, number> = { h: 3600e3, d: 86400e3, w: 7 * 86400e3 };
 
+/** True for a real month and day (`2025-02-29` is not; `2024-02-29` is). */
+function isCalendarDate(value: string): boolean {
+  const [year, month = 1, day = 1] = value.split("-").map(Number);
+  if (month < 1 || month > 12 || day < 1) return false;
+  const date = new Date(Date.UTC(2000, month - 1, day));
+  date.setUTCFullYear(year);
+  return date.getUTCMonth() === month - 1 && date.getUTCDate() === day;
+}
+
 /**
  * Parses a bound; throws `SyntaxError` with the accepted forms when it cannot.
  *
@@ -20,7 +29,7 @@ const UNITS: Record<string, number> = { h: 3600e3, d: 86400e3, w: 7 * 86400e3 };
  */
 export function parseDateBound(text: string, now: Date): DateBound {
   const value = text.trim();
-  if (/^\d{4}(-\d{2}(-\d{2})?)?$/.test(value)) return { day: value };
+  if (/^\d{4}(-\d{2}(-\d{2})?)?$/.test(value) && isCalendarDate(value)) return { day: value };
   const span = /^(\d+)([hdw])$/.exec(value);
   if (span) return { ms: now.getTime() - Number(span[1]) * UNITS[span[2]] };
   const ms = /^\d{4}-\d{2}-\d{2}T/.test(value) ? Date.parse(value) : NaN;

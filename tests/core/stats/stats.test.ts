@@ -77,6 +77,14 @@ test("aggregateStats() applies --since/--until as inclusive calendar bounds or i
   assert.throws(() => parseDateBound("last week", now), SyntaxError);
 });
 
+test("parseDateBound() takes real calendar days and months only", () => {
+  const now = new Date("2025-06-10T00:00:00Z");
+  for (const ok of ["2025", "2025-01", "2025-12", "2024-02-29", "2025-12-31", "0099-03-01"]) assert.deepEqual(parseDateBound(ok, now), { day: ok }, ok);
+  for (const bad of ["2025-13", "2025-00", "2025-13-45", "2025-02-29", "2025-04-31", "2025-06-00"]) {
+    assert.throws(() => parseDateBound(bad, now), SyntaxError, bad);
+  }
+});
+
 test("aggregateStats() adds per-model totals and the entries behind a row on request", () => {
   const shared = row("a", "2025-06-01T10:00:00Z", 1, "openai/gpt-5");
   const s = session("/s", "2025-06-01T00:00:00Z", [shared, row("b", "2025-06-01T11:00:00Z", 2)]);
