@@ -22,7 +22,7 @@ test("filterKeeps: each mode's rule, with the caller's settings types", () => {
   };
   assert.deepEqual(TREE_FILTERS, ["default", "no-tools", "user-only", "labeled-only", "all"]);
   for (const [name, facts] of Object.entries(entries)) {
-    const kept = TREE_FILTERS.map((filter: TreeFilter) => filterKeeps(filter, facts, SETTINGS));
+    const kept: boolean[] = TREE_FILTERS.map((filter: TreeFilter) => filterKeeps(filter, facts, SETTINGS));
     assert.deepEqual(kept, expected[name as keyof typeof entries], name);
   }
   // session_info counts as settings only where the caller says so (pi's terminal tree, not its HTML export).
