@@ -8,6 +8,7 @@ import type { AssistantMessage, MessageEntry, SessionEntry } from "../core/forma
 import { sessionUsage } from "../core/info/usage-totals.ts";
 import { describeRedactions, type Redactor } from "../core/redact/redactor.ts";
 import { entryBlock, formatTime, groupDigits } from "../cli/render/transcript.ts";
+import { oneLine } from "../cli/output/control-chars.ts";
 import { inlineCode, markdownBlock } from "../cli/render/transcript-markdown.ts";
 import type { ExportSource } from "./export-source.ts";
 
@@ -21,10 +22,6 @@ export interface MarkdownExportOptions {
   generator: string;
 }
 
-function oneLine(text: string): string {
-  // deno-lint-ignore no-control-regex
-  return text.replace(/[\u0000-\u001f\u007f]+/g, " ").trim();
-}
 
 function modelsOf(entries: readonly SessionEntry[]): string[] {
   const models = new Set<string>();
@@ -87,8 +84,9 @@ export async function markdownExport(options: MarkdownExportOptions): Promise<st
     facts.push(["All branches", `${groupDigits(all.length)} entries, ${groupDigits(total.totalTokens)} tokens, $${total.cost.total.toFixed(4)}`]);
   }
   // The name is data: `<` is escaped so a renderer that allows HTML shows it as text.
-  const lines = [`# ${oneLine(name ?? `Session ${header.id}`).replace(/</g, "&lt;")}`, "", "| | |", "|---|---|"];
-  for (const [key, value] of facts) lines.push(`| ${key} | ${value.replace(/\|/g, "\\|")} |`);
+  const lines = [`# ${oneLine(name ?? `Session ${header.id}`).trim().replace(/</g, "&lt;")}`, "", "| | |", "|---|---|"];
+  // Values come from the file: one line each (a newline would end the table), pipes escaped.
+  for (const [key, value] of facts) lines.push(`| ${key} | ${oneLine(value).replace(/\|/g, "\\|")} |`);
   // Every entry, the header and the labels are masked by now, so the counts are complete.
   const redacted = redactor ? ` · secrets redacted: ${describeRedactions(redactor.summary()) || "none found"}` : "";
   lines.push("", `*Exported ${formatTime(options.now.toISOString())} UTC by ${options.generator}${redacted}*`, "", "---", "");
@@ -102,8 +100,8 @@ export async function markdownExport(options: MarkdownExportOptions): Promise<st
       const fork = path.findIndex((e) => !shown.has(e.id));
       const rest = resolve(path.slice(fork));
       for (const e of path) shown.add(e.id);
-      const from = fork > 0 ? ` (forks after ${inlineCode(path[fork - 1].id)})` : "";
-      lines.push("---", "", `## Branch ending at ${inlineCode(leaf.id)}${from}`, "", ...blocks(rest));
+      const from = fork > 0 ? ` (forks after ${inlineCode(oneLine(path[fork - 1].id))})` : "";
+      lines.push("---", "", `## Branch ending at ${inlineCode(oneLine(leaf.id))}${from}`, "", ...blocks(rest));
     }
   }
   return lines.join("\n").replace(/\n+$/, "\n");

@@ -12,6 +12,7 @@ import { loadSessionAt } from "../load.ts";
 import { resolveEntryRef } from "../resolve/entry-ref.ts";
 import { resolveSessionRef } from "../resolve/session-ref.ts";
 import { messageText } from "../render/message-text.ts";
+import { printable } from "../output/control-chars.ts";
 
 function textOf(message: AgentMessage): string {
   return `--- ${message.role} ---\n${messageText(message)}\n`;
@@ -37,7 +38,7 @@ export const contextCommand: CommandSpec = {
       context = (await readContextFromFile(ctx.fs, path)).context;
     }
     if (opts.format === "llm") ctx.outJson(convertToLlm(context.messages));
-    else if (opts.format === "text") ctx.deps.stdout(context.messages.map(textOf).join("\n"));
+    else if (opts.format === "text") ctx.deps.stdout(printable(context.messages.map(textOf).join("\n")));
     else ctx.outJson(context);
     return 0;
   },

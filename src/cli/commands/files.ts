@@ -13,7 +13,7 @@ import { sessionScope, withCatalog, withProgress } from "../catalog.ts";
 import type { CommandSpec } from "../command.ts";
 import type { CliContext } from "../context.ts";
 import { CliError } from "../errors.ts";
-import { oneLine } from "../output/text-width.ts";
+import { oneLine } from "../output/control-chars.ts";
 import { uniquePrefixes } from "../output/unique-prefix.ts";
 
 /** One use of the path by an entry. */

@@ -9,6 +9,7 @@ import { listingInfo, listingOfEntries } from "../../core/info/session-info.ts";
 import type { CommandSpec } from "../command.ts";
 import { inheritedUsage } from "../inherited-usage.ts";
 import { loadSession } from "../load.ts";
+import { oneLine } from "../output/control-chars.ts";
 import { groupDigits } from "../output/numbers.ts";
 
 function count(map: Record<string, number>, key: string): void {
@@ -83,15 +84,17 @@ export const infoCommand: CommandSpec = {
       return 0;
     }
     const c = ctx.color;
+    // Everything below but numbers comes from the file: control characters never reach the terminal.
+    const text = (value: unknown) => oneLine(String(value));
     const messages = file.entries.filter((e) => e.type === "message").length;
     const lines = [
       c.bold("Session Info"),
       "",
-      `File:     ${path}`,
-      `ID:       ${data.id}`,
-      ...(data.name ? [`Name:     ${data.name}`] : []),
-      `Cwd:      ${data.cwd}`,
-      ...(data.parentSession ? [`Parent:   ${data.parentSession}`] : []),
+      `File:     ${text(path)}`,
+      `ID:       ${text(data.id)}`,
+      ...(data.name ? [`Name:     ${text(data.name)}`] : []),
+      `Cwd:      ${text(data.cwd)}`,
+      ...(data.parentSession ? [`Parent:   ${text(data.parentSession)}`] : []),
       `Created:  ${data.created ?? "?"}`,
       `Modified: ${data.modified ?? "?"}`,
       `Version:  ${data.version}${file.migrated ? " (read as 3)" : ""}`,
@@ -103,8 +106,8 @@ export const infoCommand: CommandSpec = {
       `  Tools: ${toolCalls} calls, ${messageRoles.toolResult ?? 0} results`,
       "",
       c.bold("Tree"),
-      `  Entries: ${data.entryCount} (${Object.entries(entryTypes).map(([k, v]) => `${k} ${v}`).join(", ") || "none"})`,
-      `  Leaves: ${data.leafCount}, active leaf ${data.leafId ?? "(none)"}`,
+      `  Entries: ${data.entryCount} (${Object.entries(entryTypes).map(([k, v]) => `${text(k)} ${v}`).join(", ") || "none"})`,
+      `  Leaves: ${data.leafCount}, active leaf ${data.leafId === null ? "(none)" : text(data.leafId)}`,
       `  Labels: ${data.labelCount}`,
       "",
       c.bold("Tokens"),
@@ -112,15 +115,15 @@ export const infoCommand: CommandSpec = {
       "",
       c.bold("Cost"),
       `  Total: $${totals.cost.total.toFixed(3)}`,
-      ...(byKey.size > 1 ? [...byKey].map(([key, u]) => `    ${key}: $${u.cost.total.toFixed(3)}`) : []),
+      ...(byKey.size > 1 ? [...byKey].map(([key, u]) => `    ${text(key)}: $${u.cost.total.toFixed(3)}`) : []),
       ...(inherited === null ? [] : inherited.usage === null
-        ? [`  Inherited: unknown (cannot read the parent ${inherited.parentSession})`]
+        ? [`  Inherited: unknown (cannot read the parent ${text(inherited.parentSession)})`]
         : [`  Inherited from the parent: $${inherited.usage.cost.total.toFixed(3)} (${groupDigits(inherited.usage.totalTokens)} tokens); this session's own: $${(totals.cost.total - inherited.usage.cost.total).toFixed(3)}`]),
-      ...(models.length ? ["", c.bold("Models"), ...models.map((m) => `  ${m}`)] : []),
+      ...(models.length ? ["", c.bold("Models"), ...models.map((m) => `  ${text(m)}`)] : []),
     ];
     if (problems.length > 0) {
       lines.push("", c.bold(c.yellow(`Problems (${problems.length})`)));
-      for (const p of problems.slice(0, 20)) lines.push(`  line ${p.line}: ${p.message} [${p.code}]`);
+      for (const p of problems.slice(0, 20)) lines.push(`  line ${p.line}: ${text(p.message)} [${p.code}]`);
       if (problems.length > 20) lines.push(`  … and ${problems.length - 20} more; run \`pi-session check\``);
     }
     for (const line of lines) ctx.out(line);

@@ -11,7 +11,7 @@ import type { CliContext } from "../context.ts";
 import { CliError } from "../errors.ts";
 import { relativeAge } from "../output/age.ts";
 import { formatTable } from "../output/table.ts";
-import { oneLine } from "../output/text-width.ts";
+import { oneLine } from "../output/control-chars.ts";
 import { uniquePrefixes } from "../output/unique-prefix.ts";
 import { matchesQuery } from "../search-query.ts";
 
@@ -83,8 +83,9 @@ export const listCommand: CommandSpec = {
     const shortIds = uniquePrefixes(sessions.map((s) => s.id));
     const rows = sessions.map((s) => {
       const title = oneLine(s.name ?? s.firstMessage);
-      const row = [relativeAge(s.modified, now), String(s.messageCount), shortIds.get(s.id)!];
-      if (opts.all) row.push(tildePath(s.cwd, home));
+      // Ids and cwds come from the file: control characters never reach the terminal.
+      const row = [relativeAge(s.modified, now), String(s.messageCount), oneLine(shortIds.get(s.id)!)];
+      if (opts.all) row.push(oneLine(tildePath(s.cwd, home)));
       row.push(title);
       return row;
     });

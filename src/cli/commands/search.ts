@@ -17,7 +17,7 @@ import type { CommandSpec } from "../command.ts";
 import type { Colors } from "../context.ts";
 import { dateOption, timeZoneOption } from "../date-options.ts";
 import { CliError } from "../errors.ts";
-import { oneLine } from "../output/text-width.ts";
+import { oneLine } from "../output/control-chars.ts";
 import { uniquePrefixes } from "../output/unique-prefix.ts";
 
 const ALIASES: Record<string, string> = { tool: "toolResult", bash: "bashExecution" };
@@ -120,11 +120,11 @@ export const searchCommand: CommandSpec = {
       if (hit.path !== current) {
         const s = sessions.get(hit.path);
         if (current !== undefined) ctx.out("");
-        ctx.out(`${c.cyan(short.get(s?.id ?? "?")!)}  ${c.bold(oneLine(s?.name ?? s?.firstMessage ?? ""))}  ${c.dim(tildePath(hit.path, home))}`);
+        ctx.out(`${c.cyan(oneLine(short.get(s?.id ?? "?")!))}  ${c.bold(oneLine(s?.name ?? s?.firstMessage ?? ""))}  ${c.dim(oneLine(tildePath(hit.path, home)))}`);
         current = hit.path;
       }
       const role = hit.part === "thinking" ? "thinking" : hit.role;
-      ctx.out(`  ${c.dim(hit.timestamp ?? "?")}  ${hit.entryId ?? "-"}  ${role.padEnd(13)} ${marked(hit.snippet, c)}`);
+      ctx.out(`  ${c.dim(oneLine(hit.timestamp ?? "?"))}  ${oneLine(hit.entryId ?? "-")}  ${oneLine(role).padEnd(13)} ${marked(hit.snippet, c)}`);
     }
     if (result.more) ctx.note(`Showing the newest ${limit} hits; pass --limit to see more`);
     return 0;

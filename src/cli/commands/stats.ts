@@ -18,7 +18,7 @@ import type { CliContext } from "../context.ts";
 import { dateOption, timeZoneOption } from "../date-options.ts";
 import { groupDigits } from "../output/numbers.ts";
 import { formatTable } from "../output/table.ts";
-import { oneLine } from "../output/text-width.ts";
+import { oneLine } from "../output/control-chars.ts";
 import { uniquePrefixes } from "../output/unique-prefix.ts";
 
 const GROUPS: StatsBy[] = ["day", "week", "month", "session", "model", "project"];

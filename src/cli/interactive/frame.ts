@@ -4,7 +4,8 @@
  * @module
  */
 import { type Colors, createColors } from "../output/colors.ts";
-import { oneLine, textWidth, truncate } from "../output/text-width.ts";
+import { oneLine } from "../output/control-chars.ts";
+import { textWidth, truncate } from "../output/text-width.ts";
 import { renderSpans, type Span } from "../render/entry-line.ts";
 
 /** Colours that do nothing: what renders use unless given real ones. */

@@ -19,12 +19,6 @@ export function textWidth(text: string): number {
   return NARROW.test(text) ? text.length : stringWidth(text);
 }
 
-/** Control characters (newlines, tabs, escapes) as spaces, so one row stays one line. */
-export function oneLine(text: string): string {
-  // deno-lint-ignore no-control-regex
-  return text.replace(/[\u0000-\u001f\u007f-\u009f]+/g, " ");
-}
-
 /**
  * Cuts `text` to at most `width` cells, ending in `…` when cut.
  *

@@ -7,7 +7,8 @@
 import type { SessionEntry } from "../../core/format/types.ts";
 import { tildePath } from "../../core/storage/paths.ts";
 import type { Colors } from "../context.ts";
-import { oneLine, textWidth } from "../output/text-width.ts";
+import { oneLine } from "../output/control-chars.ts";
+import { textWidth } from "../output/text-width.ts";
 
 /** Colour roles, mapped to real colours by whoever draws the line. */
 export type Tone = "plain" | "accent" | "success" | "muted" | "dim" | "error" | "warning" | "custom" | "border";

@@ -3,6 +3,7 @@
  * code blocks named after the tool, thinking in `<details>`, summaries as block quotes.
  * @module
  */
+import { oneLine } from "../output/control-chars.ts";
 import { abbreviate, type Block } from "./transcript.ts";
 
 /** A fence longer than any backtick run inside `text`, so the block cannot be closed early. */
@@ -25,10 +26,6 @@ function capitalize(text: string): string {
 }
 
 /** One line of heading text: newlines and other control characters as spaces. */
-function oneLine(text: string): string {
-  // deno-lint-ignore no-control-regex
-  return text.replace(/[\u0000-\u001f\u007f]+/g, " ");
-}
 
 /** Argument values shortened so a `write` of a whole file does not flood the transcript. */
 function shortArgs(args: Record<string, unknown>): string {
@@ -90,7 +87,7 @@ export function markdownBlock(block: Block): string[] {
 
 /** The whole transcript: a title, the file and leaf, then every block. */
 export function markdownTranscript(title: string, path: string, leafId: string | null, blocks: readonly Block[]): string {
-  const lines = [`# ${oneLine(title)}`, "", `- File: ${inlineCode(path)}`, `- Leaf: ${leafId === null ? "(none)" : inlineCode(leafId)}`, ""];
+  const lines = [`# ${oneLine(title)}`, "", `- File: ${inlineCode(oneLine(path))}`, `- Leaf: ${leafId === null ? "(none)" : inlineCode(oneLine(leafId))}`, ""];
   for (const block of blocks) lines.push(...markdownBlock(block));
   return lines.join("\n").replace(/\n+$/, "\n");
 }

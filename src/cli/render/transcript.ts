@@ -6,6 +6,7 @@
  */
 import type { SessionEntry } from "../../core/format/types.ts";
 import type { Colors } from "../context.ts";
+import { printable } from "../output/control-chars.ts";
 import { entryLine, textOfContent } from "./entry-line.ts";
 
 /** One piece of a block, in display order. */
@@ -153,12 +154,6 @@ function messageBlock(base: Omit<Block, "title" | "parts">, message: Json, optio
   }
 }
 
-/** Text safe to print on a terminal: CRLF as LF, other control characters (escape sequences too) as `�`. */
-export function printable(text: string): string {
-  // deno-lint-ignore no-control-regex
-  return text.replace(/\r\n/g, "\n").replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g, "\uFFFD");
-}
-
 function printableBlock(block: Block): Block {
   const parts = block.parts.map((part): Part =>
     part.kind === "call"
@@ -167,6 +162,7 @@ function printableBlock(block: Block): Block {
   );
   return {
     ...block,
+    entryId: printable(block.entryId),
     title: printable(block.title),
     ...(block.label !== undefined ? { label: printable(block.label) } : {}),
     ...(block.line !== undefined ? { line: printable(block.line) } : {}),

@@ -8,7 +8,7 @@ import type { SessionEntry, SessionTreeNode } from "../../core/format/types.ts";
 import type { SessionTree } from "../../core/tree/session-tree.ts";
 import { filterKeeps, type TreeFilter } from "../../core/tree/tree-filter.ts";
 import type { Colors } from "../context.ts";
-import { oneLine } from "../output/text-width.ts";
+import { oneLine } from "../output/control-chars.ts";
 import { collectToolCalls, entrySpans, hasText, renderSpans, type Span, spanText } from "./entry-line.ts";
 
 export { TREE_FILTERS, type TreeFilter } from "../../core/tree/tree-filter.ts";

@@ -7,6 +7,7 @@
 import { tildePath } from "../../../core/storage/paths.ts";
 import type { Colors } from "../../context.ts";
 import { relativeAge } from "../../output/age.ts";
+import { oneLine } from "../../output/control-chars.ts";
 import { textWidth } from "../../output/text-width.ts";
 import type { Span } from "../../render/entry-line.ts";
 import { fit, inputLine, paint, PLAIN, spread, windowStart } from "../frame.ts";
@@ -50,8 +51,8 @@ function rowLine(row: PickRow, selected: boolean, state: PickState, width: numbe
   const c = options.colors ?? PLAIN;
   const { session } = row;
   const right = [
-    ...(state.showPath ? [tildePath(session.path, options.home)] : []),
-    ...(state.scope === "all" && session.cwd ? [tildePath(session.cwd, options.home)] : []),
+    ...(state.showPath ? [oneLine(tildePath(session.path, options.home))] : []),
+    ...(state.scope === "all" && session.cwd ? [oneLine(tildePath(session.cwd, options.home))] : []),
     `${session.messageCount} ${relativeAge(session.modified, options.now)}`,
   ].join(" ");
   const deleting = state.mode.kind === "delete" && state.mode.path === session.path;
