@@ -155,7 +155,7 @@ describe("the executable in a container-like root", { skip }, () => {
   it("refuses a write on the read-only /sessions with a message, even as root", async () => {
     const named = await inJail(["name", "019c4a1e", "Renamed in the container"], IMAGE_ENV);
     assert.equal(named.code, 3);
-    assert.match(named.stderr, /read-only file system/);
+    assert.match(named.stderr, /: the file system is read-only\nhint: Check that the place can be written: not a read-only mount/);
     const info = await inJail(["info", "019c4a1e", "--json"], IMAGE_ENV);
     assert.equal(info.code, 0, info.stderr);
     assert.equal(JSON.parse(info.stdout).name, "Cart discount codes");
