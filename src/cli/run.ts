@@ -37,6 +37,7 @@ export function buildProgram(deps: CliDeps, setExit: (code: number) => void, com
     .description("Read, check, navigate, fork and export pi coding agent sessions")
     .version(VERSION_LINE, "-V, --version", "print the version")
     .helpOption("-h, --help", "show help")
+    .helpCommand("help [command]", "Show help for a command")
     .option("--session-dir <dir>", "session directory (overrides PI_CODING_AGENT_SESSION_DIR and settings)")
     .option("--agent-dir <dir>", "pi agent directory (default $PI_CODING_AGENT_DIR or ~/.pi/agent)")
     .option("--cwd <dir>", "act as if run in this directory")
