@@ -9,6 +9,7 @@ import { mergeSettings, parseSettings } from "../core/storage/settings.ts";
 import type { FileSystem } from "../io/file-system.ts";
 import { readBytes } from "../catalog/read-bytes.ts";
 import type { CliDeps } from "./deps.ts";
+import { CliError } from "./errors.ts";
 import { type Colors, createColors } from "./output/colors.ts";
 
 /** The global flags of SPEC §4. */
@@ -100,9 +101,24 @@ export class CliContext {
     return this.#settings;
   }
 
+  /**
+   * A folder named by `--session-dir` or `--agent-dir` that is a file is a usage error; one that
+   * does not exist gets a note, so that "no sessions" is not taken for an empty folder.
+   */
+  async #checkFlagDir(flag: "--agent-dir" | "--session-dir", given: string | undefined, dir: string): Promise<void> {
+    if (given === undefined) return;
+    const stat = await this.fs.stat(dir).catch(() => null);
+    if (stat === null) this.note(`note: ${flag} ${dir} does not exist`);
+    else if (!stat.isDirectory) {
+      const want = flag === "--agent-dir" ? "pi's agent folder (the one holding sessions/ and settings.json)" : "the folder that holds the session files";
+      throw new CliError("bad-option", `${flag} ${dir} is a file, not a folder`, `Pass ${want}`);
+    }
+  }
+
   /** The session directory for the effective cwd, by SPEC precedence. */
   sessionDir(): Promise<SessionDirChoice> {
     this.#sessionDir ??= (async () => {
+      await this.#checkFlagDir("--agent-dir", this.options.agentDir, this.agentDir);
       const settings = this.options.sessionDir || this.deps.storage.env("PI_CODING_AGENT_SESSION_DIR") ? {} : await this.settings();
       const choice = resolveSessionDir(this.deps.storage, {
         cwd: this.cwd,
@@ -110,7 +126,9 @@ export class CliContext {
         flag: this.options.sessionDir,
         setting: settings.sessionDir,
       });
-      return { ...choice, dir: resolvePath(this.deps.storage.processCwd, choice.dir) };
+      const dir = resolvePath(this.deps.storage.processCwd, choice.dir);
+      await this.#checkFlagDir("--session-dir", this.options.sessionDir, dir);
+      return { ...choice, dir };
     })();
     return this.#sessionDir;
   }

@@ -31,3 +31,25 @@ test("project settings override the agent's; a broken file is named with line an
   assert.deepEqual(JSON.parse(broken.stdout).map((s: { id: string }) => s.id), ["custom-1"]);
   assert.match(broken.stderr, new RegExp(`^warning: Ignoring ${CWD}/\\.pi/settings\\.json: line 3, column 3: CommaExpected\\n$`));
 });
+
+test("--session-dir and --agent-dir: a missing folder gets a note, a file is a usage error", async () => {
+  const fs = memoryFs();
+  await addSession(fs, "here-1");
+  await writeText(fs, "/data/file.txt", "not a folder\n");
+  const missing = await runCli(["--session-dir", "/data/none", "list"], { fs });
+  assert.equal(missing.code, 1);
+  assert.match(missing.stderr, /^note: --session-dir \/data\/none does not exist\n/);
+  const quiet = await runCli(["-q", "--agent-dir", "/data/none", "list", "--all"], { fs });
+  assert.equal(quiet.code, 1);
+  assert.equal(quiet.stderr, "");
+  for (const [flag, want] of [["--session-dir", /Pass the folder that holds the session files/], ["--agent-dir", /Pass pi's agent folder/]] as const) {
+    const file = await runCli([flag, "/data/file.txt", "list", "--all"], { fs });
+    assert.equal(file.code, 2, flag);
+    assert.match(file.stderr, new RegExp(`${flag} /data/file\\.txt is a file, not a folder`), flag);
+    assert.match(file.stderr, want, flag);
+  }
+  // A folder that exists: no note.
+  const fine = await runCli(["--agent-dir", AGENT_DIR, "list", "--all", "--json"], { fs });
+  assert.equal(fine.code, 0, fine.stderr);
+  assert.equal(fine.stderr, "");
+});
