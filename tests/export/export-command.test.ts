@@ -229,6 +229,26 @@ describe("export --format jsonl and json", () => {
     assert.ok(run.stdout.includes(SECRET));
   });
 
+  it("jsonl of a hand-edited file: the branch root to leaf whatever the line order, an entry that no longer parses left out", async () => {
+    const fs = memoryFs();
+    const message = (id: string, parentId: string | null, text: string) =>
+      JSON.stringify({ type: "message", id, parentId, timestamp: "2025-06-01T10:00:01.000Z", message: { role: "user", content: text, timestamp: 1 } });
+    const text = [
+      JSON.stringify({ type: "session", version: 3, id: "hand0001", timestamp: "2025-06-01T10:00:00.000Z", cwd: CWD }),
+      message("c", "b", "third"),
+      message("a", null, "first"),
+      // The linking fields read, the rest does not parse: the tree has it, the export cannot.
+      '{"type":"message","id":"b","parentId":"a","timestamp":"2025-06-01T10:00:01.000Z","message":{oops}}',
+      message("d", "a", "other branch"),
+      "",
+    ].join("\n");
+    const path = await addSession(fs, "hand0001", [], { text });
+    const run = await runCli(["export", path, "--format", "jsonl", "--leaf", "c", "-o", "-"], { fs });
+    assert.equal(run.code, 0, run.stderr);
+    const lines = run.stdout.trimEnd().split("\n").slice(1).map((line) => JSON.parse(line));
+    assert.deepEqual(lines.map((e) => [e.id, e.parentId, e.message.content]), [["a", null, "first"], ["c", "a", "third"]]);
+  });
+
   it("jsonl --redact masks and still parses", async () => {
     const { fs } = await setup();
     const run = await runCli(["export", SESSION_ID, "--format", "jsonl", "--redact", "-o", "-"], { fs });
