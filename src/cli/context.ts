@@ -11,6 +11,7 @@ import { readBytes } from "../catalog/read-bytes.ts";
 import type { CliDeps } from "./deps.ts";
 import { CliError } from "./errors.ts";
 import { type Colors, createColors } from "./output/colors.ts";
+import { printable } from "./output/control-chars.ts";
 
 /** The global flags of SPEC §4. */
 export interface GlobalOptions {
@@ -76,13 +77,18 @@ export class CliContext {
     this.deps.stdout(JSON.stringify(value, null, 2) + "\n");
   }
 
-  /** A note for people on stderr; silenced by `-q`. */
+  /** A note for people on stderr; silenced by `-q`. Control characters (from files) are made visible. */
   note(line: string): void {
-    if (!this.quiet) this.deps.stderr(line + "\n");
+    if (!this.quiet) this.deps.stderr(printable(line) + "\n");
+  }
+
+  /** A note that matters more (`note:` in yellow on a terminal); silenced by `-q` too. */
+  notice(line: string): void {
+    if (!this.quiet) this.deps.stderr(this.errColor.yellow("note: ") + printable(line) + "\n");
   }
 
   warn(line: string): void {
-    this.deps.stderr(this.errColor.yellow("warning: ") + line + "\n");
+    this.deps.stderr(this.errColor.yellow("warning: ") + printable(line) + "\n");
   }
 
   /** Merged global and project settings; problems are reported once as warnings. */
@@ -108,7 +114,7 @@ export class CliContext {
   async #checkFlagDir(flag: "--agent-dir" | "--session-dir", given: string | undefined, dir: string): Promise<void> {
     if (given === undefined) return;
     const stat = await this.fs.stat(dir).catch(() => null);
-    if (stat === null) this.note(`note: ${flag} ${dir} does not exist`);
+    if (stat === null) this.notice(`${flag} ${dir} does not exist`);
     else if (!stat.isDirectory) {
       const want = flag === "--agent-dir" ? "pi's agent folder (the one holding sessions/ and settings.json)" : "the folder that holds the session files";
       throw new CliError("bad-option", `${flag} ${dir} is a file, not a folder`, `Pass ${want}`);

@@ -5,6 +5,7 @@
  */
 import { SessionError } from "../session/errors.ts";
 import { isFsError } from "../io/file-system.ts";
+import { printable } from "./output/control-chars.ts";
 
 /** A usage or reference problem, with a hint; exit code 2 unless said otherwise. */
 export class CliError extends SessionError {
@@ -14,8 +15,16 @@ export class CliError extends SessionError {
   }
 }
 
-/** Exit code and the two lines (what failed, what to do) for any error; bugs keep their stack. */
+/**
+ * Exit code and the two lines (what failed, what to do) for any error; bugs keep their stack.
+ * Messages quote ids, paths and labels from session files: control characters are made visible.
+ */
 export function describeError(error: unknown): { exitCode: number; lines: string[] } {
+  const { exitCode, lines } = describe(error);
+  return { exitCode, lines: lines.map(printable) };
+}
+
+function describe(error: unknown): { exitCode: number; lines: string[] } {
   if (error instanceof SessionError) {
     return { exitCode: error.exitCode, lines: [`pi-session: ${error.message}`, `hint: ${error.hint}`] };
   }

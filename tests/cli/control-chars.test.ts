@@ -47,24 +47,37 @@ const ENTRIES = [
 
 const PATH = `${sessionDir(CWD)}/2025-06-01T10-00-00-000Z_evil.jsonl`;
 
+/** A second session: its id shares a prefix with the first, and its one entry's parent is missing. */
+const OTHER = `${sessionDir(CWD)}/2025-06-02T10-00-00-000Z_evil2.jsonl`;
+const OTHER_ENTRIES = [
+  { type: "session", version: 3, id: `evil${E}two`, timestamp: "2025-06-02T10:00:00.000Z", cwd: CWD },
+  { type: "message", id: `z9${E}`, parentId: `gone${E}`, timestamp: "2025-06-02T10:00:01.000Z", message: { role: "user", content: "orphan", timestamp: 1 } },
+];
+
 // deno-lint-ignore no-control-regex
 const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/;
 
 test("no human-readable output shows a control character from the file", async () => {
   const fs = memoryFs();
   await writeText(fs, PATH, ENTRIES.map((e) => JSON.stringify(e)).join("\n") + "\n");
+  await writeText(fs, OTHER, OTHER_ENTRIES.map((e) => JSON.stringify(e)).join("\n") + "\n");
   const commands = [
     ["list"], ["list", "--all"], ["info", PATH], ["show", PATH], ["show", PATH, "--thinking", "--usage"],
     ["show", PATH, "--format", "markdown"], ["tree", PATH, "--filter", "all"], ["context", PATH, "--format", "text"],
     ["check", PATH], ["stats", "--by", "session"], ["stats", "--by", "model"], ["stats", "--by", "project"],
     ["search", "word"], ["search", "word", "--thinking"], ["files", "/"], ["export", PATH, "--format", "markdown", "--all-branches", "-o", "-"],
+    // Errors and notes quote ids from the files: an ambiguous prefix lists both, a missing parent is noted.
+    ["info", "evil"], ["show", OTHER], ["tree", OTHER], ["migrate", PATH, "--dry-run"],
   ];
   for (const argv of commands) {
     const run = await runCli(argv, { fs });
-    assert.ok(run.code <= 1, `${argv.join(" ")}: exit ${run.code}: ${run.stderr}`);
+    assert.ok(run.code <= (argv[1] === "evil" ? 2 : 1), `${argv.join(" ")}: exit ${run.code}: ${run.stderr}`);
     assert.doesNotMatch(run.stdout, CONTROL, `stdout of ${argv.join(" ")}`);
     assert.doesNotMatch(run.stderr, CONTROL, `stderr of ${argv.join(" ")}`);
   }
+  const ambiguous = await runCli(["info", "evil"], { fs });
+  assert.match(ambiguous.stderr, /matches 2 sessions/);
+  assert.match((await runCli(["show", OTHER], { fs })).stderr, /^note: the branch starts at "z9\uFFFD\[31m\uFFFD": its parent "gone\uFFFD/);
   // JSON keeps the text as written.
   const info = JSON.parse((await runCli(["info", PATH, "--json"], { fs })).stdout);
   assert.equal(info.name, `name ${E}`);

@@ -74,7 +74,7 @@ export const exportCommand: CommandSpec = {
     const walk = tree.walk(leafId);
     if (walk.stop) {
       const why = walk.stop.kind === "cycle" ? "leads back into a parent cycle" : "is not in the file";
-      ctx.note(ctx.errColor.yellow("note: ") + `the branch starts at "${walk.stop.entryId}": its parent "${walk.stop.parentId}" ${why}`);
+      ctx.notice(`the branch starts at "${walk.stop.entryId}": its parent "${walk.stop.parentId}" ${why}`);
     }
     const allBranches = Boolean(opts.allBranches) || (format === "ndjson" && opts.leaf === undefined);
     const keep = new Set<SessionEntry>(allBranches ? tree.entries : walk.path);
@@ -105,7 +105,7 @@ export const exportCommand: CommandSpec = {
       const counts = redactor.summary();
       ctx.note(counts.length > 0 ? `Redacted ${redactor.total}: ${describeRedactions(counts)}` : "Redacted nothing: no secrets found");
     } else if (format === "html" || format === "markdown") {
-      ctx.note(ctx.errColor.yellow("note: ") + "not redacted (--no-redact): review the file before sharing it");
+      ctx.notice("not redacted (--no-redact): review the file before sharing it");
     }
     if (target.kind === "file") {
       if (ctx.json) ctx.outJson({ path: target.path, format, bytes, leafId, entries: keep.size, redactions: redactor?.summary() ?? null });

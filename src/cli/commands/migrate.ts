@@ -8,6 +8,7 @@ import { sessionFilesIn } from "../../session/list-sessions.ts";
 import type { CommandSpec } from "../command.ts";
 import type { CliContext } from "../context.ts";
 import { migrateFile, type MigrateResult } from "../migrate-file.ts";
+import { printable } from "../output/control-chars.ts";
 import { resolveSessionRef } from "../resolve/session-ref.ts";
 
 /** The `.jsonl` files of `dir` and of its direct subfolders (`sessions/--cwd--/*.jsonl`). */
@@ -73,7 +74,7 @@ export const migrateCommand: CommandSpec = {
       if (ctx.json) continue;
       if (result.action === "error") {
         const what = result.message?.includes(path) ? result.message : `${path}: ${result.message}`;
-        ctx.deps.stderr(`${ctx.errColor.red("error:")} ${what}\n`);
+        ctx.deps.stderr(`${ctx.errColor.red("error:")} ${printable(what)}\n`);
       }
       else ctx.out(describe(result));
     }

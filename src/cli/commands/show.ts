@@ -34,7 +34,7 @@ export const showCommand: CommandSpec = {
     const walk = tree.walk(leafId);
     if (walk.stop) {
       const why = walk.stop.kind === "cycle" ? "leads back into a parent cycle" : "is not in the file";
-      ctx.note(ctx.errColor.yellow("note: ") + `the branch starts at "${walk.stop.entryId}": its parent "${walk.stop.parentId}" ${why}`);
+      ctx.notice(`the branch starts at "${walk.stop.entryId}": its parent "${walk.stop.parentId}" ${why}`);
     }
     const filter = String(opts.filter ?? "all") as TreeFilter;
     const entries = walk.path.filter((entry) => passesFilter(entry, filter, tree.labels.has(entry.id)));

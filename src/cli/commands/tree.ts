@@ -34,7 +34,7 @@ export const treeCommand: CommandSpec = {
     const { path, file, tree } = await loadSession(ctx, ref);
     const rows = treeRows(tree, { filter, home: ctx.deps.storage.home });
     const problems = file.issues.length + tree.findIssues(file.entryLines).length;
-    if (problems > 0) ctx.note(ctx.errColor.yellow("note: ") + `${path} has ${problems} problem${problems === 1 ? "" : "s"}; run \`pi-session check\` on it`);
+    if (problems > 0) ctx.notice(`${path} has ${problems} problem${problems === 1 ? "" : "s"}; run \`pi-session check\` on it`);
     if (ctx.json) {
       ctx.outJson({
         leafId: tree.leafId,
