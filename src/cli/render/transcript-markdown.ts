@@ -25,8 +25,6 @@ function capitalize(text: string): string {
   return text.charAt(0).toUpperCase() + text.slice(1);
 }
 
-/** One line of heading text: newlines and other control characters as spaces. */
-
 /** Argument values shortened so a `write` of a whole file does not flood the transcript. */
 function shortArgs(args: Record<string, unknown>): string {
   const clipped = JSON.stringify(args, (_key, value) => (typeof value === "string" && value.length > 200 ? value.slice(0, 199) + "…" : value), 2);
