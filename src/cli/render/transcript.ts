@@ -7,6 +7,7 @@
 import type { SessionEntry } from "../../core/format/types.ts";
 import type { Colors } from "../context.ts";
 import { printable } from "../output/control-chars.ts";
+import { groupDigits } from "../output/numbers.ts";
 import { entryLine, textOfContent } from "./entry-line.ts";
 
 /** One piece of a block, in display order. */
@@ -51,12 +52,6 @@ export function formatTime(timestamp: unknown): string {
   const date = new Date(typeof timestamp === "string" || typeof timestamp === "number" ? timestamp : NaN);
   if (Number.isNaN(date.getTime())) return "";
   return date.toISOString().slice(0, 16).replace("T", " ");
-}
-
-/** `1,234,567`: grouped digits without locale data, so every runtime prints the same. */
-export function groupDigits(n: number): string {
-  const [whole, fraction] = String(Math.round(n * 100) / 100).split(".");
-  return whole.replace(/\B(?=(\d{3})+(?!\d))/g, ",") + (fraction ? "." + fraction : "");
 }
 
 function num(value: unknown): number {
