@@ -5,7 +5,8 @@
 import { describe, it } from "node:test";
 import assert from "node:assert/strict";
 import type { ViewerEntry } from "../../../src/export/html/viewer/entry-text.ts";
-import { type Filter, TreeModel } from "../../../src/export/html/viewer/tree-model.ts";
+import type { TreeFilter as Filter } from "../../../src/core/tree/tree-filter.ts";
+import { TreeModel } from "../../../src/export/html/viewer/tree-model.ts";
 import { assistant, at, entry, label, modelChange, sessionInfo, toolResult, user } from "../../core/_builders.ts";
 
 const withTime = <T extends { timestamp: string }>(e: T, seconds: number): T => ({ ...e, timestamp: at(seconds) });

@@ -12,7 +12,8 @@ import { isObject, messageOf, roleOf, str, type ViewerEntry } from "./entry-text
 import { entryView, type UsageSum, type ViewContext } from "./entry-view.ts";
 import { compactNumber, formatDate, groupDigits, money } from "./format.ts";
 import { Sidebar } from "./sidebar.ts";
-import { type Filter, TreeModel } from "./tree-model.ts";
+import type { TreeFilter } from "../../../core/tree/tree-filter.ts";
+import { TreeModel } from "./tree-model.ts";
 
 interface Meta {
   generator: string;
@@ -132,7 +133,7 @@ class App {
   leafId: string | null;
   targetId: string | null = null;
   branch: Branch = buildBranch([]);
-  filter: Filter = "default";
+  filter: TreeFilter = "default";
   search = "";
   expandThinking = false;
   expandTools = false;

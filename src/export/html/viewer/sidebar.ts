@@ -4,12 +4,13 @@
  * @module
  */
 import { h } from "./dom.ts";
-import { FILTERS, type Filter, type TreeRow } from "./tree-model.ts";
+import { TREE_FILTERS, type TreeFilter } from "../../../core/tree/tree-filter.ts";
+import type { TreeRow } from "./tree-model.ts";
 
 const ROW_HEIGHT = 24;
 const OVERSCAN = 12;
 
-const FILTER_TITLES: Record<Filter, [string, string]> = {
+const FILTER_TITLES: Record<TreeFilter, [string, string]> = {
   default: ["Default", "Hide settings entries"],
   "no-tools": ["No tools", "Default, and hide tool results"],
   "user-only": ["User", "Only user messages"],
@@ -19,7 +20,7 @@ const FILTER_TITLES: Record<Filter, [string, string]> = {
 
 export interface SidebarEvents {
   select(id: string): void;
-  query(filter: Filter, search: string): void;
+  query(filter: TreeFilter, search: string): void;
 }
 
 export class Sidebar {
@@ -28,20 +29,20 @@ export class Sidebar {
   readonly #spacer: HTMLElement;
   readonly #status: HTMLElement;
   readonly #search: HTMLInputElement;
-  readonly #buttons = new Map<Filter, HTMLButtonElement>();
+  readonly #buttons = new Map<TreeFilter, HTMLButtonElement>();
   readonly #events: SidebarEvents;
   #rows: TreeRow[] = [];
   #total = 0;
   #onPath: ReadonlySet<string> = new Set();
   #target: string | null = null;
-  #filter: Filter = "default";
+  #filter: TreeFilter = "default";
   #drawn = "";
 
   constructor(events: SidebarEvents) {
     this.#events = events;
     this.#search = h("input", { class: "search", type: "search", attrs: { placeholder: "Search the tree…", "aria-label": "Search the tree" } });
     const filters = h("div", { class: "filters", role: "group" });
-    for (const filter of FILTERS) {
+    for (const filter of TREE_FILTERS) {
       const [text, title] = FILTER_TITLES[filter];
       const button = h("button", { class: "filter", type: "button", title, data: { filter } }, text);
       button.addEventListener("click", () => this.#setFilter(filter));
@@ -61,11 +62,11 @@ export class Sidebar {
     this.#setFilter("default", false);
   }
 
-  get filter(): Filter {
+  get filter(): TreeFilter {
     return this.#filter;
   }
 
-  #setFilter(filter: Filter, notify = true): void {
+  #setFilter(filter: TreeFilter, notify = true): void {
     this.#filter = filter;
     for (const [name, button] of this.#buttons) {
       button.classList.toggle("active", name === filter);

@@ -4,12 +4,8 @@
  * (the current leaf is always shown; `session_info` is not a settings entry). Pure.
  * @module
  */
-import { filterKeeps, TREE_FILTERS, type TreeFilter } from "../../../core/tree/tree-filter.ts";
+import { filterKeeps, type TreeFilter } from "../../../core/tree/tree-filter.ts";
 import { collectToolCalls, hasText, messageOf, roleOf, rowText, searchText, type ToolCallInfo, type ViewerEntry } from "./entry-text.ts";
-
-/** pi's five filters, in its order (the same as the terminal's). */
-export const FILTERS = TREE_FILTERS;
-export type Filter = TreeFilter;
 
 /** What pi's HTML export counts as settings entries: `usage`, not `session_info`. */
 const SETTINGS_TYPES = new Set(["label", "custom", "context_edit", "model_change", "thinking_level_change", "usage"]);
@@ -100,7 +96,7 @@ export class TreeModel {
   }
 
   /** Whether `filter` shows `entry` (before search), with `leafId` the current leaf. */
-  passes(entry: ViewerEntry, filter: Filter, leafId: string | null): boolean {
+  passes(entry: ViewerEntry, filter: TreeFilter, leafId: string | null): boolean {
     if (entry.id === leafId) return true;
     const message = messageOf(entry);
     if (message?.role === "assistant") {
@@ -114,7 +110,7 @@ export class TreeModel {
    * The sidebar rows: pre-order, the current branch first at every fork; a hidden entry's
    * children hang under its nearest shown ancestor; depth grows only below a fork.
    */
-  rows(options: { filter: Filter; search: string; leafId: string | null; activePath: ReadonlySet<string> }): TreeRow[] {
+  rows(options: { filter: TreeFilter; search: string; leafId: string | null; activePath: ReadonlySet<string> }): TreeRow[] {
     const tokens = options.search.toLowerCase().split(/\s+/).filter(Boolean);
     const order = this.#activeFirst(options.activePath);
     const shown = new Set<string>();
