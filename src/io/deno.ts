@@ -4,7 +4,8 @@
  * @module
  */
 
-import type { AppendOptions, DirEntry, FileStat, FileSystem, ReadRange, WriteOptions } from "./file-system.ts";
+import type { AppendOptions, DirEntry, FileStat, FileSystem, ReadRange, WriteData, WriteOptions } from "./file-system.ts";
+import { chunksOf, SourceFailure } from "./_write-data.ts";
 import { isAbsent, mapError, mapped } from "./_map-error.ts";
 import { siblingTempPath } from "./_temp-path.ts";
 
@@ -107,12 +108,12 @@ async function append(path: string, data: Uint8Array, options: AppendOptions = {
   }
 }
 
-async function writeAtomic(path: string, data: Uint8Array, options: WriteOptions = {}): Promise<void> {
+async function writeAtomic(path: string, data: WriteData, options: WriteOptions = {}): Promise<void> {
   const { temp, dir } = siblingTempPath(path);
   try {
     const file: DenoFile = await Deno.open(temp, { write: true, createNew: true, mode: options.mode ?? DEFAULT_FILE_MODE });
     try {
-      await writeAll(file, data);
+      for await (const chunk of chunksOf(data)) await writeAll(file, chunk);
       await file.sync();
     } finally {
       file.close();
@@ -120,6 +121,7 @@ async function writeAtomic(path: string, data: Uint8Array, options: WriteOptions
     await Deno.rename(temp, path);
   } catch (error) {
     await Deno.remove(temp).catch(() => {});
+    if (error instanceof SourceFailure) throw error.error;
     throw mapError(error, { verb: "write", path });
   }
   await syncDirectory(dir);

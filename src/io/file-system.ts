@@ -4,6 +4,10 @@
  * @module
  */
 
+import type { WriteData } from "./_write-data.ts";
+
+export type { WriteData } from "./_write-data.ts";
+
 /** What `stat` tells about a path. Times are milliseconds since the epoch. */
 export interface FileStat {
   size: number;
@@ -86,8 +90,12 @@ export interface FileSystem {
   list(dir: string): Promise<DirEntry[]>;
   /** Appends bytes in one write call; creates the file (mode 0600 by default) if missing. */
   append(path: string, data: Uint8Array, options?: AppendOptions): Promise<void>;
-  /** Replaces the file's content atomically: temp file beside it, fsync, rename. */
-  writeAtomic(path: string, data: Uint8Array, options?: WriteOptions): Promise<void>;
+  /**
+   * Replaces the file's content atomically: temp file beside it, fsync, rename. `data` may be
+   * chunks produced as the file is written; if producing one throws, the file is left as it was
+   * and that error is thrown as it is.
+   */
+  writeAtomic(path: string, data: WriteData, options?: WriteOptions): Promise<void>;
   rename(from: string, to: string): Promise<void>;
   /** Removes a file, or an empty directory. */
   remove(path: string): Promise<void>;

@@ -12,8 +12,10 @@ import {
   type FsErrorKind,
   isFsError,
   type ReadRange,
+  type WriteData,
   type WriteOptions,
 } from "./file-system.ts";
+import { chunksOf, SourceFailure } from "./_write-data.ts";
 import { fsError, type FsOperation, isAbsent } from "./_map-error.ts";
 
 interface FileNode {
@@ -126,11 +128,23 @@ export class MemoryFileSystem implements FileSystem {
     existing.mtimeMs = this.#clock();
   }
 
-  async writeAtomic(path: string, data: Uint8Array, options: WriteOptions = {}): Promise<void> {
+  async writeAtomic(path: string, data: WriteData, options: WriteOptions = {}): Promise<void> {
     const op = { verb: "write", path };
-    const { parent, name } = this.#parentOf(path, op);
-    if (parent.children.get(name)?.kind === "dir") throw fsError("IsDirectory", op);
-    this.#createFile(parent, name, data, options.mode);
+    const check = () => {
+      const { parent, name } = this.#parentOf(path, op);
+      if (parent.children.get(name)?.kind === "dir") throw fsError("IsDirectory", op);
+      return { parent, name };
+    };
+    check();
+    // Chunks are copied as they come (a producer may reuse its buffer), and the file replaced at the end.
+    const chunks: Uint8Array[] = [];
+    try {
+      for await (const chunk of chunksOf(data)) chunks.push(new Uint8Array(chunk));
+    } catch (error) {
+      throw error instanceof SourceFailure ? error.error : error;
+    }
+    const { parent, name } = check();
+    this.#createFile(parent, name, concat(chunks), options.mode);
   }
 
   async rename(from: string, to: string): Promise<void> {
@@ -238,4 +252,15 @@ function conflict(node: Node, existing: Node): FsErrorKind | null {
   if (node.kind === "file") return existing.kind === "dir" ? "IsDirectory" : null;
   if (existing.kind === "file") return "NotDirectory";
   return existing.children.size > 0 ? "NotEmpty" : null;
+}
+
+function concat(chunks: readonly Uint8Array[]): Uint8Array {
+  if (chunks.length === 1) return chunks[0];
+  const all = new Uint8Array(chunks.reduce((sum, chunk) => sum + chunk.length, 0));
+  let at = 0;
+  for (const chunk of chunks) {
+    all.set(chunk, at);
+    at += chunk.length;
+  }
+  return all;
 }

@@ -9,7 +9,8 @@ import type { FileHandle } from "node:fs/promises";
 import { closeSync, type Dirent, fstatSync, openSync, readdirSync, readSync, type Stats, statSync, writeSync } from "node:fs";
 import { join } from "node:path";
 import { Buffer } from "node:buffer";
-import type { AppendOptions, DirEntry, FileStat, FileSystem, ReadRange, WriteOptions } from "./file-system.ts";
+import type { AppendOptions, DirEntry, FileStat, FileSystem, ReadRange, WriteData, WriteOptions } from "./file-system.ts";
+import { chunksOf, SourceFailure } from "./_write-data.ts";
 import { isAbsent, mapError, mapped } from "./_map-error.ts";
 import { siblingTempPath } from "./_temp-path.ts";
 
@@ -168,12 +169,12 @@ async function append(path: string, data: Uint8Array, options: AppendOptions = {
   }
 }
 
-async function writeAtomic(path: string, data: Uint8Array, options: WriteOptions = {}): Promise<void> {
+async function writeAtomic(path: string, data: WriteData, options: WriteOptions = {}): Promise<void> {
   const { temp, dir } = siblingTempPath(path);
   try {
     const handle = await open(temp, "wx", options.mode ?? DEFAULT_FILE_MODE);
     try {
-      await writeAll(handle, data);
+      for await (const chunk of chunksOf(data)) await writeAll(handle, chunk);
       await handle.sync();
     } finally {
       await handle.close();
@@ -181,6 +182,7 @@ async function writeAtomic(path: string, data: Uint8Array, options: WriteOptions
     await rename(temp, path);
   } catch (error) {
     await rm(temp, { force: true }).catch(() => {});
+    if (error instanceof SourceFailure) throw error.error;
     throw mapError(error, { verb: "write", path });
   }
   await syncDirectory(dir);

@@ -204,6 +204,32 @@ export function describeFileSystemContract(name: string, makeFs: () => Promise<F
       if (mode !== 0) assert.equal(mode, 0o600);
     });
 
+    test("writeAtomic() writes chunks as they are produced, even from one reused buffer", async ({ fs, at }) => {
+      const buffer = new Uint8Array(4);
+      async function* chunks() {
+        for (const part of ["ab", "cdef", "", "g\n"]) {
+          buffer.fill(0);
+          buffer.set(bytes(part));
+          yield buffer.subarray(0, part.length);
+        }
+      }
+      await fs.writeAtomic(at("s.jsonl"), chunks());
+      assert.equal(await readText(fs, at("s.jsonl")), "abcdefg\n");
+      assert.deepEqual(await names(fs, at()), ["s.jsonl"]);
+    });
+
+    test("writeAtomic() leaves the old file alone and rethrows as it is when producing a chunk fails", async ({ fs, at }) => {
+      await fs.writeAtomic(at("s.jsonl"), bytes("old\n"));
+      const failure = new SyntaxError("the source broke");
+      async function* chunks() {
+        yield bytes("new, part one\n");
+        throw failure;
+      }
+      await assert.rejects(() => fs.writeAtomic(at("s.jsonl"), chunks()), (error) => error === failure);
+      assert.equal(await readText(fs, at("s.jsonl")), "old\n");
+      assert.deepEqual(await names(fs, at()), ["s.jsonl"], "no temp file left behind");
+    });
+
     test("writeAtomic() fails with NotFound in a missing directory and onto a directory with IsDirectory", async ({ fs, at }) => {
       await rejectsWith(() => fs.writeAtomic(at("nope", "f"), bytes("x")), ["NotFound"], at("nope", "f"));
       await fs.mkdir(at("d"));

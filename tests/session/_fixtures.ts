@@ -5,7 +5,7 @@
  */
 import type { AgentMessage, Usage } from "../../src/core/format/types.ts";
 import type { StorageEnv } from "../../src/core/storage/layout.ts";
-import type { AppendOptions, FileSystem, ReadRange, WriteOptions } from "../../src/io/file-system.ts";
+import type { AppendOptions, FileSystem, ReadRange, WriteData, WriteOptions } from "../../src/io/file-system.ts";
 import { FsError } from "../../src/io/file-system.ts";
 import { MemoryFileSystem } from "../../src/io/memory.ts";
 import type { SessionManagerOptions } from "../../src/session/session-options.ts";
@@ -119,7 +119,7 @@ export class FlakyFileSystem implements FileSystem {
     return this.inner.append(path, data, options);
   }
 
-  async writeAtomic(path: string, data: Uint8Array, options?: WriteOptions): Promise<void> {
+  async writeAtomic(path: string, data: WriteData, options?: WriteOptions): Promise<void> {
     if (this.failWrites) throw new FsError("Other", path, `Cannot write ${path}: disk full`);
     this.atomicWrites.push(path);
     return this.inner.writeAtomic(path, data, options);
