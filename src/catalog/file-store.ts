@@ -44,18 +44,62 @@ function fromLine(line: string): CatalogRecord {
   return record;
 }
 
-/** The file's bytes: each line, then a newline. */
-function joinLines(lines: Uint8Array[]): Uint8Array {
-  let size = 0;
-  for (const line of lines) size += line.length + 1;
-  const bytes = new Uint8Array(size);
-  let at = 0;
-  for (const line of lines) {
-    bytes.set(line, at);
-    at += line.length;
-    bytes[at++] = 0x0a;
+/** Bytes written per chunk of a save. */
+const CHUNK_BYTES = 256 * 1024;
+
+/**
+ * Lines gathered into chunks of about `CHUNK_BYTES` for a streamed write: a save never holds
+ * the whole file (cold, that is every record's line). Buffers are reused once `written` says
+ * the chunks taken so far are out.
+ */
+class LineChunks {
+  #chunk = new Uint8Array(CHUNK_BYTES);
+  #at = 0;
+  #full: Uint8Array[] = [];
+  #lent: Uint8Array[] = [];
+  #spare: Uint8Array[] = [];
+
+  /** Adds a line and its newline; `line` is copied, so it may be a reused buffer. */
+  add(line: Uint8Array): void {
+    if (this.#at + line.length + 1 > CHUNK_BYTES) this.#cut();
+    if (line.length + 1 > CHUNK_BYTES) {
+      const own = new Uint8Array(line.length + 1);
+      own.set(line);
+      own[line.length] = 0x0a;
+      this.#full.push(own);
+      return;
+    }
+    this.#chunk.set(line, this.#at);
+    this.#at += line.length;
+    this.#chunk[this.#at++] = 0x0a;
   }
-  return bytes;
+
+  /** The chunks filled since the last call. */
+  take(): Uint8Array[] {
+    const full = this.#full;
+    this.#full = [];
+    for (const chunk of full) if (chunk.buffer.byteLength === CHUNK_BYTES) this.#lent.push(new Uint8Array(chunk.buffer));
+    return full;
+  }
+
+  /** Every chunk not taken yet, the last one partly filled. */
+  end(): Uint8Array[] {
+    this.#cut();
+    return this.take();
+  }
+
+  /** The chunks taken so far have been written: their buffers may be filled again. */
+  written(): void {
+    this.#spare.push(...this.#lent);
+    this.#lent = [];
+  }
+
+  #cut(): void {
+    if (this.#at === 0) return;
+    this.#full.push(this.#chunk.subarray(0, this.#at));
+    this.#chunk = this.#spare.pop() ?? new Uint8Array(CHUNK_BYTES);
+    this.#at = 0;
+  }
 }
 
 function formatLine(section: SectionKey): string {
@@ -100,10 +144,10 @@ export class FileCatalogStore implements CatalogStore {
 
   /**
    * Calls `onRecord` with the bytes of each record line of `section`'s file (valid during the
-   * call only). A missing file, or one of another format or version (it is
-   * simply rebuilt), has no records.
+   * call only), pausing after each chunk read (a save writes out what it has made meanwhile).
+   * A missing file, or one of another format or version (it is simply rebuilt), has no records.
    */
-  async #scan(section: SectionKey, onRecord: (bytes: Uint8Array) => void): Promise<void> {
+  async *#scanChunks(section: SectionKey, onRecord: (bytes: Uint8Array) => void): AsyncGenerator<void> {
     const path = this.#file(section);
     const stat = await this.#fs.stat(path);
     if (stat === null) return;
@@ -129,9 +173,52 @@ export class FileCatalogStore implements CatalogStore {
     for await (const chunk of this.#fs.read(path, { end: stat.size, reuseBuffer: true })) {
       splitter.push(chunk);
       if (format === "other") return;
+      yield;
     }
     splitter.end();
     if (format === "unread") throw new CatalogCorruptError(path, "the file is empty");
+  }
+
+  /** `#scanChunks` without the pauses. */
+  async #scan(section: SectionKey, onRecord: (bytes: Uint8Array) => void): Promise<void> {
+    for await (const _ of this.#scanChunks(section, onRecord));
+  }
+
+  /**
+   * The bytes of `section`'s file after `changes`: the format line, each stored line byte for
+   * byte (or its replacement, in its place) unless removed, then the new records. With `keep`
+   * false, the stored lines are left out (a corrupt file is replaced by the changes alone).
+   */
+  async *#merged(section: SectionKey, changes: SectionChanges, keep: boolean): AsyncGenerator<Uint8Array> {
+    const out = new LineChunks();
+    out.add(encoder.encode(formatLine(section)));
+    const puts = new Map(changes.put.map((record) => [record.path, record]));
+    const gone = new Set(changes.remove);
+    const written = new Set<string>();
+    if (keep) {
+      try {
+        for await (const _ of this.#scanChunks(section, (bytes) => {
+          const path = pathOfLine(bytes);
+          if (gone.has(path) || written.has(path)) return;
+          written.add(path);
+          const put = puts.get(path);
+          puts.delete(path);
+          out.add(put ? encoder.encode(toLine(put)) : bytes);
+        })) {
+          yield* out.take();
+          out.written();
+        }
+      } catch (error) {
+        // Unreadable counts as corrupt here: either way the file is rebuilt from the changes.
+        throw error instanceof CatalogCorruptError ? error : new CatalogCorruptError(this.#file(section), (error as Error).message);
+      }
+    }
+    for (const record of puts.values()) {
+      out.add(encoder.encode(toLine(record)));
+      yield* out.take();
+      out.written();
+    }
+    yield* out.end();
   }
 
   async load(section: SectionKey): Promise<Map<string, CatalogRecord>> {
@@ -148,13 +235,14 @@ export class FileCatalogStore implements CatalogStore {
     const path = this.#file(section);
     await this.#fs.mkdir(this.location, { recursive: true });
     await withFileLock(this.#fs, path, async () => {
-      // Merge with the file as it is now (another process may have saved since we loaded):
-      // unchanged records are written back byte for byte. A corrupt file is replaced.
-      const lines = new Map<string, Uint8Array>();
-      await this.#scan(section, (bytes) => void lines.set(pathOfLine(bytes), bytes.slice())).catch(() => lines.clear());
-      for (const gone of changes.remove) lines.delete(gone);
-      for (const record of changes.put) lines.set(record.path, encoder.encode(toLine(record)));
-      await this.#fs.writeAtomic(path, joinLines([encoder.encode(formatLine(section)), ...lines.values()]));
+      // Merge with the file as it is now (another process may have saved since we loaded),
+      // streamed from the old file into the new one.
+      try {
+        await this.#fs.writeAtomic(path, this.#merged(section, changes, true));
+      } catch (error) {
+        if (!(error instanceof CatalogCorruptError)) throw error;
+        await this.#fs.writeAtomic(path, this.#merged(section, changes, false));
+      }
     }, { timeoutMs: this.#lockTimeoutMs });
   }
 

@@ -90,3 +90,49 @@ test("FileCatalogStore.clear() is not upset by a file another process removed fi
   await new FileCatalogStore(racing, "/cache").clear();
   assert.deepEqual(await fs.list("/cache"), []);
 });
+
+test("FileCatalogStore saves by streaming the merge: stored lines byte for byte and in place, new ones last, long ones whole", async () => {
+  const fs = new MemoryFileSystem();
+  const listing = { name: "listing", version: 1 };
+  const record = (path: string, text: string) => ({
+    path, size: text.length, mtimeMs: 1, end: text.length, lines: 1, headHash: "h", tailHash: "t", headerId: null,
+    state: { header: { id: path }, rejected: false, data: { text } },
+  });
+  // More than one write chunk (256 KiB) in all, and one line longer than a chunk by itself.
+  const first = Array.from({ length: 300 }, (_, i) => record(`/s/${String(i).padStart(3, "0")}.jsonl`, "x".repeat(2000)));
+  first[150] = record("/s/150.jsonl", "y".repeat(400_000));
+  await new FileCatalogStore(fs, "/cache").save(listing, { put: first, remove: [] });
+  const file = "/cache/listing-v1.jsonl";
+  const before = new TextDecoder().decode(await readAll(fs, file)).split("\n");
+  assert.equal(before.length, 1 + 300 + 1, "the format line, a line per record, and the final newline");
+
+  await new FileCatalogStore(fs, "/cache").save(listing, {
+    put: [record("/s/new.jsonl", "n"), record("/s/010.jsonl", "changed")],
+    remove: ["/s/020.jsonl", "/s/not-there.jsonl"],
+  });
+  const after = new TextDecoder().decode(await readAll(fs, file)).split("\n");
+  const expected = [...before.slice(0, -1)];
+  expected[1 + 10] = after[1 + 10];
+  expected.splice(1 + 20, 1);
+  expected.push(after.at(-2)!, "");
+  assert.deepEqual(after, expected, "only the changed line differs, the removed one is gone, the new one is last");
+  assert.match(after[1 + 10], /"changed"/);
+  assert.match(after.at(-2)!, /^\["\/s\/new\.jsonl"/);
+  const loaded = await new FileCatalogStore(fs, "/cache").load(listing);
+  assert.equal(loaded.size, 300);
+  assert.deepEqual(loaded.get("/s/150.jsonl"), first[150]);
+  assert.equal(loaded.get("/s/020.jsonl"), undefined);
+  assert.deepEqual(loaded.get("/s/010.jsonl"), record("/s/010.jsonl", "changed"));
+});
+
+async function readAll(fs: FileSystem, path: string): Promise<Uint8Array> {
+  const chunks: Uint8Array[] = [];
+  for await (const chunk of fs.read(path)) chunks.push(new Uint8Array(chunk));
+  const all = new Uint8Array(chunks.reduce((n, c) => n + c.length, 0));
+  let at = 0;
+  for (const chunk of chunks) {
+    all.set(chunk, at);
+    at += chunk.length;
+  }
+  return all;
+}
