@@ -25,6 +25,7 @@ import { cpus, totalmem } from "node:os";
 import { join } from "node:path";
 import process from "node:process";
 import { fileURLToPath } from "node:url";
+import { cliBundleArgs } from "./build-npm.ts";
 import { compileArgs } from "./compile.ts";
 import { generateBigSession } from "./gen-big-session.ts";
 import { appendedCorpus } from "./bench/appended-corpus.ts";
@@ -215,12 +216,29 @@ const cases: Record<string, BenchCase> = {
         target: { memory: 0.5, source: "issue 5" },
         note,
       });
+      // The npm package's CLI in node without tsx, beside the reference run the same way.
+      const npmCli = nodeCli();
+      const plainRef = "reference (plain node)";
+      const npm = (name: string, cache: string, cold: boolean, note: string): Row => ({
+        name,
+        role: "ours",
+        command: [process.execPath, npmCli, ...args.slice(1)],
+        env: { XDG_CACHE_HOME: join(CACHE, cache) },
+        beforeEach: cold ? () => rmSync(join(CACHE, cache), { recursive: true, force: true }) : undefined,
+        vs: plainRef,
+        compare: false,
+        target: { memory: 0.5, source: "issue 5" },
+        note,
+      });
       return [
         { name: "reference", impl: "ref", role: "reference", script: "scripts/bench/list.ts", args: [corpus.agentDir], note: "pi 1.6.0: SessionManager.listAll(), the yardstick of issue 5" },
         ours("ours (cold)", "stats-cache-cold", true, undefined, "node: file catalog deleted before each run"),
         ours("ours (warm)", "stats-cache-warm", false, undefined, "node: file catalog primed by the warm-up run, files unchanged"),
         ours("ours (cold, bun)", "stats-cache-cold-bun", true, "bun", "bun, as the executable runs: SQLite catalog deleted before each run"),
         ours("ours (warm, bun)", "stats-cache-warm-bun", false, "bun", "bun: SQLite catalog primed by the warm-up run, files unchanged"),
+        { name: plainRef, role: "baseline", command: [process.execPath, "scripts/bench/list-all-ref.mjs", corpus.agentDir], note: "the same listAll in node without tsx (wall clock, whole process), the yardstick of the next two rows" },
+        npm("ours (cold, npm CLI)", "stats-cache-cold-npm", true, "node without tsx: the npm package's `pi-session.mjs stats --all --json`, file catalog deleted before each run"),
+        npm("ours (warm, npm CLI)", "stats-cache-warm-npm", false, "the same, file catalog primed by the warm-up run"),
       ];
     },
   },
@@ -278,6 +296,19 @@ const cases: Record<string, BenchCase> = {
     },
   },
 };
+
+let nodeCliBuilt = false;
+
+/** The npm package's CLI (`pi-session.mjs`) of the current sources, bundled once per bench run. */
+function nodeCli(): string {
+  const dir = join(CACHE, "npm-cli");
+  if (!nodeCliBuilt) {
+    rmSync(dir, { recursive: true, force: true });
+    execFileSync(BUN, cliBundleArgs(dir), { cwd: ROOT, stdio: "ignore" });
+  }
+  nodeCliBuilt = true;
+  return join(dir, "pi-session.mjs");
+}
 
 let binaryBuilt = false;
 
