@@ -9,6 +9,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { test } from "node:test";
 import { FileCatalogStore } from "../../src/catalog/file-store.ts";
+import { readBytes } from "../../src/catalog/read-bytes.ts";
 import { arrayRows, type NodeStatement } from "../../src/catalog/sqlite/node-sqlite.ts";
 import { openSqliteStore } from "../../src/catalog/sqlite/open-sqlite.ts";
 import { detectFileSystem } from "../../src/io/mod.ts";
@@ -103,14 +104,14 @@ test("FileCatalogStore saves by streaming the merge: stored lines byte for byte 
   first[150] = record("/s/150.jsonl", "y".repeat(400_000));
   await new FileCatalogStore(fs, "/cache").save(listing, { put: first, remove: [] });
   const file = "/cache/listing-v1.jsonl";
-  const before = new TextDecoder().decode(await readAll(fs, file)).split("\n");
+  const before = new TextDecoder().decode(await readBytes(fs, file)).split("\n");
   assert.equal(before.length, 1 + 300 + 1, "the format line, a line per record, and the final newline");
 
   await new FileCatalogStore(fs, "/cache").save(listing, {
     put: [record("/s/new.jsonl", "n"), record("/s/010.jsonl", "changed")],
     remove: ["/s/020.jsonl", "/s/not-there.jsonl"],
   });
-  const after = new TextDecoder().decode(await readAll(fs, file)).split("\n");
+  const after = new TextDecoder().decode(await readBytes(fs, file)).split("\n");
   const expected = [...before.slice(0, -1)];
   expected[1 + 10] = after[1 + 10];
   expected.splice(1 + 20, 1);
@@ -125,14 +126,3 @@ test("FileCatalogStore saves by streaming the merge: stored lines byte for byte 
   assert.deepEqual(loaded.get("/s/010.jsonl"), record("/s/010.jsonl", "changed"));
 });
 
-async function readAll(fs: FileSystem, path: string): Promise<Uint8Array> {
-  const chunks: Uint8Array[] = [];
-  for await (const chunk of fs.read(path)) chunks.push(new Uint8Array(chunk));
-  const all = new Uint8Array(chunks.reduce((n, c) => n + c.length, 0));
-  let at = 0;
-  for (const chunk of chunks) {
-    all.set(chunk, at);
-    at += chunk.length;
-  }
-  return all;
-}
