@@ -194,13 +194,13 @@ export class FileCatalogStore implements CatalogStore {
     out.add(encoder.encode(formatLine(section)));
     const puts = new Map(changes.put.map((record) => [record.path, record]));
     const gone = new Set(changes.remove);
-    const written = new Set<string>();
+    const seen = new Set<string>();
     if (keep) {
       try {
         for await (const _ of this.#scanChunks(section, (bytes) => {
           const path = pathOfLine(bytes);
-          if (gone.has(path) || written.has(path)) return;
-          written.add(path);
+          if (gone.has(path) || seen.has(path)) return;
+          seen.add(path);
           const put = puts.get(path);
           puts.delete(path);
           out.add(put ? encoder.encode(toLine(put)) : bytes);
