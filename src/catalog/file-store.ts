@@ -53,7 +53,7 @@ const CHUNK_BYTES = 256 * 1024;
  * the chunks taken so far are out.
  */
 class LineChunks {
-  #chunk = new Uint8Array(CHUNK_BYTES);
+  #chunk: Uint8Array = new Uint8Array(CHUNK_BYTES);
   #at = 0;
   #full: Uint8Array[] = [];
   #lent: Uint8Array[] = [];
