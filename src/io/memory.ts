@@ -136,15 +136,16 @@ export class MemoryFileSystem implements FileSystem {
       return { parent, name };
     };
     check();
-    // Chunks are copied as they come (a producer may reuse its buffer), and the file replaced at the end.
-    const chunks: Uint8Array[] = [];
+    // A Blob per chunk copies it as it comes (a producer may reuse its buffer); the file is replaced at the end.
+    const parts: Blob[] = [];
     try {
-      for await (const chunk of chunksOf(data)) chunks.push(new Uint8Array(chunk));
+      for await (const chunk of chunksOf(data)) parts.push(new Blob([chunk as Uint8Array<ArrayBuffer>]));
     } catch (error) {
       throw error instanceof SourceFailure ? error.error : error;
     }
+    const bytes = new Uint8Array(await new Blob(parts).arrayBuffer());
     const { parent, name } = check();
-    this.#createFile(parent, name, concat(chunks), options.mode);
+    this.#createFile(parent, name, bytes, options.mode);
   }
 
   async rename(from: string, to: string): Promise<void> {
@@ -254,13 +255,3 @@ function conflict(node: Node, existing: Node): FsErrorKind | null {
   return existing.children.size > 0 ? "NotEmpty" : null;
 }
 
-function concat(chunks: readonly Uint8Array[]): Uint8Array {
-  if (chunks.length === 1) return chunks[0];
-  const all = new Uint8Array(chunks.reduce((sum, chunk) => sum + chunk.length, 0));
-  let at = 0;
-  for (const chunk of chunks) {
-    all.set(chunk, at);
-    at += chunk.length;
-  }
-  return all;
-}
