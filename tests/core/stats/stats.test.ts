@@ -4,6 +4,7 @@
  */
 import { test } from "node:test";
 import assert from "node:assert/strict";
+import process from "node:process";
 import { pushRow, usageDigest, type UsageRow } from "../../../src/core/digest/usage-digest.ts";
 import { aggregateStats } from "../../../src/core/stats/aggregate-stats.ts";
 import { attributionOrder, type UsageSession } from "../../../src/core/stats/attribution.ts";
@@ -101,4 +102,43 @@ test("calendar helpers: ISO weeks and local days", () => {
   assert.equal(isoWeek("2025-12-29"), "2026-W01");
   assert.equal(localDays("America/New_York")(Date.parse("2025-03-09T06:59:00Z")), "2025-03-09");
   assert.equal(localDays("America/New_York")(Date.parse("2025-03-09T04:59:00Z")), "2025-03-08");
+});
+
+/** Instants over two years in steps of 7 h 13 min (every hour of the day, both DST changes), and some far ones. */
+function instants(): number[] {
+  const out: number[] = [];
+  for (let ms = Date.UTC(2024, 0, 1); ms < Date.UTC(2026, 0, 1); ms += (7 * 60 + 13) * 60_000) out.push(ms);
+  out.push(Date.UTC(-1, 5, 1), Date.UTC(0, 0, 1), Date.UTC(1, 0, 1), Date.UTC(9999, 11, 31, 23), Date.UTC(10000, 0, 1), Date.UTC(275000, 0, 1));
+  return out;
+}
+
+function byIntl(tz: string | undefined): (ms: number) => string {
+  const format = new Intl.DateTimeFormat("en-US", { timeZone: tz, year: "numeric", month: "2-digit", day: "2-digit", hourCycle: "h23" });
+  return (ms) => {
+    const parts = Object.fromEntries(format.formatToParts(ms).map((p) => [p.type, p.value]));
+    return `${parts.year.padStart(4, "0")}-${parts.month}-${parts.day}`;
+  };
+}
+
+test("localDays() in the runtime's zone and in UTC (Date's getters) agrees with Intl, whatever the zone", (t) => {
+  const saved = process.env.TZ;
+  try {
+    for (const zone of ["America/New_York", "Asia/Kolkata", "Australia/Lord_Howe", "Pacific/Chatham", "Europe/Berlin", "UTC"]) {
+      process.env.TZ = zone;
+      const intl = byIntl(undefined);
+      if (!instants().every((ms) => intl(ms) === byIntl(zone)(ms))) {
+        t.diagnostic(`this runtime did not take TZ=${zone} at run time; zone left out`);
+        continue;
+      }
+      const local = localDays();
+      for (const ms of instants()) assert.equal(local(ms), intl(ms), `${zone} at ${ms}`);
+    }
+  } finally {
+    if (saved === undefined) delete process.env.TZ;
+    else process.env.TZ = saved;
+  }
+  for (const tz of ["UTC", "Etc/UTC", "utc"]) {
+    const [utc, intl] = [localDays(tz), byIntl(tz)];
+    for (const ms of instants()) assert.equal(utc(ms), intl(ms), `${tz} at ${ms}`);
+  }
 });
