@@ -5,6 +5,7 @@
  */
 import type { DigestState } from "../core/digest/digester.ts";
 import type { DocRow } from "../core/digest/docs-digest.ts";
+import { isObject } from "../core/read/decode-line.ts";
 
 /** How many of a file's first bytes are fingerprinted. */
 export const HEAD_BYTES = 1024;
@@ -34,10 +35,15 @@ export interface CatalogRecord<S = unknown> {
 /** What tells whether a record is up to date: the size and mtime of the file it was made from. */
 export type RecordStamp = Pick<CatalogRecord, "size" | "mtimeMs">;
 
-/** A section's name and version, as stores key it. */
+/**
+ * A section's name and version, as stores key it, and how its states become JSON and back
+ * when they are not plain JSON (a `DigestKind` is one).
+ */
 export interface SectionKey {
   name: string;
   version: number;
+  encode?(data: unknown): unknown;
+  decode?(stored: unknown): unknown;
 }
 
 /** Search documents of one file to store: those at offsets `from` and later are replaced. */
@@ -103,4 +109,16 @@ export interface CatalogStore {
 /** The effective state of a record: with its unterminated last line, if any. */
 export function recordState<S>(record: CatalogRecord<S>): DigestState<S> {
   return record.final ?? record.state;
+}
+
+/** A record's state as stores keep it: JSON, through the section's `encode` when it has one. */
+export function encodeState(section: SectionKey, state: DigestState<unknown>): unknown {
+  return section.encode ? { ...state, data: section.encode(state.data) } : state;
+}
+
+/** A stored state back; throws `SyntaxError` when the section's `decode` finds it is not one. */
+export function decodeState(section: SectionKey, stored: unknown): DigestState<unknown> {
+  if (!section.decode) return stored as DigestState<unknown>;
+  if (!isObject(stored)) throw new SyntaxError("a stored state is not an object");
+  return { ...stored, data: section.decode(stored.data) } as DigestState<unknown>;
 }

@@ -52,6 +52,33 @@ export function storeContract(name: string, make: () => Promise<{ store: Catalog
     assert.deepEqual([...loaded.values()].sort((a, b) => a.path.localeCompare(b.path)), records);
   });
 
+  it("keeps the states of a section that encodes them as its encode gives, and loads them through its decode", async (store) => {
+    // A section whose states hold typed arrays, which JSON alone would turn into objects.
+    const typed = {
+      name: "typed",
+      version: 1,
+      encode: (data: unknown) => ({ numbers: Array.from((data as { numbers: Float64Array }).numbers) }),
+      decode: (stored: unknown) => {
+        const numbers = (stored as { numbers?: unknown }).numbers;
+        if (!Array.isArray(numbers)) throw new SyntaxError("not a typed state");
+        return { numbers: Float64Array.from(numbers) };
+      },
+    };
+    const withNumbers = (r: CatalogRecord, numbers: number[]): CatalogRecord => ({
+      ...r,
+      state: { ...r.state, data: { numbers: Float64Array.from(numbers) } },
+      ...(r.final ? { final: { ...r.final, data: { numbers: Float64Array.from([...numbers, 7]) } } } : {}),
+    });
+    const records = [withNumbers(record("/s/a.jsonl", 1), [0.1, 1e-9, 1764574577599]), withNumbers(record("/s/b.jsonl", 2, true), [])];
+    await store.save(typed, { put: records, remove: [] });
+    const loaded = await store.load(typed);
+    assert.deepEqual([...loaded.values()].sort((a, b) => a.path.localeCompare(b.path)), records);
+    assert.ok((loaded.get("/s/a.jsonl")!.state.data as { numbers: unknown }).numbers instanceof Float64Array);
+    // A record its decode refuses makes the load fail (the catalog then reads the files).
+    await store.save({ name: "typed", version: 2 }, { put: [record("/s/a.jsonl", 1)], remove: [] });
+    await assert.rejects(async () => await store.load({ ...typed, version: 2 }));
+  });
+
   it("applies puts and removes, and keeps sections and versions apart", async (store) => {
     await store.save(listing, { put: [record("/a", 1), record("/b", 2)], remove: [] });
     await store.save({ name: "usage", version: 1 }, { put: [record("/a", 9)], remove: [] });

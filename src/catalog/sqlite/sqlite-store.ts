@@ -5,7 +5,17 @@
  * @module
  */
 import { ftsText, FTS_TOKENIZE } from "../../core/search/words.ts";
-import type { CatalogRecord, CatalogStore, IndexedDoc, RecordStamp, SectionChanges, SectionKey, StoreDescription } from "../store.ts";
+import {
+  type CatalogRecord,
+  type CatalogStore,
+  decodeState,
+  encodeState,
+  type IndexedDoc,
+  type RecordStamp,
+  type SectionChanges,
+  type SectionKey,
+  type StoreDescription,
+} from "../store.ts";
 import type { SqliteDb } from "./sqlite-db.ts";
 
 const SCHEMA = 1;
@@ -25,7 +35,7 @@ const SELECT_RECORDS = "SELECT path, size, mtime, end_, lines, head, tail, heade
 /** Paths per `IN (…)` list: well below SQLite's limit on parameters. */
 const PATHS_PER_QUERY = 500;
 
-function addRecords(records: Map<string, CatalogRecord>, rows: Record<string, unknown>[]): void {
+function addRecords(section: SectionKey, records: Map<string, CatalogRecord>, rows: Record<string, unknown>[]): void {
   for (const row of rows) {
     const record: CatalogRecord = {
       path: row.path as string,
@@ -36,9 +46,9 @@ function addRecords(records: Map<string, CatalogRecord>, rows: Record<string, un
       headHash: row.head as string,
       tailHash: row.tail as string,
       headerId: (row.header_id as string | null) ?? null,
-      state: JSON.parse(row.state as string),
+      state: decodeState(section, JSON.parse(row.state as string)),
     };
-    if (typeof row.final === "string") record.final = JSON.parse(row.final);
+    if (typeof row.final === "string") record.final = decodeState(section, JSON.parse(row.final));
     records.set(record.path, record);
   }
 }
@@ -128,7 +138,7 @@ export class SqliteCatalogStore implements CatalogStore {
 
   load(section: SectionKey): Promise<Map<string, CatalogRecord>> {
     const records = new Map<string, CatalogRecord>();
-    addRecords(records, this.#db.prepare(SELECT_RECORDS).all(section.name, section.version));
+    addRecords(section, records, this.#db.prepare(SELECT_RECORDS).all(section.name, section.version));
     return Promise.resolve(records);
   }
 
@@ -143,7 +153,7 @@ export class SqliteCatalogStore implements CatalogStore {
     for (let i = 0; i < paths.length; i += PATHS_PER_QUERY) {
       const some = paths.slice(i, i + PATHS_PER_QUERY);
       const statement = this.#db.prepare(`${SELECT_RECORDS} AND path IN (${some.map(() => "?").join(", ")})`);
-      addRecords(records, statement.all(section.name, section.version, ...some));
+      addRecords(section, records, statement.all(section.name, section.version, ...some));
     }
     return Promise.resolve(records);
   }
@@ -157,7 +167,7 @@ export class SqliteCatalogStore implements CatalogStore {
         "INSERT OR REPLACE INTO records (section, version, path, size, mtime, end_, lines, head, tail, header_id, state, final) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
       );
       for (const r of changes.put) {
-        put.run(section.name, section.version, r.path, r.size, r.mtimeMs, r.end, r.lines, r.headHash, r.tailHash, r.headerId, JSON.stringify(r.state), r.final ? JSON.stringify(r.final) : null);
+        put.run(section.name, section.version, r.path, r.size, r.mtimeMs, r.end, r.lines, r.headHash, r.tailHash, r.headerId, JSON.stringify(encodeState(section, r.state)), r.final ? JSON.stringify(encodeState(section, r.final)) : null);
       }
       const remove = db.prepare("DELETE FROM records WHERE section = ? AND path = ?");
       for (const path of changes.remove) remove.run(section.name, path);

@@ -1,6 +1,6 @@
 /**
- * One resumable pass over a session file. A `DigestKind` folds entry lines into plain-JSON
- * state; a `Digester` feeds it, finds the header, and can start where an earlier pass ended,
+ * One resumable pass over a session file. A `DigestKind` folds entry lines into a state that
+ * stores keep as JSON; a `Digester` feeds it, finds the header, and can start where an earlier pass ended,
  * which is how the catalog reads only the new tail of an append-only file.
  * @module
  */
@@ -35,6 +35,15 @@ export interface DigestKind<S, D = never> {
   readonly version: number;
   initial(): S;
   entry(data: S, line: RawLine, header: HeaderFacts, emit: (row: D) => void): void;
+  /**
+   * The state as JSON, for a state that is not plain JSON itself (typed arrays, say), and back
+   * (`decode` throws for what `encode` cannot have made). Stores call them; without them, a
+   * state is stored as it is. Either way a state must survive `structuredClone`.
+   */
+  encode?(data: S): unknown;
+  decode?(stored: unknown): S;
+  /** Gives back room a state keeps for growing, once a pass is done with it (the catalog keeps states of every file). */
+  compact?(data: S): void;
 }
 
 /** Where a pass stands: the state after the last complete line, and that line's end. */
@@ -110,7 +119,9 @@ export class Digester<S, D = never> {
   finish(): DigestResult<S> {
     this.#splitter.end();
     const point = { end: this.#end, lines: this.#lines };
+    this.kind.compact?.(this.#state.data);
     if (this.#atEnd === undefined) return { ...point, state: this.#state };
+    this.kind.compact?.(this.#atEnd.data);
     return { ...point, state: this.#atEnd, final: this.#state };
   }
 
