@@ -5,6 +5,7 @@
  * @module
  */
 import { usageDigest } from "../core/digest/usage-digest.ts";
+import { rowCount, rowEntry } from "../core/digest/usage-state.ts";
 import type { SessionEntry, SessionHeader } from "../core/format/types.ts";
 import { addUsage, emptyUsage, entryUsage, type UsageTotals } from "../core/info/usage-totals.ts";
 import { entryIdentity } from "../core/stats/attribution.ts";
@@ -27,11 +28,11 @@ export async function inheritedUsage(ctx: CliContext, header: SessionHeader, ent
   const record = await withCatalog(ctx, async (catalog) => (await catalog.refresh([usageDigest], [path])).records(usageDigest).get(path));
   if (!record || recordState(record).header === null) return { parentSession: parent, usage: null };
   const inParent = new Set<string>();
-  const { ids, timestamps } = recordState(record).data;
-  ids.forEach((id, i) => {
-    const identity = entryIdentity(id, timestamps[i]);
+  const rows = recordState(record).data;
+  for (let i = 0; i < rowCount(rows); i++) {
+    const identity = entryIdentity(...rowEntry(rows, i));
     if (identity !== null) inParent.add(identity);
-  });
+  }
   const usage = emptyUsage();
   for (const entry of entries) {
     const found = entryUsage(entry);

@@ -10,7 +10,8 @@ import { FileCatalogStore } from "../../src/catalog/file-store.ts";
 import { HEAD_BYTES, recordState, TAIL_BYTES } from "../../src/catalog/store.ts";
 import type { DigestKind } from "../../src/core/digest/digester.ts";
 import { listingDigest } from "../../src/core/digest/listing-digest.ts";
-import { rowCount, usageDigest } from "../../src/core/digest/usage-digest.ts";
+import { usageDigest } from "../../src/core/digest/usage-digest.ts";
+import { rowCount } from "../../src/core/digest/usage-state.ts";
 import { filesDigest } from "../../src/core/digest/files-digest.ts";
 import { CountingFileSystem, fullDigest, sessionText, tickingFs, utf8 } from "./_helpers.ts";
 

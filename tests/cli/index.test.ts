@@ -29,7 +29,7 @@ test("index reads every session once, then nothing; --rebuild reads them all aga
   const text = await runCli(["index", "--stats"], { fs });
   assert.equal(text.code, 0);
   assert.match(text.stdout, /^Indexed 3 session files: 0 read, 0 appended, 0 touched, 3 unchanged, 0 removed \(0\.0 MB read\)\nCatalog: file at ~\/\.cache\/pi-session\nSize: /);
-  assert.match(text.stdout, /\n {2}usage \(v2\): 3 files\n/);
+  assert.match(text.stdout, /\n {2}usage \(v3\): 3 files\n/);
 });
 
 test("index with XDG_CACHE_HOME and with PI_SESSION_CATALOG=off", async () => {

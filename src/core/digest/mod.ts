@@ -7,6 +7,8 @@ export * from "./digester.ts";
 export * from "./hash-bytes.ts";
 export * from "./scan-members.ts";
 export * from "./listing-digest.ts";
+export * from "./entry-stamp.ts";
+export * from "./usage-state.ts";
 export * from "./usage-digest.ts";
 export * from "./files-digest.ts";
 export * from "./docs-digest.ts";

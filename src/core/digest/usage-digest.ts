@@ -1,104 +1,18 @@
 /**
- * The catalog section behind `stats` and `info`'s inherited usage: one compact row per
- * usage-bearing entry (what pi's /session sums), found by walking line bytes and parsing only
- * the `usage` objects. User messages stop at their role; tool output is never parsed.
+ * The catalog section behind `stats` and `info`'s inherited usage: one row per usage-bearing
+ * entry (what pi's /session sums), found by walking line bytes and parsing only the `usage`
+ * objects. User messages stop at their role; tool output is never parsed.
  * @module
  */
 import type { SessionEntry } from "../format/types.ts";
-import { entryUsage, type UsageTotals } from "../info/usage-totals.ts";
+import { entryUsage } from "../info/usage-totals.ts";
 import { decodeLine, isObject } from "../read/decode-line.ts";
 import type { RawLine } from "../read/line-splitter.ts";
 import { keyIs, stringValue, valueEnd } from "../read/scan-keys.ts";
 import type { DigestKind } from "./digester.ts";
+import { exactTimeAt, hexIdAt } from "./entry-stamp.ts";
 import { scanMembers, STOP } from "./scan-members.ts";
-
-/** Where a row's usage came from: assistant, tool result, compaction, branch summary, usage entry. */
-export type UsageSource = "assistant" | "toolResult" | "compaction" | "branch_summary" | "usage";
-
-const SOURCES: readonly UsageSource[] = ["assistant", "toolResult", "compaction", "branch_summary", "usage"];
-
-/**
- * One usage-bearing entry: source, entry id, entry timestamp, cost key (`provider/model` or
- * `Tools/summaries`, as pi files it), then input, output, cacheRead, cacheWrite tokens and the
- * input, output, cacheRead, cacheWrite and total cost. `usageRow` builds one from a state.
- */
-export type UsageRow = [
-  UsageSource,
-  string | null,
-  string | null,
-  string,
-  number, number, number, number,
-  number, number, number, number, number,
-];
-
-/**
- * The usage rows of one file, in file order, column by column: a catalog of all sessions holds
- * tens of thousands of rows, and a few arrays per file (numbers unboxed, each cost key once)
- * take a fraction of the memory of one array per row.
- */
-export interface UsageState {
-  /** The file's cost keys, each once, in order of first use. */
-  keys: string[];
-  /** Per row: the entry id, or null. */
-  ids: (string | null)[];
-  /** Per row: the entry timestamp as written, or null. */
-  timestamps: (string | null)[];
-  /**
-   * `ROW_NUMBERS` per row: source (index into the sources), key index, then the tokens and
-   * costs in `UsageRow` order.
-   */
-  numbers: number[];
-}
-
-/** How many numbers `UsageState.numbers` holds per row. */
-export const ROW_NUMBERS = 11;
-
-/** How many rows a state holds. */
-export function rowCount(state: UsageState): number {
-  return state.ids.length;
-}
-
-/** Row `i` of a state as a tuple. */
-export function usageRow(state: UsageState, i: number): UsageRow {
-  const n = state.numbers;
-  const at = i * ROW_NUMBERS;
-  return [
-    SOURCES[n[at]], state.ids[i], state.timestamps[i], state.keys[n[at + 1]],
-    n[at + 2], n[at + 3], n[at + 4], n[at + 5],
-    n[at + 6], n[at + 7], n[at + 8], n[at + 9], n[at + 10],
-  ];
-}
-
-/** Every row of a state, as tuples. */
-export function usageRows(state: UsageState): UsageRow[] {
-  return Array.from({ length: rowCount(state) }, (_, i) => usageRow(state, i));
-}
-
-/** Appends a row to a state. */
-export function pushRow(state: UsageState, row: UsageRow): void {
-  let key = state.keys.indexOf(row[3]);
-  if (key < 0) key = state.keys.push(row[3]) - 1;
-  state.ids.push(row[1]);
-  state.timestamps.push(row[2]);
-  state.numbers.push(SOURCES.indexOf(row[0]), key);
-  for (let k = 4; k < 13; k++) state.numbers.push(row[k] as number);
-}
-
-/** Adds row `i` of a state into totals, the way `addUsage` adds a usage object. */
-export function addRowAt(totals: UsageTotals, state: UsageState, i: number): void {
-  const n = state.numbers;
-  const at = i * ROW_NUMBERS;
-  totals.input += n[at + 2];
-  totals.output += n[at + 3];
-  totals.cacheRead += n[at + 4];
-  totals.cacheWrite += n[at + 5];
-  totals.totalTokens += n[at + 2] + n[at + 3] + n[at + 4] + n[at + 5];
-  totals.cost.input += n[at + 6];
-  totals.cost.output += n[at + 7];
-  totals.cost.cacheRead += n[at + 8];
-  totals.cost.cacheWrite += n[at + 9];
-  totals.cost.total += n[at + 10];
-}
+import { compactUsage, decodeUsage, emptyUsageState, encodeUsage, pushRow, pushStampedRow, type UsageRow, type UsageSource, type UsageState } from "./usage-state.ts";
 
 const decoder = new TextDecoder();
 const scratch: never[] = [];
@@ -107,21 +21,13 @@ function num(value: unknown): number {
   return typeof value === "number" && Number.isFinite(value) ? value : 0;
 }
 
-/**
- * A copy of `text` in one piece. Strings built by concatenation are trees of pieces in the
- * engines until something flattens them; a row keeps its strings for the whole run.
- */
-function flat(text: string): string {
-  return JSON.parse(JSON.stringify(text));
-}
-
 function makeRow(source: UsageSource, id: unknown, timestamp: unknown, key: string, usage: Record<string, unknown>): UsageRow {
   const cost = isObject(usage.cost) ? usage.cost : {};
   return [
     source,
-    typeof id === "string" ? flat(id) : null,
-    typeof timestamp === "string" ? flat(timestamp) : null,
-    flat(key),
+    typeof id === "string" ? id : null,
+    typeof timestamp === "string" ? timestamp : null,
+    key,
     num(usage.input), num(usage.output), num(usage.cacheRead), num(usage.cacheWrite),
     num(cost.input), num(cost.output), num(cost.cacheRead), num(cost.cacheWrite), num(cost.total),
   ];
@@ -151,64 +57,188 @@ function parseSpan(b: Uint8Array, start: number, end: number): unknown {
   }
 }
 
-/** The usage row of one entry line, if it carries usage pi would count. */
-export function usageRowOfLine(line: RawLine): UsageRow | undefined {
-  const b = line.bytes;
-  const top: Record<string, string | undefined> = {};
-  const msg: Record<string, string | undefined> = {};
-  let usage: [number, number] | undefined;
-  let msgUsage: [number, number] | undefined;
-  let sawMessage = false;
-  const str = (vs: number, target: Record<string, string | undefined>, key: string) => {
-    const end = valueEnd(b, vs);
-    if (end > vs) target[key] = stringValue(b, vs, end);
-    return end;
-  };
-  const end = scanMembers(b, 0, (ks, ke, vs) => {
-    for (const key of ["type", "id", "timestamp", "provider", "model"]) if (keyIs(b, ks, ke, key)) return str(vs, top, key);
-    if (keyIs(b, ks, ke, "usage")) {
-      const ve = valueEnd(b, vs);
-      usage = [vs, ve];
-      return ve;
-    }
-    if (top.type !== undefined && !["message", "usage", "compaction", "branch_summary"].includes(top.type)) return STOP;
-    if (!keyIs(b, ks, ke, "message") || b[vs] !== 0x7b) return valueEnd(b, vs);
-    sawMessage = true;
-    return scanMembers(b, vs, (mks, mke, mvs) => {
-      for (const key of ["role", "provider", "model", "responseModel"]) if (keyIs(b, mks, mke, key)) return str(mvs, msg, key);
-      if (msg.role !== undefined && msg.role !== "assistant" && msg.role !== "toolResult") return STOP;
-      if (!keyIs(b, mks, mke, "usage")) return valueEnd(b, mvs);
-      const ve = valueEnd(b, mvs);
-      msgUsage = [mvs, ve];
-      return ve;
-    });
-  });
-  if (end === -1) return rowFromParsed(line);
-  const type = top.type;
-  if (type === "message") {
-    if (!sawMessage || !msgUsage || (msg.role !== "assistant" && msg.role !== "toolResult")) return undefined;
-    const value = parseSpan(b, msgUsage[0], msgUsage[1]);
-    if (!isObject(value)) return undefined;
-    const key = msg.role === "assistant" ? `${msg.provider}/${msg.responseModel ?? msg.model}` : "Tools/summaries";
-    return makeRow(msg.role === "assistant" ? "assistant" : "toolResult", top.id, top.timestamp, key, value);
+/** The fields the walk keeps, entry's then message's: where each value is, by index. */
+const FIELDS = ["type", "id", "timestamp", "provider", "model"];
+const [TYPE, ID, TIMESTAMP, PROVIDER, MODEL] = [0, 1, 2, 3, 4];
+const MESSAGE_FIELDS = ["role", "provider", "model", "responseModel"];
+const [ROLE, MESSAGE_PROVIDER, MESSAGE_MODEL, RESPONSE_MODEL] = [5, 6, 7, 8];
+/** Entry types that may carry usage; a line of any other type is done once its type is read. */
+const TYPES = ["message", "usage", "compaction", "branch_summary"] as const;
+const ROLES = ["assistant", "toolResult"] as const;
+
+/** True when `b[start, end)` holds a backslash. */
+function hasEscape(b: Uint8Array, start: number, end: number): boolean {
+  for (let i = start; i < end; i++) if (b[i] === 0x5c) return true;
+  return false;
+}
+
+/**
+ * The walk over one line's members, made once and reused line after line. It keeps where the
+ * wanted values are, not the values: a cold `stats` walks every line of every session, and
+ * strings made there for ids, types and roles (most never needed) set how often the garbage
+ * collector runs and how far its young generation grows. One line at a time.
+ */
+class LineWalk {
+  bytes: Uint8Array = new Uint8Array(0);
+  /** Start and end of each field's value, -1 where absent. */
+  readonly spans = new Int32Array(2 * (FIELDS.length + MESSAGE_FIELDS.length));
+  /** The entry's type, if one of `TYPES`; null for another string, undefined until one is read. */
+  type: typeof TYPES[number] | null | undefined;
+  /** The message's role, likewise. */
+  role: typeof ROLES[number] | null | undefined;
+  /** Where the entry's own and its message's `usage` values are, or -1. */
+  usageStart = -1;
+  usageEnd = -1;
+  messageUsageStart = -1;
+  messageUsageEnd = -1;
+  sawMessage = false;
+
+  start(bytes: Uint8Array): void {
+    this.bytes = bytes;
+    this.spans.fill(-1);
+    this.type = this.role = undefined;
+    this.usageStart = this.usageEnd = this.messageUsageStart = this.messageUsageEnd = -1;
+    this.sawMessage = false;
   }
-  if ((type === "usage" || type === "compaction" || type === "branch_summary") && usage) {
-    const value = parseSpan(b, usage[0], usage[1]);
-    if (!isObject(value)) return undefined;
-    const key = type === "usage" ? `${top.provider}/${top.model}` : "Tools/summaries";
-    return makeRow(type, top.id, top.timestamp, key, value);
+
+  /** The string value of field `k`, undefined when absent or not a string (throws on a bad escape). */
+  text(k: number): string | undefined {
+    const start = this.spans[2 * k];
+    return start < 0 ? undefined : stringValue(this.bytes, start, this.spans[2 * k + 1]);
+  }
+
+  /** Which of `names` the value of field `k` is: null for another string, undefined for no string. */
+  #which<T extends string>(k: number, names: readonly T[]): T | null | undefined {
+    const [b, start, end] = [this.bytes, this.spans[2 * k], this.spans[2 * k + 1]];
+    if (b[start] !== 0x22) return undefined;
+    for (const name of names) if (keyIs(b, start, end, name)) return name;
+    // Compared as bytes so far; a value with escapes is decoded and compared again.
+    if (!hasEscape(b, start, end)) return null;
+    const text = stringValue(b, start, end) as T;
+    return names.includes(text) ? text : null;
+  }
+
+  /** Keeps where the value of field `k` at `vs` is (unless empty); returns its end. */
+  #keep(vs: number, k: number): number {
+    const end = valueEnd(this.bytes, vs);
+    if (end <= vs) return end;
+    this.spans[2 * k] = vs;
+    this.spans[2 * k + 1] = end;
+    if (k === TYPE) this.type = this.#which(TYPE, TYPES);
+    else if (k === ROLE) this.role = this.#which(ROLE, ROLES);
+    return end;
+  }
+
+  readonly visitEntry = (ks: number, ke: number, vs: number): number => {
+    const b = this.bytes;
+    for (let k = 0; k < FIELDS.length; k++) if (keyIs(b, ks, ke, FIELDS[k])) return this.#keep(vs, k);
+    if (keyIs(b, ks, ke, "usage")) {
+      this.usageStart = vs;
+      return this.usageEnd = valueEnd(b, vs);
+    }
+    if (this.type === null) return STOP;
+    if (!keyIs(b, ks, ke, "message") || b[vs] !== 0x7b) return valueEnd(b, vs);
+    this.sawMessage = true;
+    return scanMembers(b, vs, this.visitMessage);
+  };
+
+  readonly visitMessage = (ks: number, ke: number, vs: number): number => {
+    const b = this.bytes;
+    for (let k = 0; k < MESSAGE_FIELDS.length; k++) if (keyIs(b, ks, ke, MESSAGE_FIELDS[k])) return this.#keep(vs, ROLE + k);
+    if (this.role === null) return STOP;
+    if (!keyIs(b, ks, ke, "usage")) return valueEnd(b, vs);
+    this.messageUsageStart = vs;
+    return this.messageUsageEnd = valueEnd(b, vs);
+  };
+}
+
+const walk = new LineWalk();
+
+/** What a line's walk found: the row but its id and timestamp, which `walk` still points at. */
+interface Found {
+  source: UsageSource;
+  key: string;
+  usage: Record<string, unknown>;
+}
+
+/**
+ * Walks a line: what it found, undefined for a line without usage, or null for a line the walk
+ * cannot read (it then needs the full parse).
+ */
+function walkLine(line: RawLine): Found | undefined | null {
+  const b = line.bytes;
+  walk.start(b);
+  if (scanMembers(b, 0, walk.visitEntry) === -1) return null;
+  const { type, role } = walk;
+  if (type === "message") {
+    if (!walk.sawMessage || walk.messageUsageStart < 0 || (role !== "assistant" && role !== "toolResult")) return undefined;
+    const usage = parseSpan(b, walk.messageUsageStart, walk.messageUsageEnd);
+    if (!isObject(usage)) return undefined;
+    const key = role === "assistant" ? `${walk.text(MESSAGE_PROVIDER)}/${walk.text(RESPONSE_MODEL) ?? walk.text(MESSAGE_MODEL)}` : "Tools/summaries";
+    return { source: role, key, usage };
+  }
+  if (type && walk.usageStart >= 0) {
+    const usage = parseSpan(b, walk.usageStart, walk.usageEnd);
+    if (!isObject(usage)) return undefined;
+    const key = type === "usage" ? `${walk.text(PROVIDER)}/${walk.text(MODEL)}` : "Tools/summaries";
+    return { source: type, key, usage };
   }
   return undefined;
+}
+
+/** The row of a walked line, with its id and timestamp as strings. */
+function rowOf(found: Found): UsageRow {
+  return makeRow(found.source, walk.text(ID), walk.text(TIMESTAMP), found.key, found.usage);
+}
+
+/** The usage row of one entry line, if it carries usage pi would count. */
+export function usageRowOfLine(line: RawLine): UsageRow | undefined {
+  const found = lineRow(line);
+  if (found === undefined || Array.isArray(found)) return found;
+  try {
+    return rowOf(found);
+  } catch {
+    return rowFromParsed(line);
+  }
+}
+
+/** The row of a line as `walkLine` finds it, or as the full parse does when the walk cannot. */
+function lineRow(line: RawLine): Found | UsageRow | undefined {
+  try {
+    const found = walkLine(line);
+    if (found !== null) return found;
+  } catch {
+    // A value with a bad escape: the line is not JSON, as the full parse will say.
+  }
+  return rowFromParsed(line);
+}
+
+/** Adds the row of a line to a state, its id and time read as numbers without strings where they can be. */
+function addLine(state: UsageState, line: RawLine): void {
+  const found = lineRow(line);
+  if (found === undefined) return;
+  if (Array.isArray(found)) return pushRow(state, found);
+  const [b, spans] = [line.bytes, walk.spans];
+  const id = hexIdAt(b, spans[2 * ID], spans[2 * ID + 1]);
+  const ms = exactTimeAt(b, spans[2 * TIMESTAMP], spans[2 * TIMESTAMP + 1]);
+  if (id !== undefined && ms !== undefined) return pushStampedRow(state, found.source, found.key, id, ms, found.usage);
+  let row;
+  try {
+    row = rowOf(found);
+  } catch {
+    row = rowFromParsed(line);
+  }
+  if (row) pushRow(state, row);
 }
 
 /** Usage rows per session file. */
 export const usageDigest: DigestKind<UsageState> = {
   name: "usage",
-  // 2: rows column by column (1 kept one array per row).
-  version: 2,
-  initial: () => ({ keys: [], ids: [], timestamps: [], numbers: [] }),
-  entry(data, line) {
-    const row = usageRowOfLine(line);
-    if (row) pushRow(data, row);
-  },
+  // 3: rows as numbers in a typed array (2: column by column; 1: one array per row).
+  version: 3,
+  initial: emptyUsageState,
+  entry: addLine,
+  encode: encodeUsage,
+  decode: decodeUsage,
+  compact: compactUsage,
 };

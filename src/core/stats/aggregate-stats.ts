@@ -4,7 +4,7 @@
  * behind each figure.
  * @module
  */
-import { addRowAt, ROW_NUMBERS, type UsageSource, usageRow } from "../digest/usage-digest.ts";
+import { addRowAt, rowEntry, rowKey, rowTime, type UsageSource, usageRow } from "../digest/usage-state.ts";
 import { emptyUsage, type UsageTotals } from "../info/usage-totals.ts";
 import { attributeUsage, entryIdentity, type UsageSession } from "./attribution.ts";
 import { type DateBound, onOrAfter, onOrBefore } from "./date-bound.ts";
@@ -59,14 +59,9 @@ interface Group {
   entries: StatsEntry[];
 }
 
-/** The cost key of row `i` of a session. */
-function modelOf(session: UsageSession, i: number): string {
-  return session.usage.keys[session.usage.numbers[i * ROW_NUMBERS + 1]];
-}
-
-function rowKey(by: StatsBy, session: UsageSession, i: number, day: string): string {
+function groupKey(by: StatsBy, session: UsageSession, i: number, day: string): string {
   if (by === "session") return session.id;
-  if (by === "model") return modelOf(session, i);
+  if (by === "model") return rowKey(session.usage, i);
   if (by === "project") return session.cwd;
   return day === "" ? "unknown" : calendarKey(by, day);
 }
@@ -99,8 +94,7 @@ export function aggregateStats(sessions: readonly UsageSession[], options: Stats
   const copyCounts = new Map<string, number>();
   // The row's local day, "" when its timestamp is not a time, or null when it is out of bounds.
   const dayInRange = (session: UsageSession, i: number): string | null => {
-    const timestamp = session.usage.timestamps[i];
-    const ms = timestamp === null ? NaN : Date.parse(timestamp);
+    const ms = rowTime(session.usage, i);
     if (Number.isNaN(ms)) return since === undefined && until === undefined ? "" : null;
     const local = day(ms);
     return (!since || onOrAfter(since, ms, local)) && (!until || onOrBefore(until, ms, local)) ? local : null;
@@ -109,14 +103,14 @@ export function aggregateStats(sessions: readonly UsageSession[], options: Stats
     if (!inScope(session)) return;
     const local = dayInRange(session, i);
     if (local === null) return;
-    const key = rowKey(by, session, i, local);
+    const key = groupKey(by, session, i, local);
     let group = groups.get(key);
     if (!group) groups.set(key, group = { totals: emptyUsage(), sessions: new Set(), models: new Map(), entries: [] });
     addRowAt(totals, session.usage, i);
     addRowAt(group.totals, session.usage, i);
     group.sessions.add(session);
     if (options.breakdown) {
-      const modelKey = modelOf(session, i);
+      const modelKey = rowKey(session.usage, i);
       let model = group.models.get(modelKey);
       if (!model) group.models.set(modelKey, model = emptyUsage());
       addRowAt(model, session.usage, i);
@@ -125,7 +119,7 @@ export function aggregateStats(sessions: readonly UsageSession[], options: Stats
   }, (session, i) => {
     // Copies are only counted per entry when they are listed.
     if (explain !== undefined && explain !== false) {
-      const identity = entryIdentity(session.usage.ids[i], session.usage.timestamps[i])!;
+      const identity = entryIdentity(...rowEntry(session.usage, i))!;
       copyCounts.set(identity, (copyCounts.get(identity) ?? 0) + 1);
     }
     if (!inScope(session) || dayInRange(session, i) === null) return;

@@ -5,7 +5,7 @@
  * @module
  */
 import { normalizePath } from "../storage/paths.ts";
-import { rowCount, type UsageState } from "../digest/usage-digest.ts";
+import { rowCount, rowEntry, rowNumbers, type UsageState } from "../digest/usage-state.ts";
 
 /** The usage of one session file, with what grouping needs from its header. */
 export interface UsageSession {
@@ -61,27 +61,47 @@ export function entryIdentity(id: unknown, timestamp: unknown): string | null {
 }
 
 /**
- * The (id, timestamp) pairs seen so far, keyed by timestamp and then id: the strings the
- * states already hold serve as keys, instead of one new string per usage entry.
+ * The (id, timestamp) pairs seen so far. Rows that hold them as numbers (nearly all) go into an
+ * open-addressing table of typed arrays, sized up front and outside the JavaScript heap; the
+ * odd ones into a set of strings. A pair is only ever one or the other, so the two never meet.
  */
 class SeenEntries {
-  #byTimestamp = new Map<string, string | Set<string>>();
+  #times: Float64Array;
+  #ids: Uint32Array;
+  #mask: number;
+  #odd = new Set<string>();
 
-  /** Adds the pair; false when it was there already. */
-  add(id: string, timestamp: string): boolean {
-    const ids = this.#byTimestamp.get(timestamp);
-    if (ids === undefined) {
-      this.#byTimestamp.set(timestamp, id);
+  /** Room for `rows` pairs at most half full. */
+  constructor(rows: number) {
+    let size = 16;
+    while (size < rows * 2) size *= 2;
+    this.#times = new Float64Array(size).fill(NaN);
+    this.#ids = new Uint32Array(size);
+    this.#mask = size - 1;
+  }
+
+  /** Adds the pair of row `i`; false when it was there already, null when the row has none. */
+  add(state: UsageState, i: number): boolean | null {
+    const pair = rowNumbers(state, i);
+    if (pair === undefined) {
+      const identity = entryIdentity(...rowEntry(state, i));
+      if (identity === null || this.#odd.has(identity)) return identity === null ? null : false;
+      this.#odd.add(identity);
       return true;
     }
-    if (typeof ids === "string") {
-      if (ids === id) return false;
-      this.#byTimestamp.set(timestamp, new Set([ids, id]));
-      return true;
+    const [id, ms] = pair;
+    const high = Math.floor(ms / 0x1_0000_0000);
+    let h = Math.imul((ms | 0) ^ Math.imul(high, 0x9e3779b1), 0x85ebca6b) ^ Math.imul(id, 0xc2b2ae35);
+    h ^= h >>> 15;
+    for (let slot = h & this.#mask; ; slot = (slot + 1) & this.#mask) {
+      const time = this.#times[slot];
+      if (Number.isNaN(time)) {
+        this.#times[slot] = ms;
+        this.#ids[slot] = id;
+        return true;
+      }
+      if (time === ms && this.#ids[slot] === id) return false;
     }
-    if (ids.has(id)) return false;
-    ids.add(id);
-    return true;
   }
 }
 
@@ -94,14 +114,11 @@ export function attributeUsage(
   owned: (session: UsageSession, row: number) => void,
   copied?: (session: UsageSession, row: number) => void,
 ): void {
-  const seen = new SeenEntries();
+  const seen = new SeenEntries(sessions.reduce((n, s) => n + rowCount(s.usage), 0));
   for (const session of attributionOrder(sessions)) {
-    const { ids, timestamps } = session.usage;
     for (let i = 0; i < rowCount(session.usage); i++) {
-      const id = ids[i];
-      const timestamp = timestamps[i];
       // Entries without both (v1 files) have no identity: each counts where it is.
-      if (id !== null && timestamp !== null && !seen.add(id, timestamp)) copied?.(session, i);
+      if (seen.add(session.usage, i) === false) copied?.(session, i);
       else owned(session, i);
     }
   }

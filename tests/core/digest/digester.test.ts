@@ -9,7 +9,8 @@ import { type DigestKind, Digester, type DigestResult } from "../../../src/core/
 import { docsDigest } from "../../../src/core/digest/docs-digest.ts";
 import { filesDigest } from "../../../src/core/digest/files-digest.ts";
 import { digestInfo, listingDigest } from "../../../src/core/digest/listing-digest.ts";
-import { rowCount, usageDigest, usageRowOfLine, usageRows } from "../../../src/core/digest/usage-digest.ts";
+import { usageDigest, usageRowOfLine } from "../../../src/core/digest/usage-digest.ts";
+import { rowCount, type UsageRow, usageRows } from "../../../src/core/digest/usage-state.ts";
 import { SessionInfoReader } from "../../../src/core/info/session-info.ts";
 import { entryUsage } from "../../../src/core/info/usage-totals.ts";
 import { parseSession } from "../../../src/core/read/read-session.ts";
@@ -120,6 +121,41 @@ test("usageRowOfLine agrees with entryUsage on every line of the hostile corpus"
       assert.equal(row !== undefined, Boolean(counted), `${c.name} line ${line}`);
       if (row && expected) assert.equal(row[3], expected.key, `${c.name} line ${line}`);
     }
+  }
+});
+
+/** Rows as `usageRowOfLine` reads each line, gathered by a digest of their own. */
+const rowsByLine: DigestKind<UsageRow[]> = {
+  name: "rows-by-line",
+  version: 1,
+  initial: () => [],
+  entry(data, line) {
+    const row = usageRowOfLine(line);
+    if (row) data.push(row);
+  },
+};
+
+test("usageDigest keeps exactly the rows usageRowOfLine reads, ids and timestamps of every kind included", () => {
+  const odd = (id: string | null, timestamp: unknown, n: number) =>
+    message(id as string, null, assistantMsg("x", { usage: usage(n) }), { timestamp });
+  const stamps = jsonl(
+    header("s2"),
+    odd("257b42c8", "2026-12-01T07:36:17.599Z", 1),
+    odd("257B42C8", "2026-12-01T07:36:17.599Z", 2),
+    odd("\u0032" + "57b42c8", "2026-12-01T07:36:17.599Z", 3),
+    odd("257b42c8", "2026-12-01T07:36:17Z", 4),
+    odd("257b42c8", "2026-12-01T07:36:17.59\u0039Z", 5),
+    odd("257b42c8", "0050-01-01T00:00:00.000Z", 6),
+    odd("257b42c8", "2025-02-29T00:00:00.000Z", 7),
+    odd("257b42c8", 1764574577599, 8),
+    odd(null, "2026-12-01T07:36:17.599Z", 9),
+    odd("an-id-of-pi-0.x", null, 10),
+  ).replaceAll("\\\\u", "\\u");
+  for (const [name, data] of [["stamps", bytes(stamps)], ...hostileCorpus().map((c) => [c.name, c.bytes] as const)] as const) {
+    if (data.length > 4e6) continue;
+    const ours = runAll(usageDigest, data).result;
+    const byLine = runAll(rowsByLine, data).result;
+    assert.deepEqual(usageRows((ours.final ?? ours.state).data), (byLine.final ?? byLine.state).data, name);
   }
 });
 

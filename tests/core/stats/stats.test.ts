@@ -5,7 +5,8 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import process from "node:process";
-import { pushRow, usageDigest, type UsageRow } from "../../../src/core/digest/usage-digest.ts";
+import { usageDigest } from "../../../src/core/digest/usage-digest.ts";
+import { pushRow, type UsageRow } from "../../../src/core/digest/usage-state.ts";
 import { aggregateStats } from "../../../src/core/stats/aggregate-stats.ts";
 import { attributionOrder, type UsageSession } from "../../../src/core/stats/attribution.ts";
 import { parseDateBound } from "../../../src/core/stats/date-bound.ts";
