@@ -6,7 +6,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import process from "node:process";
 import { usageDigest } from "../../../src/core/digest/usage-digest.ts";
-import { pushRow, type UsageRow } from "../../../src/core/digest/usage-state.ts";
+import { pushRow, type UsageRow, usageRows } from "../../../src/core/digest/usage-state.ts";
 import { aggregateStats } from "../../../src/core/stats/aggregate-stats.ts";
 import { attributionOrder, type UsageSession } from "../../../src/core/stats/attribution.ts";
 import { parseDateBound } from "../../../src/core/stats/date-bound.ts";
@@ -41,6 +41,40 @@ test("aggregateStats() counts an entry copied into forks once, for its first ses
   assert.deepEqual(report.rows.map((r) => [r.key, r.cost.total, r.sessions]), [["fork", 4, 1], ["parent", 3, 1]]);
   assert.equal(report.copies.entries, 3);
   assert.equal(report.copies.usage.cost.total, 6);
+});
+
+test("aggregateStats() counts each (id, timestamp) once over thousands of pi-style rows, as a set of strings would", () => {
+  // pi's own ids and timestamps (kept as numbers), colliding ids, and odd ones (kept as strings).
+  let seed = 1;
+  const next = () => (seed = (seed * 1103515245 + 12345) % 0x8000_0000) / 0x8000_0000;
+  const stamp = (): [string, string] => {
+    const id = Math.floor(next() * 0x1_0000_0000).toString(16).padStart(8, "0");
+    const ms = Date.UTC(2025, 5, 1) + Math.floor(next() * 100) * 1000;
+    return next() < 0.1 ? [id.toUpperCase(), new Date(ms).toISOString()] : [next() < 0.1 ? "0000abcd" : id, new Date(ms).toISOString()];
+  };
+  const pool = Array.from({ length: 3000 }, stamp);
+  const sessions = Array.from({ length: 12 }, (_, k) => {
+    const rows = Array.from({ length: 1500 }, (_, i) => {
+      const [id, ts] = pool[Math.floor(next() * pool.length)];
+      return row(id, ts, 2 ** (i % 20));
+    });
+    return session(`/s${k}`, `2025-06-0${1 + (k % 9)}T00:00:00.000Z`, rows);
+  });
+  const seen = new Set<string>();
+  let expected = 0;
+  let copies = 0;
+  for (const s of attributionOrder(sessions)) {
+    for (const r of usageRows(s.usage)) {
+      const identity = `${r[1]}\n${r[2]}`;
+      if (seen.has(identity)) copies++;
+      else expected += r[12];
+      seen.add(identity);
+    }
+  }
+  const report = aggregateStats(sessions, { by: "session", tz: "UTC" });
+  assert.equal(report.totals.cost.total, expected);
+  assert.equal(report.copies.entries, copies);
+  assert.ok(copies > 10_000 && seen.size > 2000, `${copies} copies of ${seen.size} entries`);
 });
 
 test("aggregateStats() never merges entries without ids", () => {
