@@ -202,7 +202,13 @@ const cases: Record<string, BenchCase> = {
       const corpus = generateListCorpus(join(CACHE, "agent"));
       const script = "scripts/bench/cli.ts";
       const args = ["--", "stats", "--all", "--json", "--agent-dir", corpus.agentDir];
-      /** A row of ours: `cache` is its XDG_CACHE_HOME, deleted before each run when `cold`. */
+      /**
+       * A row of ours: `cache` is its XDG_CACHE_HOME, deleted before each run when `cold`. The
+       * memory target is judged where both programs run as shipped: under Bun (as the binary) and
+       * in plain node (the npm rows below, beside pi's listAll in plain node). tsx adds the same
+       * tens of megabytes to both sides, which pulls the ratio towards 1 while being part of
+       * neither program, so the rows through it have no target.
+       */
       const ours = (name: string, cache: string, cold: boolean, runtime: "bun" | undefined, note: string): Row => ({
         name,
         impl: "cli",
@@ -213,7 +219,7 @@ const cases: Record<string, BenchCase> = {
         env: { XDG_CACHE_HOME: join(CACHE, cache) },
         beforeEach: cold ? () => rmSync(join(CACHE, cache), { recursive: true, force: true }) : undefined,
         compare: false,
-        target: { memory: 0.5, source: "issue 5" },
+        target: runtime === "bun" ? { memory: 0.5, source: "issue 5" } : undefined,
         note,
       });
       // The npm package's CLI in node without tsx, beside the reference run the same way.
@@ -232,8 +238,8 @@ const cases: Record<string, BenchCase> = {
       });
       return [
         { name: "reference", impl: "ref", role: "reference", script: "scripts/bench/list.ts", args: [corpus.agentDir], note: "pi 1.6.0: SessionManager.listAll(), the yardstick of issue 5" },
-        ours("ours (cold)", "stats-cache-cold", true, undefined, "node: file catalog deleted before each run"),
-        ours("ours (warm)", "stats-cache-warm", false, undefined, "node: file catalog primed by the warm-up run, files unchanged"),
+        ours("ours (cold)", "stats-cache-cold", true, undefined, "node + tsx: file catalog deleted before each run"),
+        ours("ours (warm)", "stats-cache-warm", false, undefined, "node + tsx: file catalog primed by the warm-up run, files unchanged"),
         ours("ours (cold, bun)", "stats-cache-cold-bun", true, "bun", "bun, as the executable runs: SQLite catalog deleted before each run"),
         ours("ours (warm, bun)", "stats-cache-warm-bun", false, "bun", "bun: SQLite catalog primed by the warm-up run, files unchanged"),
         { name: plainRef, role: "baseline", command: [process.execPath, "scripts/bench/list-all-ref.mjs", corpus.agentDir], note: "the same listAll in node without tsx (wall clock, whole process), the yardstick of the next two rows" },
