@@ -12,26 +12,21 @@ import { keyIs, stringValue, valueEnd } from "../read/scan-keys.ts";
 import type { DigestKind } from "./digester.ts";
 import { exactTimeAt, hexIdAt } from "./entry-stamp.ts";
 import { scanMembers, STOP } from "./scan-members.ts";
-import { compactUsage, decodeUsage, emptyUsageState, encodeUsage, pushRow, pushStampedRow, type UsageRow, type UsageSource, type UsageState } from "./usage-state.ts";
+import {
+  compactUsage,
+  decodeUsage,
+  emptyUsageState,
+  encodeUsage,
+  pushRow,
+  pushStampedRow,
+  rowOfUsage,
+  type UsageRow,
+  type UsageSource,
+  type UsageState,
+} from "./usage-state.ts";
 
 const decoder = new TextDecoder();
 const scratch: never[] = [];
-
-function num(value: unknown): number {
-  return typeof value === "number" && Number.isFinite(value) ? value : 0;
-}
-
-function makeRow(source: UsageSource, id: unknown, timestamp: unknown, key: string, usage: Record<string, unknown>): UsageRow {
-  const cost = isObject(usage.cost) ? usage.cost : {};
-  return [
-    source,
-    typeof id === "string" ? id : null,
-    typeof timestamp === "string" ? timestamp : null,
-    key,
-    num(usage.input), num(usage.output), num(usage.cacheRead), num(usage.cacheWrite),
-    num(cost.input), num(cost.output), num(cost.cacheRead), num(cost.cacheWrite), num(cost.total),
-  ];
-}
 
 function sourceOf(entry: SessionEntry): UsageSource {
   if (entry.type !== "message") return entry.type as UsageSource;
@@ -46,7 +41,7 @@ function rowFromParsed(line: RawLine): UsageRow | undefined {
   const entry = decoded.value as unknown as SessionEntry;
   const found = entryUsage(entry);
   if (!found || !isObject(found.usage)) return undefined;
-  return makeRow(sourceOf(entry), entry.id, entry.timestamp, found.key, found.usage);
+  return rowOfUsage(sourceOf(entry), entry.id, entry.timestamp, found.key, found.usage);
 }
 
 function parseSpan(b: Uint8Array, start: number, end: number): unknown {
@@ -188,7 +183,7 @@ function walkLine(line: RawLine): Found | undefined | null {
 
 /** The row of a walked line, with its id and timestamp as strings. */
 function rowOf(found: Found): UsageRow {
-  return makeRow(found.source, walk.text(ID), walk.text(TIMESTAMP), found.key, found.usage);
+  return rowOfUsage(found.source, walk.text(ID), walk.text(TIMESTAMP), found.key, found.usage);
 }
 
 /** The usage row of one entry line, if it carries usage pi would count. */

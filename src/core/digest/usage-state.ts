@@ -153,33 +153,42 @@ function num(value: unknown): number {
   return typeof value === "number" && Number.isFinite(value) ? value : 0;
 }
 
+/** Writes a usage object's tokens and costs (a missing or odd number as 0) into `out` from `at`, in `UsageRow` order. */
+function writeUsage(usage: Record<string, unknown>, out: Float64Array | number[], at: number): void {
+  const cost = isObject(usage.cost) ? usage.cost : {};
+  out[at] = num(usage.input);
+  out[at + 1] = num(usage.output);
+  out[at + 2] = num(usage.cacheRead);
+  out[at + 3] = num(usage.cacheWrite);
+  out[at + 4] = num(cost.input);
+  out[at + 5] = num(cost.output);
+  out[at + 6] = num(cost.cacheRead);
+  out[at + 7] = num(cost.cacheWrite);
+  out[at + 8] = num(cost.total);
+}
+
+/** The row of a usage object: an id or timestamp that is not a string becomes null. */
+export function rowOfUsage(source: UsageSource, id: unknown, timestamp: unknown, key: string, usage: Record<string, unknown>): UsageRow {
+  const numbers: number[] = [];
+  writeUsage(usage, numbers, 0);
+  return [source, typeof id === "string" ? id : null, typeof timestamp === "string" ? timestamp : null, key, ...numbers] as UsageRow;
+}
+
 /** Drops the room the rows' buffer has for more rows. */
 export function compactUsage(state: UsageState): void {
   if (state.numbers.buffer.byteLength > state.numbers.byteLength) state.numbers = state.numbers.slice();
 }
 
-/**
- * Appends the row of a usage object (its tokens and costs, a missing or odd number as 0) whose
- * entry's id and time are already numbers (see `entry-stamp.ts`).
- */
+/** Appends the row of a usage object whose entry's id and time are already numbers (see `entry-stamp.ts`). */
 export function pushStampedRow(state: UsageState, source: UsageSource, key: string, id: number, ms: number, usage: Record<string, unknown>): void {
   const k = keyIndex(state, key);
-  const cost = isObject(usage.cost) ? usage.cost : {};
   const at = grow(state);
   const n = state.numbers;
   n[at] = SOURCES.indexOf(source);
   n[at + 1] = k;
   n[at + 2] = id;
   n[at + 3] = ms;
-  n[at + 4] = num(usage.input);
-  n[at + 5] = num(usage.output);
-  n[at + 6] = num(usage.cacheRead);
-  n[at + 7] = num(usage.cacheWrite);
-  n[at + 8] = num(cost.input);
-  n[at + 9] = num(cost.output);
-  n[at + 10] = num(cost.cacheRead);
-  n[at + 11] = num(cost.cacheWrite);
-  n[at + 12] = num(cost.total);
+  writeUsage(usage, n, at + 4);
 }
 
 /** Appends a row. */
