@@ -6,6 +6,7 @@
  * the JSON escapes (`\t`, `\/`) that can sit between their parts.
  * @module
  */
+import { ByteFilter, FILTER_WINDOW } from "./byte-filter.ts";
 
 /** The char codes of an ASCII word. */
 const codes = (text: string) => [...text].map((c) => c.charCodeAt(0));
@@ -175,10 +176,25 @@ export class LineWords {
   }
 }
 
+/** Lines shorter than this are looped over at once; a call into the byte filter costs more. */
+const FILTER_FROM = 256;
+
+/** Looks at byte `i`, whose table entry is `kind` (not 0): the line's flags so far, updated. */
+function visit(bytes: Uint8Array, i: number, kind: number, flags: number, words: LineWords | undefined): number {
+  if (kind & LESS_THAN) flags |= LINE_HAS_LESS_THAN;
+  if (kind & WORD_START && !(flags & LINE_HAS_WORD) && words!.startsAt(bytes, i)) flags |= LINE_HAS_WORD;
+  if (kind & SECRET_ANCHOR && anchorHit(bytes, i)) {
+    // Only a `<` is left to look for, and indexOf does that faster than this loop.
+    return flags | LINE_MAY_HOLD_SECRET | (bytes.indexOf(0x3c, i + 1) === -1 ? 0 : LINE_HAS_LESS_THAN);
+  }
+  return flags;
+}
+
 /**
  * The facts about a raw JSON line in one pass over its bytes, as `LINE_*` flags: may a secret
  * rule match, is there a `<`, and (given `words`) does one of them occur. After the first likely
- * secret it stops: the line is masked in full then, whatever else it holds.
+ * secret it stops: the line is masked in full then, whatever else it holds. Only the bytes with
+ * an entry in the table are looked at: in a longer line, those the byte filter finds.
  *
  * @example
  * ```ts
@@ -187,15 +203,27 @@ export class LineWords {
  */
 export function scanLine(bytes: Uint8Array, words?: LineWords): number {
   const table = words?.table ?? ANCHORS;
+  const filter = bytes.length >= FILTER_FROM ? ByteFilter.for(table) : null;
   let flags = 0;
-  for (let i = 0; i < bytes.length; i++) {
-    const kind = table[bytes[i]];
-    if (kind === 0) continue;
-    if (kind & LESS_THAN) flags |= LINE_HAS_LESS_THAN;
-    if (kind & WORD_START && !(flags & LINE_HAS_WORD) && words!.startsAt(bytes, i)) flags |= LINE_HAS_WORD;
-    if (kind & SECRET_ANCHOR && anchorHit(bytes, i)) {
-      // Only a `<` is left to look for, and indexOf does that faster than this loop.
-      return flags | LINE_MAY_HOLD_SECRET | (bytes.indexOf(0x3c, i + 1) === -1 ? 0 : LINE_HAS_LESS_THAN);
+  if (filter === null) {
+    for (let i = 0; i < bytes.length; i++) {
+      const kind = table[bytes[i]];
+      if (kind === 0) continue;
+      flags = visit(bytes, i, kind, flags, words);
+      if (flags & LINE_MAY_HOLD_SECRET) return flags;
+    }
+    return flags;
+  }
+  for (let from = 0; from < bytes.length; from += FILTER_WINDOW) {
+    const count = filter.find(bytes, from);
+    const found = filter.found;
+    for (let k = 0; k < count; k++) {
+      const i = from + found[k];
+      // The filter may find a byte too many (a table of many high nibbles).
+      const kind = table[bytes[i]];
+      if (kind === 0) continue;
+      flags = visit(bytes, i, kind, flags, words);
+      if (flags & LINE_MAY_HOLD_SECRET) return flags;
     }
   }
   return flags;

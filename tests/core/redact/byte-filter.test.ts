@@ -1,0 +1,95 @@
+/**
+ * The byte filter: its WebAssembly is what byte-filter.wat assembles to, it finds exactly the
+ * bytes of its set (a superset only for sets of more than 8 high nibbles), in any window, and
+ * `scanLine` says the same of a line whether it loops over the bytes or asks the filter.
+ */
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { ByteFilter, FILTER_WINDOW } from "../../../src/core/redact/byte-filter.ts";
+import { BYTE_FILTER_WASM } from "../../../src/core/redact/byte-filter-wasm.ts";
+import { LINE_HAS_WORD, LINE_MAY_HOLD_SECRET, LineWords, scanLine } from "../../../src/core/redact/mod.ts";
+import { hostileCorpus } from "../_hostile-corpus.ts";
+
+/** A deterministic pseudo-random source (xorshift). */
+function random(seed: number): () => number {
+  let x = seed;
+  return () => {
+    x ^= x << 13;
+    x ^= x >>> 17;
+    x ^= x << 5;
+    return (x >>> 0) / 0x1_0000_0000;
+  };
+}
+
+test("byte-filter-wasm.ts holds what byte-filter.wat assembles to (else run `npx tsx scripts/build-wasm.ts`)", async (t) => {
+  let build;
+  try {
+    build = await import("../../../scripts/build-wasm.ts");
+  } catch (error) {
+    return t.skip(`wabt does not load here (${(error as Error).message})`);
+  }
+  assert.equal(BYTE_FILTER_WASM, build.base64(await build.assemble(build.BYTE_FILTER_WAT)));
+});
+
+test("ByteFilter finds the bytes of its table's set, in order, in every window", (t) => {
+  const next = random(3);
+  const probe = ByteFilter.for(new Uint8Array(256).fill(1));
+  if (probe === null) return t.skip("no WebAssembly SIMD in this runtime: scanLine loops over the bytes");
+  const lengths = [0, 1, 15, 16, 17, 255, 256, 1000, FILTER_WINDOW - 1, FILTER_WINDOW, FILTER_WINDOW + 17, 3 * FILTER_WINDOW + 5];
+  for (let round = 0; round < 40; round++) {
+    // Sets of a few bytes up to most of them; some within 8 high nibbles (found exactly).
+    const table = new Uint8Array(256);
+    const highs = round % 2 === 0 ? [2, 3, 4, 5, 6, 7, 0xc, 0xe] : Array.from({ length: 16 }, (_, h) => h);
+    const size = 1 + Math.floor(next() * (round < 20 ? 12 : 200));
+    for (let k = 0; k < size; k++) {
+      const b = (highs[Math.floor(next() * highs.length)] << 4) | Math.floor(next() * 16);
+      table[b] = 1 + Math.floor(next() * 7);
+    }
+    const exact = new Set([...table.keys()].filter((b) => table[b] !== 0).map((b) => b >> 4)).size <= 8;
+    const filter = ByteFilter.for(table)!;
+    const length = lengths[round % lengths.length];
+    const bytes = Uint8Array.from({ length }, () => (next() < 0.5 ? 0x20 + Math.floor(next() * 0x60) : Math.floor(next() * 256)));
+    const found: number[] = [];
+    for (let from = 0; from < bytes.length; from += FILTER_WINDOW) {
+      const count = filter.find(bytes, from);
+      for (let k = 0; k < count; k++) found.push(from + filter.found[k]);
+    }
+    const expected = [...bytes.keys()].filter((i) => table[bytes[i]] !== 0);
+    if (exact) assert.deepEqual(found, expected, `round ${round}`);
+    else {
+      assert.deepEqual(found, [...found].sort((a, b) => a - b), `round ${round}: in order`);
+      const set = new Set(found);
+      assert.ok(expected.every((i) => set.has(i)), `round ${round}: a byte of the set was missed`);
+    }
+  }
+});
+
+test("scanLine() says the same of a line whether it loops over its bytes or asks the filter", () => {
+  const encode = (text: string) => new TextEncoder().encode(text);
+  const wordSets = [undefined, new LineWords([encode("ann"), encode("/home/ann")]), new LineWords([encode("ünï"), encode("δ"), encode("日本"), encode("\u{1f600}"), encode("Ωx")])];
+  // Short lines are looped over; the same line padded with spaces (which no rule looks at) past
+  // the filter's threshold goes through the filter, and must get the same flags.
+  const lines: string[] = [
+    '{"t":"Authorization: Bearer abcdef1234567890ABCDEF.ghij"}', '{"t":"API_TOKEN\\t=abcd1234"}', '{"t":"https:\\/\\/bob:hunter2@git.example.com"}',
+    '{"t":"-----BEGIN RSA PRIVATE KEY-----"}', '{"t":"AKIAIOSFODNN7EXAMPLE"}', '{"cwd":"/home/ann/x <b>"}', '{"t":"ünïcode δ 日本 \u{1f600} Ωx"}',
+    '{"t":"a = b + c, y-axis by the bay"}', '{"t":"xoxb-123"}', '{"t":"gh_ github_pat_1"}', '{"t":"eyJhbGciOi"}',
+  ];
+  const made = lines.length;
+  for (const c of hostileCorpus()) {
+    if (c.bytes.length > 2e6) continue;
+    for (const line of new TextDecoder().decode(c.bytes).split("\n")) if (line.length < 200 && lines.length < 5000) lines.push(line);
+  }
+  let secrets = 0;
+  let words = 0;
+  for (const [n, line] of lines.entries()) {
+    for (const set of wordSets) {
+      const looped = scanLine(encode(line), set);
+      assert.equal(scanLine(encode(line + " ".repeat(300)), set), looped, line);
+      // Across the end of a window too.
+      if (n < made) assert.equal(scanLine(encode(" ".repeat(FILTER_WINDOW - 5) + line), set), looped, `${line} across a window`);
+      if (looped & LINE_MAY_HOLD_SECRET) secrets++;
+      if (looped & LINE_HAS_WORD) words++;
+    }
+  }
+  assert.ok(secrets > 10 && words >= 2, `${secrets} lines with secrets, ${words} with words: the lines test too little`);
+});
