@@ -179,6 +179,24 @@ export class LineWords {
 /** Lines shorter than this are looped over at once; a call into the byte filter costs more. */
 const FILTER_FROM = 256;
 
+const E = [0x65, 0x45];
+const filters = new WeakMap<Uint8Array, ByteFilter | null>();
+
+/**
+ * The byte filter for a table. `y` and `b` are the commonest bytes it holds, and `anchorHit`
+ * only takes a `y` after an `e` and a `b` before one: where they are secret anchors and nothing
+ * else (not a word's first byte), the filter leaves the others out.
+ */
+function filterFor(table: Uint8Array): ByteFilter | null {
+  let filter = filters.get(table);
+  if (filter === undefined) {
+    const onlyAnchor = (c: number) => table[c] === SECRET_ANCHOR;
+    const neighbours = { afterOnly: [0x79, 0x59].filter(onlyAnchor), previous: E, beforeOnly: [0x62, 0x42].filter(onlyAnchor), next: E };
+    filters.set(table, filter = ByteFilter.create(table, neighbours));
+  }
+  return filter;
+}
+
 /** Looks at byte `i`, whose table entry is `kind` (not 0): the line's flags so far, updated. */
 function visit(bytes: Uint8Array, i: number, kind: number, flags: number, words: LineWords | undefined): number {
   if (kind & LESS_THAN) flags |= LINE_HAS_LESS_THAN;
@@ -203,7 +221,7 @@ function visit(bytes: Uint8Array, i: number, kind: number, flags: number, words:
  */
 export function scanLine(bytes: Uint8Array, words?: LineWords): number {
   const table = words?.table ?? ANCHORS;
-  const filter = bytes.length >= FILTER_FROM ? ByteFilter.for(table) : null;
+  const filter = bytes.length >= FILTER_FROM ? filterFor(table) : null;
   let flags = 0;
   if (filter === null) {
     for (let i = 0; i < bytes.length; i++) {
