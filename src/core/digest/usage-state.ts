@@ -181,11 +181,11 @@ export function compactUsage(state: UsageState): void {
 
 /** Appends the row of a usage object whose entry's id and time are already numbers (see `entry-stamp.ts`). */
 export function pushStampedRow(state: UsageState, source: UsageSource, key: string, id: number, ms: number, usage: Record<string, unknown>): void {
-  const k = keyIndex(state, key);
+  const keyNumber = keyIndex(state, key);
   const at = grow(state);
   const n = state.numbers;
   n[at] = SOURCES.indexOf(source);
-  n[at + 1] = k;
+  n[at + 1] = keyNumber;
   n[at + 2] = id;
   n[at + 3] = ms;
   writeUsage(usage, n, at + 4);
@@ -194,13 +194,13 @@ export function pushStampedRow(state: UsageState, source: UsageSource, key: stri
 /** Appends a row. */
 export function pushRow(state: UsageState, row: UsageRow): void {
   const [source, id, timestamp, key] = row;
-  const k = keyIndex(state, key);
+  const keyNumber = keyIndex(state, key);
   const idNumber = id === null ? undefined : hexId(id);
   const ms = timestamp === null ? undefined : exactTime(timestamp);
   const at = grow(state);
   const n = state.numbers;
   n[at] = SOURCES.indexOf(source);
-  n[at + 1] = k;
+  n[at + 1] = keyNumber;
   if (idNumber !== undefined && ms !== undefined) {
     n[at + 2] = idNumber;
     n[at + 3] = ms;
