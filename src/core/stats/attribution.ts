@@ -85,7 +85,8 @@ class SeenEntries {
     const pair = rowNumbers(state, i);
     if (pair === undefined) {
       const identity = entryIdentity(...rowEntry(state, i));
-      if (identity === null || this.#odd.has(identity)) return identity === null ? null : false;
+      if (identity === null) return null;
+      if (this.#odd.has(identity)) return false;
       this.#odd.add(identity);
       return true;
     }
