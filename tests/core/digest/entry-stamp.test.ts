@@ -5,6 +5,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { exactTime, exactTimeAt, exactTimeText, hexId, hexIdAt, hexIdText } from "../../../src/core/digest/entry-stamp.ts";
+import { mulberry32 } from "../../../scripts/seeded-random.ts";
 
 const encoder = new TextEncoder();
 
@@ -14,17 +15,6 @@ function inLine(text: string): [Uint8Array, number, number] {
   const line = encoder.encode(`{"x":${json},"y":1}`);
   const start = 5;
   return [line, start, start + encoder.encode(json).length];
-}
-
-/** A deterministic pseudo-random source (xorshift), so a failure names an input that repeats. */
-function random(seed: number): () => number {
-  let x = seed;
-  return () => {
-    x ^= x << 13;
-    x ^= x >>> 17;
-    x ^= x << 5;
-    return (x >>> 0) / 0x1_0000_0000;
-  };
 }
 
 const TIMES = [
@@ -38,7 +28,7 @@ const TIMES = [
 ];
 
 test("exactTimeAt() agrees with exactTime() wherever it answers, and reads back", () => {
-  const next = random(7);
+  const next = mulberry32(7);
   const times = [...TIMES];
   // Random field values around and beyond their ranges.
   const pad = (n: number, w: number) => String(n).padStart(w, "0");
@@ -64,7 +54,7 @@ test("exactTimeAt() agrees with exactTime() wherever it answers, and reads back"
 
 test("hexIdAt() agrees with hexId() wherever it answers, and reads back", () => {
   const ids = ["257b42c8", "00000000", "ffffffff", "FFFFFFFF", "257b42c", "257b42c81", "257b42cg", "", "a1", "\u0032" + "57b42c8", "01a23088-6fbf"];
-  const next = random(11);
+  const next = mulberry32(11);
   for (let i = 0; i < 5_000; i++) ids.push(Math.floor(next() * 0x1_0000_0000).toString(16).padStart(8, "0"));
   for (const id of ids) {
     const fast = hexIdAt(...inLine(id));

@@ -9,17 +9,7 @@ import { ByteFilter, FILTER_WINDOW } from "../../../src/core/redact/byte-filter.
 import { BYTE_FILTER_WASM } from "../../../src/core/redact/byte-filter-wasm.ts";
 import { LINE_HAS_WORD, LINE_MAY_HOLD_SECRET, LineWords, scanLine } from "../../../src/core/redact/mod.ts";
 import { hostileCorpus } from "../_hostile-corpus.ts";
-
-/** A deterministic pseudo-random source (xorshift). */
-function random(seed: number): () => number {
-  let x = seed;
-  return () => {
-    x ^= x << 13;
-    x ^= x >>> 17;
-    x ^= x << 5;
-    return (x >>> 0) / 0x1_0000_0000;
-  };
-}
+import { mulberry32 } from "../../../scripts/seeded-random.ts";
 
 test("byte-filter-wasm.ts holds what byte-filter.wat assembles to (else run `npx tsx scripts/build-wasm.ts`)", async (t) => {
   let build;
@@ -32,7 +22,7 @@ test("byte-filter-wasm.ts holds what byte-filter.wat assembles to (else run `npx
 });
 
 test("ByteFilter finds the bytes of its set, in order, in every window, those with neighbours only next to them", (t) => {
-  const next = random(3);
+  const next = mulberry32(3);
   if (ByteFilter.create(new Uint8Array(256).fill(1)) === null) return t.skip("no WebAssembly SIMD in this runtime: scanLine loops over the bytes");
   const lengths = [0, 1, 15, 16, 17, 255, 256, 1000, FILTER_WINDOW - 1, FILTER_WINDOW, FILTER_WINDOW + 17, 3 * FILTER_WINDOW + 5];
   const pick = (from: number[], n: number) => Array.from({ length: n }, () => from[Math.floor(next() * from.length)]);
