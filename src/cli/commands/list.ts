@@ -49,6 +49,11 @@ export const listCommand: CommandSpec = {
     { flags: "--limit <n>", description: "print at most n sessions" },
     { flags: "--ndjson", description: "print one JSON object per line" },
   ],
+  notes: [
+    "--search uses pi's /resume syntax, as `pick` does: every word must match the name, id, messages",
+    'or cwd (fuzzily in the name and cwd); "quoted words" match as a phrase; re:PATTERN is a',
+    "case-insensitive regular expression. Exits 1 when no session is listed.",
+  ],
   examples: ["pi-session list", "pi-session list --all --sort messages --limit 20", "pi-session list --search '\"tree walk\" parser'", "pi-session list --all --json | jq '.[0].path'"],
   async run(ctx, _args, opts) {
     const limit = opts.limit === undefined ? Infinity : Number(opts.limit);

@@ -82,7 +82,13 @@ export const searchCommand: CommandSpec = {
     { flags: "--tz <zone>", description: "time zone of day bounds (default: this machine's)" },
     { flags: "--limit <n>", description: "print at most n hits, newest first", default: "50" },
   ],
-  examples: ['pi-session search "tree walk" --all', "pi-session search --regex 'TODO\\(\\w+\\)' --role assistant", "pi-session search parser --since 7d --json | jq '.[].entryId'"],
+  notes: [
+    "Query: every word must occur (case-insensitively, at the start of a word: pars finds parser),",
+    'anywhere in the entry and in any order; "quoted words" must occur together, as a phrase',
+    "(quote them for the shell too: pi-session search '\"npm test\"'). --regex takes a pattern instead.",
+    "Exits 1 when nothing matches.",
+  ],
+  examples: ['pi-session search "tree walk" --all', "pi-session search '\"npm test\" failed'", "pi-session search --regex 'TODO\\(\\w+\\)' --role assistant", "pi-session search parser --since 7d --json | jq '.[].entryId'"],
   async run(ctx, words, opts) {
     const source = words.join(" ");
     const q = query(source, opts);

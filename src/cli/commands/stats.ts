@@ -123,7 +123,7 @@ export const statsCommand: CommandSpec = {
     const report = aggregateStats(sessions, { by, tz, since, until, inScope, breakdown: Boolean(opts.breakdown), explain });
     if (ctx.json) {
       ctx.outJson({ totals: report.totals, rows: report.rows });
-      return 0;
+      return report.rows.length ? 0 : 1; // found nothing: 1, as without --json (SPEC §4)
     }
     if (report.rows.length === 0) {
       ctx.note(opts.all ? "No usage found." : `No usage found for ${ctx.cwd}; try --all`);
