@@ -76,7 +76,7 @@ test("without a terminal pick exits 2, tree -i prints the tree, fork asks for --
   assert.match(out.stderr, /pick needs a terminal: stdin and stderr must both be one\nhint: Use `pi-session list`/);
   const tree = { stdout: "", stderr: "" };
   assert.equal(await run(["tree", "aaaa", "-i"], harnessDeps({ fs }, tree)), 0);
-  assert.equal(tree.stdout, "• user: fix the login\n• assistant: done\n(2 entries)\n");
+  assert.equal(tree.stdout, "u1  • user: fix the login\na1  • assistant: done\n(2 entries)\n");
   assert.match(tree.stderr, /tree -i needs a terminal/);
   const fork = { stdout: "", stderr: "" };
   assert.equal(await run(["fork", "aaaa"], harnessDeps({ fs }, fork)), 2);
