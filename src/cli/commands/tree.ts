@@ -7,6 +7,7 @@ import type { CommandSpec } from "../command.ts";
 import { oneLine } from "../output/control-chars.ts";
 import { navigateTree } from "../interactive/tree-nav/navigate.ts";
 import { loadSession } from "../load.ts";
+import { reportSkipped } from "../skipped-note.ts";
 import { uniquePrefixes } from "../output/unique-prefix.ts";
 import { resolveSessionRef } from "../resolve/session-ref.ts";
 import { filterTag, renderTreeRow, TREE_FILTERS, type TreeFilter, treeRows } from "../render/tree-rows.ts";
@@ -37,7 +38,8 @@ export const treeCommand: CommandSpec = {
     const { path, file, tree } = await loadSession(ctx, ref);
     const rows = treeRows(tree, { filter, home: ctx.deps.storage.home });
     const problems = file.issues.length + tree.findIssues(file.entryLines).length;
-    if (problems > 0) ctx.notice(`${path} has ${problems} problem${problems === 1 ? "" : "s"}; run \`pi-session check\` on it`);
+    // Lines left out are said first (the tree lacks them); other problems get the general note.
+    if (!reportSkipped(ctx, path, file.issues) && problems > 0) ctx.notice(`${path} has ${problems} problem${problems === 1 ? "" : "s"}; run \`pi-session check\` on it`);
     if (ctx.json) {
       ctx.outJson({
         leafId: tree.leafId,
