@@ -74,12 +74,12 @@ test("stats --since / --until bound the entries; bad values are usage errors", a
   assert.match(zone.stderr, /unknown time zone "Mars\/Olympus"/);
 });
 
-test("stats with no usage says so and exits 1 (JSON: zero totals, exit 0)", async () => {
+test("stats with no usage says so and exits 1 (JSON: zero totals, exit 1 too)", async () => {
   const fs = memoryFs();
   const run = await runCli(["stats"], { fs });
   assert.equal(run.code, 1);
   assert.match(run.stderr, /No usage found for \/work\/proj; try --all/);
   const json = await runCli(["stats", "--json"], { fs });
-  assert.equal(json.code, 0);
+  assert.equal(json.code, 1);
   assert.deepEqual(JSON.parse(json.stdout).rows, []);
 });

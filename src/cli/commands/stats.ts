@@ -19,7 +19,7 @@ import { dateOption, timeZoneOption } from "../date-options.ts";
 import { groupDigits } from "../output/numbers.ts";
 import { formatTable } from "../output/table.ts";
 import { oneLine } from "../output/control-chars.ts";
-import { uniquePrefixes } from "../output/unique-prefix.ts";
+import { uniquePrefixesAmong } from "../output/unique-prefix.ts";
 
 const GROUPS: StatsBy[] = ["day", "week", "month", "session", "model", "project"];
 const HEADINGS: Record<StatsBy, string> = { day: "Day", week: "Week", month: "Month", session: "Session", model: "Model", project: "Project" };
@@ -59,7 +59,8 @@ function printReport(ctx: CliContext, report: StatsReport, by: StatsBy, sessions
   const c = ctx.color;
   const home = ctx.deps.storage.home;
   const byId = new Map(sessions.map((s) => [s.id, s]));
-  const short = uniquePrefixes(by === "session" ? report.rows.map((r) => r.key) : []);
+  // `sessions` is every project's: a printed id names one session from any directory.
+  const short = uniquePrefixesAmong(by === "session" ? report.rows.map((r) => r.key) : [], sessions.map((s) => s.id));
   const label = (key: string) =>
     oneLine(by === "project" ? tildePath(key, home) : by === "session" ? `${short.get(key)}  ${byId.get(key)?.name ?? tildePath(byId.get(key)?.cwd ?? "", home)}` : key);
   const rows: string[][] = [[HEADINGS[by], "Input", "Output", "Cache read", "Cache write", "Tokens", "Cost", "Sessions"]];
@@ -122,7 +123,7 @@ export const statsCommand: CommandSpec = {
     const report = aggregateStats(sessions, { by, tz, since, until, inScope, breakdown: Boolean(opts.breakdown), explain });
     if (ctx.json) {
       ctx.outJson({ totals: report.totals, rows: report.rows });
-      return 0;
+      return report.rows.length ? 0 : 1; // found nothing: 1, as without --json (SPEC §4)
     }
     if (report.rows.length === 0) {
       ctx.note(opts.all ? "No usage found." : `No usage found for ${ctx.cwd}; try --all`);
