@@ -1,10 +1,13 @@
 /**
  * A cross-process lock beside a session file: `mkdir <path>.lock` succeeds for exactly one
  * caller on every file system we support, so it needs no runtime-specific locking API.
+ * The decisions are step functions (`lockedSteps`), so the synchronous compat layer takes the
+ * very same lock; `withFileLock` is the async shell.
  * @module
  */
 
 import { type FileSystem, FsError, isFsError } from "./file-system.ts";
+import { mkdir, remove, runSteps, sleep, stat, type Steps } from "./io-steps.ts";
 
 /** Options for `withFileLock`. */
 export interface FileLockOptions {
@@ -44,48 +47,58 @@ export async function withFileLock<T>(
   options: FileLockOptions = {},
 ): Promise<T> {
   const lockPath = `${path}.lock`;
-  await acquire(fs, path, lockPath, options);
+  await runSteps(fs, acquire(path, lockPath, options), { sleep: options.sleep });
   try {
     return await fn();
   } finally {
-    await removeIfPresent(fs, lockPath);
+    await runSteps(fs, removeIfPresent(lockPath));
   }
 }
 
-async function acquire(fs: FileSystem, path: string, lockPath: string, options: FileLockOptions): Promise<void> {
-  const { timeoutMs = 5000, staleMs = 30000, sleep = defaultSleep, clock = Date.now } = options;
+/** `withFileLock` as a step function: `body`'s steps run while `<path>.lock` is held. */
+export function* lockedSteps<T>(path: string, body: () => Steps<T>, options: LockStepOptions = {}): Steps<T> {
+  const lockPath = `${path}.lock`;
+  yield* acquire(path, lockPath, options);
+  try {
+    return yield* body();
+  } finally {
+    yield* removeIfPresent(lockPath);
+  }
+}
+
+/** `FileLockOptions` without the async sleep (a step function waits by yielding). */
+export type LockStepOptions = Omit<FileLockOptions, "sleep">;
+
+function* acquire(path: string, lockPath: string, options: LockStepOptions): Steps<void> {
+  const { timeoutMs = 5000, staleMs = 30000, clock = Date.now } = options;
   const started = clock();
   for (let attempt = 0; ; attempt++) {
     try {
-      await fs.mkdir(lockPath);
+      yield* mkdir(lockPath);
       return;
     } catch (error) {
       if (!isFsError(error, "AlreadyExists")) throw error;
     }
-    const held = await fs.stat(lockPath);
+    const held = yield* stat(lockPath);
     if (held === null) continue; // released between our mkdir and stat
     if (clock() - held.mtimeMs > staleMs) {
       // Left by a crashed holder. If two waiters see the same stale lock, the slower one can
       // remove the lock the faster one just took; a 30 s stale window makes that rare enough.
-      await removeIfPresent(fs, lockPath);
+      yield* removeIfPresent(lockPath);
       continue;
     }
     const waited = clock() - started;
     if (waited >= timeoutMs) {
       throw new FsError("Other", path, `Cannot lock session file ${path}: another process holds ${lockPath}`);
     }
-    await sleep(Math.min(FIRST_DELAY_MS * 2 ** attempt, MAX_DELAY_MS, timeoutMs - waited));
+    yield* sleep(Math.min(FIRST_DELAY_MS * 2 ** attempt, MAX_DELAY_MS, timeoutMs - waited));
   }
 }
 
-async function removeIfPresent(fs: FileSystem, lockPath: string): Promise<void> {
+function* removeIfPresent(lockPath: string): Steps<void> {
   try {
-    await fs.remove(lockPath);
+    yield* remove(lockPath);
   } catch (error) {
     if (!isFsError(error, "NotFound")) throw error;
   }
-}
-
-function defaultSleep(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
 }

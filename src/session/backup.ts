@@ -4,6 +4,7 @@
  * @module
  */
 import { type FileSystem, isFsError } from "../io/file-system.ts";
+import { append, runSteps, stat, type Steps } from "../io/io-steps.ts";
 
 /** The first backup name tried for a version-`fromVersion` file: `<file>.v<N>.bak`. */
 export function backupPath(path: string, fromVersion: number): string {
@@ -11,20 +12,29 @@ export function backupPath(path: string, fromVersion: number): string {
 }
 
 /** The first free backup name (looked up, not created). */
-export async function freeBackupPath(fs: FileSystem, path: string, fromVersion: number): Promise<string> {
+export function freeBackupPath(fs: FileSystem, path: string, fromVersion: number): Promise<string> {
+  return runSteps(fs, freeBackupSteps(path, fromVersion));
+}
+
+function* freeBackupSteps(path: string, fromVersion: number): Steps<string> {
   const base = backupPath(path, fromVersion);
   for (let n = 1; ; n++) {
     const candidate = n === 1 ? base : `${base}.${n}`;
-    if ((await fs.stat(candidate)) === null) return candidate;
+    if ((yield* stat(candidate)) === null) return candidate;
   }
 }
 
 /** Writes `bytes` to a new backup file (exclusive create, so never over another) and returns its path. */
-export async function writeBackup(fs: FileSystem, path: string, fromVersion: number, bytes: Uint8Array, mode: number): Promise<string> {
+export function writeBackup(fs: FileSystem, path: string, fromVersion: number, bytes: Uint8Array, mode: number): Promise<string> {
+  return runSteps(fs, writeBackupSteps(path, fromVersion, bytes, mode));
+}
+
+/** `writeBackup` as a step function. */
+export function* writeBackupSteps(path: string, fromVersion: number, bytes: Uint8Array, mode: number): Steps<string> {
   for (;;) {
-    const candidate = await freeBackupPath(fs, path, fromVersion);
+    const candidate = yield* freeBackupSteps(path, fromVersion);
     try {
-      await fs.append(candidate, bytes, { exclusive: true, mode });
+      yield* append(candidate, bytes, { exclusive: true, mode });
       return candidate;
     } catch (error) {
       if (!isFsError(error, "AlreadyExists")) throw error;

@@ -6,6 +6,8 @@
 import { type SessionInfo, SessionInfoReader } from "../core/info/session-info.ts";
 import { joinPath, resolvePath } from "../core/storage/paths.ts";
 import type { FileSystem } from "../io/file-system.ts";
+import { runSteps } from "../io/io-steps.ts";
+import { sessionFilesSteps } from "./session-files.ts";
 
 export interface ListOptions {
   /** Also collect `allMessagesText` (for search). */
@@ -59,13 +61,8 @@ export function sortByModified(sessions: SessionInfo[]): SessionInfo[] {
 }
 
 /** The `.jsonl` files directly in `dir` (none when it does not exist). */
-export async function sessionFilesIn(fs: FileSystem, dir: string): Promise<string[]> {
-  try {
-    const entries = await fs.list(dir);
-    return entries.filter((e) => e.isFile && e.name.endsWith(".jsonl")).map((e) => joinPath(dir, e.name)).sort().reverse();
-  } catch {
-    return [];
-  }
+export function sessionFilesIn(fs: FileSystem, dir: string): Promise<string[]> {
+  return runSteps(fs, sessionFilesSteps(dir));
 }
 
 async function infosOf(fs: FileSystem, files: string[], options: ListOptions): Promise<SessionInfo[]> {

@@ -15,7 +15,8 @@ import { EntryIndex } from "./entry-index.ts";
 import { InvalidSessionIdError, UnknownEntryError } from "./errors.ts";
 import { uniqueEntryId } from "./ids.ts";
 import { listAllSessions, listSessions } from "./list-sessions.ts";
-import { type LoadedFile, loadSessionFile, openMostRecent, openSessionFile, preloadedSession, writeFork } from "./session-files.ts";
+import { runSteps } from "../io/io-steps.ts";
+import { type LoadedFile, loadSessionFileSteps, openMostRecent, openSessionFile, preloadedSession, writeFork } from "./session-files.ts";
 import { type NewSessionOptions, resolveDeps, resolveUserPath, type SessionDeps, sessionDirFor, type SessionManagerOptions } from "./session-options.ts";
 import { SessionView } from "./session-view.ts";
 import { SessionWriter, type WriterState } from "./session-writer.ts";
@@ -76,9 +77,15 @@ export class SessionManager extends SessionView {
    * The session at `path`, read without writing to it. A missing file becomes a new session with
    * that path; a non-empty file without a session header throws `NotASessionError`.
    */
-  static async open(path: string, sessionDir?: string, options: SessionManagerOptions & { cwdOverride?: string } = {}): Promise<SessionManager> {
+  static async open(
+    path: string,
+    sessionDir?: string,
+    options: string | (SessionManagerOptions & { cwdOverride?: string }) = {},
+  ): Promise<SessionManager> {
+    // pi's positional form, open(path, dir, cwdOverride), means the same here.
+    if (typeof options === "string") options = { cwdOverride: options };
     const deps = resolveDeps(options);
-    const { file, loaded, cwd, dir } = await openSessionFile(deps, path, sessionDir, options.cwdOverride);
+    const { file, loaded, cwd, dir } = await runSteps(deps.fs, openSessionFile(deps, path, sessionDir, options.cwdOverride));
     const manager = new SessionManager(deps, cwd, dir, true);
     manager.#adopt(file, loaded);
     return manager;
@@ -87,7 +94,7 @@ export class SessionManager extends SessionView {
   /** The most recently modified session of the dir (a custom dir: of this cwd), opened with `cwd`; else a new one. */
   static async continueRecent(cwd: string, sessionDir?: string, options: SessionManagerOptions = {}): Promise<SessionManager> {
     const deps = resolveDeps(options);
-    const found = await openMostRecent(deps, cwd, sessionDir);
+    const found = await runSteps(deps.fs, openMostRecent(deps, cwd, sessionDir));
     const manager = new SessionManager(deps, found.cwd, found.dir, true);
     if (found.recent) manager.#adopt(found.recent.file, found.recent.loaded);
     else manager.newSession();
@@ -115,15 +122,20 @@ export class SessionManager extends SessionView {
     options: SessionManagerOptions & { id?: string } = {},
   ): Promise<SessionManager> {
     const deps = resolveDeps(options);
-    const fork = await writeFork(deps, sourcePath, targetCwd, { sessionDir, id: options.id });
+    const fork = await runSteps(deps.fs, writeFork(deps, sourcePath, targetCwd, { sessionDir, id: options.id }));
     const manager = new SessionManager(deps, fork.cwd, fork.dir, true);
     manager.setContents(fork.header, fork.entries);
     manager.#useWriter(fork.writer);
     return manager;
   }
 
-  /** The sessions of `cwd` (pi's `list`), newest activity first. */
-  static list(cwd: string, sessionDir?: string, options: SessionManagerOptions & ListProgress = {}): Promise<SessionInfo[]> {
+  /** The sessions of `cwd` (pi's `list`), newest activity first. pi's `list(cwd, dir, onProgress)` works too. */
+  static list(
+    cwd: string,
+    sessionDir?: string,
+    options: (SessionManagerOptions & ListProgress) | ListProgress["onProgress"] = {},
+  ): Promise<SessionInfo[]> {
+    if (typeof options === "function") options = { onProgress: options };
     const deps = resolveDeps(options);
     const resolvedCwd = resolveUserPath(deps, cwd);
     const { dir, filterCwd } = sessionDirFor(deps, resolvedCwd, sessionDir);
@@ -131,8 +143,16 @@ export class SessionManager extends SessionView {
     return listSessions(deps.fs, dir, { cwdFilter, processCwd: deps.storage.processCwd, onProgress: options.onProgress });
   }
 
-  /** Every session of every project, or of one flat custom dir (pi's `listAll`). */
-  static listAll(options: SessionManagerOptions & ListProgress & { sessionDir?: string } = {}): Promise<SessionInfo[]> {
+  /**
+   * Every session of every project, or of one flat custom dir (pi's `listAll`). pi's forms
+   * `listAll(sessionDir, onProgress?)` and `listAll(onProgress)` work too.
+   */
+  static listAll(
+    options: (SessionManagerOptions & ListProgress & { sessionDir?: string }) | string | ListProgress["onProgress"] = {},
+    onProgress?: ListProgress["onProgress"],
+  ): Promise<SessionInfo[]> {
+    if (typeof options === "string") options = { sessionDir: options, onProgress };
+    else if (typeof options === "function") options = { onProgress: options };
     const deps = resolveDeps(options);
     const processCwd = deps.storage.processCwd;
     const sessionDir = options.sessionDir ? sessionDirFor(deps, processCwd, options.sessionDir).dir : undefined;
@@ -153,7 +173,7 @@ export class SessionManager extends SessionView {
   setSessionFile(path: string): Promise<void> {
     return this.#run(async () => {
       const file = resolveUserPath(this.#deps, path);
-      this.#adopt(file, await loadSessionFile(this.#deps.fs, file));
+      this.#adopt(file, await runSteps(this.#deps.fs, loadSessionFileSteps(file)));
     });
   }
 
@@ -176,8 +196,8 @@ export class SessionManager extends SessionView {
         this.setContents(header, entries, index);
         return undefined;
       }
-      const writer = new SessionWriter(this.#deps.fs, joinPath(this.#sessionDir, sessionFileName(timestamp, sessionId)), { kind: "pending" });
-      if (index.hasConversation) await writer.writeAll({ header, entries, hasConversation: true });
+      const writer = new SessionWriter(joinPath(this.#sessionDir, sessionFileName(timestamp, sessionId)), { kind: "pending" });
+      if (index.hasConversation) await runSteps(this.#deps.fs, writer.writeAll({ header, entries, hasConversation: true }));
       this.setContents(header, entries, index);
       this.#useWriter(writer);
       return writer.path;
@@ -309,7 +329,10 @@ export class SessionManager extends SessionView {
     const entry = make({ id, parentId: this.getLeafId(), timestamp: this.#deps.clock().toISOString() });
     const undo = this.addEntry(entry);
     try {
-      await this.#writer?.persist({ header: this.getHeader(), entries: this.entries, hasConversation: this.index.hasConversation }, entry);
+      if (this.#writer) {
+        const session = { header: this.getHeader(), entries: this.entries, hasConversation: this.index.hasConversation };
+        await runSteps(this.#deps.fs, this.#writer.persist(session, entry));
+      }
     } catch (error) {
       undo();
       throw error;
@@ -319,7 +342,7 @@ export class SessionManager extends SessionView {
 
   #setFile(file: string | undefined, state: WriterState): void {
     this.#file = file;
-    this.#writer = this.#persist && file !== undefined ? new SessionWriter(this.#deps.fs, file, state) : undefined;
+    this.#writer = this.#persist && file !== undefined ? new SessionWriter(file, state) : undefined;
   }
 
   #useWriter(writer: SessionWriter): void {

@@ -3,14 +3,17 @@
  * assistant message; then the whole buffer goes out in one exclusive create. After that
  * every entry is one appended line under the file lock, and a migrated file is first
  * backed up and rewritten atomically. Any throw leaves the writer's state as it was.
+ * The writes are step functions (`io-steps.ts`): the async manager runs them with `runSteps`,
+ * the synchronous compat one with `runStepsSync`.
  * @module
  */
 import type { SessionEntry, SessionHeader } from "../core/format/types.ts";
 import { dirName } from "../core/storage/paths.ts";
-import { type FileSystem, isFsError } from "../io/file-system.ts";
-import { withFileLock } from "../io/lock.ts";
+import { isFsError } from "../io/file-system.ts";
+import { append, mkdir, read, stat, type Steps, writeAtomic } from "../io/io-steps.ts";
+import { lockedSteps } from "../io/lock.ts";
 import { toJsonl } from "./entry-builders.ts";
-import { writeBackup } from "./backup.ts";
+import { writeBackupSteps } from "./backup.ts";
 import { SessionWriteConflictError } from "./errors.ts";
 
 /** New session files are private to their owner. */
@@ -45,11 +48,9 @@ export interface SessionSnapshot {
 /** Persists one session file. Calls must not overlap (the manager runs them one at a time). */
 export class SessionWriter {
   readonly path: string;
-  #fs: FileSystem;
   #state: WriterState;
 
-  constructor(fs: FileSystem, path: string, state: WriterState) {
-    this.#fs = fs;
+  constructor(path: string, state: WriterState) {
     this.path = path;
     this.#state = state;
   }
@@ -58,14 +59,14 @@ export class SessionWriter {
    * Brings the file up to date after `entry` (already the last of `session.entries`) was
    * added in memory. Nothing happens before a conversation exists.
    */
-  async persist(session: SessionSnapshot, entry: SessionEntry): Promise<void> {
+  *persist(session: SessionSnapshot, entry: SessionEntry): Steps<void> {
     const state = this.#state;
     if (state.kind === "pending") {
-      if (session.hasConversation) await this.writeAll(session);
+      if (session.hasConversation) yield* this.writeAll(session);
     } else if (state.kind === "migrate") {
-      await this.#rewriteMigrated(session, state);
+      yield* this.#rewriteMigrated(session, state);
     } else {
-      await this.#appendLine(entry, state.end);
+      yield* this.#appendLine(entry, state.end);
     }
   }
 
@@ -73,19 +74,20 @@ export class SessionWriter {
    * Writes header and entries as a new file: an exclusive create, or an atomic write over an
    * empty file (one that was opened empty). A non-empty file already there is never touched.
    */
-  async writeAll(session: SessionSnapshot): Promise<void> {
+  *writeAll(session: SessionSnapshot): Steps<void> {
     const bytes = encoder.encode(toJsonl([session.header, ...session.entries]));
-    await this.#fs.mkdir(dirName(this.path), { recursive: true });
-    await withFileLock(this.#fs, this.path, async () => {
+    yield* mkdir(dirName(this.path), { recursive: true });
+    const path = this.path;
+    yield* lockedSteps(path, function* () {
       try {
-        await this.#fs.append(this.path, bytes, { exclusive: true, mode: SESSION_FILE_MODE });
+        yield* append(path, bytes, { exclusive: true, mode: SESSION_FILE_MODE });
       } catch (error) {
         if (!isFsError(error, "AlreadyExists")) throw error;
-        const existing = await this.#fs.stat(this.path);
+        const existing = yield* stat(path);
         if (existing?.isFile !== true || existing.size > 0) {
-          throw new SessionWriteConflictError(this.path, "a file is already there");
+          throw new SessionWriteConflictError(path, "a file is already there");
         }
-        await this.#fs.writeAtomic(this.path, bytes, { mode: existing.mode || SESSION_FILE_MODE });
+        yield* writeAtomic(path, bytes, { mode: existing.mode || SESSION_FILE_MODE });
       }
     });
     this.#state = { kind: "written", end: { size: bytes.length, newline: true } };
@@ -95,24 +97,18 @@ export class SessionWriter {
    * One line in one `append` call; a torn last line gets its newline first. The last byte is
    * only read when the file's size is not the size this writer last saw (someone else wrote).
    */
-  async #appendLine(entry: SessionEntry, known: FileEnd | undefined): Promise<void> {
+  *#appendLine(entry: SessionEntry, known: FileEnd | undefined): Steps<void> {
     const line = JSON.stringify(entry) + "\n";
-    const size = await withFileLock(this.#fs, this.path, async () => {
-      const stat = await this.#fs.stat(this.path);
-      if (stat === null) throw new SessionWriteConflictError(this.path, "the file was removed after it was written");
-      const clean = stat.size === 0 || (known?.size === stat.size ? known.newline : (await this.#lastByte(stat.size)) === NEWLINE);
+    const path = this.path;
+    const size = yield* lockedSteps(path, function* () {
+      const now = yield* stat(path);
+      if (now === null) throw new SessionWriteConflictError(path, "the file was removed after it was written");
+      const clean = now.size === 0 || (known?.size === now.size ? known.newline : (yield* read(path, now.size - 1, now.size))[0] === NEWLINE);
       const bytes = encoder.encode(clean ? line : "\n" + line);
-      await this.#fs.append(this.path, bytes);
-      return stat.size + bytes.length;
+      yield* append(path, bytes);
+      return now.size + bytes.length;
     });
     this.#state = { kind: "written", end: { size, newline: true } };
-  }
-
-  async #lastByte(size: number): Promise<number | undefined> {
-    for await (const chunk of this.#fs.read(this.path, { start: size - 1, end: size })) {
-      if (chunk.length > 0) return chunk[0];
-    }
-    return undefined;
   }
 
   /**
@@ -120,28 +116,20 @@ export class SessionWriter {
    * atomically with the migrated session. Refuses if the file changed since it was read. Lines
    * the reader could not use (malformed JSON, a second header) live on in the backup only.
    */
-  async #rewriteMigrated(session: SessionSnapshot, state: { fromVersion: number; byteLength: number }): Promise<void> {
-    const size = await withFileLock(this.#fs, this.path, async () => {
-      const stat = await this.#fs.stat(this.path);
-      if (stat === null || stat.size !== state.byteLength) {
-        throw new SessionWriteConflictError(this.path, "it changed on disk since it was opened; not rewriting it");
+  *#rewriteMigrated(session: SessionSnapshot, state: { fromVersion: number; byteLength: number }): Steps<void> {
+    const path = this.path;
+    const size = yield* lockedSteps(path, function* () {
+      const now = yield* stat(path);
+      if (now === null || now.size !== state.byteLength) {
+        throw new SessionWriteConflictError(path, "it changed on disk since it was opened; not rewriting it");
       }
-      await writeBackup(this.#fs, this.path, state.fromVersion, await this.#readAll(stat.size), SESSION_FILE_MODE);
+      const original = yield* read(path);
+      if (original.length > now.size) throw new SessionWriteConflictError(path, "it grew while being backed up");
+      yield* writeBackupSteps(path, state.fromVersion, original, SESSION_FILE_MODE);
       const bytes = encoder.encode(toJsonl([session.header, ...session.entries]));
-      await this.#fs.writeAtomic(this.path, bytes, { mode: stat.mode || SESSION_FILE_MODE });
+      yield* writeAtomic(path, bytes, { mode: now.mode || SESSION_FILE_MODE });
       return bytes.length;
     });
     this.#state = { kind: "written", end: { size, newline: true } };
-  }
-
-  async #readAll(size: number): Promise<Uint8Array> {
-    const bytes = new Uint8Array(size);
-    let at = 0;
-    for await (const chunk of this.#fs.read(this.path)) {
-      if (at + chunk.length > size) throw new SessionWriteConflictError(this.path, "it grew while being backed up");
-      bytes.set(chunk, at);
-      at += chunk.length;
-    }
-    return at === size ? bytes : bytes.subarray(0, at);
   }
 }

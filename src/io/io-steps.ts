@@ -1,0 +1,136 @@
+/**
+ * File work written once, run two ways. A decision that needs the disk (open a session, append a
+ * line under the lock, write a new file) is a generator that yields IO requests and gets each
+ * answer back; it never touches a file itself. `runSteps` answers the requests with an async
+ * `FileSystem`, `runStepsSync` (in `run-sync.ts`) with a `SyncFileSystem`: the async
+ * `SessionManager` and the synchronous `pi-session/compat` one are two shells over the same steps.
+ *
+ * Inside a step function, `yield* stat(path)` reads like `await fs.stat(path)`; a failed request
+ * is thrown into the generator at that point, so `try`/`catch`/`finally` work as in async code.
+ * @module
+ */
+
+import type { AppendOptions, DirEntry, FileStat, FileSystem, WriteOptions } from "./file-system.ts";
+
+/** One thing a step function asks of the disk (or the clock). */
+export type IoRequest =
+  | { op: "stat"; path: string }
+  | { op: "read"; path: string; start?: number; end?: number }
+  | { op: "list"; path: string }
+  | { op: "append"; path: string; data: Uint8Array; options?: AppendOptions }
+  | { op: "writeAtomic"; path: string; data: Uint8Array; options?: WriteOptions }
+  | { op: "rename"; path: string; to: string }
+  | { op: "remove"; path: string }
+  | { op: "mkdir"; path: string; recursive?: boolean }
+  | { op: "sleep"; ms: number };
+
+/** A step function: yields requests, gets their answers, returns `T`. */
+export type Steps<T> = Generator<IoRequest, T, unknown>;
+
+/** Facts about `path`, or null when nothing is there. */
+export function* stat(path: string): Steps<FileStat | null> {
+  return (yield { op: "stat", path }) as FileStat | null;
+}
+
+/** Bytes `[start, end)` of a file (the whole file without a range); shorter at the end of the file. */
+export function* read(path: string, start?: number, end?: number): Steps<Uint8Array> {
+  return (yield { op: "read", path, start, end }) as Uint8Array;
+}
+
+/** The entries of a directory. */
+export function* list(path: string): Steps<DirEntry[]> {
+  return (yield { op: "list", path }) as DirEntry[];
+}
+
+/** Appends in one write call (see `FileSystem.append`). */
+export function* append(path: string, data: Uint8Array, options?: AppendOptions): Steps<void> {
+  yield { op: "append", path, data, options };
+}
+
+/** Replaces a file atomically (see `FileSystem.writeAtomic`). */
+export function* writeAtomic(path: string, data: Uint8Array, options?: WriteOptions): Steps<void> {
+  yield { op: "writeAtomic", path, data, options };
+}
+
+export function* rename(path: string, to: string): Steps<void> {
+  yield { op: "rename", path, to };
+}
+
+/** Removes a file or an empty directory. */
+export function* remove(path: string): Steps<void> {
+  yield { op: "remove", path };
+}
+
+export function* mkdir(path: string, options: { recursive?: boolean } = {}): Steps<void> {
+  yield { op: "mkdir", path, recursive: options.recursive };
+}
+
+/** Waits `ms` milliseconds (a lock retry). */
+export function* sleep(ms: number): Steps<void> {
+  yield { op: "sleep", ms };
+}
+
+/** How a driver waits; tests inject instant ones. */
+export interface StepOptions {
+  sleep?: (ms: number) => Promise<void>;
+}
+
+/** Runs `steps` over an async `FileSystem`. */
+export async function runSteps<T>(fs: FileSystem, steps: Steps<T>, options: StepOptions = {}): Promise<T> {
+  let next = steps.next();
+  while (!next.done) {
+    let answer: unknown;
+    try {
+      answer = await perform(fs, next.value, options);
+    } catch (error) {
+      next = steps.throw(error);
+      continue;
+    }
+    next = steps.next(answer);
+  }
+  return next.value;
+}
+
+async function perform(fs: FileSystem, request: IoRequest, options: StepOptions): Promise<unknown> {
+  switch (request.op) {
+    case "stat":
+      return await fs.stat(request.path);
+    case "read":
+      return await readBytes(fs, request.path, request.start, request.end);
+    case "list":
+      return await fs.list(request.path);
+    case "append":
+      return await fs.append(request.path, request.data, request.options);
+    case "writeAtomic":
+      return await fs.writeAtomic(request.path, request.data, request.options);
+    case "rename":
+      return await fs.rename(request.path, request.to);
+    case "remove":
+      return await fs.remove(request.path);
+    case "mkdir":
+      return await fs.mkdir(request.path, { recursive: request.recursive });
+    case "sleep":
+      return await (options.sleep ?? defaultSleep)(request.ms);
+  }
+}
+
+async function readBytes(fs: FileSystem, path: string, start?: number, end?: number): Promise<Uint8Array> {
+  const chunks: Uint8Array[] = [];
+  let length = 0;
+  for await (const chunk of fs.read(path, { start, end })) {
+    chunks.push(chunk);
+    length += chunk.length;
+  }
+  if (chunks.length === 1) return chunks[0];
+  const bytes = new Uint8Array(length);
+  let at = 0;
+  for (const chunk of chunks) {
+    bytes.set(chunk, at);
+    at += chunk.length;
+  }
+  return bytes;
+}
+
+function defaultSleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
