@@ -5,7 +5,8 @@
  * @module
  */
 
-import type { AppendOptions, DirEntry, FileStat, WriteOptions } from "./file-system.ts";
+import type { AppendOptions, DirEntry, FileStat, FileSystem, WriteOptions } from "./file-system.ts";
+import { chunksOf, SourceFailure } from "./_write-data.ts";
 
 /** `FileSystem`'s operations, blocking; `read` returns the bytes at once. */
 export interface SyncFileSystem {
@@ -22,4 +23,37 @@ export interface SyncFileSystem {
   /** Removes a file, or an empty directory. */
   remove(path: string): void;
   mkdir(path: string, options?: { recursive?: boolean }): void;
+}
+
+/**
+ * A `FileSystem` whose calls are answered by `sync` (for async code, such as listing, that must
+ * see the same disk as a synchronous caller, a memory one in tests).
+ */
+export function asyncFileSystem(sync: SyncFileSystem): FileSystem {
+  return {
+    async *read(path, range = {}) {
+      yield sync.read(path, range.start, range.end);
+    },
+    stat: async (path) => sync.stat(path),
+    list: async (dir) => sync.list(dir),
+    append: async (path, data, options) => sync.append(path, data, options),
+    async writeAtomic(path, data, options) {
+      const chunks: Uint8Array[] = [];
+      try {
+        for await (const chunk of chunksOf(data)) chunks.push(chunk.slice());
+      } catch (error) {
+        throw error instanceof SourceFailure ? error.error : error;
+      }
+      const bytes = new Uint8Array(chunks.reduce((sum, chunk) => sum + chunk.length, 0));
+      let at = 0;
+      for (const chunk of chunks) {
+        bytes.set(chunk, at);
+        at += chunk.length;
+      }
+      sync.writeAtomic(path, bytes, options);
+    },
+    rename: async (from, to) => sync.rename(from, to),
+    remove: async (path) => sync.remove(path),
+    mkdir: async (path, options) => sync.mkdir(path, options),
+  };
 }

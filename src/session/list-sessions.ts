@@ -18,6 +18,8 @@ export interface ListOptions {
   processCwd?: string;
   /** Called as files finish loading. */
   onProgress?: (loaded: number, total: number) => void;
+  /** Called with each file's info (null: not a session) as it finishes loading, before `onProgress`. */
+  onLoaded?: (info: SessionInfo | null, loaded: number, total: number) => void;
   concurrency?: number;
 }
 
@@ -69,7 +71,8 @@ async function infosOf(fs: FileSystem, files: string[], options: ListOptions): P
   let loaded = 0;
   const infos = await mapConcurrent(files, options.concurrency ?? 16, async (path) => {
     const info = await readSessionInfo(fs, path, { withText: options.withText });
-    options.onProgress?.(++loaded, files.length);
+    options.onLoaded?.(info, ++loaded, files.length);
+    options.onProgress?.(loaded, files.length);
     return info;
   });
   const base = options.processCwd ?? "/";

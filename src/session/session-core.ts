@@ -6,8 +6,8 @@
  * @module
  */
 import type { AgentMessage, FileEntry, ImageContent, SessionEntry, SystemMessage, TextContent, Usage, UsageEntry } from "../core/format/types.ts";
-import { isValidSessionId, sessionFileName } from "../core/storage/layout.ts";
-import { joinPath } from "../core/storage/paths.ts";
+import { defaultSessionDir, isValidSessionId, sessionFileName } from "../core/storage/layout.ts";
+import { joinPath, resolvePath } from "../core/storage/paths.ts";
 import type { Steps } from "../io/io-steps.ts";
 import { branchedSession } from "./branched-session.ts";
 import { checkedContextEdit, type ContextEditReplacement } from "./context-edit.ts";
@@ -122,6 +122,12 @@ export class SessionCore extends SessionView {
   /** The current file (it may not exist yet); undefined for an in-memory session. */
   getSessionFile(): string | undefined {
     return this.#file;
+  }
+
+  /** True when new sessions go to the cwd's default folder under the agent dir. */
+  usesDefaultSessionDir(): boolean {
+    const processCwd = this.#deps.storage.processCwd;
+    return resolvePath(processCwd, this.#sessionDir) === defaultSessionDir(this.#cwd, this.#deps.agentDir, processCwd);
   }
 
   /** False for `inMemory` sessions, which never write. */

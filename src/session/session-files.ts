@@ -99,6 +99,22 @@ export function* findMostRecentSteps(dir: string, options: { cwd?: string; proce
   return null;
 }
 
+/**
+ * pi's `findById`: the session file in the cwd's dir (or `sessionDir`; a custom one filtered by
+ * header cwd) whose header has exactly this id, found by header scans alone.
+ */
+export function* findByIdSteps(deps: PathDeps, cwd: string, id: string, sessionDir?: string): Steps<string | undefined> {
+  const resolvedCwd = resolveUserPath(deps, cwd);
+  const { dir, filterCwd } = sessionDirFor(deps, resolvedCwd, sessionDir);
+  for (const path of yield* sessionFilesSteps(dir)) {
+    const header = yield* readHeaderSteps(path);
+    if (header?.id !== id) continue;
+    if (filterCwd && (typeof header.cwd !== "string" || header.cwd === "" || resolveUserPath(deps, header.cwd) !== resolvedCwd)) continue;
+    return path;
+  }
+  return undefined;
+}
+
 /** A file to open, what is in it, and the cwd and dir the manager gets. */
 export interface OpenedFile {
   file: string;
