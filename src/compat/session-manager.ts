@@ -162,6 +162,7 @@ export class SessionManager extends SessionCore {
     const sessions = await listSessions(deps.listFs, dir, {
       cwdFilter: filterCwd ? resolvedCwd : undefined,
       processCwd,
+      withText: true,
       ...progressOptions(onProgress, signal, 10, keep),
     });
     signal?.throwIfAborted();
@@ -183,9 +184,18 @@ export class SessionManager extends SessionCore {
     const processCwd = deps.storage.processCwd;
     const where = { agentDir: deps.agentDir, sessionDir: sessionDir ? sessionDirFor(deps, processCwd, sessionDir).dir : undefined };
     const interval = where.sessionDir === undefined ? 100 : 10;
-    const sessions = await listAllSessions(deps.listFs, where, { processCwd, ...progressOptions(onProgress, signal, interval, () => true) });
+    const sessions = await listAllSessions(deps.listFs, where, { processCwd, withText: true, ...progressOptions(onProgress, signal, interval, () => true) });
     signal?.throwIfAborted();
     return sessions;
+  }
+
+  /** Starts a new empty session (nothing written yet); returns its file path. */
+  override newSession(options?: NewSessionOptions): string | undefined {
+    try {
+      return super.newSession(options);
+    } catch (error) {
+      throw asPiError(error);
+    }
   }
 
   /** Switches to the session at `path` (a missing file becomes a new session there). */
