@@ -336,6 +336,7 @@ test("pi-session/compat's SessionManager agrees with pi 1.6.0 call by call over 
       }
       compareAll(twin);
       files += compareFiles(twin);
+      rmSync(join(work, `seed-${seed}`), { recursive: true, force: true });
     } catch (error) {
       (error as Error).message = `seed ${seed}, after ${log.length} calls (${log.slice(-6).join("; ")}): ${(error as Error).message}`;
       throw error;
