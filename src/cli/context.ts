@@ -65,7 +65,8 @@ export class CliContext {
 
   /** Terminal width for tables; unlimited in pipes. */
   get width(): number {
-    return this.deps.stdoutIsTTY ? this.deps.columns ?? 80 : Infinity;
+    // A terminal that reports 0 columns (`script` does) has an unknown width: take 80.
+    return this.deps.stdoutIsTTY ? this.deps.columns || 80 : Infinity;
   }
 
   out(line: string): void {
