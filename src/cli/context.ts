@@ -25,6 +25,9 @@ export interface GlobalOptions {
 
 export type { Colors };
 
+/** The version of every `--json` shape (docs/JSON.md, docs/schema/); bumped on any change that is not an addition. */
+export const JSON_SCHEMA_VERSION = 1;
+
 async function readText(fs: FileSystem, path: string): Promise<string | undefined> {
   try {
     return new TextDecoder().decode(await readBytes(fs, path));
@@ -73,8 +76,17 @@ export class CliContext {
     this.deps.stdout(line + "\n");
   }
 
-  /** Prints a value as pretty JSON on stdout. */
+  /**
+   * Prints a value as pretty JSON on stdout; an object gets `"schemaVersion"` first, the
+   * version of the shapes in docs/JSON.md (arrays stay arrays: see there).
+   */
   outJson(value: unknown): void {
+    const versioned = value !== null && typeof value === "object" && !Array.isArray(value) ? { schemaVersion: JSON_SCHEMA_VERSION, ...value } : value;
+    this.outRawJson(versioned);
+  }
+
+  /** Prints a value as pretty JSON as it is, for shapes that are pi's own (`context`). */
+  outRawJson(value: unknown): void {
     this.deps.stdout(JSON.stringify(value, null, 2) + "\n");
   }
 

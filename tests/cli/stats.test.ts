@@ -20,7 +20,8 @@ test("stats --json counts the fork's copied entries once, in this directory's se
   const run = await stats("--json");
   assert.equal(run.code, 0, run.stderr);
   const report = JSON.parse(run.stdout);
-  assert.deepEqual(Object.keys(report), ["totals", "rows", "copies"]);
+  assert.deepEqual(Object.keys(report), ["schemaVersion", "totals", "rows", "copies"]);
+  assert.equal(report.schemaVersion, 1);
   assert.deepEqual([report.copies.entries, report.copies.usage.input], [1, 100]);
   assert.equal(report.totals.input, 700);
   assert.equal(report.totals.cost.total, 7);

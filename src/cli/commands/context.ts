@@ -37,9 +37,9 @@ export const contextCommand: CommandSpec = {
       // The fast path parses only what the context at the default leaf needs.
       context = (await readContextFromFile(ctx.fs, path)).context;
     }
-    if (opts.format === "llm") ctx.outJson(convertToLlm(context.messages));
+    if (opts.format === "llm") ctx.outRawJson(convertToLlm(context.messages));
     else if (opts.format === "text") ctx.deps.stdout(printable(context.messages.map(textOf).join("\n")));
-    else ctx.outJson(context);
+    else ctx.outRawJson(context);
     return 0;
   },
 };
