@@ -4,15 +4,12 @@
  * copied it; `--explain` lists the entries behind each figure.
  * @module
  */
-import { listingDigest } from "../../core/digest/listing-digest.ts";
-import { usageDigest } from "../../core/digest/usage-digest.ts";
 import type { UsageTotals } from "../../core/info/usage-totals.ts";
 import { aggregateStats, type StatsReport } from "../../core/stats/aggregate-stats.ts";
 import type { UsageSession } from "../../core/stats/attribution.ts";
 import type { StatsBy } from "../../core/stats/time-buckets.ts";
-import { resolvePath, tildePath } from "../../core/storage/paths.ts";
-import { recordState } from "../../catalog/store.ts";
-import { sessionScope, withCatalog, withProgress } from "../catalog.ts";
+import { tildePath } from "../../core/storage/paths.ts";
+import { usageScope, usageSessions } from "../usage-sessions.ts";
 import type { CommandSpec } from "../command.ts";
 import type { CliContext } from "../context.ts";
 import { dateOption, timeZoneOption } from "../date-options.ts";
@@ -23,33 +20,6 @@ import { uniquePrefixes } from "../output/unique-prefix.ts";
 
 const GROUPS: StatsBy[] = ["hour", "day", "week", "month", "session", "model", "project"];
 const HEADINGS: Record<StatsBy, string> = { hour: "Hour", day: "Day", week: "Week", month: "Month", session: "Session", model: "Model", project: "Project" };
-
-/** Every session's usage rows (for attribution), with names when grouping by session. */
-async function usageSessions(ctx: CliContext, withNames: boolean): Promise<UsageSession[]> {
-  const every = await sessionScope(ctx, true);
-  const kinds = withNames ? [usageDigest, listingDigest] : [usageDigest];
-  return withCatalog(ctx, async (catalog) => {
-    const [options, done] = withProgress(ctx, "Reading usage", { listedDirs: every.dirs });
-    const view = await catalog.refresh(kinds, every.files, options).finally(done);
-    const names = view.records(listingDigest);
-    const sessions: UsageSession[] = [];
-    for (const [path, record] of view.records(usageDigest)) {
-      const { header, rejected, data } = recordState(record);
-      if (rejected || header === null) continue;
-      const name = names.get(path) && recordState(names.get(path)!).data.name;
-      sessions.push({
-        path,
-        id: typeof header.id === "string" ? header.id : String(header.id ?? ""),
-        cwd: typeof header.cwd === "string" ? header.cwd : "",
-        created: typeof header.timestamp === "string" ? header.timestamp : "",
-        parentSession: typeof header.parentSession === "string" ? header.parentSession : undefined,
-        name: name || undefined,
-        usage: data,
-      });
-    }
-    return sessions;
-  });
-}
 
 const n = groupDigits;
 const usd = (value: number) => `$${value.toFixed(3)}`;
@@ -112,14 +82,7 @@ export const statsCommand: CommandSpec = {
     const until = dateOption(ctx, "until", opts.until);
     const tz = timeZoneOption(opts.tz);
     const sessions = await usageSessions(ctx, by === "session");
-    let inScope: ((s: UsageSession) => boolean) | undefined;
-    if (!opts.all) {
-      const local = await sessionScope(ctx, false);
-      const paths = new Set(local.files);
-      const base = ctx.deps.storage.processCwd;
-      const cwd = local.cwdFilter === undefined ? undefined : resolvePath(base, local.cwdFilter);
-      inScope = (s) => paths.has(s.path) && (cwd === undefined || (s.cwd !== "" && resolvePath(base, s.cwd) === cwd));
-    }
+    const inScope = await usageScope(ctx, Boolean(opts.all));
     const explain = opts.explain === undefined ? undefined : opts.explain === true ? true : String(opts.explain);
     const report = aggregateStats(sessions, { by, tz, since, until, inScope, breakdown: Boolean(opts.breakdown), explain });
     if (ctx.json) {
