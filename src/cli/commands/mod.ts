@@ -11,6 +11,7 @@ export const COMMAND_LOADERS: readonly (readonly [string, () => Promise<CommandS
   ["list", async () => (await import("./list.ts")).listCommand],
   ["pick", async () => (await import("./pick.ts")).pickCommand],
   ["recent", async () => (await import("./recent.ts")).recentCommand],
+  ["resume", async () => (await import("./resume.ts")).resumeCommand],
   ["info", async () => (await import("./info.ts")).infoCommand],
   ["show", async () => (await import("./show.ts")).showCommand],
   ["tree", async () => (await import("./tree.ts")).treeCommand],
