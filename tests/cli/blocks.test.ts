@@ -50,9 +50,9 @@ test("blocks prints a table that fits 80 columns and marks the active block", as
   const lines = out.stdout.trimEnd().split("\n");
   for (const line of lines) assert.ok(line.length <= 80, line);
   assert.match(lines[0], /^Start\s+Activity\s+Models\s+Tokens\s+Cost\s+Sessions$/);
-  assert.match(lines[1], /^2025-06-01 09:00\s+0h 00m\s+gemini-2\.5-flash-\S*\s+1,000\s+\$0\.10\s+1$/);
-  assert.match(lines[2], /^2025-06-01 15:00\s+3h 30m left\s+claude-sonnet-4-\S*\s+600,000\s+\$0\.30\s+1$/);
-  assert.match(out.stdout, /Active block since 15:00, ends at 20:00 \(3h 30m left\)\n {2}Burn rate: 20,000 tokens\/min, \$0\.60\/h\n {2}Projected at 20:00: 4,800,000 tokens, \$2\.40\n/);
+  assert.match(lines[1], /^2025-06-01 09:00\s+0h 00m\s+gemini-2\.5-flash-\S*\s+1,000\s+\$0\.100\s+1$/);
+  assert.match(lines[2], /^2025-06-01 15:00\s+3h 30m left\s+claude-sonnet-4-\S*\s+600,000\s+\$0\.300\s+1$/);
+  assert.match(out.stdout, /Active block since 15:00, ends at 20:00 \(3h 30m left\)\n {2}Burn rate: 20,000 tokens\/min, \$0\.600\/h\n {2}Projected at 20:00: 4,800,000 tokens, \$2\.400\n/);
 });
 
 test("blocks with no usage says so and exits 1; a bad --since is a usage error", async () => {

@@ -16,7 +16,8 @@ import { usageScope, usageSessions } from "../usage-sessions.ts";
 
 const BLOCK_HOURS = 5;
 
-const usd = (value: number) => `$${value.toFixed(2)}`;
+/** Dollars as `stats` prints them. */
+const usd = (value: number) => `$${value.toFixed(3)}`;
 
 /** `2h 05m`. */
 function span(ms: number): string {
@@ -24,8 +25,8 @@ function span(ms: number): string {
   return `${Math.floor(minutes / 60)}h ${String(minutes % 60).padStart(2, "0")}m`;
 }
 
-/** A model key without its provider, which the table has no room for. */
-const modelName = (key: string) => key.slice(key.indexOf("/") + 1);
+/** A model key without its provider, which the table has no room for (`Tools/summaries` stays whole). */
+const modelName = (key: string) => (key.startsWith("Tools/") ? key : key.slice(key.indexOf("/") + 1));
 
 function printBlocks(ctx: CliContext, blocks: UsageBlock[], tz: string | undefined): void {
   const c = ctx.color;
