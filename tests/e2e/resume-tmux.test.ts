@@ -1,19 +1,21 @@
 /**
- * `resume` in a real terminal (tmux) under Node, Deno and Bun: pick a session, and a fake `pi`
+ * `resume` in a real terminal (tmux) under the compiled binary, Node, Deno and Bun: pick a session, and a fake `pi`
  * on PATH gets `--session FILE`, runs in the session's folder, owns the terminal (reads what is
  * typed), and its exit code becomes ours. Runs under Node (it drives the others).
  * @module
  */
+import { execFile } from "node:child_process";
 import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { homedir, tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import assert from "node:assert/strict";
 import { hasTmux, killServer, Pane } from "./_tmux.ts";
+import { compileArgs } from "../../scripts/compile.ts";
 
 const root = new URL("../..", import.meta.url).pathname;
 const isNode = !("Deno" in globalThis) && !("Bun" in globalThis);
-const skip = !isNode ? "runs under Node; it drives Node, Deno and Bun itself" : !hasTmux() ? "tmux is not installed" : false;
+const skip = !isNode ? "runs under Node; it drives Node, Deno, Bun and the binary itself" : !hasTmux() ? "tmux is not installed" : false;
 const bin = (name: string) => join(root, "node_modules", ".bin", name);
 
 /** A pi that says what it got on stdout, asks on the terminal, and exits 5. */
@@ -32,8 +34,9 @@ describe("resume in tmux", { skip }, () => {
   let project: string;
   let agent: string;
   let session: string;
+  let binary: string;
 
-  before(() => {
+  before(async () => {
     work = mkdtempSync(join(tmpdir(), "pi-session-resume-"));
     project = join(work, "project");
     agent = join(work, "agent");
@@ -47,6 +50,10 @@ describe("resume in tmux", { skip }, () => {
     const header = { type: "session", version: 3, id: "019c4a1e-0000-7000-8000-000000000001", timestamp: "2026-03-02T09:00:00.000Z", cwd: project };
     const user = { type: "message", id: "u1", parentId: null, timestamp: "2026-03-02T09:00:01.000Z", message: { role: "user", content: "Resume me please", timestamp: 1772442001000 } };
     writeFileSync(session, JSON.stringify(header) + "\n" + JSON.stringify(user) + "\n");
+    binary = join(work, "pi-session");
+    await new Promise<void>((resolve, reject) =>
+      execFile(bin("bun"), compileArgs(binary), { cwd: root, env: { PATH: process.env.PATH ?? "", HOME: work } }, (error, _out, stderr) =>
+        error ? reject(new Error(stderr)) : resolve()));
   });
   after(() => {
     killServer(socket);
@@ -54,6 +61,7 @@ describe("resume in tmux", { skip }, () => {
   });
 
   const runtimes: [string, () => string[]][] = [
+    ["binary", () => [binary]],
     ["node", () => [process.execPath, "--import", "tsx", "src/cli/main.ts"]],
     ["deno", () => [bin("deno"), "run", "-A", "--quiet", "src/cli/main.ts"]],
     ["bun", () => [bin("bun"), "src/cli/main.ts"]],
