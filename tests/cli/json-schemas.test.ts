@@ -1,7 +1,8 @@
 /**
  * Every `--json` output against its schema in docs/schema/: each command runs for real on the
  * example sessions (examples/agent, examples/broken, copied into memory), and what it prints
- * must conform. Every schema is used, and every command that prints JSON has one.
+ * must conform, and every schema file must be used by one of the runs. A new command with
+ * --json needs a schema and a row in READING or WRITING.
  */
 import { test } from "node:test";
 import assert from "node:assert/strict";
