@@ -41,9 +41,9 @@ export const contextCommand: CommandSpec = {
       reportSkipped(ctx, path, read.issues);
       context = read.context;
     }
-    if (opts.format === "llm") ctx.outJson(convertToLlm(context.messages));
+    if (opts.format === "llm") ctx.outRawJson(convertToLlm(context.messages));
     else if (opts.format === "text") ctx.deps.stdout(printable(context.messages.map(textOf).join("\n")));
-    else ctx.outJson(context);
+    else ctx.outRawJson(context);
     return 0;
   },
 };
