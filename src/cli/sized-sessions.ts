@@ -14,13 +14,18 @@ export interface SizedSession extends SessionInfo {
   bytes: number;
 }
 
-/** Every project's sessions, or those whose header cwd is `project` (resolved against the cwd). */
-export async function sizedSessions(ctx: CliContext, project?: string): Promise<SizedSession[]> {
-  let sessions = await cataloguedSessions(ctx, true);
+/**
+ * Every project's sessions, or those whose header cwd is `project` (resolved against the cwd),
+ * and the ids of every known session (to shorten printed ids by).
+ */
+export async function sizedSessions(ctx: CliContext, project?: string): Promise<{ sessions: SizedSession[]; knownIds: string[] }> {
+  const everywhere = (await cataloguedSessions(ctx, true)).sessions;
+  let sessions = everywhere;
   if (project !== undefined) {
     const base = ctx.deps.storage.processCwd;
     const wanted = resolvePath(base, project);
     sessions = sessions.filter((s) => s.cwd !== "" && resolvePath(base, s.cwd) === wanted);
   }
-  return mapConcurrent(sessions, 32, async (s) => ({ ...s, bytes: (await ctx.fs.stat(s.path))?.size ?? 0 }));
+  const sized = await mapConcurrent(sessions, 32, async (s) => ({ ...s, bytes: (await ctx.fs.stat(s.path))?.size ?? 0 }));
+  return { sessions: sized, knownIds: everywhere.map((s) => s.id) };
 }

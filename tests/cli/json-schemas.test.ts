@@ -73,7 +73,7 @@ const WRITING: [string, string[], number][] = [
   ["label", ["label", CART, "1a2b1111", "start", "--json"], 0],
   ["branch-out", ["fork", CART, "--at", "1a2b5555", "--json"], 0],
   ["branch-out", ["clone", CART, "--json"], 0],
-  ["export", ["export", CART, "--format", "jsonl", "-o", "/work/out/cart.jsonl", "--json"], 0],
+  ["export", ["export", CART, "--format", "jsonl", "-o", "/work/out/cart.jsonl", "--mkdir", "--json"], 0],
   ["export", ["export", CART, "--format", "html", "--redact", "-o", "/work/out/cart.html", "--json"], 0],
   ["migrate", ["migrate", `${AGENT_DIR}/sessions/--home-dev-old-project--`, "--dry-run", "--json"], 0],
   ["migrate", ["migrate", `${AGENT_DIR}/sessions/--home-dev-old-project--`, "--json"], 0],

@@ -77,7 +77,7 @@ export const blocksCommand: CommandSpec = {
     if (opts.active) blocks = blocks.filter((b) => b.active);
     if (ctx.json) {
       ctx.outJson({ blockHours: BLOCK_HOURS, now: new Date(now).toISOString(), blocks });
-      return 0;
+      return blocks.length ? 0 : 1; // found nothing: 1, as without --json (SPEC §4)
     }
     if (blocks.length === 0) {
       const what = opts.active ? "No active block" : "No usage found";

@@ -11,7 +11,7 @@ import { oneLine } from "../output/control-chars.ts";
 import { type FitColumn, fitTable } from "../output/fit-table.ts";
 import { groupDigits } from "../output/numbers.ts";
 import { type SizedSession, sizedSessions } from "../sized-sessions.ts";
-import { uniquePrefixes } from "../output/unique-prefix.ts";
+import { uniquePrefixesAmong } from "../output/unique-prefix.ts";
 
 /** One project's share. */
 interface ProjectUse {
@@ -43,7 +43,7 @@ export const duCommand: CommandSpec = {
   async run(ctx, _args, opts) {
     const limit = Number(opts.limit);
     if (!Number.isInteger(limit) || limit < 0) throw new CliError("bad-option", `--limit must be a whole number, not "${opts.limit}"`, "Pass e.g. --limit 20");
-    const sessions = await sizedSessions(ctx, typeof opts.project === "string" ? opts.project : undefined);
+    const { sessions, knownIds } = await sizedSessions(ctx, typeof opts.project === "string" ? opts.project : undefined);
     const projects = byProject(sessions);
     const largest = [...sessions].sort((a, b) => b.bytes - a.bytes || (a.path < b.path ? -1 : 1)).slice(0, limit);
     const totalBytes = sessions.reduce((n, s) => n + s.bytes, 0);
@@ -54,7 +54,7 @@ export const duCommand: CommandSpec = {
         projects,
         largest: largest.map((s) => ({ path: s.path, id: s.id, cwd: s.cwd, name: s.name ?? null, bytes: s.bytes, modified: s.modified.toISOString() })),
       });
-      return 0;
+      return sessions.length ? 0 : 1; // found nothing: 1, as without --json (SPEC §4)
     }
     if (sessions.length === 0) {
       ctx.note("No sessions found.");
@@ -71,7 +71,7 @@ export const duCommand: CommandSpec = {
     ctx.out("");
     ctx.out(c.bold(`Largest sessions`));
     // Unique among every session known, so that a printed prefix resolves back to its session.
-    const short = uniquePrefixes(sessions.map((s) => s.id));
+    const short = uniquePrefixesAmong(largest.map((s) => s.id), knownIds);
     const big = largest.map((s) => [size(s.bytes), oneLine(short.get(s.id) ?? s.id), oneLine(tildePath(s.cwd, home)), oneLine(s.name ?? s.firstMessage)]);
     const bigColumns: FitColumn[] = [{ right: true }, { style: c.cyan }, { style: c.dim, drop: 1 }, { flex: true, min: 20 }];
     for (const line of fitTable(big, bigColumns, ctx.width).lines) ctx.out(line);

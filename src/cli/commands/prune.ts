@@ -53,7 +53,7 @@ export const pruneCommand: CommandSpec = {
       throw new CliError("bad-option", "prune needs --older-than or --larger-than", "Pass e.g. --older-than 90d, or --larger-than 50MB (both: sessions that match both)");
     }
     const day = localDays();
-    const sessions = (await sizedSessions(ctx, typeof opts.project === "string" ? opts.project : undefined))
+    const sessions = (await sizedSessions(ctx, typeof opts.project === "string" ? opts.project : undefined)).sessions
       .filter((s) => before === undefined || !onOrAfter(before, s.modified.getTime(), day(s.modified.getTime())))
       .filter((s) => minBytes === undefined || s.bytes > minBytes)
       .sort((a, b) => a.modified.getTime() - b.modified.getTime() || (a.path < b.path ? -1 : 1));
