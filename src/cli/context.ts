@@ -63,9 +63,11 @@ export class CliContext {
     this.errColor = createColors(allowed && deps.stderrIsTTY);
   }
 
-  /** Terminal width for tables; unlimited in pipes. */
+  /** Terminal width for tables; unlimited in pipes. A terminal that reports 0 columns (`script` does) counts as 80. */
   get width(): number {
-    return this.deps.stdoutIsTTY ? this.deps.columns ?? 80 : Infinity;
+    if (!this.deps.stdoutIsTTY) return Infinity;
+    const columns = this.deps.columns ?? 0;
+    return columns > 0 ? columns : 80;
   }
 
   out(line: string): void {
