@@ -11,6 +11,7 @@ import { COMMAND_LOADERS, loadCommands } from "./commands/mod.ts";
 import { CliContext, type GlobalOptions } from "./context.ts";
 import type { CliDeps } from "./deps.ts";
 import { describeError } from "./errors.ts";
+import { COLOR_WHEN } from "./output/color-choice.ts";
 
 function addCommand(program: Command, spec: CommandSpec, deps: CliDeps, setExit: (code: number) => void): void {
   const command = program.command(spec.name, { hidden: spec.hidden }).description(spec.summary);
@@ -42,7 +43,8 @@ export function buildProgram(deps: CliDeps, setExit: (code: number) => void, com
     .option("--agent-dir <dir>", "pi agent directory (default $PI_CODING_AGENT_DIR or ~/.pi/agent)")
     .option("--cwd <dir>", "act as if run in this directory")
     .option("--json", "print data as JSON")
-    .option("--no-color", "never colour output")
+    .addOption(new Option("--color <when>", "colour output: always, never or auto (a terminal, unless NO_COLOR; FORCE_COLOR forces it)").choices(COLOR_WHEN))
+    .option("--no-color", "never colour output (same as --color=never)")
     .option("-q, --quiet", "print no notes on stderr")
     .showSuggestionAfterError(true)
     .exitOverride()
@@ -53,7 +55,7 @@ export function buildProgram(deps: CliDeps, setExit: (code: number) => void, com
 }
 
 /** Global flags that take a value: their value is not the command name. */
-const VALUE_FLAGS = new Set(["--session-dir", "--agent-dir", "--cwd"]);
+const VALUE_FLAGS = new Set(["--session-dir", "--agent-dir", "--cwd", "--color"]);
 
 /**
  * The command `argv` runs, as a one-element list, or undefined (load every command) when it
