@@ -7,6 +7,7 @@ import type { CommandSpec } from "../command.ts";
 import { navigateTree } from "../interactive/tree-nav/navigate.ts";
 import { loadSession } from "../load.ts";
 import { resolveSessionRef } from "../resolve/session-ref.ts";
+import { capIndent } from "../render/tree-indent.ts";
 import { filterTag, renderTreeRow, TREE_FILTERS, type TreeFilter, treeRows } from "../render/tree-rows.ts";
 
 /** `pi-session tree <ref> [--filter F]`. */
@@ -52,7 +53,8 @@ export const treeCommand: CommandSpec = {
       });
       return 0;
     }
-    for (const row of rows) ctx.out(renderTreeRow(row, ctx.width, ctx.color));
+    // Deep rows keep half the width for their text (outer levels give way to `…`).
+    for (const row of rows) ctx.out(renderTreeRow({ ...row, depthPrefix: capIndent(row.depthPrefix, ctx.width) }, ctx.width, ctx.color));
     if (rows.length === 0) ctx.out(ctx.color.dim("No entries found"));
     ctx.out(ctx.color.dim(`(${rows.length} ${rows.length === 1 ? "entry" : "entries"})${filterTag(filter)}`));
     return 0;
