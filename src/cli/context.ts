@@ -23,6 +23,8 @@ export interface GlobalOptions {
   /** `--color <when>` (always, never, auto) or `--no-color` (false). */
   color?: boolean | string;
   quiet?: boolean;
+  /** False with `--no-pager`. */
+  pager?: boolean;
 }
 
 export type { Colors };

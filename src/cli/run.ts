@@ -12,6 +12,7 @@ import { CliContext, type GlobalOptions } from "./context.ts";
 import type { CliDeps } from "./deps.ts";
 import { describeError } from "./errors.ts";
 import { COLOR_WHEN } from "./output/color-choice.ts";
+import { pagerCommand, tallerThan } from "./pager.ts";
 
 function addCommand(program: Command, spec: CommandSpec, deps: CliDeps, setExit: (code: number) => void): void {
   const command = program.command(spec.name, { hidden: spec.hidden }).description(spec.summary);
@@ -27,8 +28,24 @@ function addCommand(program: Command, spec: CommandSpec, deps: CliDeps, setExit:
     const self = received[received.length - 1] as Command;
     const options = self.opts();
     const args = received.slice(0, -2).flatMap((a) => (Array.isArray(a) ? a : a === undefined ? [] : [a])) as string[];
-    const ctx = new CliContext(deps, program.opts() as GlobalOptions);
-    setExit(await spec.run(ctx, args, options));
+    const globals = program.opts() as GlobalOptions;
+    const pager = spec.paged && globals.pager !== false && deps.stdoutIsTTY && deps.page ? pagerCommand(deps.storage.env) : undefined;
+    if (pager === undefined) {
+      setExit(await spec.run(new CliContext(deps, globals), args, options));
+      return;
+    }
+    // Held back until the command is done, to know whether it fits on the screen.
+    const held: string[] = [];
+    const ctx = new CliContext({ ...deps, stdout: (text) => void held.push(text) }, globals);
+    let paged = false;
+    try {
+      setExit(await spec.run(ctx, args, options));
+      const text = held.join("");
+      paged = tallerThan(text, { columns: ctx.width, rows: deps.rows || 24 }) && await deps.page!(pager, text);
+    } finally {
+      // A failing command's output comes out before its error, and so does a text no pager showed.
+      if (!paged && held.length > 0) deps.stdout(held.join(""));
+    }
   });
 }
 
@@ -46,6 +63,7 @@ export function buildProgram(deps: CliDeps, setExit: (code: number) => void, com
     .addOption(new Option("--color <when>", "colour output: always, never or auto (a terminal, unless NO_COLOR; FORCE_COLOR forces it)").choices(COLOR_WHEN))
     .option("--no-color", "never colour output (same as --color=never)")
     .option("-q, --quiet", "print no notes on stderr")
+    .option("--no-pager", "never page long show, context or tree output (default: $PAGER, else less -R, on a terminal)")
     .showSuggestionAfterError(true)
     .exitOverride()
     .configureOutput({ writeOut: deps.stdout, writeErr: deps.stderr });

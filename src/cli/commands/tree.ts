@@ -15,6 +15,7 @@ export const treeCommand: CommandSpec = {
   name: "tree",
   summary: "Print a session's whole entry tree, active branch and labels marked (pi's /tree)",
   args: ["<ref>"],
+  paged: true,
   options: [
     {
       flags: "--filter <mode>",
