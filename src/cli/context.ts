@@ -29,6 +29,9 @@ export interface GlobalOptions {
 
 export type { Colors };
 
+/** The version of every `--json` shape (docs/JSON.md, docs/schema/); bumped on any change that is not an addition. */
+export const JSON_SCHEMA_VERSION = 1;
+
 async function readText(fs: FileSystem, path: string): Promise<string | undefined> {
   try {
     return new TextDecoder().decode(await readBytes(fs, path));
@@ -67,19 +70,27 @@ export class CliContext {
     this.errColor = createColors(choice(deps.stderrIsTTY));
   }
 
-  /** Terminal width for tables; unlimited in pipes. A terminal that reports 0 columns (`script` does) counts as 80. */
+  /** Terminal width for tables; unlimited in pipes. */
   get width(): number {
-    if (!this.deps.stdoutIsTTY) return Infinity;
-    const columns = this.deps.columns ?? 0;
-    return columns > 0 ? columns : 80;
+    // A terminal that reports 0 columns (`script` does) has an unknown width: take 80.
+    return this.deps.stdoutIsTTY ? this.deps.columns || 80 : Infinity;
   }
 
   out(line: string): void {
     this.deps.stdout(line + "\n");
   }
 
-  /** Prints a value as pretty JSON on stdout. */
+  /**
+   * Prints a value as pretty JSON on stdout; an object gets `"schemaVersion"` first, the
+   * version of the shapes in docs/JSON.md (arrays stay arrays: see there).
+   */
   outJson(value: unknown): void {
+    const versioned = value !== null && typeof value === "object" && !Array.isArray(value) ? { schemaVersion: JSON_SCHEMA_VERSION, ...value } : value;
+    this.outRawJson(versioned);
+  }
+
+  /** Prints a value as pretty JSON as it is, for shapes that are pi's own (`context`). */
+  outRawJson(value: unknown): void {
     this.deps.stdout(JSON.stringify(value, null, 2) + "\n");
   }
 

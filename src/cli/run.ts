@@ -23,7 +23,8 @@ function addCommand(program: Command, spec: CommandSpec, deps: CliDeps, setExit:
     if (option.default !== undefined) o.default(option.default);
     command.addOption(o);
   }
-  command.addHelpText("after", "\nExamples:\n" + spec.examples.map((e) => `  $ ${e}`).join("\n") + "\n");
+  const notes = spec.notes ? "\n" + spec.notes.join("\n") + "\n" : "";
+  command.addHelpText("after", notes + "\nExamples:\n" + spec.examples.map((e) => `  $ ${e}`).join("\n") + "\n");
   command.action(async (...received: unknown[]) => {
     const self = received[received.length - 1] as Command;
     const options = self.opts();

@@ -4,6 +4,7 @@
  * @module
  */
 import type { MessageEntry, ToolCall } from "../../core/format/types.ts";
+import { roundCosts } from "../../core/info/round-cost.ts";
 import { sessionUsage, type UsageTotals } from "../../core/info/usage-totals.ts";
 import { listingInfo, listingOfEntries } from "../../core/info/session-info.ts";
 import type { CommandSpec } from "../command.ts";
@@ -81,9 +82,9 @@ export const infoCommand: CommandSpec = {
       leafId: tree.leafId,
       leafCount: tree.leaves().length,
       labelCount: tree.labels.size,
-      usage: totals,
+      usage: roundCosts(totals),
       // The part of `usage` copied from the parent session (fork or clone); null without a parent.
-      inheritedUsage: inherited,
+      inheritedUsage: inherited?.usage ? { ...inherited, usage: roundCosts(inherited.usage) } : inherited,
       models,
       problems,
     };

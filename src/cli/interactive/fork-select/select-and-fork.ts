@@ -1,6 +1,6 @@
 /**
- * `fork <ref>` without `--at` on a terminal: choose a user message in the selector, then
- * fork so that the new session ends just before it.
+ * `fork <ref>` without `--at` or `--before` on a terminal: choose a user message in the
+ * selector, then fork so that the new session ends just before it (as `--before` does).
  * @module
  */
 import type { CliContext } from "../../context.ts";
@@ -34,5 +34,5 @@ export async function selectAndFork(ctx: CliContext, terminal: Terminal, path: s
     render: (state, size) => renderForkSelect(state, size, ctx.errColor),
   });
   if (exit.kind === "cancel") return CANCELLED;
-  return await forkBefore(ctx, path, exit.value.id);
+  return await forkBefore(ctx, path, exit.value.id, { strict: true });
 }
