@@ -61,7 +61,7 @@ export function buildProgram(deps: CliDeps, setExit: (code: number) => void, com
     .option("--agent-dir <dir>", "pi agent directory (default $PI_CODING_AGENT_DIR or ~/.pi/agent)")
     .option("--cwd <dir>", "act as if run in this directory")
     .option("--json", "print data as JSON")
-    .addOption(new Option("--color <when>", "colour output: always, never or auto (a terminal, unless NO_COLOR; FORCE_COLOR forces it)").choices(COLOR_WHEN))
+    .addOption(new Option("--color <when>", "when to colour output; auto: on a terminal unless NO_COLOR is set, FORCE_COLOR forces it").choices(COLOR_WHEN))
     .option("--no-color", "never colour output (same as --color=never)")
     .option("-q, --quiet", "print no notes on stderr")
     .option("--no-pager", "never page long show, context or tree output (default: $PAGER, else less -R, on a terminal)")
