@@ -10,6 +10,7 @@ import type { FileSystem } from "../io/file-system.ts";
 import { readBytes } from "../catalog/read-bytes.ts";
 import type { CliDeps } from "./deps.ts";
 import { CliError } from "./errors.ts";
+import { colorEnabled } from "./output/color-choice.ts";
 import { type Colors, createColors } from "./output/colors.ts";
 import { printable } from "./output/control-chars.ts";
 
@@ -19,8 +20,11 @@ export interface GlobalOptions {
   agentDir?: string;
   cwd?: string;
   json?: boolean;
-  color?: boolean;
+  /** `--color <when>` (always, never, auto) or `--no-color` (false). */
+  color?: boolean | string;
   quiet?: boolean;
+  /** False with `--no-pager`. */
+  pager?: boolean;
 }
 
 export type { Colors };
@@ -45,7 +49,7 @@ export class CliContext {
   readonly agentDir: string;
   readonly json: boolean;
   readonly quiet: boolean;
-  /** Colours on stdout (TTY, no NO_COLOR, no --no-color). */
+  /** Colours on stdout (`--color`, else FORCE_COLOR, else NO_COLOR, else whether it is a TTY). */
   readonly color: Colors;
   /** Colours on stderr. */
   readonly errColor: Colors;
@@ -61,9 +65,9 @@ export class CliContext {
     this.agentDir = resolvePath(storage.processCwd, resolveAgentDir(storage, options.agentDir));
     this.json = options.json ?? false;
     this.quiet = options.quiet ?? false;
-    const allowed = options.color !== false && !storage.env("NO_COLOR");
-    this.color = createColors(allowed && deps.stdoutIsTTY);
-    this.errColor = createColors(allowed && deps.stderrIsTTY);
+    const choice = (isTTY: boolean) => colorEnabled({ flag: options.color, env: storage.env, isTTY });
+    this.color = createColors(choice(deps.stdoutIsTTY));
+    this.errColor = createColors(choice(deps.stderrIsTTY));
   }
 
   /** Terminal width for tables; unlimited in pipes. */
