@@ -23,7 +23,7 @@ export interface RedactionCount {
 
 /** A cheap first test: a string none of whose rules could match is returned untouched. */
 const SECRET_HINT =
-  /sk-|A[KS]IA|ABIA|ACCA|AIza|gh[pousr]_|github_pat_|xox[abposer]-|eyJ|bearer|PRIVATE KEY|secret_?access_?key|:\/\/[^\s@]*@|(?:SECRET|TOKEN|PASSWORD|PASSWD|PWD|API_?KEY|ACCESS_?KEY|PRIVATE_?KEY|CREDENTIALS?|AUTH)[ \t]*=/i;
+  /sk-|A[KS]IA|ABIA|ACCA|AIza|gh[pousr]_|github_pat_|xox[abposer]-|eyJ|bearer|PRIVATE KEY|secret_?access_?key|:\/\/[^\s@]*@|(?:SECRET|TOKEN|PASSWORD|PASSWD|PWD|API_?KEY|ACCESS_?KEY|PRIVATE_?KEY|KEY|CREDENTIALS?|AUTH)[ \t]*=|[sr]k_(?:live|test)_|npm_|hf_|glpat-|SG\.|hooks\.slack\.com|(?:password|passwd|secret|_key|_token)"[ \t]*:/i;
 
 function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
@@ -155,7 +155,7 @@ export class Redactor {
   #apply(rule: SecretRule, text: string): string {
     rule.pattern.lastIndex = 0;
     return text.replace(rule.pattern, (match: string, context: string, secret: string) => {
-      if (secret.includes(MASK_MARK) || (rule.accept && !rule.accept(secret))) return match;
+      if (secret.includes(MASK_MARK) || (rule.accept && !rule.accept(secret, context))) return match;
       this.#count(rule.kind, rule.label);
       return `${context}${rule.keep(secret)}${MASK_MARK}${rule.label}]`;
     });
