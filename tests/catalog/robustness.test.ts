@@ -34,24 +34,40 @@ async function rows(catalog: Catalog): Promise<number> {
   return [...view.records(usageDigest).values()].reduce((n, r) => n + rowCount(recordState(r).data), 0);
 }
 
-test("catalog: a corrupt cache file is noted once, read around, and replaced", async () => {
+test("catalog: a cache file cut short keeps its whole records; the cut one counts as missing, is read again and replaced", async () => {
   const fs = await corpus();
   await new Catalog(fs, { store: new FileCatalogStore(fs, "/cache") }).refresh([listingDigest, usageDigest], FILES);
   for (const name of ["listing-v1.jsonl", `usage-v${usageDigest.version}.jsonl`]) {
     const good = new TextDecoder().decode((await fs.read(`/cache/${name}`).next()).value);
-    await fs.writeAtomic(`/cache/${name}`, utf8(good.slice(0, good.length / 2)));
+    // The format line, the first record and half of the second.
+    const cut = good.indexOf("\n", good.indexOf("\n") + 1) + 1 + 20;
+    await fs.writeAtomic(`/cache/${name}`, utf8(good.slice(0, cut)));
   }
+  const notes: string[] = [];
+  const catalog = new Catalog(fs, { store: new FileCatalogStore(fs, "/cache"), note: (m) => notes.push(m) });
+  const view = await catalog.refresh([listingDigest, usageDigest], FILES);
+  assert.equal([...view.records(usageDigest).values()].reduce((n, r) => n + rowCount(recordState(r).data), 0), 10);
+  assert.deepEqual([view.counts.unchanged, view.counts.read], [1, 1]);
+  assert.deepEqual(notes, []);
+  const healed: string[] = [];
+  const again = new Catalog(fs, { store: new FileCatalogStore(fs, "/cache"), note: (m) => healed.push(m) });
+  const next = await again.refresh([listingDigest, usageDigest], FILES);
+  assert.deepEqual(healed, []);
+  assert.equal(next.counts.unchanged, 2);
+});
+
+test("catalog: a cache file that is not the catalog's format is noted once, read around, and replaced", async () => {
+  const fs = await corpus();
+  await new Catalog(fs, { store: new FileCatalogStore(fs, "/cache") }).refresh([listingDigest, usageDigest], FILES);
+  for (const name of ["listing-v1.jsonl", `usage-v${usageDigest.version}.jsonl`]) await fs.writeAtomic(`/cache/${name}`, utf8("garbage {\n"));
   const notes: string[] = [];
   const catalog = new Catalog(fs, { store: new FileCatalogStore(fs, "/cache"), note: (m) => notes.push(m) });
   assert.equal(await rows(catalog), 10);
   assert.equal(await rows(catalog), 10);
   assert.equal(notes.length, 1);
-  assert.match(notes[0], /^The catalog at \/cache cannot be read \(Cannot read the catalog file .*line \d+/);
-  const healed: string[] = [];
-  const again = new Catalog(fs, { store: new FileCatalogStore(fs, "/cache"), note: (m) => healed.push(m) });
-  const view = await again.refresh([listingDigest, usageDigest], FILES);
-  assert.deepEqual(healed, []);
-  assert.equal(view.counts.unchanged, 2);
+  assert.match(notes[0], /^The catalog at \/cache cannot be read \(Cannot read the catalog file .*the first line is not the catalog's format line/);
+  const again = new Catalog(fs, { store: new FileCatalogStore(fs, "/cache") });
+  assert.equal((await again.refresh([listingDigest, usageDigest], FILES)).counts.unchanged, 2);
 });
 
 test("catalog: an unwritable cache is noted once and the answer is still right", async () => {

@@ -12,6 +12,7 @@ import {
   encodeState,
   type IndexedDoc,
   type RecordStamp,
+  recordProblem,
   type SectionChanges,
   type SectionKey,
   type StoreDescription,
@@ -35,21 +36,30 @@ const SELECT_RECORDS = "SELECT path, size, mtime, end_, lines, head, tail, heade
 /** Paths per `IN (…)` list: well below SQLite's limit on parameters. */
 const PATHS_PER_QUERY = 500;
 
+/**
+ * Adds the records of `rows` that are sound; one that does not parse or has the wrong shape
+ * (`state` 'null', no data) is left out, as if missing, so its file is read again.
+ */
 function addRecords(section: SectionKey, records: Map<string, CatalogRecord>, rows: Record<string, unknown>[]): void {
   for (const row of rows) {
-    const record: CatalogRecord = {
-      path: row.path as string,
-      size: Number(row.size),
-      mtimeMs: Number(row.mtime),
-      end: Number(row.end_),
-      lines: Number(row.lines),
-      headHash: row.head as string,
-      tailHash: row.tail as string,
-      headerId: (row.header_id as string | null) ?? null,
-      state: decodeState(section, JSON.parse(row.state as string)),
-    };
-    if (typeof row.final === "string") record.final = decodeState(section, JSON.parse(row.final));
-    records.set(record.path, record);
+    let record: CatalogRecord;
+    try {
+      record = {
+        path: row.path as string,
+        size: Number(row.size),
+        mtimeMs: Number(row.mtime),
+        end: Number(row.end_),
+        lines: Number(row.lines),
+        headHash: row.head as string,
+        tailHash: row.tail as string,
+        headerId: (row.header_id as string | null) ?? null,
+        state: decodeState(section, JSON.parse(row.state as string)),
+      };
+      if (typeof row.final === "string") record.final = decodeState(section, JSON.parse(row.final));
+    } catch {
+      continue;
+    }
+    if (recordProblem(section, record) === null) records.set(record.path, record);
   }
 }
 
