@@ -135,12 +135,18 @@ export class Catalog {
   #noted = new Set<string>();
   #concurrency: number;
   #loaded = new Map<string, Promise<Map<string, CatalogRecord>>>();
+  #saveProblem: string | undefined;
 
   constructor(fs: FileSystem, options: CatalogOptions = {}) {
     this.fs = fs;
     this.#store = options.store ?? null;
     this.#note = options.note ?? (() => {});
     this.#concurrency = options.concurrency ?? 1;
+  }
+
+  /** Why the first save to the store failed since this catalog was made (undefined: none did). */
+  get saveProblem(): string | undefined {
+    return this.#saveProblem;
   }
 
   /** Where records are kept, or null when every run reads the files. */
@@ -220,6 +226,7 @@ export class Catalog {
     try {
       await this.#store.save(kind, changes);
     } catch (error) {
+      this.#saveProblem ??= (error as Error).message;
       this.#warn("save", `The catalog at ${this.#store.location} cannot be updated (${(error as Error).message}); results are complete, the next run reads the files again`);
     }
   }
