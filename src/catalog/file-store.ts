@@ -9,6 +9,7 @@ import { LineSplitter } from "../core/read/line-splitter.ts";
 import { stringEnd } from "../core/read/scan-keys.ts";
 import { type FileSystem, isFsError } from "../io/file-system.ts";
 import { withFileLock } from "../io/lock.ts";
+import { makePrivateDir } from "./private-files.ts";
 import { joinPath } from "../core/storage/paths.ts";
 import { type CatalogRecord, type CatalogStore, decodeState, encodeState, recordProblem, type SectionChanges, type SectionKey, type StoreDescription } from "./store.ts";
 
@@ -236,7 +237,7 @@ export class FileCatalogStore implements CatalogStore {
   async save(section: SectionKey, changes: SectionChanges): Promise<void> {
     if (changes.put.length === 0 && changes.remove.length === 0) return;
     const path = this.#file(section);
-    await this.#fs.mkdir(this.location, { recursive: true });
+    await makePrivateDir(this.#fs, this.location);
     await withFileLock(this.#fs, path, async () => {
       // Merge with the file as it is now (another process may have saved since we loaded),
       // streamed from the old file into the new one.

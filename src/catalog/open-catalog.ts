@@ -9,6 +9,7 @@ import { isAbsolutePath, joinPath } from "../core/storage/paths.ts";
 import type { FileSystem } from "../io/file-system.ts";
 import { Catalog } from "./catalog.ts";
 import { FileCatalogStore } from "./file-store.ts";
+import { makePrivate, makePrivateDir, PRIVATE_FILE_MODE } from "./private-files.ts";
 import { openSqliteStore, SqliteUnavailableError } from "./sqlite/open-sqlite.ts";
 
 /** `auto` (SQLite, else file), `sqlite`, `file`, or `off` (read the files every time). */
@@ -44,10 +45,16 @@ export async function openCatalog(options: OpenCatalogOptions): Promise<Catalog>
   const { fs, cacheDir, mode = "auto", note = () => {} } = options;
   const make = (store: Catalog["store"]) => new Catalog(fs, { store, note, concurrency: options.concurrency });
   if (mode === "off") return make(null);
+  // What an older version made readable by others (0755, 0644) is narrowed first.
+  await makePrivate(fs, cacheDir).catch((error: Error) => note(`The catalog folder ${cacheDir} cannot be made private (${error.message})`));
   if ((mode === "auto" || mode === "sqlite") && options.realDisk) {
     try {
-      await fs.mkdir(cacheDir, { recursive: true });
-      return make(await openSqliteStore(sqliteCatalogPath(cacheDir)));
+      await makePrivateDir(fs, cacheDir);
+      const path = sqliteCatalogPath(cacheDir);
+      // Made here, 0600, rather than by SQLite with the process's default mode: its -wal and
+      // -shm files then take the same mode.
+      await fs.append(path, new Uint8Array(0), { mode: PRIVATE_FILE_MODE });
+      return make(await openSqliteStore(path));
     } catch (error) {
       const why = (error as Error).message;
       if (!(error instanceof SqliteUnavailableError)) note(`The catalog at ${sqliteCatalogPath(cacheDir)} cannot be opened (${why}); using the file catalog`);
