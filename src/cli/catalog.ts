@@ -18,8 +18,11 @@ import { startProgress } from "./progress.ts";
 
 const MODES: readonly string[] = ["auto", "sqlite", "file", "off"];
 
-/** Runs `work` with the catalog for `ctx`, and closes it afterwards. */
-export async function withCatalog<T>(ctx: CliContext, work: (catalog: Catalog) => Promise<T>): Promise<T> {
+/**
+ * Runs `work` with the catalog for `ctx`, and closes it afterwards. `verify` checks a SQLite
+ * catalog in full first (a damaged one is set aside and rebuilt).
+ */
+export async function withCatalog<T>(ctx: CliContext, work: (catalog: Catalog) => Promise<T>, options: { verify?: boolean } = {}): Promise<T> {
   const wanted = ctx.deps.storage.env("PI_SESSION_CATALOG") ?? "auto";
   const mode = (MODES.includes(wanted) ? wanted : "auto") as CatalogMode;
   const catalog = await openCatalog({
@@ -30,6 +33,8 @@ export async function withCatalog<T>(ctx: CliContext, work: (catalog: Catalog) =
     // Deno's adapter waits on its reads: a few files at once keep the disk busy meanwhile.
     concurrency: ctx.fs === denoFileSystem ? 4 : undefined,
     note: (message) => ctx.note(`pi-session: ${message}`),
+    verify: options.verify,
+    now: ctx.deps.now,
   });
   try {
     return await work(catalog);

@@ -5,7 +5,7 @@
  */
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Catalog } from "../../src/catalog/catalog.ts";
@@ -92,16 +92,26 @@ test("catalog: a cache locked by another process is not waited on for long", asy
 
 const binding = await sqliteBinding();
 
-test(`openCatalog: a database file that is not one falls back to the file catalog, with a note (${"driver" in binding ? binding.driver : "no SQLite"})`, { skip: "skip" in binding ? binding.skip : false }, async () => {
+test(`openCatalog: a database file that is not one is set aside (said in a note) and a new one built (${"driver" in binding ? binding.driver : "no SQLite"})`, { skip: "skip" in binding ? binding.skip : false }, async () => {
   const dir = mkdtempSync(join(tmpdir(), "pi-session-badsqlite-"));
   try {
-    writeFileSync(sqliteCatalogPath(dir), "this is not a database\n".repeat(100));
+    const garbage = "this is not a database\n".repeat(100);
+    writeFileSync(sqliteCatalogPath(dir), garbage);
     const notes: string[] = [];
-    const catalog = await openCatalog({ fs: detectFileSystem(), cacheDir: dir, realDisk: true, note: (m) => notes.push(m) });
-    assert.equal(catalog.store?.kind, "file");
+    const now = () => new Date("2026-01-02T03:04:05.678Z");
+    const catalog = await openCatalog({ fs: detectFileSystem(), cacheDir: dir, realDisk: true, note: (m) => notes.push(m), now });
+    assert.match(catalog.store?.kind ?? "", /^sqlite/);
+    const aside = `${sqliteCatalogPath(dir)}.broken-2026-01-02T03-04-05-678Z`;
     assert.equal(notes.length, 1);
-    assert.match(notes[0], /cannot be opened/);
+    assert.equal(notes[0], `The catalog at ${sqliteCatalogPath(dir)} was damaged (file is not a database); it is kept as ${aside} and a new one is built`);
+    assert.equal(readFileSync(aside, "utf8"), garbage);
     catalog.close();
+    // The new one works, and opening it again says nothing.
+    await corpus();
+    const again: string[] = [];
+    const next = await openCatalog({ fs: detectFileSystem(), cacheDir: dir, realDisk: true, note: (m) => again.push(m) });
+    assert.deepEqual(again, []);
+    next.close();
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

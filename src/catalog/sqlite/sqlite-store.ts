@@ -240,6 +240,20 @@ export class SqliteCatalogStore implements CatalogStore {
     return Promise.resolve({ kind: this.kind, location: this.location, bytes: pages * pageSize, sections, docs });
   }
 
+  /**
+   * What SQLite's `quick_check` finds wrong with the file (it reads every page), or null when
+   * nothing: for a rebuild, which must not keep a damaged file.
+   */
+  damage(): string | null {
+    try {
+      const rows = this.#db.prepare("PRAGMA quick_check").values();
+      const found = rows.map((row) => String(row[0])).filter((line) => line !== "ok");
+      return found.length === 0 ? null : found.slice(0, 3).join("; ");
+    } catch (error) {
+      return (error as Error).message;
+    }
+  }
+
   close(): void {
     this.#db.close();
   }

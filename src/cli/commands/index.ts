@@ -54,7 +54,7 @@ export const indexCommand: CommandSpec = {
         counts: view.counts,
         ...(description ? { description } : {}),
       };
-    });
+    }, { verify: Boolean(opts.rebuild) });
     if (ctx.json) {
       ctx.outJson(report);
       return 0;
