@@ -145,6 +145,16 @@ describe("export masks every kind of secret in every format", () => {
     assert.ok(html.decoded.includes("ghp_…[redacted github token]"));
   });
 
+  it("a secret under a JSON key of a tool call's arguments (password, api_key) is masked in every format", async () => {
+    const [head, user] = sessionLines("run it");
+    const call = entry("message", "a0000001", "u0000001", {
+      message: { role: "assistant", content: [{ type: "toolCall", id: "c1", name: "login", arguments: { user: "bob", password: "hunter2!x", api_key: "k3yV4lu3abc" } }], timestamp: 2 },
+    }, { timestamp: at(2) });
+    for (const { format, raw, decoded } of await exportAll([head, user, JSON.stringify(call)])) {
+      for (const secret of ["hunter2!x", "k3yV4lu3abc"]) assert.ok(!decoded.includes(secret) && !decodeEscapes(raw).includes(secret), `${format} shows ${secret}`);
+    }
+  });
+
   it("leaves ordinary text alone in every format", async () => {
     for (const text of ORDINARY) {
       for (const { format, decoded } of await exportAll(sessionLines(text))) {

@@ -5,7 +5,7 @@
  * @module
  */
 import { LINE_HAS_LESS_THAN, LINE_HAS_WORD, LINE_MAY_HOLD_SECRET, LineWords, scanLine } from "./line-scan.ts";
-import { MASK_MARK, SECRET_RULES, type SecretRule } from "./secret-rules.ts";
+import { keyedSecretRule, MASK_MARK, SECRET_RULES, type SecretRule } from "./secret-rules.ts";
 
 export interface RedactOptions {
   /** Mask secrets (the default). */
@@ -126,7 +126,10 @@ export class Redactor {
     return out;
   }
 
-  /** A copy of a JSON value with every string masked; image `data` is kept as is. */
+  /**
+   * A copy of a JSON value with every string masked, and the whole string under a secret key
+   * (`password`, `api_key`, …); image `data` is kept as is.
+   */
   value<T>(value: T): T {
     if (typeof value === "string") return this.text(value) as T;
     if (Array.isArray(value)) return value.map((item) => this.value(item)) as T;
@@ -135,7 +138,12 @@ export class Redactor {
     const isImage = source.type === "image";
     const out: Record<string, unknown> = {};
     for (const key of Object.keys(source)) {
-      out[key] = isImage && key === "data" ? source[key] : this.value(source[key]);
+      const item = source[key];
+      const keyed = this.#secrets && typeof item === "string" ? keyedSecretRule(key, item) : undefined;
+      if (keyed) {
+        this.#count(keyed.kind, keyed.label);
+        out[key] = `${MASK_MARK}${keyed.label}]`;
+      } else out[key] = isImage && key === "data" ? item : this.value(item);
     }
     return out as T;
   }

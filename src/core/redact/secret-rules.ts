@@ -64,6 +64,21 @@ function notPlaceholder(secret: string): boolean {
   return notMasked(secret) && !secret.includes("(");
 }
 
+/** The keys whose JSON string values are secrets, as a pattern's alternatives. */
+const JSON_SECRET_KEYS = "password|passwd|client_secret|api_key|secret_key|private_key|access_token|refresh_token|auth_token";
+const JSON_SECRET_KIND = "json-secret";
+const JSON_SECRET_LABEL = "json secret";
+const JSON_SECRET_KEY = new RegExp(`^(?:${JSON_SECRET_KEYS})$`, "i");
+
+/**
+ * The rule for a string stored under `key` in a JSON object (a tool call's `{"password": …}`):
+ * the whole value is the secret. Undefined for other keys, placeholders and short values.
+ */
+export function keyedSecretRule(key: string, value: string): SecretRule | undefined {
+  if (!JSON_SECRET_KEY.test(key) || value.length < 4 || !notPlaceholder(value)) return undefined;
+  return SECRET_RULES.find((rule) => rule.kind === JSON_SECRET_KIND);
+}
+
 /** Every rule, most specific first (a JWT inside a `Bearer` header is counted as a JWT). */
 export const SECRET_RULES: readonly SecretRule[] = [
   {
@@ -201,11 +216,10 @@ export const SECRET_RULES: readonly SecretRule[] = [
     accept: assignedValue,
   },
   {
-    kind: "json-secret",
-    label: "json secret",
+    kind: JSON_SECRET_KIND,
+    label: JSON_SECRET_LABEL,
     // `"password": "…"` in JSON shown as text (a tool's output, a config file read).
-    pattern:
-      /("(?:password|passwd|client_secret|api_key|secret_key|private_key|access_token|refresh_token|auth_token)"[ \t]*:[ \t]*")((?:[^"\\\n]|\\.){4,})(?=")/gi,
+    pattern: new RegExp(`("(?:${JSON_SECRET_KEYS})"[ \\t]*:[ \\t]*")((?:[^"\\\\\\n]|\\\\.){4,})(?=")`, "gi"),
     keep: none,
     accept: notPlaceholder,
   },

@@ -119,6 +119,17 @@ describe("Redactor", () => {
     assert.equal(out.message.details.nested[0], "sk-ant-…[redacted anthropic key]");
   });
 
+  it("Redactor.value() masks the whole string under a secret key (a tool call's arguments), not placeholders or other keys", () => {
+    const redactor = new Redactor();
+    const args = { password: "hunter2!x", Client_Secret: "abc123def", api_key: "${API_KEY}", passwordHint: "abc123", token_count: "12345", pwd: "/home/u" };
+    assert.deepEqual(redactor.value({ type: "toolCall", arguments: args }).arguments, { ...args, password: "…[redacted json secret]", Client_Secret: "…[redacted json secret]" });
+    assert.deepEqual(redactor.summary(), [{ kind: "json-secret", label: "json secret", count: 2 }]);
+    assert.equal(new Redactor({ secrets: false }).value(args).password, "hunter2!x");
+    for (const line of ['{"arguments":{"password":"hunter2!x"}}', '{"a":{"Client_Secret":"abc123def"}}', '{"a":{"refresh_token":"abc123def"}}']) {
+      assert.equal(lineMayHoldSecret(new TextEncoder().encode(line)), true, line);
+    }
+  });
+
   it("Redactor with paths replaces the home directory and the user name, not longer words", () => {
     const redactor = new Redactor({ secrets: false, paths: { home: "/home/alice", user: "alice" } });
     assert.equal(redactor.text("cd /home/alice/proj; whoami: alice; alicex /home/alice2"), "cd ~/proj; whoami: [user]; alicex /home/alice2");
