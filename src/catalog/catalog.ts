@@ -25,6 +25,8 @@ export interface CatalogOptions {
    * wait on I/O (Deno's) gains from a few.
    */
   concurrency?: number;
+  /** False for a caller that reports a failed save itself (`saveProblem`): no note then. */
+  noteSaveFailures?: boolean;
 }
 
 /** What a refresh may also do. */
@@ -136,12 +138,14 @@ export class Catalog {
   #concurrency: number;
   #loaded = new Map<string, Promise<Map<string, CatalogRecord>>>();
   #saveProblem: string | undefined;
+  #noteSaveFailures: boolean;
 
   constructor(fs: FileSystem, options: CatalogOptions = {}) {
     this.fs = fs;
     this.#store = options.store ?? null;
     this.#note = options.note ?? (() => {});
     this.#concurrency = options.concurrency ?? 1;
+    this.#noteSaveFailures = options.noteSaveFailures ?? true;
   }
 
   /** Why the first save to the store failed since this catalog was made (undefined: none did). */
@@ -227,7 +231,7 @@ export class Catalog {
       await this.#store.save(kind, changes);
     } catch (error) {
       this.#saveProblem ??= (error as Error).message;
-      this.#warn("save", `The catalog at ${this.#store.location} cannot be updated (${(error as Error).message}); results are complete, the next run reads the files again`);
+      if (this.#noteSaveFailures) this.#warn("save", `The catalog at ${this.#store.location} cannot be updated (${(error as Error).message}); results are complete, the next run reads the files again`);
     }
   }
 

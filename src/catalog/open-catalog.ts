@@ -29,6 +29,8 @@ export interface OpenCatalogOptions {
   verify?: boolean;
   /** The time a set-aside file is named after (default: now). */
   now?: () => Date;
+  /** See `CatalogOptions.noteSaveFailures`. */
+  noteSaveFailures?: boolean;
 }
 
 /** The cache directory for pi-session under `$XDG_CACHE_HOME` (when absolute) or `~/.cache`. */
@@ -86,7 +88,7 @@ async function openSqlite(fs: FileSystem, path: string, verify: boolean): Promis
  */
 export async function openCatalog(options: OpenCatalogOptions): Promise<Catalog> {
   const { fs, cacheDir, mode = "auto", note = () => {} } = options;
-  const make = (store: Catalog["store"]) => new Catalog(fs, { store, note, concurrency: options.concurrency });
+  const make = (store: Catalog["store"]) => new Catalog(fs, { store, note, concurrency: options.concurrency, noteSaveFailures: options.noteSaveFailures });
   if (mode === "off") return make(null);
   // What an older version made readable by others (0755, 0644) is narrowed first.
   await makePrivate(fs, cacheDir).catch((error: Error) => note(`The catalog folder ${cacheDir} cannot be made private (${error.message})`));

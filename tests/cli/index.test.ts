@@ -70,6 +70,7 @@ test("index exits 3 with the reason when it cannot write the catalog, and does n
     assert.equal(run.code, 3, `${argv.join(" ")}: ${run.stderr}`);
     assert.doesNotMatch(run.stdout, /Indexed/);
     assert.match(run.stderr, /Cannot write the catalog at \/home\/u\/\.cache\/pi-session: .*permission denied/);
+    assert.doesNotMatch(run.stderr, /results are complete/, "said once, as the error");
     assert.doesNotMatch(run.stderr, /internal error/);
   }
   // Once it can write, it indexes (exit 0); a rebuild it cannot clear is refused the same way.

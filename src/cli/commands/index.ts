@@ -54,7 +54,7 @@ export const indexCommand: CommandSpec = {
         counts: view.counts,
         ...(description ? { description } : {}),
       };
-    }, { verify: Boolean(opts.rebuild) });
+    }, { verify: Boolean(opts.rebuild), reportsSaves: true });
     if (ctx.json) {
       ctx.outJson(report);
       return 0;
