@@ -67,7 +67,7 @@ describe("fork", () => {
     assert.equal(r.code, 0, r.stderr);
     const out = JSON.parse(r.stdout);
     const [head, ...entries] = await linesOf(fs, out.path);
-    assert.deepEqual(out, { path: out.path, id: head.id, parentSession: source, leafId: entries[entries.length - 1].id });
+    assert.deepEqual(out, { schemaVersion: 1, path: out.path, id: head.id, parentSession: source, leafId: entries[entries.length - 1].id });
     assert.deepEqual(entries.map((e) => e.id).slice(0, 3), ["u1", "a1", "u3"]);
   });
 

@@ -136,6 +136,7 @@ test("tree --json gives {leafId, filter, rows} with visible parents and depths",
   const r = await runCli(["tree", "aaaa", "--json", "--filter", "no-tools"], { fs });
   assert.equal(r.code, 0, r.stderr);
   assert.deepEqual(JSON.parse(r.stdout), {
+    schemaVersion: 1,
     leafId: "a3",
     filter: "no-tools",
     rows: [

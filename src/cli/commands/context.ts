@@ -23,6 +23,7 @@ export const contextCommand: CommandSpec = {
   name: "context",
   summary: "Print the model context pi would build at an entry (default: the last entry)",
   args: ["<ref>"],
+  paged: true,
   options: [
     { flags: "--leaf <entry>", description: "entry id, unique prefix or label:NAME (default: the last entry)" },
     { flags: "--format <format>", description: "json: {messages, thinkingLevel, model}; llm: convertToLlm output; text", choices: ["json", "llm", "text"], default: "json" },
@@ -41,9 +42,9 @@ export const contextCommand: CommandSpec = {
       reportSkipped(ctx, path, read.issues);
       context = read.context;
     }
-    if (opts.format === "llm") ctx.outJson(convertToLlm(context.messages));
+    if (opts.format === "llm") ctx.outRawJson(convertToLlm(context.messages));
     else if (opts.format === "text") ctx.deps.stdout(printable(context.messages.map(textOf).join("\n")));
-    else ctx.outJson(context);
+    else ctx.outRawJson(context);
     return 0;
   },
 };
