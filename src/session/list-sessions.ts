@@ -71,7 +71,8 @@ async function infosOf(fs: FileSystem, files: string[], options: ListOptions): P
   let loaded = 0;
   const infos = await mapConcurrent(files, options.concurrency ?? 16, async (path) => {
     const info = await readSessionInfo(fs, path, { withText: options.withText });
-    options.onLoaded?.(info, ++loaded, files.length);
+    loaded++;
+    options.onLoaded?.(info, loaded, files.length);
     options.onProgress?.(loaded, files.length);
     return info;
   });
