@@ -10,7 +10,8 @@ import type { FileSystem } from "../io/file-system.ts";
 import { toJsonl } from "../session/entry-builders.ts";
 import { NotASessionError } from "../session/errors.ts";
 import { backupCandidate, freeBackupPath } from "../session/backup.ts";
-import { type CarriedOver, type RewriteDecision, safeRewrite } from "../session/safe-rewrite.ts";
+import { type RewriteDecision, safeRewrite } from "../session/safe-rewrite.ts";
+import { carriedNote, migrateCarried } from "./migrate-carried.ts";
 import { describeError } from "./errors.ts";
 
 /** One line of `migrate --json`. */
@@ -95,10 +96,9 @@ function lostNote(lost: readonly ReadIssue[], backup: string | undefined): strin
 /**
  * Migrates (or, with `dryRun`, plans) one file; failures come back as results, never throws.
  * A symbolic link is followed: the target is rewritten and backed up beside itself, the link
- * stays. Lines pi appends while the rewrite runs are carried over to the new file verbatim
- * (see `safeRewrite`) and counted in the message. Such a line is kept as written even when it is
- * in the old format (an old pi still writing to the file): nothing is guessed, and `check`
- * points at it.
+ * stays. Lines pi appends while the rewrite runs are carried over to the new file (see
+ * `safeRewrite`) and counted in the message; old-format ones are then migrated too
+ * (`migrateCarried`).
  */
 export async function migrateFile(fs: FileSystem, path: string, options: MigrateOptions): Promise<MigrateResult> {
   try {
@@ -114,7 +114,9 @@ export async function migrateFile(fs: FileSystem, path: string, options: Migrate
       return { path, fromVersion: plan.fromVersion, toVersion, action: "would-migrate", ...(backup && { backup }), ...(message && { message }), exitCode: 0 };
     }
     // Decided again under the lock, on what is on disk then: pi appends without taking our lock.
+    let seen: Uint8Array = new Uint8Array(0);
     const outcome = await safeRewrite(fs, real, (original, stat): RewriteDecision<Plan | MigrateResult> => {
+      seen = original;
       const now = planMigration(path, original, options.force);
       if (now.kind === "skip") return { kind: "keep", detail: { path, ...now.result } };
       const mode = stat.mode & 0o777;
@@ -127,34 +129,12 @@ export async function migrateFile(fs: FileSystem, path: string, options: Migrate
     if (!outcome.written) return outcome.detail as MigrateResult;
     const now = outcome.detail as Plan & { kind: "rewrite" };
     const backup = outcome.backup;
-    const message = [lostNote(now.lost, backup), carriedNote(outcome.carried)].filter((note) => note !== undefined).join("; ");
-    return { path, fromVersion: now.fromVersion, toVersion, action: "migrated", ...(backup && { backup }), ...(message && { message }), ...(outcome.carried.lines > 0 && { carriedLines: outcome.carried.lines }), exitCode: 0 };
+    const written = { original: seen, written: now.bytes, carried: outcome.carried, lost: now.lost.length };
+    const carried = await migrateCarried(fs, path, real, written, options.force);
+    const message = [lostNote(now.lost, backup), carriedNote(carried)].filter((note) => note !== undefined).join("; ");
+    return { path, fromVersion: now.fromVersion, toVersion, action: "migrated", ...(backup && { backup }), ...(message && { message }), ...(carried.lines > 0 && { carriedLines: carried.lines }), exitCode: 0 };
   } catch (error) {
     const { exitCode, lines } = describeError(error);
     return { path, fromVersion: null, toVersion: null, action: "error", message: lines[0].replace(/^pi-session: /, ""), exitCode };
   }
-}
-
-/** Says how many appended lines were carried over, and how many of them are in the old format. */
-function carriedNote(carried: CarriedOver): string | undefined {
-  if (carried.lines === 0) return undefined;
-  const lines = carried.lines === 1 ? "1 line" : `${carried.lines} lines`;
-  const old = oldFormatLines(carried.bytes);
-  const oldNote = old === 0 ? "" : `, ${old} of them in the old format (no id): a pi older than v3 files is still writing to it`;
-  return `carried over ${lines} appended while it ran, as written${oldNote}`;
-}
-
-/** Lines that parse as an object without a string `id` (entries of a version 1 writer). */
-function oldFormatLines(bytes: Uint8Array): number {
-  let count = 0;
-  for (const line of new TextDecoder().decode(bytes).split("\n")) {
-    if (line.trim() === "") continue;
-    try {
-      const value = JSON.parse(line);
-      if (value !== null && typeof value === "object" && !Array.isArray(value) && typeof value.id !== "string") count++;
-    } catch {
-      // Not JSON: `check` reports it; it is no old-format entry.
-    }
-  }
-  return count;
 }

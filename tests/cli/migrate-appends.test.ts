@@ -65,10 +65,30 @@ describe("migrate while pi appends", () => {
       if (result.carriedLines) {
         carried++;
         assert.equal(result.carriedLines, 1);
-        assert.match(result.message, /^carried over 1 line appended while it ran, as written, 1 of them in the old format/);
+        assert.equal(result.message, "carried over 1 line appended while it ran, 1 of them in the old format, migrated like the rest");
+        const check = await runCli(["check", FILE], { fs: memory });
+        assert.equal(check.code, 0, `point ${at}: ${check.stdout}`);
       }
     }
     assert.ok(carried > 0, "some lines came in while the new file was being written");
+  });
+
+  it("migrate keeps a carried-over line that has an id as written", async () => {
+    const entry = `{"type":"custom","customType":"x","id":"late0001","parentId":null,"timestamp":"2024-01-01T01:00:00.000Z"}\n`;
+    let carried = 0;
+    for (let at = 0; at < 40 && carried === 0; at++) {
+      const memory = new MemoryFileSystem();
+      await writeText(memory, FILE, v1File(40, 30_000));
+      const fs = new InjectingFileSystem(memory, FILE, async (point) => {
+        if (point === at) await memory.append(FILE, encoder.encode(entry));
+      });
+      const [result] = JSON.parse((await runCli(["migrate", FILE, "--json"], { fs })).stdout);
+      if (!result.carriedLines) continue;
+      carried++;
+      assert.equal(result.message, "carried over 1 line appended while it ran, as written");
+      assert.ok((await readText(memory, FILE)).endsWith(entry));
+    }
+    assert.equal(carried, 1, "a point where the line was carried over");
   });
 
   it("migrate of a symbolic link rewrites its target and keeps the backup beside it", async () => {
