@@ -91,6 +91,38 @@ describe("migrate while pi appends", () => {
     assert.equal(carried, 1, "a point where the line was carried over");
   });
 
+  it("label on an old-format file keeps a line pi appends at any point of its rewrite exactly once, or refuses and changes nothing", async () => {
+    const content = v1File(40, 30_000);
+    const fresh = async () => {
+      const memory = new MemoryFileSystem();
+      await writeText(memory, FILE, content);
+      return memory;
+    };
+    const probe = await fresh();
+    await runCli(["migrate", FILE, "--no-backup"], { fs: probe });
+    const target = JSON.parse((await readText(probe, FILE)).split("\n")[1]).id;
+    const clean = new InjectingFileSystem(await fresh(), FILE, async () => {});
+    assert.equal((await runCli(["label", FILE, target, "mark"], { fs: clean })).code, 0);
+    const outcomes = new Set<number>();
+    for (let at = 0; at < clean.points; at++) {
+      const memory = await fresh();
+      const fs = new InjectingFileSystem(memory, FILE, async (point) => {
+        if (point === at) await memory.append(FILE, encoder.encode(piLine(at)));
+      });
+      const r = await runCli(["label", FILE, target, "mark"], { fs });
+      outcomes.add(r.code);
+      const after = await readText(memory, FILE);
+      assert.deepEqual([...counts(after)], [[at, 1]], `line appended at point ${at}`);
+      if (r.code === 0) assert.match(after, /"type":"label"/);
+      else {
+        assert.equal(r.code, 1, r.stderr);
+        assert.match(r.stderr, /changed on disk since it was opened/);
+        assert.equal(after, content + piLine(at), "a refusal changes nothing");
+      }
+    }
+    assert.ok(outcomes.has(0));
+  });
+
   it("migrate of a symbolic link rewrites its target and keeps the backup beside it", async () => {
     const fs = detectFileSystem();
     const root = await mkdtemp(join(tmpdir(), "pi-session-migrate-link-"));
