@@ -108,6 +108,7 @@ export function* rewriteSteps<T>(input: RewriteInput<T>): RewriteSteps<T> {
   const linked = yield* link(path, old);
   const source = linked ? old : path;
   let wroteTemp = false;
+  let keepOld = false;
   try {
     const stat = yield* statOf(source);
     if (stat === null) throw new FsError("NotFound", path, `Cannot read "${path}": no such file or directory`);
@@ -137,23 +138,30 @@ export function* rewriteSteps<T>(input: RewriteInput<T>): RewriteSteps<T> {
     yield { op: "rename", from: temp, to: path };
     wroteTemp = false;
     let lateBytes = 0;
-    for (let round = 0, quiet = 0; linked && round < MAX_LATE_ROUNDS && quiet < LATE_WAITS_MS.length; round++) {
-      const more = yield* readPast(old, copied);
-      if (more.length === 0) {
-        yield { op: "wait", ms: LATE_WAITS_MS[quiet++] };
-        continue;
+    try {
+      for (let round = 0, quiet = 0; linked && round < MAX_LATE_ROUNDS && quiet < LATE_WAITS_MS.length; round++) {
+        const more = yield* readPast(old, copied);
+        if (more.length === 0) {
+          yield { op: "wait", ms: LATE_WAITS_MS[quiet++] };
+          continue;
+        }
+        quiet = 0;
+        yield { op: "append", path, data: more };
+        carried.push(more);
+        copied += more.length;
+        lateBytes += more.length;
       }
-      quiet = 0;
-      yield { op: "append", path, data: more };
-      carried.push(more);
-      copied += more.length;
-      lateBytes += more.length;
+    } catch (error) {
+      // The new file is in place, but bytes that reached the old one may not be in it: keep them.
+      keepOld = true;
+      const why = error instanceof Error ? error.message : String(error);
+      throw new FsError("Other", path, `Cannot carry over what was appended to "${path}" as it was rewritten (${why}); the old file is kept as "${old}" from byte ${copied}`, { cause: error });
     }
     const bytes = concat(carried);
     return { written: true, detail: decision.detail, ...(backup !== undefined && { backup }), carried: { bytes, lines: countLines(bytes), lateBytes } };
   } finally {
     if (wroteTemp) yield { op: "remove", path: temp };
-    if (linked) yield { op: "remove", path: old };
+    if (linked && !keepOld) yield { op: "remove", path: old };
   }
 }
 

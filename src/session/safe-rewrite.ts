@@ -76,6 +76,8 @@ async function perform(fs: FileSystem, request: RewriteRequest): Promise<unknown
         return true;
       } catch (error) {
         if (isFsError(error, "AlreadyExists")) return false;
+        // Any other failure of an exclusive create (a full disk) leaves at most a file of our own.
+        await fs.remove(request.path).catch(() => {});
         throw error;
       }
     case "write":

@@ -10,7 +10,7 @@ import { mkdtemp, readdir, readFile, rm, symlink, writeFile, lstat } from "node:
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, it } from "node:test";
-import type { FileSystem } from "../../src/io/file-system.ts";
+import { type FileSystem, FsError } from "../../src/io/file-system.ts";
 import { MemoryFileSystem } from "../../src/io/memory.ts";
 import { detectFileSystem } from "../../src/io/mod.ts";
 import { countLines, type RewriteDecision } from "../../src/session/rewrite-steps.ts";
@@ -136,6 +136,44 @@ describe("safeRewrite", () => {
     });
     assert.equal(shown, "one\ntwo\n");
     assert.equal(await text(memory, FILE), "ONE\nTWO\n");
+  });
+
+  it("safeRewrite() leaves no part of a backup it could not finish, and the file as it was", async () => {
+    const memory = new MemoryFileSystem();
+    await memory.mkdir("/s");
+    await memory.append(FILE, encoder.encode("a\n"));
+    const fs = new InjectingFileSystem(memory, FILE, async () => {});
+    fs.append = async (path, data, options) => {
+      if (!options?.exclusive) return memory.append(path, data, options);
+      await memory.append(path, data.subarray(0, 1), options);
+      throw new FsError("Other", path, `Cannot append to "${path}": no space left on the device`);
+    };
+    await assert.rejects(() => safeRewrite(fs, FILE, upper), /no space left/);
+    assert.equal(await text(memory, FILE), "a\n");
+    assert.deepEqual((await memory.list("/s")).map((e) => e.name), ["a.jsonl"]);
+  });
+
+  it("safeRewrite() keeps the old file, and says where, when it cannot carry over what reached it after the rename", async () => {
+    let oldName: string | undefined;
+    const memory = new MemoryFileSystem();
+    await memory.mkdir("/s");
+    await memory.append(FILE, encoder.encode("a\n"));
+    let late = false;
+    const fs = new InjectingFileSystem(memory, FILE, async (_point, old) => {
+      if (old && !late) {
+        late = true;
+        oldName = old;
+        await memory.append(old, encoder.encode(line(1)));
+      }
+    });
+    const append = fs.append;
+    fs.append = async (path, data, options) => {
+      if (late && path === FILE) throw new FsError("Other", path, `Cannot append to "${path}": no space left on the device`);
+      return append(path, data, options);
+    };
+    await assert.rejects(() => safeRewrite(fs, FILE, upper), (error: Error) => error.message.includes(`the old file is kept as "${oldName}" from byte 2`));
+    assert.equal(await text(memory, FILE), "A\n");
+    assert.equal(await text(memory, oldName!), "a\n" + line(1));
   });
 
   it("safeRewrite() rewrites the target of a symbolic link, never the link", async () => {
