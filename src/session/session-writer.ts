@@ -110,7 +110,12 @@ export class SessionWriter {
    * and handed to `add` first, all under the lock: the new entry's parent is chosen knowing them.
    */
   async #appendLine(add: AddEntry, known: FileEnd | undefined): Promise<void> {
-    const size = await withFileLock(this.#fs, this.path, async () => {
+    // The lock of the file itself, as rewrites take it, also when this path is a symbolic link.
+    const real = await this.#fs.realPath(this.path).catch((error) => {
+      if (isFsError(error, "NotFound")) throw new SessionWriteConflictError(this.path, "the file was removed after it was written");
+      throw error;
+    });
+    const size = await withFileLock(this.#fs, real, async () => {
       const stat = await this.#fs.stat(this.path);
       if (stat === null) throw new SessionWriteConflictError(this.path, "the file was removed after it was written");
       if (known !== undefined && stat.size < known.size) {

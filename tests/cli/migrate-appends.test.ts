@@ -36,6 +36,14 @@ function counts(text: string, prefix = "pi"): Map<number, number> {
   return found;
 }
 
+/** The id the migration gives the first entry of `content` (ids are derived, so every run agrees). */
+async function firstEntryId(content: string): Promise<string> {
+  const probe = new MemoryFileSystem();
+  await writeText(probe, FILE, content);
+  await runCli(["migrate", FILE, "--no-backup"], { fs: probe });
+  return JSON.parse((await readText(probe, FILE)).split("\n")[1]).id;
+}
+
 const DIR = sessionDir();
 const FILE = `${DIR}/2024-01-01T00-00-00-000Z_legacy-1.jsonl`;
 const encoder = new TextEncoder();
@@ -98,9 +106,7 @@ describe("migrate while pi appends", () => {
       await writeText(memory, FILE, content);
       return memory;
     };
-    const probe = await fresh();
-    await runCli(["migrate", FILE, "--no-backup"], { fs: probe });
-    const target = JSON.parse((await readText(probe, FILE)).split("\n")[1]).id;
+    const target = await firstEntryId(content);
     const clean = new InjectingFileSystem(await fresh(), FILE, async () => {});
     assert.equal((await runCli(["label", FILE, target, "mark"], { fs: clean })).code, 0);
     const outcomes = new Set<number>();
@@ -141,6 +147,30 @@ describe("migrate while pi appends", () => {
       assert.deepEqual((await readdir(join(root, "real"))).sort(), ["old.jsonl", "old.jsonl.v1.bak"]);
       const again = await runCli(["check", join(root, "link.jsonl")], { fs });
       assert.equal(again.code, 0, again.stdout + again.stderr);
+    } finally {
+      await rm(root, { recursive: true, force: true });
+    }
+  });
+
+  it("label through a symbolic link to an old-format file rewrites the target, keeps the link, and appends through it", async () => {
+    const fs = detectFileSystem();
+    const root = await mkdtemp(join(tmpdir(), "pi-session-label-link-"));
+    try {
+      const target = join(root, "real", "old.jsonl");
+      const link = join(root, "link.jsonl");
+      await writeText(fs, target, v1File(3));
+      await symlink(target, link);
+      const entryId = await firstEntryId(v1File(3));
+      for (const label of ["one", "two"]) {
+        const r = await runCli(["label", link, entryId, label], { fs });
+        assert.equal(r.code, 0, r.stderr);
+      }
+      assert.ok((await lstat(link)).isSymbolicLink());
+      assert.equal(await readFile(`${target}.v1.bak`, "utf8"), v1File(3));
+      assert.deepEqual((await readdir(root)).sort(), ["link.jsonl", "real"]);
+      const check = await runCli(["check", link], { fs });
+      assert.equal(check.code, 0, check.stdout + check.stderr);
+      assert.equal((await readFile(target, "utf8")).match(/"type":"label"/g)?.length, 2);
     } finally {
       await rm(root, { recursive: true, force: true });
     }
