@@ -57,6 +57,9 @@ it("label and name from two processes at once keep every entry in one chain", { 
     for (let i = 1; i < entries.length; i++) assert.equal(entries[i].parentId, entries[i - 1].id, `line ${i + 2} hangs under the line before`);
     const check = await runCli(["check", file], { fs: detectFileSystem() });
     assert.equal(check.code, 0, check.stdout + check.stderr);
+    const info = await runCli(["info", file, "--json"], { fs: detectFileSystem() });
+    assert.equal(info.code, 0, info.stderr);
+    assert.equal(JSON.parse(info.stdout).name, values.filter((v) => /-\d*[13579]$/.test(v)).at(-1) ?? null);
   } finally {
     await rm(root, { recursive: true, force: true });
   }
