@@ -14,9 +14,11 @@
  *    the new file;
  * 6. append to the new file what reaches the old inode after the rename (an append that opened
  *    the path before it and writes after it), looking until the old file has stayed the same for
- *    a few looks over a short grace period, then remove `old`. An append whose write comes later
- *    still than that grace after its open (a writer stopped between the two) is the one case that
- *    is not carried over: no portable call tells whether a process still holds the old file open.
+ *    a few looks over a short grace period (when anything was appended during the rewrite; else
+ *    two looks), then remove `old`. An append whose write comes later still after its open (a
+ *    writer stopped between the two) is the one case that is not carried over: no portable call
+ *    tells whether a process still holds the old file open. Where the file system has no hard
+ *    links, step 6 is skipped, and so is an append between the last look of step 4 and the rename.
  * Appended bytes are carried over verbatim, after the new bytes: the caller's decision covers
  * the bytes it saw, and the result says how many bytes and lines were carried.
  * @module
@@ -93,11 +95,13 @@ const MAX_COPY_ROUNDS = 1000;
 /** Looks at the old file after the rename at most this often. */
 const MAX_LATE_ROUNDS = 200;
 /**
- * Waits between looks at the old file after the rename; it counts as settled once every wait of
- * the list passed in a row with nothing new (about 60 ms: an appender stalled longer than that
- * between its open and its write is not waited for).
+ * Waits between looks at the old file after the rename, when others appended during the rewrite;
+ * it counts as settled once every wait of the list passed in a row with nothing new (about 60 ms:
+ * an appender stalled longer than that between its open and its write is not waited for).
  */
 const LATE_WAITS_MS = [0, 1, 2, 4, 8, 16, 32];
+/** The same when nobody appended during the rewrite: one more look after others had a turn. */
+const QUIET_WAITS_MS = [0];
 /** Waits at most this many looks for a torn last line to be completed before deciding. */
 const MAX_TORN_ROUNDS = 20;
 const NEWLINE = 0x0a;
@@ -138,11 +142,12 @@ export function* rewriteSteps<T>(input: RewriteInput<T>): RewriteSteps<T> {
     yield { op: "rename", from: temp, to: path };
     wroteTemp = false;
     let lateBytes = 0;
+    const waits = carried.length > 0 ? LATE_WAITS_MS : QUIET_WAITS_MS;
     try {
-      for (let round = 0, quiet = 0; linked && round < MAX_LATE_ROUNDS && quiet < LATE_WAITS_MS.length; round++) {
+      for (let round = 0, quiet = 0; linked && round < MAX_LATE_ROUNDS && quiet < waits.length; round++) {
         const more = yield* readPast(old, copied);
         if (more.length === 0) {
-          yield { op: "wait", ms: LATE_WAITS_MS[quiet++] };
+          yield { op: "wait", ms: waits[quiet++] };
           continue;
         }
         quiet = 0;
