@@ -106,7 +106,23 @@ const QUIET_WAITS_MS = [0];
 const MAX_TORN_ROUNDS = 20;
 const NEWLINE = 0x0a;
 
-/** The steps of a safe rewrite of `input.path`; the caller holds the file's lock. */
+/**
+ * The steps of a safe rewrite of `input.path`; the caller holds the file's lock.
+ *
+ * @example Driving the steps by hand, as a shell does
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { rewriteSteps } from "./rewrite-steps.ts";
+ *
+ * const steps = rewriteSteps({ path: "/s.jsonl", temp: "/.s.new", old: "/.s.old", decide: () => ({ kind: "keep", detail: "fine" }) });
+ * assert.deepEqual(steps.next().value, { op: "link", from: "/s.jsonl", to: "/.s.old" });
+ * assert.deepEqual(steps.next(true).value, { op: "stat", path: "/.s.old" });
+ * const stat = { size: 0, mtimeMs: 0, isFile: true, isDirectory: false, mode: 0o600 };
+ * assert.deepEqual(steps.next(stat).value, { op: "read", path: "/.s.old", start: 0, end: 0 });
+ * assert.deepEqual(steps.next(new Uint8Array(0)).value, { op: "remove", path: "/.s.old" });
+ * assert.deepEqual(steps.next(), { done: true, value: { written: false, detail: "fine" } });
+ * ```
+ */
 export function* rewriteSteps<T>(input: RewriteInput<T>): RewriteSteps<T> {
   const { path, temp, old } = input;
   const linked = yield* link(path, old);

@@ -124,13 +124,21 @@ export class SessionWriter {
       const grown = known !== undefined && stat.size > known.size;
       const tail = grown ? await this.#readRange(known.size, stat.size) : undefined;
       const { entry } = add(tail ? appendedEntries(tail) : []);
-      const clean = stat.size === 0 || (tail ? tail[tail.length - 1] === NEWLINE : known?.size === stat.size ? known.newline : (await this.#lastByte(stat.size)) === NEWLINE);
+      const clean = await this.#endsClean(stat.size, known, tail);
       const line = JSON.stringify(entry) + "\n";
       const bytes = encoder.encode(clean ? line : "\n" + line);
       await this.#fs.append(this.path, bytes);
       return stat.size + bytes.length;
     });
     this.#state = { kind: "written", end: { size, newline: true } };
+  }
+
+  /** Whether a line can go right after the file's `size` bytes: empty, or a newline at the end. */
+  async #endsClean(size: number, known: FileEnd | undefined, tail: Uint8Array | undefined): Promise<boolean> {
+    if (size === 0) return true;
+    if (tail !== undefined) return tail[tail.length - 1] === NEWLINE;
+    if (known?.size === size) return known.newline;
+    return (await this.#lastByte(size)) === NEWLINE;
   }
 
   async #lastByte(size: number): Promise<number | undefined> {
