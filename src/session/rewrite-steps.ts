@@ -129,6 +129,7 @@ export function* rewriteSteps<T>(input: RewriteInput<T>): RewriteSteps<T> {
   const source = linked ? old : path;
   let wroteTemp = false;
   let keepOld = false;
+  let backup: string | undefined;
   try {
     const stat = yield* statOf(source);
     if (stat === null) throw new FsError("NotFound", path, `Cannot read "${path}": no such file or directory`);
@@ -142,7 +143,6 @@ export function* rewriteSteps<T>(input: RewriteInput<T>): RewriteSteps<T> {
     const decision = input.decide(original, stat);
     if (decision.kind === "keep") return { written: false, detail: decision.detail };
     const mode = stat.mode || 0o600;
-    let backup: string | undefined;
     if (decision.backupName) backup = yield* createFirstFree(decision.backupName, original, decision.backupMode ?? mode);
     wroteTemp = true;
     yield { op: "write", path: temp, data: decision.bytes, mode };
@@ -181,7 +181,9 @@ export function* rewriteSteps<T>(input: RewriteInput<T>): RewriteSteps<T> {
     const bytes = concat(carried);
     return { written: true, detail: decision.detail, ...(backup !== undefined && { backup }), carried: { bytes, lines: countLines(bytes), lateBytes } };
   } finally {
+    // A rewrite that failed before the new file took its place leaves nothing of itself.
     if (wroteTemp) yield { op: "remove", path: temp };
+    if (wroteTemp && backup !== undefined) yield { op: "remove", path: backup };
     if (linked && !keepOld) yield { op: "remove", path: old };
   }
 }

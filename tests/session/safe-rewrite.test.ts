@@ -153,6 +153,19 @@ describe("safeRewrite", () => {
     assert.deepEqual((await memory.list("/s")).map((e) => e.name), ["a.jsonl"]);
   });
 
+  it("safeRewrite() that cannot write the new file removes the backup it made and leaves the file as it was", async () => {
+    const memory = new MemoryFileSystem();
+    await memory.mkdir("/s");
+    await memory.append(FILE, encoder.encode("a\n"));
+    const fs = new InjectingFileSystem(memory, FILE, async () => {});
+    fs.writeAtomic = async (path) => {
+      throw new FsError("Other", path, `Cannot write "${path}": no space left on the device`);
+    };
+    await assert.rejects(() => safeRewrite(fs, FILE, upper), /no space left/);
+    assert.equal(await text(memory, FILE), "a\n");
+    assert.deepEqual((await memory.list("/s")).map((e) => e.name), ["a.jsonl"]);
+  });
+
   it("safeRewrite() keeps the old file, and says where, when it cannot carry over what reached it after the rename", async () => {
     let oldName: string | undefined;
     const memory = new MemoryFileSystem();
