@@ -182,9 +182,9 @@ export function* rewriteSteps<T>(input: RewriteInput<T>): RewriteSteps<T> {
     return { written: true, detail: decision.detail, ...(backup !== undefined && { backup }), carried: { bytes, lines: countLines(bytes), lateBytes } };
   } finally {
     // A rewrite that failed before the new file took its place leaves nothing of itself.
-    if (wroteTemp) yield { op: "remove", path: temp };
-    if (wroteTemp && backup !== undefined) yield { op: "remove", path: backup };
-    if (linked && !keepOld) yield { op: "remove", path: old };
+    if (wroteTemp) yield* removeQuietly(temp);
+    if (wroteTemp && backup !== undefined) yield* removeQuietly(backup);
+    if (linked && !keepOld) yield* removeQuietly(old);
   }
 }
 
@@ -215,6 +215,18 @@ function* readPast(path: string, offset: number): Generator<RewriteRequest, Uint
   }
   if (stat.size === offset) return new Uint8Array(0);
   return yield* read(path, offset, stat.size);
+}
+
+/**
+ * Removes a scratch file; a failure to do so (a full disk can fail anything) neither hides the
+ * error that led here nor fails a rewrite that succeeded: a temp name is swept later.
+ */
+function* removeQuietly(path: string): Generator<RewriteRequest, void, unknown> {
+  try {
+    yield { op: "remove", path };
+  } catch {
+    // Left for the next holder of the lock to sweep.
+  }
 }
 
 function* createFirstFree(name: (n: number) => string, data: Uint8Array, mode: number): Generator<RewriteRequest, string, unknown> {
