@@ -166,6 +166,22 @@ describe("safeRewrite", () => {
     assert.deepEqual((await memory.list("/s")).map((e) => e.name), ["a.jsonl"]);
   });
 
+  it("safeRewrite() that cannot remove its scratch link still succeeds: the new file is in place", async () => {
+    const memory = new MemoryFileSystem();
+    await memory.mkdir("/s");
+    await memory.append(FILE, encoder.encode("a\n"));
+    const fs = new InjectingFileSystem(memory, FILE, async () => {});
+    const remove = fs.remove;
+    fs.remove = async (path) => {
+      if (path.endsWith(".tmp")) throw new FsError("Other", path, `Cannot remove "${path}": input/output error`);
+      return remove(path);
+    };
+    const outcome = await safeRewrite(fs, FILE, upper);
+    assert.ok(outcome.written);
+    assert.equal(await text(memory, FILE), "A\n");
+    assert.equal(await text(memory, `${FILE}.bak`), "a\n");
+  });
+
   it("safeRewrite() keeps the old file, and says where, when it cannot carry over what reached it after the rename", async () => {
     let oldName: string | undefined;
     const memory = new MemoryFileSystem();
