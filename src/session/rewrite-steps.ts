@@ -1,0 +1,188 @@
+/**
+ * The decisions of a safe rewrite, without IO: a generator that yields file requests and gets
+ * their answers back (sans-IO), so one copy of the logic serves the async shell
+ * (`safe-rewrite.ts`) and a synchronous one. The file is one that pi appends to without our lock.
+ *
+ * The protocol, for a file at `path` that we hold the lock of:
+ * 1. name the original's inode a second time (`old`, a hard link), so it stays readable after
+ *    the new file takes its place; stat and read it (waiting out a line still being written);
+ * 2. ask `decide` what to do with those bytes: keep the file, or write new bytes;
+ * 3. back the original up (exclusive create of the first free name) and write the new bytes to
+ *    `temp` (atomically, synced);
+ * 4. copy what was appended past the bytes read into `temp`, until a look finds nothing new;
+ * 5. rename `temp` over `path`: from here pi's appends (which open the path each time) land in
+ *    the new file;
+ * 6. append to the new file what reached the old inode after the last look (an append that
+ *    opened the path before the rename), then remove `old`.
+ * Appended bytes are carried over verbatim, after the new bytes: the caller's decision covers
+ * the bytes it saw, and the result says how many bytes and lines were carried.
+ * @module
+ */
+import { type FileStat, FsError } from "../io/file-system.ts";
+
+/** One file operation the steps need; the shell answers each as its comment says. */
+export type RewriteRequest =
+  /** → `FileStat | null` */
+  | { op: "stat"; path: string }
+  /** → `Uint8Array`, bytes [start, end) (fewer if the file is shorter) */
+  | { op: "read"; path: string; start: number; end: number }
+  /** Exclusive create → `true`, or `false` when the name is taken */
+  | { op: "create"; path: string; data: Uint8Array; mode: number }
+  /** Atomic, synced write of a whole file → nothing */
+  | { op: "write"; path: string; data: Uint8Array; mode: number }
+  /** → nothing */
+  | { op: "append"; path: string; data: Uint8Array }
+  /** Hard link → `true`, or `false` when the file system cannot link */
+  | { op: "link"; from: string; to: string }
+  /** → nothing */
+  | { op: "rename"; from: string; to: string }
+  /** Removal that tolerates absence → nothing */
+  | { op: "remove"; path: string };
+
+/** The steps as a generator: yields requests, returns the outcome. */
+export type RewriteSteps<T> = Generator<RewriteRequest, RewriteOutcome<T>, unknown>;
+
+/** What the caller decided about the bytes it was shown. */
+export type RewriteDecision<T> =
+  | { kind: "keep"; detail: T }
+  | {
+    kind: "write";
+    /** The whole new file, for the bytes `decide` was shown. */
+    bytes: Uint8Array;
+    detail: T;
+    /** Names to try for the backup of the original (n = 1, 2, …); none: no backup. */
+    backupName?: (n: number) => string;
+  };
+
+/** What happened. `carried` are the bytes appended by others during the rewrite, kept verbatim. */
+export type RewriteOutcome<T> =
+  | { written: false; detail: T }
+  | { written: true; detail: T; backup?: string; carried: CarriedOver };
+
+/** Bytes others appended while the file was rewritten, now at the end of the new file. */
+export interface CarriedOver {
+  /** All of them, in the order they were copied. */
+  bytes: Uint8Array;
+  /** How many lines they make (a last one without a newline counts). */
+  lines: number;
+  /** How many of the bytes reached the old file after the new one took its place. */
+  lateBytes: number;
+}
+
+/** How to decide, and the scratch names beside the file. */
+export interface RewriteInput<T> {
+  /** The file to rewrite (a real path, not a symbolic link: a rename would replace the link). */
+  path: string;
+  /** Where the new file is written before it takes the file's place. */
+  temp: string;
+  /** A second name for the original while the rewrite runs. */
+  old: string;
+  /** Pure: the original's bytes (complete lines where a line was still being written) and stat. */
+  decide: (original: Uint8Array, stat: FileStat) => RewriteDecision<T>;
+}
+
+/** Looks at most this often for bytes still arriving before the rename; then the link catches the rest. */
+const MAX_COPY_ROUNDS = 1000;
+/** Looks at the old file after the rename until one look finds nothing, at most this often. */
+const MAX_LATE_ROUNDS = 100;
+/** Waits at most this many looks for a torn last line to be completed before deciding. */
+const MAX_TORN_ROUNDS = 20;
+const NEWLINE = 0x0a;
+
+/** The steps of a safe rewrite of `input.path`; the caller holds the file's lock. */
+export function* rewriteSteps<T>(input: RewriteInput<T>): RewriteSteps<T> {
+  const { path, temp, old } = input;
+  const linked = yield* link(path, old);
+  const source = linked ? old : path;
+  let wroteTemp = false;
+  try {
+    const stat = yield* statOf(source);
+    if (stat === null) throw new FsError("NotFound", path, `Cannot read "${path}": no such file or directory`);
+    let original = yield* read(source, 0, stat.size);
+    // A line that is being appended right now may show in part: wait for the rest, a few looks.
+    for (let round = 0; round < MAX_TORN_ROUNDS && original.length > 0 && original[original.length - 1] !== NEWLINE; round++) {
+      const more = yield* readPast(source, original.length);
+      if (more.length === 0) break;
+      original = concat([original, more]);
+    }
+    const decision = input.decide(original, stat);
+    if (decision.kind === "keep") return { written: false, detail: decision.detail };
+    const mode = stat.mode || 0o600;
+    let backup: string | undefined;
+    if (decision.backupName) backup = yield* createFirstFree(decision.backupName, original, mode);
+    wroteTemp = true;
+    yield { op: "write", path: temp, data: decision.bytes, mode };
+    const carried: Uint8Array[] = [];
+    let copied = original.length;
+    for (let round = 0; round < MAX_COPY_ROUNDS; round++) {
+      const more = yield* readPast(source, copied);
+      if (more.length === 0) break;
+      yield { op: "append", path: temp, data: more };
+      carried.push(more);
+      copied += more.length;
+    }
+    yield { op: "rename", from: temp, to: path };
+    wroteTemp = false;
+    let lateBytes = 0;
+    for (let round = 0; linked && round < MAX_LATE_ROUNDS; round++) {
+      const more = yield* readPast(old, copied);
+      if (more.length === 0) break;
+      yield { op: "append", path, data: more };
+      carried.push(more);
+      copied += more.length;
+      lateBytes += more.length;
+    }
+    const bytes = concat(carried);
+    return { written: true, detail: decision.detail, ...(backup !== undefined && { backup }), carried: { bytes, lines: countLines(bytes), lateBytes } };
+  } finally {
+    if (wroteTemp) yield { op: "remove", path: temp };
+    if (linked) yield { op: "remove", path: old };
+  }
+}
+
+/** Lines in `bytes`: its newlines, plus one for a last line without a newline. */
+export function countLines(bytes: Uint8Array): number {
+  let lines = 0;
+  for (const byte of bytes) if (byte === NEWLINE) lines++;
+  return bytes.length > 0 && bytes[bytes.length - 1] !== NEWLINE ? lines + 1 : lines;
+}
+
+function* statOf(path: string): Generator<RewriteRequest, FileStat | null, unknown> {
+  return (yield { op: "stat", path }) as FileStat | null;
+}
+
+function* read(path: string, start: number, end: number): Generator<RewriteRequest, Uint8Array, unknown> {
+  return (yield { op: "read", path, start, end }) as Uint8Array;
+}
+
+function* link(from: string, to: string): Generator<RewriteRequest, boolean, unknown> {
+  return (yield { op: "link", from, to }) as boolean;
+}
+
+/** The bytes past `offset` now, or none; a file that shrank below it was rewritten by someone else. */
+function* readPast(path: string, offset: number): Generator<RewriteRequest, Uint8Array, unknown> {
+  const stat = yield* statOf(path);
+  if (stat === null || stat.size < offset) {
+    throw new FsError("Other", path, `Cannot rewrite "${path}": it was shortened or removed while being rewritten`);
+  }
+  if (stat.size === offset) return new Uint8Array(0);
+  return yield* read(path, offset, stat.size);
+}
+
+function* createFirstFree(name: (n: number) => string, data: Uint8Array, mode: number): Generator<RewriteRequest, string, unknown> {
+  for (let n = 1; ; n++) {
+    const candidate = name(n);
+    if ((yield { op: "create", path: candidate, data, mode }) as boolean) return candidate;
+  }
+}
+
+function concat(parts: readonly Uint8Array[]): Uint8Array {
+  if (parts.length === 1) return parts[0];
+  const all = new Uint8Array(parts.reduce((n, part) => n + part.length, 0));
+  let at = 0;
+  for (const part of parts) {
+    all.set(part, at);
+    at += part.length;
+  }
+  return all;
+}
