@@ -22,6 +22,7 @@ export const COMMAND_LOADERS: readonly (readonly [string, () => Promise<CommandS
   ["delete", async () => (await import("./delete.ts")).deleteCommand],
   ["migrate", async () => (await import("./migrate.ts")).migrateCommand],
   ["check", async () => (await import("./check.ts")).checkCommand],
+  ["repair", async () => (await import("./repair.ts")).repairCommand],
   ["export", async () => (await import("./export.ts")).exportCommand],
   ["stats", async () => (await import("./stats.ts")).statsCommand],
   ["search", async () => (await import("./search.ts")).searchCommand],

@@ -133,7 +133,7 @@ export function planLineRepairs(bytes: Uint8Array, issues: readonly ReadIssue[])
     let line = new Uint8Array(raw);
     if (number === 1 && hasBom && line[0] === 0xef && line[1] === 0xbb && line[2] === 0xbf) {
       line = line.subarray(3);
-      result.changes.push({ kind: "bom", line: 1, message: "Line 1: removed the UTF-8 byte order mark" });
+      result.changes.push({ kind: "bom", line: 1, message: "Removed the UTF-8 byte order mark" });
     }
     if (hasCrlf && line[line.length - 1] === CR) {
       line = line.subarray(0, line.length - 1);
@@ -145,7 +145,7 @@ export function planLineRepairs(bytes: Uint8Array, issues: readonly ReadIssue[])
     if (!repaired) {
       keep(line, number);
       if (!terminated) {
-        result.changes.push({ kind: "missing-newline", line: number, message: `Line ${number}: the file did not end with a newline; added one` });
+        result.changes.push({ kind: "missing-newline", line: number, message: "The file did not end with a newline; added one" });
       }
       return;
     }
@@ -153,29 +153,26 @@ export function planLineRepairs(bytes: Uint8Array, issues: readonly ReadIssue[])
     for (const record of records) keep(record, number);
     result.rejected.push(...cutOff);
     if (nulBytes > 0) {
-      result.changes.push({ kind: "nul-padding", line: number, message: `Line ${number}: dropped ${nulBytes} NUL byte${nulBytes === 1 ? "" : "s"} (padding a crash left)` });
+      result.changes.push({ kind: "nul-padding", line: number, message: `Dropped ${nulBytes} NUL byte${nulBytes === 1 ? "" : "s"} (padding left by a crash)` });
     }
     if (cutOff.length > 0) {
       const sizes = cutOff.map((c) => `${c.length} bytes`).join(", ");
+      const what = cutOff.length === 1 ? "A record cut off before its end" : `${cutOff.length} records cut off before their end`;
       const where = !terminated && records.length === 0 ? "; the file ended in the middle of it" : "";
-      const kept = records.length === 0 ? "" : `; the whole record${records.length === 1 ? "" : "s"} after it kept, one per line`;
-      result.changes.push({
-        kind: "cut-off-record",
-        line: number,
-        message: `Line ${number}: set aside ${cutOff.length === 1 ? "a record" : `${cutOff.length} records`} cut off before the end (${sizes}) in the .rejected file${where}${kept}`,
-      });
+      const kept = records.length === 0 ? "" : `; the whole record${records.length === 1 ? "" : "s"} glued after it now ha${records.length === 1 ? "s its" : "ve their"} own line`;
+      result.changes.push({ kind: "cut-off-record", line: number, message: `${what} (${sizes}${where}) is set aside in the .rejected file${kept}` });
     } else if (records.length > 1) {
-      result.changes.push({ kind: "glued-records", line: number, message: `Line ${number} held ${records.length} records glued together; each now has its own line` });
+      result.changes.push({ kind: "glued-records", line: number, message: `${records.length} records glued together on one line now have a line each` });
     }
     if (!terminated && records.length > 0) {
-      result.changes.push({ kind: "missing-newline", line: number, message: `Line ${number}: the file did not end with a newline; added one` });
+      result.changes.push({ kind: "missing-newline", line: number, message: "The file did not end with a newline; added one" });
     }
   });
   splitter.push(bytes);
   splitter.end();
   if (crlfLines.length > 0) {
     const ranges = lineRanges(crlfLines);
-    result.changes.push({ kind: "crlf", line: crlfLines[0], lines: ranges, message: `CRLF line endings on ${describeRanges(ranges)}; now LF` });
+    result.changes.push({ kind: "crlf", line: crlfLines[0], lines: ranges, message: `CRLF line endings on ${describeRanges(ranges)} are now LF` });
   }
   result.changes.sort((a, b) => a.line - b.line);
   return result;
