@@ -23,6 +23,7 @@ export const COMMAND_LOADERS: readonly (readonly [string, () => Promise<CommandS
   ["migrate", async () => (await import("./migrate.ts")).migrateCommand],
   ["check", async () => (await import("./check.ts")).checkCommand],
   ["repair", async () => (await import("./repair.ts")).repairCommand],
+  ["move", async () => (await import("./move.ts")).moveCommand],
   ["export", async () => (await import("./export.ts")).exportCommand],
   ["stats", async () => (await import("./stats.ts")).statsCommand],
   ["search", async () => (await import("./search.ts")).searchCommand],
