@@ -199,4 +199,19 @@ describe("repair", () => {
       await rm(dir, { recursive: true, force: true });
     }
   });
+
+  it("repair gives pi's own reader back the entries it dropped", async () => {
+    const dir = await mkdtemp(join(tmpdir(), "pi-repair-"));
+    try {
+      const path = join(dir, "s.jsonl");
+      await writeFile(path, DAMAGED);
+      const ref = await import("../../node_modules/@earendil-works/pi-coding-agent/dist/core/session-manager.js");
+      const ids = () => ref.loadEntriesFromFile(path).map((e: { id: string }) => e.id);
+      assert.deepEqual(ids(), ["rep-1", "u1"]);
+      assert.equal((await runCli(["repair", path], { fs: nodeFileSystem })).code, 0);
+      assert.deepEqual(ids(), ["rep-1", "u1", "u2", "u3"]);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
 });
