@@ -82,12 +82,18 @@ export async function repairFile(fs: FileSystem, path: string, options: RepairOp
     if (plan.kind === "not-a-session") return notASession(path, plan);
     if (!outcome.written) return { ...fromPlan(path, plan), action: "nothing-to-repair" };
     // After the rewrite: the backup already holds these bytes, so a failure here loses nothing.
-    if (plan.rejected.length > 0) await fs.append(rejectedPath, plan.rejected, { mode: mode || 0o600 });
+    let rejectedFailed: string | undefined;
+    if (plan.rejected.length > 0) {
+      await fs.append(rejectedPath, plan.rejected, { mode: mode || 0o600 }).catch((error) => {
+        rejectedFailed = `could not write ${rejectedPath} (${describeError(error).lines[0].replace(/^pi-session: /, "")}); the bytes set aside are in the backup`;
+      });
+    }
     return {
       ...fromPlan(path, plan),
+      ...(rejectedFailed !== undefined && { message: rejectedFailed, exitCode: 3 }),
       action: "repaired",
       ...(outcome.backup !== undefined && { backup: outcome.backup }),
-      ...(plan.rejected.length > 0 && { rejected: rejectedPath }),
+      ...(plan.rejected.length > 0 && rejectedFailed === undefined && { rejected: rejectedPath }),
       ...(outcome.carried.lines > 0 && { carriedLines: outcome.carried.lines }),
     };
   } catch (error) {

@@ -10,7 +10,7 @@ import { chmod, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, it } from "node:test";
-import type { FileSystem } from "../../src/io/file-system.ts";
+import { type FileSystem, FsError } from "../../src/io/file-system.ts";
 import { nodeFileSystem } from "../../src/io/node.ts";
 import { addSession, assistantEntry, fingerprint, header, memoryFs, readText, runCli, sessionDir, userEntry, writeText } from "./_harness.ts";
 
@@ -24,6 +24,23 @@ const U3 = line(userEntry("u3", "u2", "and again"));
 /** A file damaged three ways: a cut-off record with the next one glued on, a glued pair, NUL padding. */
 const DAMAGED = `${H}\n${U1}\n${A1.slice(0, 40)}${U2}\n${U3}\0\0\0\0\n`;
 const REPAIRED = `${H}\n${U1}\n${U2}\n${U3}\n`;
+
+/** `inner` with some of its methods replaced. */
+function wrap(inner: FileSystem, overrides: Partial<FileSystem>): FileSystem {
+  return {
+    read: (p, range) => inner.read(p, range),
+    stat: (p) => inner.stat(p),
+    list: (d) => inner.list(d),
+    append: (p, data, options) => inner.append(p, data, options),
+    writeAtomic: (p, data, options) => inner.writeAtomic(p, data, options),
+    rename: (a, b) => inner.rename(a, b),
+    remove: (p) => inner.remove(p),
+    mkdir: (p, options) => inner.mkdir(p, options),
+    link: (a, b) => inner.link(a, b),
+    realPath: (p) => inner.realPath(p),
+    ...overrides,
+  };
+}
 
 async function damaged(text = DAMAGED) {
   const fs = memoryFs();
@@ -149,17 +166,7 @@ describe("repair", () => {
     const late = `${line(userEntry("u4", "u3", "appended meanwhile"))}\n`;
     let appended = false;
     // pi appends without our lock: here, right when the new file is being written.
-    const fs: FileSystem = {
-      ...inner,
-      read: (p, range) => inner.read(p, range),
-      stat: (p) => inner.stat(p),
-      list: (d) => inner.list(d),
-      append: (p, data, options) => inner.append(p, data, options),
-      rename: (a, b) => inner.rename(a, b),
-      remove: (p) => inner.remove(p),
-      mkdir: (p, options) => inner.mkdir(p, options),
-      link: (a, b) => inner.link(a, b),
-      realPath: (p) => inner.realPath(p),
+    const fs = wrap(inner, {
       writeAtomic: async (p, data, options) => {
         if (!appended && p !== path) {
           appended = true;
@@ -167,12 +174,25 @@ describe("repair", () => {
         }
         return inner.writeAtomic(p, data, options);
       },
-    };
+    });
     const r = await runCli(["repair", path], { fs });
     assert.equal(r.code, 0, r.stderr);
     assert.ok(appended);
     assert.equal(await readText(inner, path), REPAIRED + late);
     assert.match(r.stdout, /1 line appended meanwhile kept at the end/);
+  });
+
+  it("repair says so (exit 3) when the .rejected file cannot be written, and the backup still holds those bytes", async () => {
+    const { fs: inner, path } = await damaged();
+    const fs = wrap(inner, {
+      append: (p, data, options) =>
+        p.endsWith(".rejected") ? Promise.reject(new FsError("Other", p, `Cannot write "${p}": no space left on device`)) : inner.append(p, data, options),
+    });
+    const r = await runCli(["repair", path], { fs });
+    assert.equal(r.code, 3, r.stdout + r.stderr);
+    assert.match(r.stderr, /warning: could not write .*\.rejected \(Cannot write .*no space left on device\); the bytes set aside are in the backup/);
+    assert.equal(await readText(inner, path), REPAIRED);
+    assert.equal(await readText(inner, `${path}.repair.bak`), DAMAGED);
   });
 
   it("repair on disk: the backup holds the original byte for byte, and a read-only file is refused", async () => {

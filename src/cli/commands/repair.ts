@@ -50,6 +50,7 @@ function printResult(ctx: CliContext, r: RepairResult): void {
     return;
   }
   ctx.out(headline(r));
+  if (r.message) ctx.warn(r.message);
   const where = (line: number) => `  ${c.magenta(r.path)}${line > 0 ? ":" + c.green(String(line)) : ""}:`;
   for (const change of r.changes) {
     ctx.out(`${where(change.line)} ${c.cyan(`[${change.kind}]`)} ${oneLine(change.message)}`);
@@ -80,10 +81,13 @@ function summary(results: RepairResult[], dryRun: boolean): string {
 /** `pi-session repair <ref|dir>... [--dry-run] [--relink-orphans] [--break-cycles]` */
 export const repairCommand: CommandSpec = {
   name: "repair",
-  summary: "Fix damaged session files without guessing (glued or cut-off records, NUL padding, BOM, CRLF), atomically, with a backup",
+  summary: "Fix damage that needs no guess (glued or cut-off records, NUL padding, BOM, CRLF), atomically: backup FILE.repair.bak, cut-off bytes in FILE.rejected",
   args: ["<target...>"],
   options: [
-    { flags: "-n, --dry-run", description: "say what would be changed, write nothing" },
+    {
+      flags: "-n, --dry-run",
+      description: "say what would be changed, write nothing. Exit 0 when every file is (or would be) sound, 1 when a line or a judgement is left for a person, 3 when a named file is unreadable or not a session",
+    },
     {
       flags: "--relink-orphans",
       description: "also give each entry whose parent is not in the file the entry before it (in file order) as its parent",

@@ -7,7 +7,6 @@
  * @module
  */
 import type { ReadIssue } from "../read/issue.ts";
-import { LineSplitter } from "../read/line-splitter.ts";
 import { isCutOffObject, nestedEnd, parseSpan, skipSpace, type Span } from "./json-spans.ts";
 import { describeRanges, lineRanges, type RepairChange } from "./repair-change.ts";
 
@@ -104,6 +103,20 @@ function repairLine(bytes: Uint8Array): { records: Uint8Array[]; cutOff: Uint8Ar
   return out;
 }
 
+/**
+ * Calls `onLine` with each line of `bytes` (a view, without its `\n`), numbered as the reader
+ * numbers them: a last line without a newline counts when it is not empty.
+ */
+function forEachLine(bytes: Uint8Array, onLine: (line: Uint8Array, number: number, terminated: boolean) => void): void {
+  let number = 0;
+  for (let start = 0; start < bytes.length;) {
+    const newline = bytes.indexOf(0x0a, start);
+    const end = newline < 0 ? bytes.length : newline;
+    onLine(bytes.subarray(start, end), ++number, newline >= 0);
+    start = end + 1;
+  }
+}
+
 const DAMAGED = new Set(["malformed-json", "torn-line"]);
 
 /**
@@ -129,8 +142,8 @@ export function planLineRepairs(bytes: Uint8Array, issues: readonly ReadIssue[])
     result.lines.push(line);
     result.origins.push(origin);
   };
-  const splitter = new LineSplitter(({ bytes: raw, number, terminated }) => {
-    let line = new Uint8Array(raw);
+  forEachLine(bytes, (raw, number, terminated) => {
+    let line = raw;
     if (number === 1 && hasBom && line[0] === 0xef && line[1] === 0xbb && line[2] === 0xbf) {
       line = line.subarray(3);
       result.changes.push({ kind: "bom", line: 1, message: "Removed the UTF-8 byte order mark" });
@@ -168,8 +181,6 @@ export function planLineRepairs(bytes: Uint8Array, issues: readonly ReadIssue[])
       result.changes.push({ kind: "missing-newline", line: number, message: "The file did not end with a newline; added one" });
     }
   });
-  splitter.push(bytes);
-  splitter.end();
   if (crlfLines.length > 0) {
     const ranges = lineRanges(crlfLines);
     result.changes.push({ kind: "crlf", line: crlfLines[0], lines: ranges, message: `CRLF line endings on ${describeRanges(ranges)} are now LF` });
