@@ -9,6 +9,7 @@ import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, it } from "node:test";
+import type { FileSystem } from "../../src/io/file-system.ts";
 import { nodeFileSystem } from "../../src/io/node.ts";
 import { defaultSessionDir } from "../../src/core/storage/layout.ts";
 import { addSession, fingerprint, header, jsonl, memoryFs, readText, runCli, sessionDir, userEntry, writeText } from "./_harness.ts";
@@ -89,6 +90,41 @@ describe("move", () => {
     assert.equal(await readText(fs, a), text("a", OLD));
     assert.equal(await readText(fs, fork), text("fork", OLD, { parentSession: a }));
     assert.match(r.stderr, /0 sessions moved, 2 refused/);
+  });
+
+  it("move keeps a line appended during the header rewrite, and reports one written to the old path after the move", async () => {
+    const { fs: inner, a } = await project();
+    const newA = `${sessionDir(NEW)}/${nameOf("a")}`;
+    const during = jsonl(userEntry("u2", "u1", "during"));
+    const after = jsonl(userEntry("u3", "u2", "after"));
+    let step = 0;
+    // pi appends by path without our lock: once while the new header is written, once after the rename.
+    const fs: FileSystem = {
+      read: (p, range) => inner.read(p, range),
+      stat: (p) => inner.stat(p),
+      list: (d) => inner.list(d),
+      append: (p, data, options) => inner.append(p, data, options),
+      rename: async (from, to) => {
+        await inner.rename(from, to);
+        if (from === a) await inner.append(a, new TextEncoder().encode(after));
+      },
+      remove: (p) => inner.remove(p),
+      mkdir: (p, options) => inner.mkdir(p, options),
+      link: (x, y) => inner.link(x, y),
+      realPath: (p) => inner.realPath(p),
+      writeAtomic: async (p, data, options) => {
+        if (step++ === 0) await inner.append(newA, new TextEncoder().encode(during));
+        return inner.writeAtomic(p, data, options);
+      },
+    };
+    const r = await runCli(["move", OLD, NEW, "--exact", "--json"], { fs });
+    assert.equal(r.code, 1);
+    assert.equal(await readText(inner, newA), text("a", NEW) + during);
+    const [result] = JSON.parse(r.stdout);
+    assert.equal(result.action, "moved");
+    assert.equal(result.carriedLines, 1);
+    assert.match(result.message, /something wrote \d+ bytes to .*_a\.jsonl after the move \(a pi still running there\?\)/);
+    assert.equal(await readText(inner, a), after);
   });
 
   it("move in a flat custom session dir rewrites headers in place", async () => {
