@@ -52,6 +52,8 @@ export type RewriteDecision<T> =
     detail: T;
     /** Names to try for the backup of the original (n = 1, 2, …); none: no backup. */
     backupName?: (n: number) => string;
+    /** Permission bits of the backup; defaults to the original's. */
+    backupMode?: number;
   };
 
 /** What happened. `carried` are the bytes appended by others during the rewrite, kept verbatim. */
@@ -109,7 +111,7 @@ export function* rewriteSteps<T>(input: RewriteInput<T>): RewriteSteps<T> {
     if (decision.kind === "keep") return { written: false, detail: decision.detail };
     const mode = stat.mode || 0o600;
     let backup: string | undefined;
-    if (decision.backupName) backup = yield* createFirstFree(decision.backupName, original, mode);
+    if (decision.backupName) backup = yield* createFirstFree(decision.backupName, original, decision.backupMode ?? mode);
     wroteTemp = true;
     yield { op: "write", path: temp, data: decision.bytes, mode };
     const carried: Uint8Array[] = [];
