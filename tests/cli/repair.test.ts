@@ -60,7 +60,7 @@ describe("repair", () => {
       r.stdout,
       [
         `repaired: ${path} (backup ${path}.repair.bak; set aside in ${path}.rejected)`,
-        `  ${path}:3: [cut-off-record] A record cut off before its end (40 bytes) is set aside in the .rejected file; the whole record on the line now has its own`,
+        `  ${path}:3: [cut-off-record] A record cut off before its end (40 bytes) is set aside in the .rejected file; the whole record on the line is kept on a line of its own`,
         `  ${path}:4: [nul-padding] Dropped 4 NUL bytes (padding left by a crash)`,
         "",
       ].join("\n"),

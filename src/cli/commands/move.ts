@@ -61,7 +61,7 @@ function summary(results: MoveResult[], dryRun: boolean, to: string): string {
   const parts = [`${done} session${done === 1 ? "" : "s"} ${dryRun ? "to move" : "moved"}`];
   if (refused > 0) parts.push(`${refused} refused`);
   if (failed > 0) parts.push(`${failed} failed`);
-  const after = dryRun ? " (dry run: nothing was written)" : done > 0 ? `; \`pi -c\` in ${to} finds them` : "";
+  const after = dryRun ? " (dry run: nothing was written)" : done > 0 ? `; \`pi -c\` in ${to} finds ${done === 1 ? "it" : "them"}` : "";
   return parts.join(", ") + after;
 }
 

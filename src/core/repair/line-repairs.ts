@@ -173,7 +173,7 @@ export function planLineRepairs(bytes: Uint8Array, issues: readonly ReadIssue[])
       const sizes = cutOff.map((c) => `${c.length} bytes`).join(", ");
       const what = cutOff.length === 1 ? "A record cut off before its end" : `${cutOff.length} records cut off before their end`;
       const where = !terminated && records.length === 0 ? "; the file ended in the middle of it" : "";
-      const kept = records.length === 0 ? "" : records.length === 1 ? "; the whole record on the line now has its own" : `; the ${records.length} whole records on the line now have a line each`;
+      const kept = records.length === 0 ? "" : records.length === 1 ? "; the whole record on the line is kept on a line of its own" : `; the ${records.length} whole records on the line are kept, one per line`;
       result.changes.push({ kind: "cut-off-record", line: number, message: `${what} (${sizes}${where}) is set aside in the .rejected file${kept}` });
     } else if (records.length > 1) {
       result.changes.push({ kind: "glued-records", line: number, message: `${records.length} records glued together on one line now have a line each` });
