@@ -9,9 +9,9 @@ import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, it } from "node:test";
-import type { FileSystem } from "../../src/io/file-system.ts";
 import { nodeFileSystem } from "../../src/io/node.ts";
 import { defaultSessionDir } from "../../src/core/storage/layout.ts";
+import { beforeEach, wrap } from "./_fs-wrappers.ts";
 import { addSession, fingerprint, header, jsonl, memoryFs, readText, runCli, sessionDir, userEntry, writeText } from "./_harness.ts";
 
 const OLD = "/work/app";
@@ -99,24 +99,16 @@ describe("move", () => {
     const after = jsonl(userEntry("u3", "u2", "after"));
     let step = 0;
     // pi appends by path without our lock: once while the new header is written, once after the rename.
-    const fs: FileSystem = {
-      read: (p, range) => inner.read(p, range),
-      stat: (p) => inner.stat(p),
-      list: (d) => inner.list(d),
-      append: (p, data, options) => inner.append(p, data, options),
+    const fs = wrap(inner, {
       rename: async (from, to) => {
         await inner.rename(from, to);
         if (from === a) await inner.append(a, new TextEncoder().encode(after));
       },
-      remove: (p) => inner.remove(p),
-      mkdir: (p, options) => inner.mkdir(p, options),
-      link: (x, y) => inner.link(x, y),
-      realPath: (p) => inner.realPath(p),
       writeAtomic: async (p, data, options) => {
         if (step++ === 0) await inner.append(newA, new TextEncoder().encode(during));
         return inner.writeAtomic(p, data, options);
       },
-    };
+    });
     const r = await runCli(["move", OLD, NEW, "--exact", "--json"], { fs });
     assert.equal(r.code, 1);
     assert.equal(await readText(inner, newA), text("a", NEW) + during);
@@ -125,6 +117,33 @@ describe("move", () => {
     assert.equal(result.carriedLines, 1);
     assert.match(result.message, /something wrote \d+ bytes to .*_a\.jsonl after the move \(a pi still running there\?\)/);
     assert.equal(await readText(inner, a), after);
+  });
+
+  it("move loses no line pi appends to the old path at any moment (each file operation in turn)", async () => {
+    for (let moment = 0; ; moment++) {
+      const fs = memoryFs();
+      await fs.mkdir(NEW, { recursive: true });
+      const a = await addSession(fs, "a", [], { cwd: OLD, text: text("a", OLD) });
+      const newA = `${sessionDir(NEW)}/${nameOf("a")}`;
+      const late = jsonl(userEntry("late", "u1", `appended at operation ${moment}`));
+      let calls = 0;
+      const r = await runCli(["move", OLD, NEW], {
+        fs: beforeEach(fs, async () => {
+          if (calls++ === moment) await fs.append(a, new TextEncoder().encode(late));
+        }),
+      });
+      if (calls <= moment) {
+        assert.ok(moment > 5, "the loop saw too few operations");
+        break;
+      }
+      const moved = await readText(fs, newA);
+      const stray = (await fs.stat(a)) === null ? "" : await readText(fs, a);
+      // Before the rename the line travels with the file; after it, pi's append makes a new file
+      // at the old path, which move reports (exit 1). Either way it is somewhere, once.
+      assert.equal(moved + stray, text("a", NEW) + late, `moment ${moment}`);
+      assert.equal(r.code, stray === "" ? 0 : 1, `moment ${moment}: ${r.stderr}`);
+      if (stray !== "") assert.match(r.stderr, /warning: something wrote \d+ bytes to .* after the move/);
+    }
   });
 
   it("move in a flat custom session dir rewrites headers in place", async () => {

@@ -10,8 +10,9 @@ import { chmod, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, it } from "node:test";
-import { type FileSystem, FsError } from "../../src/io/file-system.ts";
+import { FsError } from "../../src/io/file-system.ts";
 import { nodeFileSystem } from "../../src/io/node.ts";
+import { beforeEach, wrap } from "./_fs-wrappers.ts";
 import { addSession, assistantEntry, fingerprint, header, memoryFs, readText, runCli, sessionDir, userEntry, writeText } from "./_harness.ts";
 
 const line = (value: object) => JSON.stringify(value);
@@ -24,23 +25,6 @@ const U3 = line(userEntry("u3", "u2", "and again"));
 /** A file damaged three ways: a cut-off record with the next one glued on, a glued pair, NUL padding. */
 const DAMAGED = `${H}\n${U1}\n${A1.slice(0, 40)}${U2}\n${U3}\0\0\0\0\n`;
 const REPAIRED = `${H}\n${U1}\n${U2}\n${U3}\n`;
-
-/** `inner` with some of its methods replaced. */
-function wrap(inner: FileSystem, overrides: Partial<FileSystem>): FileSystem {
-  return {
-    read: (p, range) => inner.read(p, range),
-    stat: (p) => inner.stat(p),
-    list: (d) => inner.list(d),
-    append: (p, data, options) => inner.append(p, data, options),
-    writeAtomic: (p, data, options) => inner.writeAtomic(p, data, options),
-    rename: (a, b) => inner.rename(a, b),
-    remove: (p) => inner.remove(p),
-    mkdir: (p, options) => inner.mkdir(p, options),
-    link: (a, b) => inner.link(a, b),
-    realPath: (p) => inner.realPath(p),
-    ...overrides,
-  };
-}
 
 async function damaged(text = DAMAGED) {
   const fs = memoryFs();
@@ -180,6 +164,25 @@ describe("repair", () => {
     assert.ok(appended);
     assert.equal(await readText(inner, path), REPAIRED + late);
     assert.match(r.stdout, /1 line appended meanwhile kept at the end/);
+  });
+
+  it("repair loses no line pi appends at any moment of the rewrite (each file operation in turn)", async () => {
+    for (let moment = 0; ; moment++) {
+      const { fs: inner, path } = await damaged();
+      const late = `${line(userEntry("late", "u3", `appended at operation ${moment}`))}\n`;
+      let calls = 0;
+      const maybeAppend = async () => {
+        if (calls++ === moment) await inner.append(path, new TextEncoder().encode(late));
+      };
+      const r = await runCli(["repair", path], { fs: beforeEach(inner, maybeAppend) });
+      assert.equal(r.code, 0, `moment ${moment}: ${r.stderr}`);
+      if (calls <= moment) {
+        assert.ok(moment > 5, "the loop saw too few operations");
+        break;
+      }
+      assert.equal(await readText(inner, path), REPAIRED + late, `moment ${moment}`);
+      assert.equal(await readText(inner, `${path}.rejected`), `${A1.slice(0, 40)}\n`, `moment ${moment}`);
+    }
   });
 
   it("repair says so (exit 3) when the .rejected file cannot be written, and the backup still holds those bytes", async () => {
