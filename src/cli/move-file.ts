@@ -36,7 +36,7 @@ function headerValues(move: PlannedMove): { cwd: string; parentSession?: string 
 async function refusal(fs: FileSystem, move: PlannedMove): Promise<string | null> {
   const real = await fs.realPath(move.from);
   if ((await fs.stat(`${real}.lock`)) !== null) {
-    return `it is locked by another process (${real}.lock); try again once that process is done`;
+    return `it is locked by another process (${real}.lock); try again once that process is done (a lock left by a process that died can be removed)`;
   }
   if (move.to !== move.from && (await fs.stat(move.to)) !== null) {
     return `${dirName(move.to)} already holds a session named like it; not overwriting ${move.to}`;
