@@ -5,7 +5,7 @@
  * session folder by the exact cwd, so every session keeps its place relative to the project.
  * @module
  */
-import { replaceSpan, valueSpan } from "../repair/json-spans.ts";
+import { parseSpan, replaceSpan, valueSpan } from "../repair/json-spans.ts";
 import { encodeCwd } from "../storage/layout.ts";
 import { baseName, joinPath, normalizePath } from "../storage/paths.ts";
 
@@ -88,7 +88,7 @@ const encoder = new TextEncoder();
 
 /**
  * The file's bytes with the header's `cwd` (and `parentSession`, when given) set; every other
- * byte as it was. Null when the first line has no such field to change.
+ * byte as it was. Null when the first line is not a JSON object with such a field to change.
  */
 export function rewriteHeader(bytes: Uint8Array, values: { cwd: string; parentSession?: string }): Uint8Array | null {
   const newline = bytes.indexOf(0x0a);
@@ -100,6 +100,9 @@ export function rewriteHeader(bytes: Uint8Array, values: { cwd: string; parentSe
     if (span === null) return null;
     header = replaceSpan(header, span, encoder.encode(JSON.stringify(value)));
   }
+  // Only a header that still parses, to exactly these values, is written back.
+  const parsed = parseSpan(header, 0, header.length) as Record<string, unknown> | undefined;
+  if (typeof parsed !== "object" || parsed === null || Object.entries(values).some(([k, v]) => v !== undefined && parsed[k] !== v)) return null;
   const out = new Uint8Array(header.length + rest.length);
   out.set(header, 0);
   out.set(rest, header.length);

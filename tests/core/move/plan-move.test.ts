@@ -69,5 +69,6 @@ describe("move planning", () => {
     const both = rewriteHeader(new TextEncoder().encode(forked), { cwd: "/w/b", parentSession: "/new/p.jsonl" });
     assert.equal(new TextDecoder().decode(both!), `{"type":"session","id":"s","cwd":"/w/b","parentSession":"/new/p.jsonl"}\n`);
     assert.equal(rewriteHeader(new TextEncoder().encode(`{"type":"session","id":"s"}\n`), { cwd: "/w/b" }), null);
+    assert.equal(rewriteHeader(new TextEncoder().encode(`{"type":"session","cwd":"/w/a","id":\n`), { cwd: "/w/b" }), null);
   });
 });
