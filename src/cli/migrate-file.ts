@@ -103,22 +103,24 @@ function lostNote(lost: readonly ReadIssue[], backup: string | undefined): strin
 export async function migrateFile(fs: FileSystem, path: string, options: MigrateOptions): Promise<MigrateResult> {
   try {
     const plan = await planFileMigration(fs, path, options.force);
-    if (plan.kind === "skip") return { path, ...plan.result };
+    // A refusal over lines the rewrite would drop is decided again under the lock: a torn last
+    // line may be one pi was still writing when this unlocked read ran.
+    if (plan.kind === "skip" && (options.dryRun || plan.result.exitCode !== 1)) return { path, ...plan.result };
     const toVersion = CURRENT_SESSION_VERSION;
     const real = await fs.realPath(path);
-    if (options.dryRun) {
+    if (options.dryRun && plan.kind === "rewrite") {
       const backup = options.backup ? await freeBackupPath(fs, real, plan.fromVersion) : undefined;
       const message = lostNote(plan.lost, undefined);
       return { path, fromVersion: plan.fromVersion, toVersion, action: "would-migrate", ...(backup && { backup }), ...(message && { message }), exitCode: 0 };
     }
     // Decided again under the lock, on what is on disk then: pi appends without taking our lock.
     const outcome = await safeRewrite(fs, real, (original, stat): RewriteDecision<Plan | MigrateResult> => {
-      const mode = stat.mode & 0o777;
-      if (mode !== 0 && (mode & 0o222) === 0) {
-        return { kind: "keep", detail: { path, fromVersion: plan.fromVersion, toVersion: null, action: "error", message: `${path} is read-only; not rewriting it`, exitCode: 3 } };
-      }
       const now = planMigration(path, original, options.force);
       if (now.kind === "skip") return { kind: "keep", detail: { path, ...now.result } };
+      const mode = stat.mode & 0o777;
+      if (mode !== 0 && (mode & 0o222) === 0) {
+        return { kind: "keep", detail: { path, fromVersion: now.fromVersion, toVersion: null, action: "error", message: `${path} is read-only; not rewriting it`, exitCode: 3 } };
+      }
       const backupName = options.backup ? (n: number) => backupCandidate(real, now.fromVersion, n) : undefined;
       return { kind: "write", bytes: now.bytes, detail: now, ...(backupName && { backupName }) };
     });

@@ -12,8 +12,11 @@
  * 4. copy what was appended past the bytes read into `temp`, until a look finds nothing new;
  * 5. rename `temp` over `path`: from here pi's appends (which open the path each time) land in
  *    the new file;
- * 6. append to the new file what reached the old inode after the last look (an append that
- *    opened the path before the rename), then remove `old`.
+ * 6. append to the new file what reaches the old inode after the rename (an append that opened
+ *    the path before it and writes after it), looking until the old file has stayed the same for
+ *    a few looks over a short grace period, then remove `old`. An append whose write comes later
+ *    still than that grace after its open (a writer stopped between the two) is the one case that
+ *    is not carried over: no portable call tells whether a process still holds the old file open.
  * Appended bytes are carried over verbatim, after the new bytes: the caller's decision covers
  * the bytes it saw, and the result says how many bytes and lines were carried.
  * @module
@@ -37,7 +40,9 @@ export type RewriteRequest =
   /** → nothing */
   | { op: "rename"; from: string; to: string }
   /** Removal that tolerates absence → nothing */
-  | { op: "remove"; path: string };
+  | { op: "remove"; path: string }
+  /** Let `ms` milliseconds pass (others run meanwhile) → nothing */
+  | { op: "wait"; ms: number };
 
 /** The steps as a generator: yields requests, returns the outcome. */
 export type RewriteSteps<T> = Generator<RewriteRequest, RewriteOutcome<T>, unknown>;
@@ -85,8 +90,14 @@ export interface RewriteInput<T> {
 
 /** Looks at most this often for bytes still arriving before the rename; then the link catches the rest. */
 const MAX_COPY_ROUNDS = 1000;
-/** Looks at the old file after the rename until one look finds nothing, at most this often. */
-const MAX_LATE_ROUNDS = 100;
+/** Looks at the old file after the rename at most this often. */
+const MAX_LATE_ROUNDS = 200;
+/**
+ * Waits between looks at the old file after the rename; it counts as settled once every wait of
+ * the list passed in a row with nothing new (about 60 ms: an appender stalled longer than that
+ * between its open and its write is not waited for).
+ */
+const LATE_WAITS_MS = [0, 1, 2, 4, 8, 16, 32];
 /** Waits at most this many looks for a torn last line to be completed before deciding. */
 const MAX_TORN_ROUNDS = 20;
 const NEWLINE = 0x0a;
@@ -126,9 +137,13 @@ export function* rewriteSteps<T>(input: RewriteInput<T>): RewriteSteps<T> {
     yield { op: "rename", from: temp, to: path };
     wroteTemp = false;
     let lateBytes = 0;
-    for (let round = 0; linked && round < MAX_LATE_ROUNDS; round++) {
+    for (let round = 0, quiet = 0; linked && round < MAX_LATE_ROUNDS && quiet < LATE_WAITS_MS.length; round++) {
       const more = yield* readPast(old, copied);
-      if (more.length === 0) break;
+      if (more.length === 0) {
+        yield { op: "wait", ms: LATE_WAITS_MS[quiet++] };
+        continue;
+      }
+      quiet = 0;
       yield { op: "append", path, data: more };
       carried.push(more);
       copied += more.length;

@@ -94,6 +94,8 @@ async function perform(fs: FileSystem, request: RewriteRequest): Promise<unknown
       }
     case "rename":
       return await fs.rename(request.from, request.to);
+    case "wait":
+      return await new Promise((resolve) => setTimeout(resolve, request.ms));
     case "remove":
       try {
         return await fs.remove(request.path);
