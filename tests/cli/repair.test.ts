@@ -104,6 +104,14 @@ describe("repair", () => {
     assert.equal(await readText(fs, path), `${H}\n${U1}\n${line(userEntry("u9", "u1", "orphan"))}\n`);
   });
 
+  it("repair prints ids from the file without their control characters", async () => {
+    const { fs, path } = await damaged(`${H}\n${U1}\n${line(userEntry("x\u001b]52;c;aGk=\u0007", "gone\u001b[2J", "orphan"))}\n`);
+    const r = await runCli(["repair", path], { fs });
+    assert.equal(r.code, 1);
+    assert.match(r.stdout, /\[missing-parent\] Entry "x \]52;c;aGk= " has parent "gone \[2J"/);
+    assert.doesNotMatch(r.stdout + r.stderr, /[\u0007\u001b]/);
+  });
+
   it("repair --json gives each judgement its fix command, quoted for the shell", async () => {
     const fs = memoryFs();
     const path = `${sessionDir()}/it's here.jsonl`;
