@@ -10,7 +10,7 @@
  * @module
  */
 
-import type { AppendOptions, DirEntry, FileStat, FileSystem, WriteOptions } from "./file-system.ts";
+import type { AppendOptions, WriteOptions, DirEntry, FileStat, FileSystem } from "./file-system.ts";
 
 /** One thing a step function asks of the disk (or the clock). */
 export type IoRequest =
@@ -22,6 +22,8 @@ export type IoRequest =
   | { op: "rename"; path: string; to: string }
   | { op: "remove"; path: string }
   | { op: "mkdir"; path: string; recursive?: boolean }
+  | { op: "link"; path: string; to: string }
+  | { op: "realPath"; path: string }
   | { op: "sleep"; ms: number };
 
 /** A step function: yields requests, gets their answers, returns `T`. */
@@ -65,6 +67,16 @@ export function* mkdir(path: string, options: { recursive?: boolean } = {}): Ste
   yield { op: "mkdir", path, recursive: options.recursive };
 }
 
+/** Gives the file at `path` a second name `to` (a hard link; see `FileSystem.link`). */
+export function* link(path: string, to: string): Steps<void> {
+  yield { op: "link", path, to };
+}
+
+/** The absolute path `path` names, every symbolic link resolved; `NotFound` if nothing is there. */
+export function* realPath(path: string): Steps<string> {
+  return (yield { op: "realPath", path }) as string;
+}
+
 /** Waits `ms` milliseconds (a lock retry). */
 export function* sleep(ms: number): Steps<void> {
   yield { op: "sleep", ms };
@@ -102,16 +114,30 @@ async function perform(fs: FileSystem, request: IoRequest, options: StepOptions)
     case "append":
       return await fs.append(request.path, request.data, request.options);
     case "writeAtomic":
-      return await fs.writeAtomic(request.path, request.data, request.options);
+      return await fs.writeAtomic(request.path, inChunks(request.data), request.options);
     case "rename":
       return await fs.rename(request.path, request.to);
     case "remove":
       return await fs.remove(request.path);
     case "mkdir":
       return await fs.mkdir(request.path, { recursive: request.recursive });
+    case "link":
+      return await fs.link(request.path, request.to);
+    case "realPath":
+      return await fs.realPath(request.path);
     case "sleep":
       return await (options.sleep ?? defaultSleep)(request.ms);
   }
+}
+
+/** Writes go out in pieces of this size, so others' appends can land between them (a rewrite's temp file). */
+const WRITE_CHUNK = 1024 * 1024;
+
+function inChunks(data: Uint8Array): Uint8Array | AsyncIterable<Uint8Array> {
+  if (data.length <= WRITE_CHUNK) return data;
+  return (async function* () {
+    for (let at = 0; at < data.length; at += WRITE_CHUNK) yield data.subarray(at, at + WRITE_CHUNK);
+  })();
 }
 
 async function readBytes(fs: FileSystem, path: string, start?: number, end?: number): Promise<Uint8Array> {

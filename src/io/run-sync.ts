@@ -46,6 +46,10 @@ function perform(fs: SyncFileSystem, request: IoRequest, options: SyncStepOption
       return fs.remove(request.path);
     case "mkdir":
       return fs.mkdir(request.path, { recursive: request.recursive });
+    case "link":
+      return fs.link(request.path, request.to);
+    case "realPath":
+      return fs.realPath(request.path);
     case "sleep":
       return (options.sleep ?? blockFor)(request.ms);
   }

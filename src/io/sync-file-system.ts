@@ -5,7 +5,7 @@
  * @module
  */
 
-import type { AppendOptions, DirEntry, FileStat, FileSystem, WriteOptions } from "./file-system.ts";
+import type { AppendOptions, WriteOptions, DirEntry, FileStat, FileSystem } from "./file-system.ts";
 import { chunksOf, SourceFailure } from "./_write-data.ts";
 
 /** `FileSystem`'s operations, blocking; `read` returns the bytes at once. */
@@ -17,12 +17,16 @@ export interface SyncFileSystem {
   list(dir: string): DirEntry[];
   /** Appends bytes in one write call; creates the file (mode 0600 by default) if missing. */
   append(path: string, data: Uint8Array, options?: AppendOptions): void;
-  /** Replaces the file's content atomically: temp file beside it, fsync, rename. */
+  /** Replaces the file's content atomically: temp file beside it, fsync, rename (`exclusive`: a new file only). */
   writeAtomic(path: string, data: Uint8Array, options?: WriteOptions): void;
   rename(from: string, to: string): void;
   /** Removes a file, or an empty directory. */
   remove(path: string): void;
   mkdir(path: string, options?: { recursive?: boolean }): void;
+  /** A second name for a file (a hard link); `AlreadyExists` if `newPath` is taken. */
+  link(existing: string, newPath: string): void;
+  /** The absolute path with every symbolic link resolved; `NotFound` if nothing is there. */
+  realPath(path: string): string;
 }
 
 /**
@@ -55,5 +59,7 @@ export function asyncFileSystem(sync: SyncFileSystem): FileSystem {
     rename: async (from, to) => sync.rename(from, to),
     remove: async (path) => sync.remove(path),
     mkdir: async (path, options) => sync.mkdir(path, options),
+    link: async (existing, newPath) => sync.link(existing, newPath),
+    realPath: async (path) => sync.realPath(path),
   };
 }

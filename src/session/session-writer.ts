@@ -1,20 +1,23 @@
 /**
  * How a session reaches the disk. Nothing is written until the session holds a user or
  * assistant message; then the whole buffer goes out in one exclusive create. After that
- * every entry is one appended line under the file lock, and a migrated file is first
- * backed up and rewritten atomically. Any throw leaves the writer's state as it was.
- * The writes are step functions (`io-steps.ts`): the async manager runs them with `runSteps`,
- * the synchronous compat one with `runStepsSync`.
+ * every entry is one appended line under the file lock, its parent picked under the lock
+ * after taking in what others appended (so concurrent writers form one chain), and a migrated
+ * file is first backed up and rewritten with `safeRewrite`. Any throw leaves the writer's
+ * state as it was. The writes are step functions (`io-steps.ts`): the async manager runs them
+ * with `runSteps`, the synchronous compat one with `runStepsSync`.
  * @module
  */
 import type { SessionEntry, SessionHeader } from "../core/format/types.ts";
 import { dirName } from "../core/storage/paths.ts";
 import { isFsError } from "../io/file-system.ts";
-import { append, mkdir, read, stat, type Steps, writeAtomic } from "../io/io-steps.ts";
+import { append, mkdir, read, realPath, stat, type Steps, writeAtomic } from "../io/io-steps.ts";
 import { lockedSteps } from "../io/lock.ts";
 import { toJsonl } from "./entry-builders.ts";
-import { writeBackupSteps } from "./backup.ts";
+import { appendedEntries } from "./appended-entries.ts";
+import { backupCandidate } from "./backup.ts";
 import { SessionWriteConflictError } from "./errors.ts";
+import { safeRewriteSteps } from "./safe-rewrite.ts";
 
 /** New session files are private to their owner. */
 export const SESSION_FILE_MODE = 0o600;
@@ -44,6 +47,13 @@ export interface SessionSnapshot {
   hasConversation: boolean;
 }
 
+/**
+ * Adds the new entry in memory and returns it with the session after it. `others` are entries
+ * other writers appended to the file since this one last wrote (already on disk, in file
+ * order): they are added first, so the new entry can hang under them.
+ */
+export type AddEntry = (others: readonly SessionEntry[]) => SessionSnapshot & { entry: SessionEntry };
+
 
 /** Persists one session file. Calls must not overlap (the manager runs them one at a time). */
 export class SessionWriter {
@@ -56,17 +66,19 @@ export class SessionWriter {
   }
 
   /**
-   * Brings the file up to date after `entry` (already the last of `session.entries`) was
-   * added in memory. Nothing happens before a conversation exists.
+   * Adds an entry with `add` and brings the file up to date. On a file already written, `add`
+   * runs under the file lock with what others appended meanwhile. Nothing is written before a
+   * conversation exists. If this throws, whatever `add` did must be undone by the caller.
    */
-  *persist(session: SessionSnapshot, entry: SessionEntry): Steps<void> {
+  *persist(add: AddEntry): Steps<void> {
     const state = this.#state;
     if (state.kind === "pending") {
+      const session = add([]);
       if (session.hasConversation) yield* this.writeAll(session);
     } else if (state.kind === "migrate") {
-      yield* this.#rewriteMigrated(session, state);
+      yield* this.#rewriteMigrated(add([]), state);
     } else {
-      yield* this.#appendLine(entry, state.end);
+      yield* this.#appendLine(add, state.end);
     }
   }
 
@@ -76,8 +88,8 @@ export class SessionWriter {
    */
   *writeAll(session: SessionSnapshot): Steps<void> {
     const bytes = encoder.encode(toJsonl([session.header, ...session.entries]));
-    yield* mkdir(dirName(this.path), { recursive: true });
     const path = this.path;
+    yield* mkdir(dirName(path), { recursive: true });
     yield* lockedSteps(path, function* () {
       try {
         yield* append(path, bytes, { exclusive: true, mode: SESSION_FILE_MODE });
@@ -94,16 +106,31 @@ export class SessionWriter {
   }
 
   /**
-   * One line in one `append` call; a torn last line gets its newline first. The last byte is
-   * only read when the file's size is not the size this writer last saw (someone else wrote).
+   * One line in one `append` call; a torn last line gets its newline first. When the file grew
+   * since this writer last saw it (someone else wrote), the entries past the known end are read
+   * and handed to `add` first, all under the lock: the new entry's parent is chosen knowing them.
    */
-  *#appendLine(entry: SessionEntry, known: FileEnd | undefined): Steps<void> {
-    const line = JSON.stringify(entry) + "\n";
+  *#appendLine(add: AddEntry, known: FileEnd | undefined): Steps<void> {
     const path = this.path;
-    const size = yield* lockedSteps(path, function* () {
+    // The lock of the file itself, as rewrites take it, also when this path is a symbolic link.
+    let real: string;
+    try {
+      real = yield* realPath(path);
+    } catch (error) {
+      if (isFsError(error, "NotFound")) throw new SessionWriteConflictError(path, "the file was removed after it was written");
+      throw error;
+    }
+    const size = yield* lockedSteps(real, function* () {
       const now = yield* stat(path);
       if (now === null) throw new SessionWriteConflictError(path, "the file was removed after it was written");
-      const clean = now.size === 0 || (known?.size === now.size ? known.newline : (yield* read(path, now.size - 1, now.size))[0] === NEWLINE);
+      if (known !== undefined && now.size < known.size) {
+        throw new SessionWriteConflictError(path, "it was shortened or replaced since it was read");
+      }
+      const grown = known !== undefined && now.size > known.size;
+      const tail = grown ? yield* read(path, known.size, now.size) : undefined;
+      const { entry } = add(tail ? appendedEntries(tail) : []);
+      const clean = yield* endsClean(path, now.size, known, tail);
+      const line = JSON.stringify(entry) + "\n";
       const bytes = encoder.encode(clean ? line : "\n" + line);
       yield* append(path, bytes);
       return now.size + bytes.length;
@@ -112,24 +139,30 @@ export class SessionWriter {
   }
 
   /**
-   * Keeps the original as `<file>.v<N>.bak` (or the next free name), then replaces the file
-   * atomically with the migrated session. Refuses if the file changed since it was read. Lines
-   * the reader could not use (malformed JSON, a second header) live on in the backup only.
+   * Keeps the original as `<file>.v<N>.bak` (or the next free name, beside the file a link
+   * points to), then replaces the file with the migrated session by `safeRewrite`. Refuses if
+   * the file changed since it was read. Lines the reader could not use (malformed JSON, a
+   * second header) live on in the backup only. Lines pi appends during the rewrite are carried
+   * over after ours; the end this writer remembers stops before them, so the next append takes
+   * them in as others' entries.
    */
   *#rewriteMigrated(session: SessionSnapshot, state: { fromVersion: number; byteLength: number }): Steps<void> {
-    const path = this.path;
-    const size = yield* lockedSteps(path, function* () {
-      const now = yield* stat(path);
-      if (now === null || now.size !== state.byteLength) {
-        throw new SessionWriteConflictError(path, "it changed on disk since it was opened; not rewriting it");
+    const real = yield* realPath(this.path);
+    const bytes = encoder.encode(toJsonl([session.header, ...session.entries]));
+    yield* safeRewriteSteps(real, (original) => {
+      if (original.length !== state.byteLength) {
+        throw new SessionWriteConflictError(this.path, "it changed on disk since it was opened; not rewriting it");
       }
-      const original = yield* read(path);
-      if (original.length > now.size) throw new SessionWriteConflictError(path, "it grew while being backed up");
-      yield* writeBackupSteps(path, state.fromVersion, original, SESSION_FILE_MODE);
-      const bytes = encoder.encode(toJsonl([session.header, ...session.entries]));
-      yield* writeAtomic(path, bytes, { mode: now.mode || SESSION_FILE_MODE });
-      return bytes.length;
+      return { kind: "write", bytes, detail: undefined, backupName: (n) => backupCandidate(real, state.fromVersion, n), backupMode: SESSION_FILE_MODE };
     });
-    this.#state = { kind: "written", end: { size, newline: true } };
+    this.#state = { kind: "written", end: { size: bytes.length, newline: true } };
   }
+}
+
+/** Whether a line can go right after the file's `size` bytes: empty, or a newline at the end. */
+function* endsClean(path: string, size: number, known: FileEnd | undefined, tail: Uint8Array | undefined): Steps<boolean> {
+  if (size === 0) return true;
+  if (tail !== undefined) return tail[tail.length - 1] === NEWLINE;
+  if (known?.size === size) return known.newline;
+  return (yield* read(path, size - 1, size))[0] === NEWLINE;
 }
