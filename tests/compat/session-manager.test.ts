@@ -87,6 +87,38 @@ describe("pi-session/compat SessionManager", () => {
     assert.equal(session.getEntryCount(), 1);
   });
 
+  it("two managers appending in turn to one file form one chain (each takes in the other's entries under the lock)", () => {
+    const first = SessionManager.create("/work/p", folder());
+    first.appendMessage(user("hi"));
+    const file = first.getSessionFile()!;
+    const a = SessionManager.open(file);
+    const b = SessionManager.open(file);
+    for (let i = 0; i < 3; i++) {
+      a.appendSessionInfo(`a${i}`);
+      b.appendCustomEntry("b", { i });
+    }
+    const lines = readFileSync(file, "utf8").trim().split("\n").map((line) => JSON.parse(line));
+    assert.equal(lines.length, 1 + 1 + 6);
+    for (let i = 2; i < lines.length; i++) assert.equal(lines[i].parentId, lines[i - 1].id);
+    assert.deepEqual(b.getEntries().map((e) => e.id), lines.slice(1).map((l) => l.id));
+  });
+
+  it("an old-format file is migrated in memory on open and rewritten, with a backup, at the first append", () => {
+    const dir = folder();
+    mkdirSync(dir, { recursive: true });
+    const path = join(dir, "old.jsonl");
+    const v1 = '{"type":"session","id":"old","timestamp":"2024-01-01T00:00:00.000Z","cwd":"/work/p"}\n{"type":"message","timestamp":"2024-01-01T00:00:01.000Z","message":{"role":"user","content":"hi","timestamp":1}}\n';
+    writeFileSync(path, v1);
+    const session = SessionManager.open(path);
+    assert.equal(readFileSync(path, "utf8"), v1, "open wrote nothing");
+    assert.equal(session.getHeader().version, 3);
+    const id = session.appendMessage(user("again"));
+    assert.equal(readFileSync(`${path}.v1.bak`, "utf8"), v1);
+    const lines = readFileSync(path, "utf8").trim().split("\n").map((line) => JSON.parse(line));
+    assert.deepEqual(lines.map((l) => l.id), ["old", session.getEntries()[0].id, id]);
+    assert.equal(lines[0].version, 3);
+  });
+
   it("open(path, dir, cwdOverride) takes pi's positional cwd override", () => {
     const session = SessionManager.create("/work/p", folder());
     session.appendMessage(user("hi"));
