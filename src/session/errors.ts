@@ -24,7 +24,7 @@ export class NotASessionError extends SessionError {
   readonly path: string;
   readonly issues: ReadIssue[];
   constructor(path: string, issues: ReadIssue[] = []) {
-    const why = issues.find((i) => i.code === "not-a-session" || i.code === "empty-file");
+    const why = issues.find((i) => i.code === "not-a-session" || i.code === "bad-header" || i.code === "empty-file");
     super(
       "not-a-session",
       `${path} is not a pi session${why ? `: ${why.message.charAt(0).toLowerCase()}${why.message.slice(1)}` : ""}`,

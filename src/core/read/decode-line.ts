@@ -3,6 +3,7 @@
  * instead of failing on them. Shared by the full reader and the header scan.
  * @module
  */
+import { headerProblem } from "./header-problem.ts";
 import { issue, type ReadIssue } from "./issue.ts";
 import type { RawLine } from "./line-splitter.ts";
 
@@ -93,7 +94,18 @@ export function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
-/** True when `value` is a valid session header line. */
+/** True when `value` is a valid session header line (see `headerProblem`). */
 export function isHeader(value: unknown): boolean {
-  return isObject(value) && value.type === "session" && typeof value.id === "string";
+  return isObject(value) && value.type === "session" && headerProblem(value) === undefined;
+}
+
+/**
+ * The issue for a first line that is not a usable header: a `bad-header` naming the field
+ * when it is a `{"type":"session"}` line, else `not-a-session`.
+ */
+export function headerIssue(value: Record<string, unknown>, line: number): ReadIssue {
+  const problem = value.type === "session" ? headerProblem(value) : undefined;
+  return problem === undefined
+    ? issue(line, "not-a-session", `Line ${line} should be a session header ({"type":"session","id":…}) but is not`)
+    : issue(line, "bad-header", `Line ${line} is a session header but ${problem}`);
 }

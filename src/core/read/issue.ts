@@ -8,6 +8,7 @@
 export type IssueCode =
   | "empty-file"
   | "not-a-session"
+  | "bad-header"
   | "bom"
   | "crlf"
   | "invalid-utf8"

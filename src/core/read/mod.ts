@@ -5,6 +5,7 @@
 export * from "./issue.ts";
 export * from "./line-splitter.ts";
 export * from "./decode-line.ts";
+export * from "./header-problem.ts";
 export * from "./read-session.ts";
 export * from "./scan-keys.ts";
 export * from "./skeleton-reader.ts";

@@ -5,7 +5,7 @@
  */
 import type { SessionEntry, SessionHeader } from "../format/types.ts";
 import { headerVersion } from "../migrate/migrate-session.ts";
-import { type DecodeNotes, decodeObjectLine, isHeader } from "./decode-line.ts";
+import { type DecodeNotes, decodeObjectLine, headerIssue, isHeader } from "./decode-line.ts";
 import { issue, type ReadIssue } from "./issue.ts";
 import { LineSplitter, type RawLine } from "./line-splitter.ts";
 import { scanEntryKeys } from "./scan-keys.ts";
@@ -43,6 +43,7 @@ export class SkeletonReader {
   #notes: DecodeNotes = { bom: false, crlf: false };
   #issues: ReadIssue[] = [];
   #header: SessionHeader | null = null;
+  #headerIssue: ReadIssue | null = null;
   #sawObject = false;
   #entries: SkeletonEntry[] = [];
 
@@ -54,7 +55,7 @@ export class SkeletonReader {
     this.#splitter.end();
     const header = this.#header;
     if (!header) {
-      this.#issues.push(issue(0, "not-a-session", "The file does not start with a session header"));
+      this.#issues.push(this.#headerIssue ?? issue(0, "not-a-session", "The file does not start with a session header"));
       return { header: null, entries: [], issues: this.#issues, version: 0, notSession: true };
     }
     const version = headerVersion(header);
@@ -79,6 +80,7 @@ export class SkeletonReader {
     this.#sawObject = true;
     if (first) {
       if (isHeader(value)) this.#header = value as SessionHeader;
+      else if (value.type === "session") this.#headerIssue = headerIssue(value, line.number);
       return;
     }
     if (value.type === "session") {
