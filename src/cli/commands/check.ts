@@ -38,7 +38,7 @@ interface Target {
 async function filesOfDirectory(ctx: CliContext, dir: string): Promise<string[]> {
   const files = await sessionFilesIn(ctx.fs, dir);
   for (const entry of await ctx.fs.list(dir)) {
-    if (entry.isDirectory) files.push(...(await sessionFilesIn(ctx.fs, joinPath(dir, entry.name))));
+    if (entry.isDirectory) for (const file of await sessionFilesIn(ctx.fs, joinPath(dir, entry.name))) files.push(file);
   }
   return files.sort();
 }
@@ -54,7 +54,7 @@ async function collectTargets(ctx: CliContext, inputs: string[]): Promise<{ targ
     if (stat?.isDirectory) {
       const files = await filesOfDirectory(ctx, asPath);
       if (files.length === 0) ctx.note(`No .jsonl files in ${asPath}`);
-      targets.push(...files.map((path) => ({ path, named: false })));
+      for (const path of files) targets.push({ path, named: false });
     } else if (stat && !stat.isFile) {
       targets.push({ path: asPath, named: true, notAFile: true });
     } else if (stat || looksLikePath(input)) {

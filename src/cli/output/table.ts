@@ -23,7 +23,7 @@ export interface Column {
  * ```
  */
 export function formatTable(rows: string[][], columns: Column[], maxWidth = Infinity): string[] {
-  const widths = columns.map((_, i) => Math.max(0, ...rows.map((row) => textWidth(row[i] ?? ""))));
+  const widths = columns.map((_, i) => rows.reduce((widest, row) => Math.max(widest, textWidth(row[i] ?? "")), 0));
   const flex = columns.findIndex((c) => c.flex);
   if (flex >= 0 && Number.isFinite(maxWidth)) {
     const others = widths.reduce((sum, w, i) => (i === flex ? sum : sum + w), 0) + 2 * (columns.length - 1);
