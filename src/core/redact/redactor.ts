@@ -126,18 +126,36 @@ export class Redactor {
     return out;
   }
 
-  /** A copy of a JSON value with every string masked; image `data` is kept as is. */
+  /**
+   * A copy of a JSON value with every string masked; image `data` is kept as is. Walks with a
+   * stack of its own, not recursion: how deep a value nests is the file's to choose. Strings
+   * are masked in document order, as a recursive walk would.
+   */
   value<T>(value: T): T {
-    if (typeof value === "string") return this.text(value) as T;
-    if (Array.isArray(value)) return value.map((item) => this.value(item)) as T;
-    if (typeof value !== "object" || value === null) return value;
-    const source = value as Record<string, unknown>;
-    const isImage = source.type === "image";
-    const out: Record<string, unknown> = {};
-    for (const key of Object.keys(source)) {
-      out[key] = isImage && key === "data" ? source[key] : this.value(source[key]);
+    const root: Record<string, unknown> = {};
+    const todo: [Record<string | number, unknown>, string | number, unknown][] = [[root, "value", value]];
+    while (todo.length > 0) {
+      const [holder, key, item] = todo.pop()!;
+      if (typeof item === "string") {
+        holder[key] = this.text(item);
+      } else if (Array.isArray(item)) {
+        const out: unknown[] = new Array(item.length);
+        holder[key] = out;
+        for (let i = item.length - 1; i >= 0; i--) todo.push([out as unknown as Record<number, unknown>, i, item[i]]);
+      } else if (typeof item === "object" && item !== null) {
+        const source = item as Record<string, unknown>;
+        const isImage = source.type === "image";
+        const keys = Object.keys(source);
+        const out: Record<string, unknown> = {};
+        // Keys are set now, in order; values arrive as the stack unwinds.
+        for (const k of keys) out[k] = isImage && k === "data" ? source[k] : undefined;
+        holder[key] = out;
+        for (let i = keys.length - 1; i >= 0; i--) if (!(isImage && keys[i] === "data")) todo.push([out, keys[i], source[keys[i]]]);
+      } else {
+        holder[key] = item;
+      }
     }
-    return out as T;
+    return root.value as T;
   }
 
   /** What was masked so far, most frequent first. */
