@@ -5,6 +5,7 @@
  */
 import { headerProblem } from "./header-problem.ts";
 import { issue, type ReadIssue } from "./issue.ts";
+import { MAX_JSON_DEPTH, nestsDeeperThan } from "./json-depth.ts";
 import type { RawLine } from "./line-splitter.ts";
 
 const strictDecoder = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
@@ -52,6 +53,7 @@ export function decodeLine(line: RawLine, notes: DecodeNotes, issues: ReadIssue[
     bytes = bytes.subarray(0, bytes.length - 1);
   }
   if (isBlank(bytes)) return { kind: "blank" };
+  if (nestsDeeperThan(bytes)) return { kind: "error", issue: tooDeepIssue(line.number) };
   const text = decodeText(bytes, line.number, issues);
   try {
     return { kind: "value", value: JSON.parse(text) };
@@ -62,6 +64,11 @@ export function decodeLine(line: RawLine, notes: DecodeNotes, issues: ReadIssue[
       ? { kind: "error", issue: issue(line.number, "malformed-json", `Line ${line.number} is not valid JSON${jsonHint(text)}`) }
       : { kind: "error", issue: issue(line.number, "torn-line", `Line ${line.number} is cut off: the file ends in the middle of it`) };
   }
+}
+
+/** The issue for a line that nests deeper than `MAX_JSON_DEPTH`: it is not parsed at all. */
+export function tooDeepIssue(line: number): ReadIssue {
+  return issue(line, "too-deep", `Line ${line} nests values more than ${MAX_JSON_DEPTH} levels deep`);
 }
 
 /** A short hint at what the bad line starts with. */

@@ -14,6 +14,7 @@ export type IssueCode =
   | "invalid-utf8"
   | "malformed-json"
   | "torn-line"
+  | "too-deep"
   | "missing-newline"
   | "not-an-object"
   | "duplicate-header"

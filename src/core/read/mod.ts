@@ -6,6 +6,7 @@ export * from "./issue.ts";
 export * from "./line-splitter.ts";
 export * from "./decode-line.ts";
 export * from "./header-problem.ts";
+export * from "./json-depth.ts";
 export * from "./read-session.ts";
 export * from "./scan-keys.ts";
 export * from "./skeleton-reader.ts";

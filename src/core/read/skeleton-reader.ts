@@ -5,8 +5,9 @@
  */
 import type { SessionEntry, SessionHeader } from "../format/types.ts";
 import { headerVersion } from "../migrate/migrate-session.ts";
-import { type DecodeNotes, decodeObjectLine, headerIssue, isHeader } from "./decode-line.ts";
+import { type DecodeNotes, decodeObjectLine, headerIssue, isHeader, tooDeepIssue } from "./decode-line.ts";
 import { issue, type ReadIssue } from "./issue.ts";
+import { nestsDeeperThan } from "./json-depth.ts";
 import { LineSplitter, type RawLine } from "./line-splitter.ts";
 import { scanEntryKeys } from "./scan-keys.ts";
 
@@ -64,6 +65,11 @@ export class SkeletonReader {
 
   #onLine(line: RawLine): void {
     if (this.#sawObject && this.#header === null) return;
+    // Checked before the key scan, which would find a deep line's linking fields all the same.
+    if (nestsDeeperThan(line.bytes)) {
+      this.#issues.push(tooDeepIssue(line.number));
+      return;
+    }
     const first = !this.#sawObject;
     const keys = first || line.number === 1 ? null : scanEntryKeys(line.bytes);
     if (keys && typeof keys.type === "string") {
