@@ -3,7 +3,7 @@
  * code blocks named after the tool, thinking in `<details>`, summaries as block quotes.
  * @module
  */
-import { oneLine } from "../output/control-chars.ts";
+import { oneLine, printable } from "../output/control-chars.ts";
 import { abbreviate, type Block } from "./transcript.ts";
 
 /** The longest run of backticks in `text` (a loop: a spread of every run overflows on huge texts). */
@@ -35,7 +35,8 @@ function capitalize(text: string): string {
 /** Argument values shortened so a `write` of a whole file does not flood the transcript. */
 function shortArgs(args: Record<string, unknown>): string {
   const clipped = JSON.stringify(args, (_key, value) => (typeof value === "string" && value.length > 200 ? value.slice(0, 199) + "…" : value), 2);
-  const { lines, more } = abbreviate(clipped ?? "{}", 20);
+  // JSON escapes C0 controls but not C1 ones nor bidi controls.
+  const { lines, more } = abbreviate(printable(clipped ?? "{}"), 20);
   return lines.join("\n") + (more > 0 ? `\n… (${more} more lines)` : "");
 }
 
