@@ -62,12 +62,17 @@ export async function sessionScope(ctx: CliContext, all: boolean): Promise<Sessi
   return { ...places, files };
 }
 
+/** Refresh options, and where a scan that reads files itself reports one it skips (search). */
+export interface ProgressOptions extends RefreshOptions {
+  onBadHeader(path: string, problem: string): void;
+}
+
 /**
  * Refresh options with a progress line for `label`, and the function that clears it. Files
  * skipped for a header that cannot be used (`badHeader`) get a one-line note each, once the
  * progress line is gone: a scan never stops for one bad file, and never hides it either.
  */
-export function withProgress(ctx: CliContext, label: string, options: RefreshOptions = {}): [RefreshOptions, () => void] {
+export function withProgress(ctx: CliContext, label: string, options: RefreshOptions = {}): [ProgressOptions, () => void] {
   const progress = startProgress(ctx, label);
   const skipped = new Map<string, string>();
   const onRecords = (path: string, records: readonly CatalogRecord[]) => {
@@ -82,7 +87,8 @@ export function withProgress(ctx: CliContext, label: string, options: RefreshOpt
     for (const [path, why] of skipped) ctx.note(`pi-session: skipped ${oneLine(path)}: line 1 is a session header but ${why}`);
     skipped.clear();
   };
-  return [{ ...options, onProgress: (done, total) => progress.update(done, total), onRecords }, end];
+  const onBadHeader = (path: string, why: string) => skipped.set(path, why);
+  return [{ ...options, onProgress: (done, total) => progress.update(done, total), onRecords, onBadHeader }, end];
 }
 
 /**

@@ -100,7 +100,7 @@ export const searchCommand: CommandSpec = {
       const scope = await sessionScope(ctx, Boolean(opts.all));
       const [refresh, done] = withProgress(ctx, "Searching sessions", { listedDirs: scope.dirs });
       try {
-        return await searchSessions(catalog, scope, q, { limit, filter, cwdFilter: scope.cwdFilter, processCwd: ctx.deps.storage.processCwd, refresh });
+        return await searchSessions(catalog, scope, q, { limit, filter, cwdFilter: scope.cwdFilter, processCwd: ctx.deps.storage.processCwd, refresh, onBadHeader: refresh.onBadHeader });
       } finally {
         done();
       }
