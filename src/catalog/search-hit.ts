@@ -4,7 +4,7 @@
  * @module
  */
 import { type EntryDoc } from "../core/search/entry-docs.ts";
-import { matchText, type SearchQuery } from "../core/search/query.ts";
+import { matchTerms, type SearchQuery } from "../core/search/query.ts";
 import { makeSnippet, type Snippet } from "../core/search/snippet.ts";
 
 /** One matching document of one entry. */
@@ -26,8 +26,9 @@ export interface SearchResult {
 
 /** The hit for `doc` when it matches `query`. */
 export function hitOf(query: SearchQuery, doc: EntryDoc, where: Omit<SearchHit, "role" | "part" | "snippet">): SearchHit | undefined {
-  const ranges = matchText(query, doc.text);
-  return ranges ? { ...where, role: doc.role, part: doc.part, snippet: makeSnippet(doc.text, ranges) } : undefined;
+  // The snippet shows the stretch where every term occurs closest together, so each is marked.
+  const matches = matchTerms(query, doc.text);
+  return matches ? { ...where, role: doc.role, part: doc.part, snippet: makeSnippet(doc.text, matches.ranges, undefined, matches.focus) } : undefined;
 }
 
 function newestFirst(a: SearchHit, b: SearchHit): number {

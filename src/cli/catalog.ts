@@ -93,16 +93,25 @@ export function withProgress(ctx: CliContext, label: string, options: RefreshOpt
 
 /**
  * The sessions of a scope through the catalog, newest first (what `list` shows); `withText`
- * fills `allMessagesText` for searching.
+ * fills `allMessagesText` for searching; `knownIds` also gives the ids of every session (of
+ * every project), to shorten printed ids by.
  */
-export async function cataloguedSessions(ctx: CliContext, all: boolean, options: { withText?: boolean } = {}): Promise<SessionInfo[]> {
+export async function cataloguedSessions(
+  ctx: CliContext,
+  all: boolean,
+  options: { withText?: boolean; knownIds?: boolean } = {},
+): Promise<{ sessions: SessionInfo[]; knownIds: string[] }> {
   return withCatalog(ctx, async (catalog) => {
     catalog.preload(listingKinds(options.withText));
     const scope = await sessionScope(ctx, all);
     const [progress, done] = withProgress(ctx, "Reading sessions");
     try {
       const processCwd = ctx.deps.storage.processCwd;
-      return await catalogSessions(catalog, scope, { ...progress, withText: options.withText, cwdFilter: scope.cwdFilter, processCwd });
+      const sessions = await catalogSessions(catalog, scope, { ...progress, withText: options.withText, cwdFilter: scope.cwdFilter, processCwd });
+      if (!options.knownIds) return { sessions, knownIds: [] };
+      // Every project's sessions are those just listed, unless the scope was this directory.
+      const everywhere = all ? sessions : await catalogSessions(catalog, await sessionScope(ctx, true), { ...progress, processCwd });
+      return { sessions, knownIds: everywhere.map((s) => s.id) };
     } finally {
       done();
     }

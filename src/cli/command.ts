@@ -21,9 +21,13 @@ export interface CommandSpec {
   /** Commander argument syntax, e.g. ["<ref>", "[name]"]. */
   args?: string[];
   options?: OptionSpec[];
+  /** Lines of prose shown under the options (a query syntax, a rule worth knowing). */
+  notes?: string[];
   /** Two or three command lines shown under the help. */
   examples: string[];
   /** Left out of `--help` and shell completions (internal helpers such as `__complete-sessions`). */
   hidden?: boolean;
+  /** Output taller than the terminal goes through the pager (`--no-pager` prints it as it is). */
+  paged?: boolean;
   run(ctx: CliContext, args: string[], options: Record<string, unknown>): Promise<number>;
 }

@@ -10,6 +10,7 @@ import type { FileSystem } from "../io/file-system.ts";
 import { readBytes } from "../catalog/read-bytes.ts";
 import type { CliDeps } from "./deps.ts";
 import { CliError } from "./errors.ts";
+import { colorEnabled } from "./output/color-choice.ts";
 import { type Colors, createColors } from "./output/colors.ts";
 import { printable } from "./output/control-chars.ts";
 
@@ -19,11 +20,17 @@ export interface GlobalOptions {
   agentDir?: string;
   cwd?: string;
   json?: boolean;
-  color?: boolean;
+  /** `--color <when>` (always, never, auto) or `--no-color` (false). */
+  color?: boolean | string;
   quiet?: boolean;
+  /** False with `--no-pager`. */
+  pager?: boolean;
 }
 
 export type { Colors };
+
+/** The version of every `--json` shape (docs/JSON.md, docs/schema/); bumped on any change that is not an addition. */
+export const JSON_SCHEMA_VERSION = 1;
 
 async function readText(fs: FileSystem, path: string): Promise<string | undefined> {
   try {
@@ -42,7 +49,7 @@ export class CliContext {
   readonly agentDir: string;
   readonly json: boolean;
   readonly quiet: boolean;
-  /** Colours on stdout (TTY, no NO_COLOR, no --no-color). */
+  /** Colours on stdout (`--color`, else FORCE_COLOR, else NO_COLOR, else whether it is a TTY). */
   readonly color: Colors;
   /** Colours on stderr. */
   readonly errColor: Colors;
@@ -58,22 +65,32 @@ export class CliContext {
     this.agentDir = resolvePath(storage.processCwd, resolveAgentDir(storage, options.agentDir));
     this.json = options.json ?? false;
     this.quiet = options.quiet ?? false;
-    const allowed = options.color !== false && !storage.env("NO_COLOR");
-    this.color = createColors(allowed && deps.stdoutIsTTY);
-    this.errColor = createColors(allowed && deps.stderrIsTTY);
+    const choice = (isTTY: boolean) => colorEnabled({ flag: options.color, env: storage.env, isTTY });
+    this.color = createColors(choice(deps.stdoutIsTTY));
+    this.errColor = createColors(choice(deps.stderrIsTTY));
   }
 
   /** Terminal width for tables; unlimited in pipes. */
   get width(): number {
-    return this.deps.stdoutIsTTY ? this.deps.columns ?? 80 : Infinity;
+    // A terminal that reports 0 columns (`script` does) has an unknown width: take 80.
+    return this.deps.stdoutIsTTY ? this.deps.columns || 80 : Infinity;
   }
 
   out(line: string): void {
     this.deps.stdout(line + "\n");
   }
 
-  /** Prints a value as pretty JSON on stdout. */
+  /**
+   * Prints a value as pretty JSON on stdout; an object gets `"schemaVersion"` first, the
+   * version of the shapes in docs/JSON.md (arrays stay arrays: see there).
+   */
   outJson(value: unknown): void {
+    const versioned = value !== null && typeof value === "object" && !Array.isArray(value) ? { schemaVersion: JSON_SCHEMA_VERSION, ...value } : value;
+    this.outRawJson(versioned);
+  }
+
+  /** Prints a value as pretty JSON as it is, for shapes that are pi's own (`context`). */
+  outRawJson(value: unknown): void {
     this.deps.stdout(JSON.stringify(value, null, 2) + "\n");
   }
 

@@ -10,6 +10,12 @@ import type { Terminal } from "./interactive/prompt.ts";
 /** Runs an external program (used for the `trash` command); resolves with its exit code. */
 export type ExecFn = (command: string, args: string[]) => Promise<{ code: number | null; stderr: string }>;
 
+/**
+ * Runs a program on our terminal (stdin, stdout and stderr inherited) in `cwd` and resolves
+ * when it ends: its exit code (128 + signal number when a signal ended it), or `notFound`.
+ */
+export type SpawnFn = (command: string, args: string[], options: { cwd: string }) => Promise<{ code: number } | { notFound: true }>;
+
 export interface CliDeps {
   fs: FileSystem;
   storage: StorageEnv;
@@ -20,9 +26,18 @@ export interface CliDeps {
   stdinIsTTY: boolean;
   /** Terminal width, when stdout is a terminal. */
   columns?: number;
+  /** Terminal height, when stdout is a terminal. */
+  rows?: number;
+  /**
+   * Shows `text` through the pager `command` (a shell command line), on the terminal; resolves
+   * false, having shown nothing, when the pager could not be started. Absent: no pager.
+   */
+  page?: (command: string, text: string) => Promise<boolean>;
   now: () => Date;
   /** Runs external programs; absent means none can be run. */
   exec?: ExecFn;
+  /** Hands the terminal to another program (`resume` starting pi); absent means none can be run. */
+  spawn?: SpawnFn;
   /** Asks a yes/no question on the terminal; absent means no terminal to ask on. */
   confirm?: (question: string) => Promise<boolean>;
   /** Runs interactive prompts (pick, tree -i, fork's selector); absent unless stdin and stderr are terminals. */

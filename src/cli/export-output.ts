@@ -13,7 +13,8 @@ import { CliError } from "./errors.ts";
 /** Bytes gathered before one write call. */
 const PIECE = 4 * 1024 * 1024;
 
-export type OutputTarget = { kind: "stdout" } | { kind: "file"; path: string; force: boolean };
+/** `mkdir`: create missing folders on the way to the file (else a missing folder is a usage error). */
+export type OutputTarget = { kind: "stdout" } | { kind: "file"; path: string; force: boolean; mkdir?: boolean };
 
 const encoder = new TextEncoder();
 
@@ -21,9 +22,17 @@ function existsError(path: string): CliError {
   return new CliError("output-exists", `Cannot write ${path}: the file already exists`, "Pass --force to replace it, or -o to choose another file", 1);
 }
 
-/** Fails early, before any work, when the target exists and may not be replaced. */
+/**
+ * Fails early, before any work: when the target exists and may not be replaced, or its folder
+ * is missing without `mkdir` (a typo in -o should not quietly make a tree of folders).
+ */
 export async function checkTarget(ctx: CliContext, target: OutputTarget): Promise<void> {
-  if (target.kind === "file" && !target.force && (await ctx.fs.stat(target.path)) !== null) throw existsError(target.path);
+  if (target.kind !== "file") return;
+  if (!target.force && (await ctx.fs.stat(target.path)) !== null) throw existsError(target.path);
+  const folder = dirName(target.path);
+  if (!target.mkdir && (await ctx.fs.stat(folder)) === null) {
+    throw new CliError("bad-output", `Cannot write ${target.path}: the folder ${folder} does not exist`, "Create it first, pass --mkdir to create it, or choose another -o FILE");
+  }
 }
 
 /** Joins small chunks into pieces of about `PIECE` bytes; large ones pass through. */
@@ -77,7 +86,7 @@ export async function writeOutput(ctx: CliContext, target: OutputTarget, chunks:
     return written;
   }
   const { fs } = ctx;
-  await fs.mkdir(dirName(target.path), { recursive: true });
+  if (target.mkdir) await fs.mkdir(dirName(target.path), { recursive: true });
   // Forced: build a temp file and rename it over the target. Otherwise create the target
   // itself exclusively, so an existing file is never touched.
   const file = target.force ? siblingTempPath(target.path).temp : target.path;

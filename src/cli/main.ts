@@ -10,7 +10,7 @@
  */
 import process from "node:process";
 import { fstatSync, statSync, writeSync } from "node:fs";
-import type { CliDeps, ExecFn } from "./deps.ts";
+import type { CliDeps, ExecFn, SpawnFn } from "./deps.ts";
 import { VERSION_LINE } from "../version.ts";
 
 const STREAMS = [() => process.stdin, () => process.stdout, () => process.stderr] as const;
@@ -81,6 +81,51 @@ const exec: ExecFn = async (command, args) => {
   });
 };
 
+/**
+ * Runs the pager command line through the shell with `text` on its stdin and the terminal as
+ * its output, as git does (LESS=FRX unless LESS is set). Ctrl+C belongs to the pager meanwhile.
+ */
+const page = async (command: string, text: string): Promise<boolean> => {
+  const { spawn } = await import("node:child_process");
+  const env = { ...process.env, LESS: process.env.LESS ?? "FRX" };
+  const ignore = () => {};
+  process.on("SIGINT", ignore);
+  try {
+    return await new Promise<boolean>((resolve) => {
+      const child = spawn(command, { shell: true, stdio: ["pipe", "inherit", "inherit"], env });
+      child.on("error", () => resolve(false));
+      // EPIPE when the pager is quit before it read everything.
+      child.stdin?.on("error", () => {});
+      // 127: the shell found no such command (it said so); the text is printed instead.
+      child.on("close", (code) => resolve(code !== 127));
+      child.stdin?.end(text);
+    });
+  } finally {
+    process.off("SIGINT", ignore);
+  }
+};
+
+/**
+ * Runs a program on our terminal. No runtime lets a JavaScript process replace itself (exec),
+ * so we wait, leave Ctrl+C and friends to the program (the terminal sends them to both), and
+ * exit with its code.
+ */
+const spawnInherited: SpawnFn = async (command, args, { cwd }) => {
+  const [{ spawn }, { constants }] = await Promise.all([import("node:child_process"), import("node:os")]);
+  const ignore = () => {};
+  const signals = ["SIGINT", "SIGQUIT", "SIGTSTP"] as const;
+  for (const signal of signals) process.on(signal, ignore);
+  try {
+    return await new Promise((resolve) => {
+      const child = spawn(command, args, { cwd, stdio: "inherit" });
+      child.on("error", (error: NodeJS.ErrnoException) => resolve(error.code === "ENOENT" ? { notFound: true } : { code: 126 }));
+      child.on("exit", (code, signal) => resolve({ code: code ?? 128 + ((signal && constants.signals[signal]) || 0) }));
+    });
+  } finally {
+    for (const signal of signals) process.off(signal, ignore);
+  }
+};
+
 /** A y/N question on the terminal (stderr), answered on stdin. */
 async function confirm(question: string): Promise<boolean> {
   const { createInterface } = await import("node:readline/promises");
@@ -116,8 +161,11 @@ if (argv.length === 1 && (argv[0] === "--version" || argv[0] === "-V")) {
     stderrIsTTY,
     stdinIsTTY,
     columns: stdoutIsTTY ? process.stdout.columns : undefined,
+    rows: stdoutIsTTY ? process.stdout.rows : undefined,
+    page: stdoutIsTTY ? page : undefined,
     now: () => new Date(),
     exec,
+    spawn: spawnInherited,
     confirm: stdinIsTTY ? confirm : undefined,
     // Prompts draw on stderr so that stdout carries only the result: `pi --session "$(pi-session pick)"`.
     terminal: stdinIsTTY && stderrIsTTY ? createTerminal({ input: process.stdin, output: process.stderr }) : undefined,

@@ -1,12 +1,15 @@
 /**
- * Progress on stderr for long scans: only on a terminal, only once a scan has run for half a
- * second, redrawn at most ten times a second, and wiped when done.
+ * Progress on stderr for long scans: on a terminal, a line drawn once a scan has run for half a
+ * second, redrawn at most ten times a second, and wiped when done; elsewhere (a pipe, a log), one
+ * plain note once a scan has run for a second, so a slow first run is not taken for a hang.
  * @module
  */
 import type { CliContext } from "./context.ts";
 
 const DELAY_MS = 500;
 const EVERY_MS = 100;
+/** Off a terminal: how long a scan runs before its one note. */
+const NOTE_AFTER_MS = 1000;
 
 /** A progress line for one scan. */
 export interface Progress {
@@ -26,8 +29,19 @@ export interface Progress {
  * ```
  */
 export function startProgress(ctx: CliContext, label: string): Progress {
-  if (!ctx.deps.stderrIsTTY || ctx.quiet) return { update() {}, end() {} };
+  if (ctx.quiet) return { update() {}, end() {} };
   const started = ctx.deps.now().getTime();
+  if (!ctx.deps.stderrIsTTY) {
+    let noted = false;
+    return {
+      update(done, total) {
+        if (noted || done >= total || ctx.deps.now().getTime() - started < NOTE_AFTER_MS) return;
+        noted = true;
+        ctx.note(`pi-session: ${label}: ${total - done} of ${total} files still to read into the catalog (later runs reuse it)…`);
+      },
+      end() {},
+    };
+  }
   let drawn = false;
   let last = 0;
   return {

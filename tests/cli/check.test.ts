@@ -100,7 +100,7 @@ test("check of a clean session exits 0", async () => {
   assert.equal(r.code, 0, r.stderr);
   assert.equal(r.stdout, "1 file checked, 0 problems\n");
   const json = await runCli(["check", "@", "--json"], { fs });
-  assert.deepEqual(JSON.parse(json.stdout), { files: 1, problems: [] });
+  assert.deepEqual(JSON.parse(json.stdout), { schemaVersion: 1, files: 1, problems: [] });
 });
 
 test("check reports an old format version as a note that fails only with --strict", async () => {

@@ -67,7 +67,7 @@ describe("fork", () => {
     assert.equal(r.code, 0, r.stderr);
     const out = JSON.parse(r.stdout);
     const [head, ...entries] = await linesOf(fs, out.path);
-    assert.deepEqual(out, { path: out.path, id: head.id, parentSession: source, leafId: entries[entries.length - 1].id });
+    assert.deepEqual(out, { schemaVersion: 1, path: out.path, id: head.id, parentSession: source, leafId: entries[entries.length - 1].id });
     assert.deepEqual(entries.map((e) => e.id).slice(0, 3), ["u1", "a1", "u3"]);
   });
 
@@ -85,11 +85,41 @@ describe("fork", () => {
     }
   });
 
-  it("fork needs --at when not on a terminal", async () => {
+  it("fork needs --at or --before when not on a terminal", async () => {
     const { fs } = await setup();
     const r = await runCli(["fork", "src-1"], { fs });
     assert.equal(r.code, 2);
-    assert.match(r.stderr, /Choose an entry with --at \(interactive selection needs a terminal\)/);
+    assert.match(r.stderr, /Choose an entry with --at or --before \(interactive selection needs a terminal\)/);
+  });
+
+  it("fork --at keeps the entry; --before ends just before it and prints a user message to send again", async () => {
+    const { fs } = await setup();
+    const ids = async (path: string) => (await linesOf(fs, path)).slice(1).filter((e) => e.type === "message").map((e) => e.id);
+    const at = await runCli(["fork", "src-1", "--at", "u2", "--json"], { fs });
+    assert.equal(at.code, 0, at.stderr);
+    assert.equal(at.stderr, "");
+    assert.deepEqual(await ids(JSON.parse(at.stdout).path), ["u1", "a1", "u2"]);
+    const before = await runCli(["fork", "src-1", "--before", "u2", "--json"], { fs });
+    assert.equal(before.code, 0, before.stderr);
+    assert.equal(before.stderr, "Message to send again:\nsecond\n");
+    assert.deepEqual(await ids(JSON.parse(before.stdout).path), ["u1", "a1"]);
+    // Not a message: --before still leaves the entry out, and there is nothing to send again.
+    const notPrompt = await runCli(["fork", "src-1", "--before", "a2"], { fs });
+    assert.equal(notPrompt.code, 0, notPrompt.stderr);
+    assert.equal(notPrompt.stderr, "");
+    assert.deepEqual(await ids(notPrompt.stdout.trim()), ["u1", "a1", "u2"]);
+    // Entry references work as for --at.
+    const byLabel = await runCli(["fork", "src-1", "--before", "label:start"], { fs });
+    assert.equal(byLabel.code, 1);
+    assert.match(byLabel.stderr, /Nothing to fork: no entry comes before this message/);
+  });
+
+  it("fork with both --at and --before, or --before an unknown entry, exits 2", async () => {
+    const { fs } = await setup();
+    const both = await runCli(["fork", "src-1", "--at", "a2", "--before", "u2"], { fs });
+    assert.equal(both.code, 2);
+    assert.match(both.stderr, /Pass --at or --before, not both/);
+    assert.equal((await runCli(["fork", "src-1", "--before", "zz"], { fs })).code, 2);
   });
 
   it("fork rejects unknown sessions and entries with exit 2, non-sessions with 3", async () => {

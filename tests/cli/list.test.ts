@@ -21,3 +21,34 @@ test("list --limit n prints the n newest; a limit that is not a whole number abo
     assert.match(run.stderr, new RegExp(`--limit must be a whole number above 0, not "${bad.replace(".", "\\.")}"`), bad);
   }
 });
+
+test("list --search takes pi's /resume syntax: re:REGEX, \"phrases\" and fuzzy words, as pick does", async () => {
+  const fs = memoryFs();
+  await addSession(fs, "aaaa1111", [userEntry("u1", null, "fix the zebra parser")]);
+  await addSession(fs, "bbbb2222", [userEntry("u1", null, "the parser of zebra files")]);
+  const ids = async (query: string) => {
+    const run = await runCli(["list", "--json", "--search", query], { fs });
+    return run.code === 0 ? JSON.parse(run.stdout).map((s: { id: string }) => s.id).sort() : run.code;
+  };
+  assert.deepEqual(await ids("re:zeb.a\\s+parser"), ["aaaa1111"]);
+  assert.deepEqual(await ids('"zebra parser"'), ["aaaa1111"]);
+  assert.deepEqual(await ids("zebra parser"), ["aaaa1111", "bbbb2222"]);
+  const bad = await runCli(["list", "--search", "re:("], { fs });
+  assert.equal(bad.code, 2);
+  assert.match(bad.stderr, /^pi-session: Cannot search for "re:\(": /);
+});
+
+test("list finds nothing: exit 1 in every output mode, --json printing []", async () => {
+  const fs = memoryFs();
+  await addSession(fs, "aaaa1111", [userEntry("u1", null, "fix the parser")]);
+  const table = await runCli(["list", "--search", "nothing-like-this"], { fs });
+  assert.equal(table.code, 1);
+  assert.equal(table.stdout, "");
+  assert.match(table.stderr, /No sessions match "nothing-like-this" for \/work\/proj; try --all/);
+  const json = await runCli(["list", "--json", "--search", "nothing-like-this"], { fs });
+  assert.deepEqual([json.code, JSON.parse(json.stdout)], [1, []]);
+  const ndjson = await runCli(["list", "--ndjson", "--named"], { fs });
+  assert.deepEqual([ndjson.code, ndjson.stdout], [1, ""]);
+  const found = await runCli(["list", "--json", "--search", "parser"], { fs });
+  assert.equal(found.code, 0);
+});

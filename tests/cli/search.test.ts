@@ -4,7 +4,7 @@
  */
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { memoryFs, runCli } from "./_harness.ts";
+import { addSession, memoryFs, runCli, userEntry } from "./_harness.ts";
 import { usageSessions } from "./_usage-sessions.ts";
 
 async function setup() {
@@ -59,4 +59,15 @@ test("search exits 1 without hits and 2 for a bad regex, role, limit or date", a
     assert.equal(run.code, 2, argv.join(" "));
     assert.match(run.stderr, pattern);
   }
+});
+
+test("search npm test (unquoted) marks both words: the snippet shows where they occur together", async () => {
+  const fs = memoryFs();
+  const filler = "and so on ".repeat(30);
+  await addSession(fs, "aaaa1111", [userEntry("u1", null, `The test suite is slow, ${filler}so run npm test with --watch.`)]);
+  const run = await runCli(["search", "npm", "test"], { fs });
+  assert.equal(run.code, 0, run.stderr);
+  assert.match(run.stdout, /run \*\*npm\*\* \*\*test\*\* with --watch\./);
+  const phrase = await runCli(["search", '"npm test"'], { fs });
+  assert.match(phrase.stdout, /run \*\*npm test\*\* with --watch\./);
 });

@@ -156,7 +156,7 @@ test("show --format json and --json print {path, leafId, entries} as stored", as
   for (const argv of [["show", "bbbb", "--format", "json"], ["--json", "show", "bbbb"]]) {
     const r = await runCli(argv, { fs });
     assert.equal(r.code, 0, r.stderr);
-    assert.deepEqual(JSON.parse(r.stdout), { path, leafId: "a2", entries: JSON.parse(JSON.stringify(expected)) });
+    assert.deepEqual(JSON.parse(r.stdout), { schemaVersion: 1, path, leafId: "a2", entries: JSON.parse(JSON.stringify(expected)) });
   }
 });
 

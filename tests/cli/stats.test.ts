@@ -4,7 +4,9 @@
  */
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { memoryFs, runCli } from "./_harness.ts";
+import { addSession, harnessDeps, memoryFs, runCli } from "./_harness.ts";
+import { run as runMain } from "../../src/cli/run.ts";
+import type { FileSystem } from "../../src/io/file-system.ts";
 import { usageSessions } from "./_usage-sessions.ts";
 
 async function setup() {
@@ -18,7 +20,9 @@ test("stats --json counts the fork's copied entries once, in this directory's se
   const run = await stats("--json");
   assert.equal(run.code, 0, run.stderr);
   const report = JSON.parse(run.stdout);
-  assert.deepEqual(Object.keys(report), ["totals", "rows"]);
+  assert.deepEqual(Object.keys(report), ["schemaVersion", "totals", "rows", "copies"]);
+  assert.equal(report.schemaVersion, 1);
+  assert.deepEqual([report.copies.entries, report.copies.usage.input], [1, 100]);
   assert.equal(report.totals.input, 700);
   assert.equal(report.totals.cost.total, 7);
   assert.deepEqual(report.rows.map((r: { key: string; input: number; sessions: number }) => [r.key, r.input, r.sessions]), [
@@ -74,12 +78,84 @@ test("stats --since / --until bound the entries; bad values are usage errors", a
   assert.match(zone.stderr, /unknown time zone "Mars\/Olympus"/);
 });
 
-test("stats with no usage says so and exits 1 (JSON: zero totals, exit 0)", async () => {
+test("stats with no usage says so and exits 1 (JSON: zero totals, exit 1 too)", async () => {
   const fs = memoryFs();
   const run = await runCli(["stats"], { fs });
   assert.equal(run.code, 1);
   assert.match(run.stderr, /No usage found for \/work\/proj; try --all/);
   const json = await runCli(["stats", "--json"], { fs });
-  assert.equal(json.code, 0);
+  assert.equal(json.code, 1);
   assert.deepEqual(JSON.parse(json.stdout).rows, []);
+});
+
+/** An assistant entry of `model` (provider/name) with `n` input tokens costing `cost` dollars. */
+function spent(id: string, parentId: string | null, timestamp: string, model: string, n: number, cost: number) {
+  const provider = model.slice(0, model.indexOf("/"));
+  const name = model.slice(provider.length + 1);
+  const usage = { input: n, output: n, cacheRead: n * 10, cacheWrite: n, totalTokens: n * 13, cost: { input: cost, output: 0, cacheRead: 0, cacheWrite: 0, total: cost } };
+  const message = { role: "assistant", content: [{ type: "text", text: "ok" }], api: "x", provider, model: name, usage, stopReason: "stop", timestamp: Date.parse(timestamp) };
+  return { type: "message", id, parentId, timestamp, message };
+}
+
+/** Three models with long names and big counts, one session. */
+async function modelsFs(): Promise<FileSystem> {
+  const fs = memoryFs();
+  await addSession(fs, "44444444-dddd", [
+    spent("m1", null, "2025-06-01T10:15:00.000Z", "google/gemini-2.5-flash-preview-05-20", 12_345_678, 0.1),
+    spent("m2", "m1", "2025-06-01T11:45:00.000Z", "anthropic/claude-sonnet-4-20250514", 23_456_789, 0.2),
+    spent("m3", "m2", "2025-06-01T11:50:00.000Z", "openrouter/qwen/qwen3-coder-480b-a35b-instruct", 3_456_789, 0.01),
+  ]);
+  return fs;
+}
+
+/** `stats argv…` on a terminal `columns` wide. */
+async function onTerminal(fs: FileSystem, columns: number, ...argv: string[]) {
+  const out = { stdout: "", stderr: "" };
+  const deps = { ...harnessDeps({ fs, stdoutIsTTY: true, env: { NO_COLOR: "1" } }, out), columns };
+  const code = await runMain(["stats", "--tz", "UTC", ...argv], deps);
+  return { code, ...out };
+}
+
+test("stats --by model --breakdown prints each model once, not again under itself", async () => {
+  const fs = await modelsFs();
+  const text = (await runCli(["stats", "--by", "model", "--breakdown"], { fs })).stdout;
+  for (const model of ["gemini-2.5-flash", "claude-sonnet-4", "qwen3-coder"]) {
+    assert.equal(text.split("\n").filter((line) => line.includes(model)).length, 1, text);
+  }
+  const json = JSON.parse((await runCli(["stats", "--by", "model", "--breakdown", "--json"], { fs })).stdout);
+  assert.equal(json.rows[0].models, undefined);
+});
+
+test("stats --json rounds summed costs to a billionth of a dollar", async () => {
+  const fs = await modelsFs();
+  const json = JSON.parse((await runCli(["stats", "--json", "--by", "day", "--tz", "UTC"], { fs })).stdout);
+  // 0.1 + 0.2 + 0.01 in floats is 0.31000000000000005.
+  assert.equal(json.totals.cost.total, 0.31);
+  assert.equal(json.rows[0].cost.input, 0.31);
+});
+
+test("stats --by model at 80 columns keeps model names whole and no line wraps", async () => {
+  const fs = await modelsFs();
+  const run = await onTerminal(fs, 80, "--by", "model");
+  assert.equal(run.code, 0, run.stderr);
+  const lines = run.stdout.trimEnd().split("\n");
+  for (const line of lines) assert.ok(line.length <= 80, `${line.length} columns: ${line}`);
+  assert.match(run.stdout, /google\/gemini-2\.5-flash-preview-05-20 /);
+  assert.match(lines[0], /^Model\s+.*Tokens\s+Cost\s+Sessions$/);
+  for (const width of [40, 20]) {
+    for (const line of (await onTerminal(fs, width, "--by", "model")).stdout.trimEnd().split("\n")) assert.ok(line.length <= width, line);
+  }
+});
+
+test("stats on a terminal that reports 0 columns lays out for 80", async () => {
+  const fs = await modelsFs();
+  assert.equal((await onTerminal(fs, 0, "--by", "model")).stdout, (await onTerminal(fs, 80, "--by", "model")).stdout);
+});
+
+test("stats --by hour groups by local hour, in time order", async () => {
+  const fs = await modelsFs();
+  const rows = JSON.parse((await runCli(["stats", "--json", "--by", "hour", "--tz", "UTC"], { fs })).stdout).rows;
+  assert.deepEqual(rows.map((r: { key: string; input: number }) => [r.key, r.input]), [["2025-06-01 10:00", 12_345_678], ["2025-06-01 11:00", 26_913_578]]);
+  const tokyo = JSON.parse((await runCli(["stats", "--json", "--by", "hour", "--tz", "Asia/Kolkata"], { fs })).stdout).rows;
+  assert.deepEqual(tokyo.map((r: { key: string }) => r.key), ["2025-06-01 15:00", "2025-06-01 17:00"]);
 });

@@ -41,24 +41,49 @@ test("tree draws branches, the active path first, labels and tool results as pi 
   const r = await runCli(["tree", "aaaa"], { fs });
   assert.equal(r.code, 0, r.stderr);
   assert.equal(r.stderr, "");
+  // Entry ids first, aligned: what fork --at, label and --leaf take.
   assert.equal(
     r.stdout,
     [
-      "• [start] user: hello there",
-      "• assistant: Reading.",
-      "├─ • [read: ~/src/a.ts:1-40]",
-      "│     • [bash: npm test]",
-      "│     • assistant: done",
-      "└─ user: branch two",
+      "u1  • [start] user: hello there",
+      "a1  • assistant: Reading.",
+      "t1  ├─ • [read: ~/src/a.ts:1-40]",
+      "t2  │     • [bash: npm test]",
+      "a3  │     • assistant: done",
+      "u2  └─ user: branch two",
       "(6 entries)",
       "",
     ].join("\n"),
   );
+  const bare = await runCli(["tree", "aaaa", "--no-ids"], { fs });
+  assert.equal(bare.stdout, r.stdout.replace(/^\w\w {2}/gm, ""));
+});
+
+test("tree prints ids unique among all the session's entries, aligned and dim, and each opens its entry", async () => {
+  const long = (id: string) => `${id}-0000-0000`;
+  const { fs } = await setup([
+    user(long("abcd1234"), null, "first", { timestamp: at(1) }),
+    assistant(long("abcd1235"), long("abcd1234"), "second", { timestamp: at(2) }),
+    user("abcd12", long("abcd1235"), "third", { timestamp: at(3) }),
+    label("f00d", "abcd12", long("abcd1234"), "mark", { timestamp: at(4) }),
+  ]);
+  const r = await runCli(["tree", "aaaa"], { fs });
+  assert.equal(r.code, 0, r.stderr);
+  // The label entry is hidden, yet counted: ids stay unique among every entry.
+  assert.deepEqual(r.stdout.split("\n").slice(0, 3), ["abcd1234  • [mark] user: first", "abcd1235  • assistant: second", "abcd12    • user: third"]);
+  for (const [short, full] of [["abcd1234", long("abcd1234")], ["abcd1235", long("abcd1235")], ["abcd12", "abcd12"]]) {
+    const shown = await runCli(["show", "aaaa", "--leaf", short, "--format", "json"], { fs });
+    assert.equal(shown.code, 0, shown.stderr);
+    assert.equal(JSON.parse(shown.stdout).leafId, full);
+  }
+  const out = { stdout: "", stderr: "" };
+  await run(["tree", "aaaa"], { ...harnessDeps({ fs, stdoutIsTTY: true }, out), columns: 80 });
+  assert.match(out.stdout, /^\x1b\[2mabcd1234\x1b\[22m {2}/);
 });
 
 test("tree --filter all shows settings entries, with the [all] tag", async () => {
   const { fs } = await setup();
-  const r = await runCli(["tree", "aaaa", "--filter", "all"], { fs });
+  const r = await runCli(["tree", "aaaa", "--no-ids", "--filter", "all"], { fs });
   assert.equal(r.code, 0, r.stderr);
   assert.equal(
     r.stdout,
@@ -79,7 +104,7 @@ test("tree --filter all shows settings entries, with the [all] tag", async () =>
 
 test("tree --filter no-tools hides tool results; children attach to the nearest shown ancestor", async () => {
   const { fs } = await setup();
-  const r = await runCli(["tree", "aaaa", "--filter", "no-tools"], { fs });
+  const r = await runCli(["tree", "aaaa", "--no-ids", "--filter", "no-tools"], { fs });
   assert.equal(r.code, 0, r.stderr);
   assert.equal(
     r.stdout,
@@ -89,13 +114,13 @@ test("tree --filter no-tools hides tool results; children attach to the nearest 
 
 test("tree --filter user-only keeps user messages only", async () => {
   const { fs } = await setup();
-  const r = await runCli(["tree", "aaaa", "--filter", "user-only"], { fs });
+  const r = await runCli(["tree", "aaaa", "--no-ids", "--filter", "user-only"], { fs });
   assert.equal(r.stdout, ["• [start] user: hello there", "user: branch two", "(2 entries) [user]", ""].join("\n"));
 });
 
 test("tree --filter labeled-only keeps labelled entries only", async () => {
   const { fs } = await setup();
-  const r = await runCli(["tree", "aaaa", "--filter", "labeled-only"], { fs });
+  const r = await runCli(["tree", "aaaa", "--no-ids", "--filter", "labeled-only"], { fs });
   assert.equal(r.stdout, ["• [start] user: hello there", "(1 entry) [labeled]", ""].join("\n"));
 });
 
@@ -111,6 +136,7 @@ test("tree --json gives {leafId, filter, rows} with visible parents and depths",
   const r = await runCli(["tree", "aaaa", "--json", "--filter", "no-tools"], { fs });
   assert.equal(r.code, 0, r.stderr);
   assert.deepEqual(JSON.parse(r.stdout), {
+    schemaVersion: 1,
     leafId: "a3",
     filter: "no-tools",
     rows: [
@@ -138,7 +164,7 @@ test("tree survives a parent cycle and a missing parent: several roots, the acti
     user("c1", "c2", "loop a", { timestamp: at(4) }),
     user("c2", "c1", "loop b", { timestamp: at(5) }),
   ]);
-  const r = await runCli(["tree", "aaaa"], { fs });
+  const r = await runCli(["tree", "aaaa", "--no-ids"], { fs });
   assert.equal(r.code, 0, r.stderr);
   assert.equal(
     r.stdout,
@@ -156,7 +182,7 @@ test("tree shows an aborted or failed assistant turn without text, and hides a p
     user("u2", "u1", "last", { timestamp: at(5) }),
     message("a4", "u2", assistantMsg("", { content: [], stopReason: "stop" }), { timestamp: at(6) }),
   ]);
-  const r = await runCli(["tree", "aaaa"], { fs });
+  const r = await runCli(["tree", "aaaa", "--no-ids"], { fs });
   assert.equal(
     r.stdout,
     [
@@ -175,7 +201,7 @@ test("tree cuts rows to the terminal width with …", async () => {
   const { fs } = await setup();
   const out = { stdout: "", stderr: "" };
   const deps = { ...harnessDeps({ fs, stdoutIsTTY: true, env: { NO_COLOR: "1" } }, out), columns: 20 };
-  assert.equal(await run(["tree", "aaaa"], deps), 0);
+  assert.equal(await run(["tree", "aaaa", "--no-ids"], deps), 0);
   assert.deepEqual(out.stdout.split("\n"), [
     "• [start] user: hel…",
     "• assistant: Readin…",

@@ -13,6 +13,7 @@ import { fixtureEntries, fixtureText, MAIN_BRANCH, parseHtmlExport, SECRET, SESS
 
 async function setup() {
   const fs = memoryFs();
+  await fs.mkdir(CWD, { recursive: true }); // the current directory, where exports go by default
   const path = await addSession(fs, SESSION_ID, [], { text: fixtureText() });
   return { fs, path };
 }
@@ -150,16 +151,36 @@ describe("export output rules", () => {
     assert.deepEqual((await fs.list(CWD)).map((e) => e.name).sort(), [`pi-session-${SESSION_ID}.html`]);
   });
 
-  it("-o - writes to stdout and creates no file; -o DIR/FILE creates the folder", async () => {
+  it("-o - writes to stdout and creates no file; -o DIR/FILE with a missing folder exits 2 unless --mkdir", async () => {
     const { fs } = await setup();
     const run = await runCli(["export", SESSION_ID, "--format", "json", "-o", "-"], { fs });
     assert.equal(run.code, 0);
     assert.equal(JSON.parse(run.stdout).header.id, SESSION_ID);
     assert.equal(await fs.stat(`${CWD}/pi-session-${SESSION_ID}.json`), null);
-    const nested = await runCli(["export", SESSION_ID, "--format", "markdown", "-o", "out/deep/t.md", "--json"], { fs });
+    const refused = await runCli(["export", SESSION_ID, "--format", "markdown", "-o", "out/deep/t.md"], { fs });
+    assert.equal(refused.code, 2);
+    assert.equal(refused.stdout, "");
+    assert.match(refused.stderr, new RegExp(`^pi-session: Cannot write ${CWD}/out/deep/t\\.md: the folder ${CWD}/out/deep does not exist\nhint: Create it first, pass --mkdir`));
+    assert.equal(await fs.stat(`${CWD}/out`), null);
+    const nested = await runCli(["export", SESSION_ID, "--format", "markdown", "-o", "out/deep/t.md", "--mkdir", "--json"], { fs });
     assert.equal(nested.code, 0, nested.stderr);
     assert.equal(JSON.parse(nested.stdout).path, `${CWD}/out/deep/t.md`);
     assert.match(await readText(fs, `${CWD}/out/deep/t.md`), /^# Export test/);
+  });
+
+  it("will not print an HTML page on a terminal (exit 2, says where to write it); other formats and pipes are fine", async () => {
+    const { fs } = await setup();
+    const tty = await runCli(["export", SESSION_ID, "-o", "-"], { fs, stdoutIsTTY: true });
+    assert.equal(tty.code, 2);
+    assert.equal(tty.stdout, "");
+    assert.match(tty.stderr, /^pi-session: Not printing an HTML page on the terminal\nhint: Write it to a file: leave out -o for pi-session-<id>\.html here, or -o FILE; or pipe it: -o - \| …\n$/);
+    const piped = await runCli(["export", SESSION_ID, "-o", "-"], { fs });
+    assert.equal(piped.code, 0, piped.stderr);
+    assert.match(piped.stdout, /^<!DOCTYPE html>/i);
+    const markdown = await runCli(["export", SESSION_ID, "--format", "markdown", "-o", "-"], { fs, stdoutIsTTY: true });
+    assert.equal(markdown.code, 0, markdown.stderr);
+    const file = await runCli(["export", SESSION_ID], { fs, stdoutIsTTY: true });
+    assert.equal(file.code, 0, file.stderr);
   });
 
   it("uses the extension of the format in the default name", async () => {

@@ -9,6 +9,7 @@ import { buildSessionContext } from "../../core/context/session-projection.ts";
 import { readContextFromFile } from "../../session/read-context.ts";
 import type { CommandSpec } from "../command.ts";
 import { loadSessionAt } from "../load.ts";
+import { reportSkipped } from "../skipped-note.ts";
 import { resolveEntryRef } from "../resolve/entry-ref.ts";
 import { resolveSessionRef } from "../resolve/session-ref.ts";
 import { messageText } from "../render/message-text.ts";
@@ -22,6 +23,7 @@ export const contextCommand: CommandSpec = {
   name: "context",
   summary: "Print the model context pi would build at an entry (default: the last entry)",
   args: ["<ref>"],
+  paged: true,
   options: [
     { flags: "--leaf <entry>", description: "entry id, unique prefix or label:NAME (default: the last entry)" },
     { flags: "--format <format>", description: "json: {messages, thinkingLevel, model}; llm: convertToLlm output; text", choices: ["json", "llm", "text"], default: "json" },
@@ -32,14 +34,17 @@ export const contextCommand: CommandSpec = {
     let context;
     if (typeof opts.leaf === "string") {
       const { file, tree } = await loadSessionAt(ctx, path);
+      reportSkipped(ctx, path, file.issues);
       context = buildSessionContext(file.entries, resolveEntryRef(tree, opts.leaf, path), tree.byId);
     } else {
-      // The fast path parses only what the context at the default leaf needs.
-      context = (await readContextFromFile(ctx.fs, path)).context;
+      // The fast path parses only what the context at the default leaf needs (and checks every line).
+      const read = await readContextFromFile(ctx.fs, path);
+      reportSkipped(ctx, path, read.issues);
+      context = read.context;
     }
-    if (opts.format === "llm") ctx.outJson(convertToLlm(context.messages));
+    if (opts.format === "llm") ctx.outRawJson(convertToLlm(context.messages));
     else if (opts.format === "text") ctx.deps.stdout(printable(context.messages.map(textOf).join("\n")));
-    else ctx.outJson(context);
+    else ctx.outRawJson(context);
     return 0;
   },
 };

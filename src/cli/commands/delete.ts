@@ -6,17 +6,8 @@
 import { readHeader } from "../../session/read-header.ts";
 import type { CommandSpec } from "../command.ts";
 import type { CliContext } from "../context.ts";
-import { CliError, describeError } from "../errors.ts";
+import { confirmDelete, deleteSessions } from "../delete-sessions.ts";
 import { resolveSessionRef } from "../resolve/session-ref.ts";
-import { moveToTrash } from "../trash.ts";
-
-/** One line of `delete --json`. */
-export interface DeleteResult {
-  path: string;
-  action: "trashed" | "deleted" | "failed";
-  trashPath?: string;
-  message?: string;
-}
 
 async function resolveAll(ctx: CliContext, refs: string[]): Promise<string[]> {
   const paths: string[] = [];
@@ -25,30 +16,6 @@ async function resolveAll(ctx: CliContext, refs: string[]): Promise<string[]> {
     if (!paths.includes(path)) paths.push(path);
   }
   return paths;
-}
-
-/** Asks on a terminal; refuses (exit 2) where nobody can answer. */
-async function confirmed(ctx: CliContext, paths: string[], permanent: boolean): Promise<boolean> {
-  const { stdinIsTTY, confirm } = ctx.deps;
-  if (!stdinIsTTY || !confirm) {
-    const why = stdinIsTTY ? ": there is no way to ask for confirmation here" : " when not on a terminal";
-    throw new CliError("needs-confirmation", `Refusing to delete without --yes${why}`, "Pass --yes to delete without asking");
-  }
-  for (const path of paths) ctx.deps.stderr(`  ${path}\n`);
-  const what = permanent ? "This cannot be undone" : "They go to the trash";
-  return await confirm(`Delete ${paths.length} session(s)? ${what}`);
-}
-
-async function deleteOne(ctx: CliContext, path: string, permanent: boolean): Promise<DeleteResult> {
-  if (permanent) {
-    await ctx.fs.remove(path);
-    return { path, action: "deleted" };
-  }
-  const { trashPath } = await moveToTrash(
-    { fs: ctx.fs, storage: ctx.deps.storage, exec: ctx.deps.exec, now: ctx.deps.now },
-    path,
-  );
-  return trashPath === undefined ? { path, action: "trashed" } : { path, action: "trashed", trashPath };
 }
 
 /** `pi-session delete <ref>... [--yes] [--permanent]` */
@@ -71,25 +38,11 @@ export const deleteCommand: CommandSpec = {
       ctx.deps.stderr("hint: nothing was deleted; pass only session files\n");
       return 3;
     }
-    if (!opts.yes && !(await confirmed(ctx, paths, permanent))) {
+    if (!opts.yes && !(await confirmDelete(ctx, paths, permanent))) {
       ctx.note("Nothing deleted");
       return 1;
     }
-    const results: DeleteResult[] = [];
-    let exitCode = 0;
-    for (const path of paths) {
-      try {
-        const result = await deleteOne(ctx, path, permanent);
-        results.push(result);
-        if (!ctx.json) ctx.out(`${result.action === "deleted" ? "deleted" : "moved to trash"}: ${path}`);
-      } catch (error) {
-        // Keep going: one file that cannot move must not stop the others.
-        const { exitCode: code, lines } = describeError(error);
-        ctx.deps.stderr(lines.join("\n") + "\n");
-        results.push({ path, action: "failed", message: lines[0].replace(/^pi-session: /, "") });
-        exitCode = Math.max(exitCode, code);
-      }
-    }
+    const { results, exitCode } = await deleteSessions(ctx, paths, permanent);
     if (ctx.json) ctx.outJson(results);
     return exitCode;
   },

@@ -16,6 +16,7 @@ import { ndjsonExport } from "../../export/ndjson-export.ts";
 import { VERSION } from "../../version.ts";
 import type { CommandSpec } from "../command.ts";
 import type { CliContext } from "../context.ts";
+import { CliError } from "../errors.ts";
 import { checkTarget, type OutputTarget, writeOutput } from "../export-output.ts";
 import { resolveEntryRef } from "../resolve/entry-ref.ts";
 import { resolveSessionRef } from "../resolve/session-ref.ts";
@@ -31,12 +32,16 @@ function userName(ctx: CliContext): string | undefined {
   return env("USER") || env("USERNAME") || env("LOGNAME") || baseName(home.replace(/[/\\]+$/, "")) || undefined;
 }
 
-function outputTarget(ctx: CliContext, output: unknown, force: boolean, id: string, format: Format): OutputTarget {
+/** The default file name of an export: pi-session-<id>.<ext>. */
+function defaultName(id: string, format: Format): string {
+  return `pi-session-${id.replace(/[^A-Za-z0-9._-]/g, "_")}.${EXTENSIONS[format]}`;
+}
+
+function outputTarget(ctx: CliContext, opts: Record<string, unknown>, id: string, format: Format): OutputTarget {
+  const output = opts.output;
   if (output === "-") return { kind: "stdout" };
-  const name = typeof output === "string" && output !== ""
-    ? expandHome(output, ctx.deps.storage.home)
-    : `pi-session-${id.replace(/[^A-Za-z0-9._-]/g, "_")}.${EXTENSIONS[format]}`;
-  return { kind: "file", path: resolvePath(ctx.cwd, name), force };
+  const name = typeof output === "string" && output !== "" ? expandHome(output, ctx.deps.storage.home) : defaultName(id, format);
+  return { kind: "file", path: resolvePath(ctx.cwd, name), force: Boolean(opts.force), mkdir: Boolean(opts.mkdir) };
 }
 
 function humanSize(bytes: number): string {
@@ -53,6 +58,7 @@ export const exportCommand: CommandSpec = {
     { flags: "--all-branches", description: "include every branch, not only the one ending at the leaf (ndjson: the default without --leaf)" },
     { flags: "-o, --output <file>", description: "write here (`-` for stdout); default pi-session-<id>.<ext> in the current directory" },
     { flags: "--force", description: "replace the output file if it exists" },
+    { flags: "--mkdir", description: "create the output file's folder if it is missing (else a missing folder is an error)" },
     { flags: "--redact", description: "mask API keys, tokens, private keys and passwords (default for html and markdown)" },
     { flags: "--no-redact", description: "do not mask secrets" },
     { flags: "--redact-paths", description: "also replace the home directory with ~ and the user name with [user]" },
@@ -64,9 +70,13 @@ export const exportCommand: CommandSpec = {
   ],
   async run(ctx, [ref], opts) {
     const format = String(opts.format ?? "html") as Format;
+    if (format === "html" && opts.output === "-" && ctx.deps.stdoutIsTTY) {
+      // A page of HTML and script is no use on a terminal, and floods its scrollback.
+      throw new CliError("html-to-terminal", "Not printing an HTML page on the terminal", "Write it to a file: leave out -o for pi-session-<id>.html here, or -o FILE; or pipe it: -o - | …");
+    }
     const path = await resolveSessionRef(ctx, ref);
     const source = await openExportSource(ctx.fs, path);
-    const target = outputTarget(ctx, opts.output, Boolean(opts.force), source.header.id, format);
+    const target = outputTarget(ctx, opts, source.header.id, format);
     await checkTarget(ctx, target);
 
     const { tree } = source;

@@ -14,7 +14,7 @@ import type { CommandSpec } from "../command.ts";
 import type { CliContext } from "../context.ts";
 import { CliError } from "../errors.ts";
 import { oneLine } from "../output/control-chars.ts";
-import { uniquePrefixes } from "../output/unique-prefix.ts";
+import { shortSessionIds } from "../known-ids.ts";
 
 /** One use of the path by an entry. */
 interface FileHit {
@@ -35,7 +35,7 @@ interface SessionHits {
   refs: FileHit[];
 }
 
-async function findHits(ctx: CliContext, target: string, all: boolean): Promise<SessionHits[]> {
+async function findHits(ctx: CliContext, target: string, all: boolean): Promise<{ sessions: SessionHits[]; short: Map<string, string> }> {
   const scope = await sessionScope(ctx, all);
   const home = ctx.deps.storage.home;
   const base = ctx.deps.storage.processCwd;
@@ -64,7 +64,9 @@ async function findHits(ctx: CliContext, target: string, all: boolean): Promise<
       found.push({ path, id: typeof header.id === "string" ? header.id : String(header.id), cwd, name, refs });
     }
     const latest = (s: SessionHits) => s.refs.reduce((max, r) => (r.timestamp !== null && r.timestamp > max ? r.timestamp : max), "");
-    return found.sort((a, b) => (latest(a) < latest(b) ? 1 : latest(a) > latest(b) ? -1 : 0));
+    found.sort((a, b) => (latest(a) < latest(b) ? 1 : latest(a) > latest(b) ? -1 : 0));
+    // Printed ids are unique among every project's sessions, so each resolves back to its own.
+    return { sessions: found, short: await shortSessionIds(ctx, catalog, ctx.json ? [] : found.map((s) => s.id)) };
   });
 }
 
@@ -79,7 +81,7 @@ export const filesCommand: CommandSpec = {
     if (path.trim() === "") throw new CliError("bad-usage", "files needs a path, not an empty argument", "Pass a file or folder, e.g. pi-session files src/parser.ts");
     const home = ctx.deps.storage.home;
     const target = resolvePath(ctx.cwd, expandHome(path, home));
-    const sessions = await findHits(ctx, target, Boolean(opts.all));
+    const { sessions, short } = await findHits(ctx, target, Boolean(opts.all));
     if (ctx.json) {
       ctx.outJson(sessions);
       return sessions.length ? 0 : 1;
@@ -89,7 +91,6 @@ export const filesCommand: CommandSpec = {
       return 1;
     }
     const c = ctx.color;
-    const short = uniquePrefixes(sessions.map((s) => s.id));
     for (const [i, s] of sessions.entries()) {
       if (i > 0) ctx.out("");
       ctx.out(`${c.cyan(short.get(s.id)!)}  ${c.bold(oneLine(s.name ?? tildePath(s.cwd, home)))}  ${c.dim(tildePath(s.path, home))}`);

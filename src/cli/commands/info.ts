@@ -4,6 +4,7 @@
  * @module
  */
 import type { MessageEntry, ToolCall } from "../../core/format/types.ts";
+import { roundCosts } from "../../core/info/round-cost.ts";
 import { sessionUsage, type UsageTotals } from "../../core/info/usage-totals.ts";
 import { listingInfo, listingOfEntries } from "../../core/info/session-info.ts";
 import type { CommandSpec } from "../command.ts";
@@ -15,6 +16,14 @@ import { groupDigits } from "../output/numbers.ts";
 function count(map: Record<string, number>, key: string): void {
   map[key] = (map[key] ?? 0) + 1;
 }
+
+/** How the text names message roles other than user, assistant and tool results. */
+const OTHER_ROLES: Record<string, string> = {
+  bashExecution: "Bash executions",
+  custom: "Custom",
+  branchSummary: "Branch summaries",
+  compactionSummary: "Compaction summaries",
+};
 
 function usageLines(usage: UsageTotals): string[] {
   const lines = [`  Input:  ${groupDigits(usage.input + usage.cacheRead + usage.cacheWrite)}`];
@@ -73,9 +82,9 @@ export const infoCommand: CommandSpec = {
       leafId: tree.leafId,
       leafCount: tree.leaves().length,
       labelCount: tree.labels.size,
-      usage: totals,
+      usage: roundCosts(totals),
       // The part of `usage` copied from the parent session (fork or clone); null without a parent.
-      inheritedUsage: inherited,
+      inheritedUsage: inherited?.usage ? { ...inherited, usage: roundCosts(inherited.usage) } : inherited,
       models,
       problems,
     };
@@ -104,6 +113,10 @@ export const infoCommand: CommandSpec = {
       `  User: ${messageRoles.user ?? 0}`,
       `  Assistant: ${messageRoles.assistant ?? 0}`,
       `  Tools: ${toolCalls} calls, ${messageRoles.toolResult ?? 0} results`,
+      // Every other role too (a `!command` run, an extension's message), so the lines add up to the total.
+      ...Object.entries(messageRoles)
+        .filter(([role]) => !["user", "assistant", "toolResult"].includes(role))
+        .map(([role, count]) => `  ${OTHER_ROLES[role] ?? text(role)}: ${count}`),
       "",
       c.bold("Tree"),
       `  Entries: ${data.entryCount} (${Object.entries(entryTypes).map(([k, v]) => `${text(k)} ${v}`).join(", ") || "none"})`,

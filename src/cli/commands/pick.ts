@@ -4,16 +4,46 @@
  * @module
  */
 import type { CommandSpec } from "../command.ts";
+import type { CliContext } from "../context.ts";
 import { scopePlaces, withCatalog } from "../catalog.ts";
 import { readFirstPage } from "../interactive/pick/first-page.ts";
 import { loadInquirer } from "../interactive/terminal.ts";
 import { knownSessions, pickProgram, quietContext } from "../interactive/pick/program.ts";
+import type { PickEffect, PickState } from "../interactive/pick/state.ts";
+import type { SessionInfo } from "../../core/info/session-info.ts";
 import { CANCELLED, requireTerminal } from "../interactive/require-terminal.ts";
 
 /** Rows the picker shows at most (pi shows 10). */
 const PAGE = 10;
 /** Lines around the rows: header, two hint lines, query, blank, counter, and one spare. */
 const CHROME = 7;
+
+function pageSizeFor(rows: number): number {
+  return Math.max(3, Math.min(PAGE, rows - CHROME));
+}
+
+/**
+ * Lets the user choose a session in the picker; null when they cancel. `what` and `hint` say
+ * which command needs the terminal when there is none.
+ */
+export async function pickSession(ctx: CliContext, all: boolean, what: string, hint: string): Promise<{ path: string; id: string } | null> {
+  const terminal = requireTerminal(ctx, what, hint);
+  void loadInquirer().catch(() => {}); // overlaps the catalog work below
+  // Settings problems are reported now, before the screen is drawn.
+  await ctx.sessionDir();
+  const pageSize = pageSizeFor(terminal.size().rows);
+  const scope = all ? "all" : "current";
+  // One catalog for the whole prompt. The first frame shows the first page kept from the last
+  // run, else what the catalog knew last time; the load then brings every session up to date.
+  const quiet = quietContext(ctx);
+  const firstPage = await readFirstPage(ctx, await scopePlaces(ctx, scope === "all"));
+  const exit = await withCatalog(quiet, async (catalog) => {
+    const known = firstPage ?? await knownSessions(quiet, catalog, scope);
+    const program = pickProgram(ctx, { scope, pageSize, catalog, known });
+    return terminal.run<PickState, PickEffect, SessionInfo>({ ...program, resize: (state, size) => ({ ...state, pageSize: pageSizeFor(size.rows) }) });
+  });
+  return exit.kind === "cancel" ? null : { path: exit.value.path, id: exit.value.id };
+}
 
 /** `pi-session pick [--all] [--print path|id]` */
 export const pickCommand: CommandSpec = {
@@ -25,22 +55,9 @@ export const pickCommand: CommandSpec = {
   ],
   examples: ['pi --session "$(pi-session pick)"', "pi-session pick --all --print id", 'pi-session show "$(pi-session pick)" | less'],
   async run(ctx, _args, opts) {
-    const terminal = requireTerminal(ctx, "pick", "Use `pi-session list` (or `list --json`) where there is no terminal");
-    void loadInquirer().catch(() => {}); // overlaps the catalog work below
-    // Settings problems are reported now, before the screen is drawn.
-    await ctx.sessionDir();
-    const pageSize = Math.max(3, Math.min(PAGE, terminal.size().rows - CHROME));
-    const scope = opts.all ? "all" : "current";
-    // One catalog for the whole prompt. The first frame shows the first page kept from the last
-    // run, else what the catalog knew last time; the load then brings every session up to date.
-    const quiet = quietContext(ctx);
-    const firstPage = await readFirstPage(ctx, await scopePlaces(ctx, scope === "all"));
-    const exit = await withCatalog(quiet, async (catalog) => {
-      const known = firstPage ?? await knownSessions(quiet, catalog, scope);
-      return terminal.run(pickProgram(ctx, { scope, pageSize, catalog, known }));
-    });
-    if (exit.kind === "cancel") return CANCELLED;
-    ctx.out(opts.print === "id" ? exit.value.id : exit.value.path);
+    const chosen = await pickSession(ctx, Boolean(opts.all), "pick", "Use `pi-session list` (or `list --json`) where there is no terminal");
+    if (chosen === null) return CANCELLED;
+    ctx.out(opts.print === "id" ? chosen.id : chosen.path);
     return 0;
   },
 };

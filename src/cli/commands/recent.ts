@@ -13,6 +13,8 @@ export const recentCommand: CommandSpec = {
   async run(ctx) {
     const path = await mostRecentLocal(ctx);
     if (!path) {
+      // A script reading the JSON gets a value it can test, not an empty stdout.
+      if (ctx.json) ctx.outJson(null);
       ctx.note(`No session found for ${ctx.cwd}`);
       return 1;
     }

@@ -17,8 +17,8 @@ import type { CommandSpec } from "../command.ts";
 import type { Colors } from "../context.ts";
 import { dateOption, timeZoneOption } from "../date-options.ts";
 import { CliError } from "../errors.ts";
+import { shortSessionIds } from "../known-ids.ts";
 import { oneLine } from "../output/control-chars.ts";
-import { uniquePrefixes } from "../output/unique-prefix.ts";
 
 const ALIASES: Record<string, string> = { tool: "toolResult", bash: "bashExecution" };
 
@@ -83,7 +83,13 @@ export const searchCommand: CommandSpec = {
     { flags: "--tz <zone>", description: "time zone of day bounds (default: this machine's)" },
     { flags: "--limit <n>", description: "print at most n hits, newest first", default: "50" },
   ],
-  examples: ['pi-session search "tree walk" --all', "pi-session search --regex 'TODO\\(\\w+\\)' --role assistant", "pi-session search parser --since 7d --json | jq '.[].entryId'"],
+  notes: [
+    "Query: every word must occur (case-insensitively, at the start of a word: pars finds parser),",
+    'anywhere in the entry and in any order; "quoted words" must occur together, as a phrase',
+    "(quote them for the shell too: pi-session search '\"npm test\"'). --regex takes a pattern instead.",
+    "Exits 1 when nothing matches.",
+  ],
+  examples: ['pi-session search "tree walk" --all', "pi-session search '\"npm test\" failed'", "pi-session search --regex 'TODO\\(\\w+\\)' --role assistant", "pi-session search parser --since 7d --json | jq '.[].entryId'"],
   async run(ctx, words, opts) {
     const source = words.join(" ");
     const q = query(source, opts);
@@ -96,11 +102,14 @@ export const searchCommand: CommandSpec = {
       until: dateOption(ctx, "until", opts.until),
       tz: timeZoneOption(opts.tz),
     });
-    const { result, sessions } = await withCatalog(ctx, async (catalog) => {
+    const { result, sessions, short } = await withCatalog(ctx, async (catalog) => {
       const scope = await sessionScope(ctx, Boolean(opts.all));
       const [refresh, done] = withProgress(ctx, "Searching sessions", { listedDirs: scope.dirs });
       try {
-        return await searchSessions(catalog, scope, q, { limit, filter, cwdFilter: scope.cwdFilter, processCwd: ctx.deps.storage.processCwd, refresh, onBadHeader: refresh.onBadHeader });
+        const found = await searchSessions(catalog, scope, q, { limit, filter, cwdFilter: scope.cwdFilter, processCwd: ctx.deps.storage.processCwd, refresh, onBadHeader: refresh.onBadHeader });
+        // Printed ids are unique among every project's sessions, so each resolves back to its own.
+        const ids = ctx.json ? [] : [...new Set(found.result.hits.map((hit) => found.sessions.get(hit.path)?.id ?? "?"))];
+        return { ...found, short: await shortSessionIds(ctx, catalog, ids) };
       } finally {
         done();
       }
@@ -115,7 +124,6 @@ export const searchCommand: CommandSpec = {
     }
     const c = ctx.color;
     const home = ctx.deps.storage.home;
-    const short = uniquePrefixes(result.hits.map((hit) => sessions.get(hit.path)?.id ?? "?"));
     let current: string | undefined;
     for (const hit of result.hits) {
       if (hit.path !== current) {

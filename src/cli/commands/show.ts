@@ -5,6 +5,7 @@
  */
 import type { CommandSpec } from "../command.ts";
 import { loadSession } from "../load.ts";
+import { reportSkipped } from "../skipped-note.ts";
 import { entryBlock, renderTextBlock } from "../render/transcript.ts";
 import { markdownTranscript } from "../render/transcript-markdown.ts";
 import { passesFilter, TREE_FILTERS, type TreeFilter } from "../render/tree-rows.ts";
@@ -15,6 +16,7 @@ export const showCommand: CommandSpec = {
   name: "show",
   summary: "Print the transcript of one branch, root to leaf (times in UTC)",
   args: ["<ref>"],
+  paged: true,
   options: [
     { flags: "--leaf <entry>", description: "end the branch here: entry id, unique prefix or label:NAME (default: the last entry)" },
     {
@@ -30,6 +32,7 @@ export const showCommand: CommandSpec = {
   examples: ["pi-session show @", "pi-session show 01a2b3c4 --leaf label:before-refactor --thinking", "pi-session show session.jsonl --format markdown > transcript.md"],
   async run(ctx, [ref], opts) {
     const { path, file, tree } = await loadSession(ctx, ref);
+    reportSkipped(ctx, path, file.issues);
     const leafId = typeof opts.leaf === "string" ? resolveEntryRef(tree, opts.leaf, path) : tree.leafId;
     const walk = tree.walk(leafId);
     if (walk.stop) {

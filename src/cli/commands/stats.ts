@@ -1,55 +1,25 @@
 /**
- * `stats`: tokens and cost grouped by day, week, month, session, model or project. Every usage
+ * `stats`: tokens and cost grouped by hour, day, week, month, session, model or project. Every usage
  * entry is counted once, for the session it first appeared in, however many forks and clones
  * copied it; `--explain` lists the entries behind each figure.
  * @module
  */
-import { listingDigest } from "../../core/digest/listing-digest.ts";
-import { usageDigest } from "../../core/digest/usage-digest.ts";
 import type { UsageTotals } from "../../core/info/usage-totals.ts";
 import { aggregateStats, type StatsReport } from "../../core/stats/aggregate-stats.ts";
 import type { UsageSession } from "../../core/stats/attribution.ts";
 import type { StatsBy } from "../../core/stats/time-buckets.ts";
-import { resolvePath, tildePath } from "../../core/storage/paths.ts";
-import { recordState } from "../../catalog/store.ts";
-import { sessionScope, withCatalog, withProgress } from "../catalog.ts";
+import { tildePath } from "../../core/storage/paths.ts";
+import { usageScope, usageSessions } from "../usage-sessions.ts";
 import type { CommandSpec } from "../command.ts";
 import type { CliContext } from "../context.ts";
 import { dateOption, timeZoneOption } from "../date-options.ts";
 import { groupDigits } from "../output/numbers.ts";
-import { formatTable } from "../output/table.ts";
+import { type FitColumn, fitTable } from "../output/fit-table.ts";
 import { oneLine } from "../output/control-chars.ts";
-import { uniquePrefixes } from "../output/unique-prefix.ts";
+import { uniquePrefixesAmong } from "../output/unique-prefix.ts";
 
-const GROUPS: StatsBy[] = ["day", "week", "month", "session", "model", "project"];
-const HEADINGS: Record<StatsBy, string> = { day: "Day", week: "Week", month: "Month", session: "Session", model: "Model", project: "Project" };
-
-/** Every session's usage rows (for attribution), with names when grouping by session. */
-async function usageSessions(ctx: CliContext, withNames: boolean): Promise<UsageSession[]> {
-  const every = await sessionScope(ctx, true);
-  const kinds = withNames ? [usageDigest, listingDigest] : [usageDigest];
-  return withCatalog(ctx, async (catalog) => {
-    const [options, done] = withProgress(ctx, "Reading usage", { listedDirs: every.dirs });
-    const view = await catalog.refresh(kinds, every.files, options).finally(done);
-    const names = view.records(listingDigest);
-    const sessions: UsageSession[] = [];
-    for (const [path, record] of view.records(usageDigest)) {
-      const { header, rejected, data } = recordState(record);
-      if (rejected || header === null) continue;
-      const name = names.get(path) && recordState(names.get(path)!).data.name;
-      sessions.push({
-        path,
-        id: typeof header.id === "string" ? header.id : String(header.id ?? ""),
-        cwd: typeof header.cwd === "string" ? header.cwd : "",
-        created: typeof header.timestamp === "string" ? header.timestamp : "",
-        parentSession: typeof header.parentSession === "string" ? header.parentSession : undefined,
-        name: name || undefined,
-        usage: data,
-      });
-    }
-    return sessions;
-  });
-}
+const GROUPS: StatsBy[] = ["hour", "day", "week", "month", "session", "model", "project"];
+const HEADINGS: Record<StatsBy, string> = { hour: "Hour", day: "Day", week: "Week", month: "Month", session: "Session", model: "Model", project: "Project" };
 
 const n = groupDigits;
 const usd = (value: number) => `$${value.toFixed(3)}`;
@@ -59,7 +29,8 @@ function printReport(ctx: CliContext, report: StatsReport, by: StatsBy, sessions
   const c = ctx.color;
   const home = ctx.deps.storage.home;
   const byId = new Map(sessions.map((s) => [s.id, s]));
-  const short = uniquePrefixes(by === "session" ? report.rows.map((r) => r.key) : []);
+  // `sessions` is every project's: a printed id names one session from any directory.
+  const short = uniquePrefixesAmong(by === "session" ? report.rows.map((r) => r.key) : [], sessions.map((s) => s.id));
   const label = (key: string) =>
     oneLine(by === "project" ? tildePath(key, home) : by === "session" ? `${short.get(key)}  ${byId.get(key)?.name ?? tildePath(byId.get(key)?.cwd ?? "", home)}` : key);
   const rows: string[][] = [[HEADINGS[by], "Input", "Output", "Cache read", "Cache write", "Tokens", "Cost", "Sessions"]];
@@ -74,8 +45,10 @@ function printReport(ctx: CliContext, report: StatsReport, by: StatsBy, sessions
   }
   rows.push(["Total", ...cells(report.totals), ""]);
   styles.push(c.bold);
-  const columns = [{ flex: true }, ...Array.from({ length: 7 }, () => ({ right: true }))];
-  formatTable(rows, columns, ctx.width).forEach((line, i) => ctx.out(styles[i](line)));
+  // On a narrow terminal the cache columns go first, then input and output: tokens and cost stay.
+  const drops = [2, 3, 4, 5, undefined, undefined, 1];
+  const columns: FitColumn[] = [{ flex: true, min: 28 }, ...drops.map((drop) => ({ right: true, drop }))];
+  fitTable(rows, columns, ctx.width).lines.forEach((line, i) => ctx.out(styles[i](line)));
   if (report.copies.entries > 0) {
     ctx.out(c.dim(`Counted once: ${n(report.copies.entries)} more copies of these entries in forks and clones (${usd(report.copies.usage.cost.total)}) were not added again`));
   }
@@ -93,14 +66,14 @@ function printReport(ctx: CliContext, report: StatsReport, by: StatsBy, sessions
 /** `pi-session stats`. */
 export const statsCommand: CommandSpec = {
   name: "stats",
-  summary: "Tokens and cost by day, week, month, session, model or project, counting forked entries once",
+  summary: "Tokens and cost by hour, day, week, month, session, model or project, counting forked entries once",
   options: [
     { flags: "-a, --all", description: "every project (default: the sessions of this directory)" },
     { flags: "--by <group>", description: "how to group rows", choices: GROUPS, default: "day" },
     { flags: "--since <date>", description: "from this day or month (YYYY-MM-DD, YYYY-MM), ISO time, or span back (7d, 12h, 2w)" },
     { flags: "--until <date>", description: "up to and including this day or month, or before this ISO time" },
-    { flags: "--tz <zone>", description: "time zone for days, weeks and months (default: this machine's)" },
-    { flags: "--breakdown", description: "per-model totals under each row (JSON: rows[].models)" },
+    { flags: "--tz <zone>", description: "time zone for hours, days, weeks and months (default: this machine's)" },
+    { flags: "--breakdown", description: "per-model totals under each row (JSON: rows[].models); not with --by model" },
     { flags: "--explain [key]", description: "list the entries behind each row, or behind the row KEY (JSON: rows[].entries)" },
   ],
   examples: ["pi-session stats --all --by month", "pi-session stats --by model --since 30d --json", "pi-session stats --all --by day --tz UTC --explain 2025-06-01"],
@@ -110,19 +83,12 @@ export const statsCommand: CommandSpec = {
     const until = dateOption(ctx, "until", opts.until);
     const tz = timeZoneOption(opts.tz);
     const sessions = await usageSessions(ctx, by === "session");
-    let inScope: ((s: UsageSession) => boolean) | undefined;
-    if (!opts.all) {
-      const local = await sessionScope(ctx, false);
-      const paths = new Set(local.files);
-      const base = ctx.deps.storage.processCwd;
-      const cwd = local.cwdFilter === undefined ? undefined : resolvePath(base, local.cwdFilter);
-      inScope = (s) => paths.has(s.path) && (cwd === undefined || (s.cwd !== "" && resolvePath(base, s.cwd) === cwd));
-    }
+    const inScope = await usageScope(ctx, Boolean(opts.all));
     const explain = opts.explain === undefined ? undefined : opts.explain === true ? true : String(opts.explain);
     const report = aggregateStats(sessions, { by, tz, since, until, inScope, breakdown: Boolean(opts.breakdown), explain });
     if (ctx.json) {
-      ctx.outJson({ totals: report.totals, rows: report.rows });
-      return 0;
+      ctx.outJson({ totals: report.totals, rows: report.rows, copies: report.copies });
+      return report.rows.length ? 0 : 1; // found nothing: 1, as without --json (SPEC §4)
     }
     if (report.rows.length === 0) {
       ctx.note(opts.all ? "No usage found." : `No usage found for ${ctx.cwd}; try --all`);

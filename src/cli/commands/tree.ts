@@ -4,9 +4,13 @@
  * @module
  */
 import type { CommandSpec } from "../command.ts";
+import { oneLine } from "../output/control-chars.ts";
 import { navigateTree } from "../interactive/tree-nav/navigate.ts";
 import { loadSession } from "../load.ts";
+import { reportSkipped } from "../skipped-note.ts";
+import { uniquePrefixes } from "../output/unique-prefix.ts";
 import { resolveSessionRef } from "../resolve/session-ref.ts";
+import { capIndent } from "../render/tree-indent.ts";
 import { filterTag, renderTreeRow, TREE_FILTERS, type TreeFilter, treeRows } from "../render/tree-rows.ts";
 
 /** `pi-session tree <ref> [--filter F]`. */
@@ -14,6 +18,7 @@ export const treeCommand: CommandSpec = {
   name: "tree",
   summary: "Print a session's whole entry tree, active branch and labels marked (pi's /tree)",
   args: ["<ref>"],
+  paged: true,
   options: [
     {
       flags: "--filter <mode>",
@@ -21,6 +26,7 @@ export const treeCommand: CommandSpec = {
       choices: [...TREE_FILTERS],
       default: "default",
     },
+    { flags: "--no-ids", description: "leave out the entry ids column (ids are what --leaf, fork --at and label take)" },
     { flags: "-i, --interactive", description: "navigate the tree on the terminal (pi's /tree): fold, filter, search, label, fork" },
   ],
   examples: ["pi-session tree @", "pi-session tree 01a2b3c4 -i --filter user-only", "pi-session tree session.jsonl --filter all --json | jq '.rows[] | select(.active)'"],
@@ -34,7 +40,8 @@ export const treeCommand: CommandSpec = {
     const { path, file, tree } = await loadSession(ctx, ref);
     const rows = treeRows(tree, { filter, home: ctx.deps.storage.home });
     const problems = file.issues.length + tree.findIssues(file.entryLines).length;
-    if (problems > 0) ctx.notice(`${path} has ${problems} problem${problems === 1 ? "" : "s"}; run \`pi-session check\` on it`);
+    // Lines left out are said first (the tree lacks them); other problems get the general note.
+    if (!reportSkipped(ctx, path, file.issues) && problems > 0) ctx.notice(`${path} has ${problems} problem${problems === 1 ? "" : "s"}; run \`pi-session check\` on it`);
     if (ctx.json) {
       ctx.outJson({
         leafId: tree.leafId,
@@ -52,7 +59,17 @@ export const treeCommand: CommandSpec = {
       });
       return 0;
     }
-    for (const row of rows) ctx.out(renderTreeRow(row, ctx.width, ctx.color));
+    // Entry ids first, dim and aligned: unique among all the session's entries, so each one
+    // works as an <entry> (fork --at, label, --leaf) whatever the filter hid.
+    const ids = opts.ids === false ? undefined : uniquePrefixes([...tree.byId.keys()]);
+    // A reduce, not Math.max(...rows): a spread of one argument per row overflows on big trees.
+    const idWidth = ids ? rows.reduce((widest, row) => Math.max(widest, ids.get(row.entryId)!.length), 0) : 0;
+    for (const row of rows) {
+      // Deep rows keep half the width for their text (outer levels give way to `…`).
+      const width = ids ? ctx.width - idWidth - 2 : ctx.width;
+      const line = renderTreeRow({ ...row, depthPrefix: capIndent(row.depthPrefix, width) }, width, ctx.color);
+      ctx.out(ids ? `${ctx.color.dim(oneLine(ids.get(row.entryId)!).padEnd(idWidth))}  ${line}` : line);
+    }
     if (rows.length === 0) ctx.out(ctx.color.dim("No entries found"));
     ctx.out(ctx.color.dim(`(${rows.length} ${rows.length === 1 ? "entry" : "entries"})${filterTag(filter)}`));
     return 0;

@@ -26,3 +26,17 @@ export function uniquePrefixes(ids: readonly string[], min = 8): Map<string, str
   });
   return result;
 }
+
+/**
+ * The shortest prefix of each of `shown` (at least `min` characters) that no other id of
+ * `known` starts with: what a printed id needs to name one session among all of them.
+ *
+ * @example
+ * ```ts
+ * uniquePrefixesAmong(["abcdef12x"], ["abcdef12x", "abcdef12y", "99"]); // Map { "abcdef12x" => "abcdef12x" }
+ * ```
+ */
+export function uniquePrefixesAmong(shown: readonly string[], known: readonly string[], min = 8): Map<string, string> {
+  const all = uniquePrefixes([...known, ...shown], min);
+  return new Map(shown.map((id) => [id, all.get(id)!]));
+}

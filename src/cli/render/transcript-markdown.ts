@@ -4,6 +4,7 @@
  * @module
  */
 import { oneLine, printable } from "../output/control-chars.ts";
+import { escapeMarkdownHtml } from "./markdown-escape.ts";
 import { abbreviate, type Block } from "./transcript.ts";
 
 /** The longest run of backticks in `text` (a loop: a spread of every run overflows on huge texts). */
@@ -62,10 +63,10 @@ export function markdownBlock(block: Block): string[] {
   for (const part of block.parts) {
     switch (part.kind) {
       case "text":
-        out.push(part.text, "");
+        out.push(escapeMarkdownHtml(part.text), "");
         break;
       case "thinking":
-        out.push("<details>", "<summary>Thinking</summary>", "", part.text, "", "</details>", "");
+        out.push("<details>", "<summary>Thinking</summary>", "", escapeMarkdownHtml(part.text), "", "</details>", "");
         break;
       case "call":
         if (part.name === "$") out.push(...fenced(String(part.args.command ?? ""), "sh"), "");
@@ -78,7 +79,7 @@ export function markdownBlock(block: Block): string[] {
         break;
       }
       case "quote":
-        for (const line of part.text.split("\n")) out.push(line ? `> ${line}` : ">");
+        for (const line of escapeMarkdownHtml(part.text).split("\n")) out.push(line ? `> ${line}` : ">");
         out.push("");
         break;
       case "note":

@@ -1,7 +1,8 @@
 /**
- * Turns a session reference into a file: a path, a full id, a unique id prefix (this
- * directory's sessions first, then every project), or `@` for the most recent session here.
- * Unlike pi, an ambiguous prefix is an error that lists the candidates.
+ * Turns a session reference into a file: a path, a full id (this directory's copy first), an id
+ * prefix unique among every project's sessions, or `@` for the most recent session here.
+ * Unlike pi, an ambiguous prefix is an error that lists the candidates, also when only one of
+ * them is in this directory: a prefix printed for a session elsewhere must not open this one.
  * @module
  */
 import type { SessionHeader } from "../../core/format/types.ts";
@@ -39,6 +40,14 @@ export async function localCandidates(ctx: CliContext): Promise<Candidate[]> {
   return candidates(ctx, await sessionFilesIn(ctx.fs, choice.dir), choice.custom ? ctx.cwd : undefined);
 }
 
+/** Which of `everywhere` are this directory's sessions (its folder's, or by cwd in a custom dir). */
+async function localPaths(ctx: CliContext, everywhere: readonly Candidate[]): Promise<Set<string>> {
+  const choice = await ctx.sessionDir();
+  if (!choice.custom) return new Set(await sessionFilesIn(ctx.fs, choice.dir));
+  const here = (c: Candidate) => typeof c.header.cwd === "string" && resolvePath(ctx.cwd, c.header.cwd) === ctx.cwd;
+  return new Set(everywhere.filter(here).map((c) => c.path));
+}
+
 /** Sessions of every project (or of the flat custom session dir). */
 export async function globalCandidates(ctx: CliContext): Promise<Candidate[]> {
   const choice = await ctx.sessionDir();
@@ -55,19 +64,30 @@ export async function mostRecentLocal(ctx: CliContext): Promise<string | undefin
   return local[0]?.path;
 }
 
-function pick(ref: string, list: Candidate[]): Candidate | undefined {
+/** Of several files of one session (copies), the one in this directory, else the newest. */
+function preferred(list: Candidate[], local: ReadonlySet<string>): Candidate {
+  return [...list].sort((a, b) => Number(local.has(b.path)) - Number(local.has(a.path)) || b.mtimeMs - a.mtimeMs)[0];
+}
+
+/**
+ * The candidate `ref` names among every known session: an exact id, else a prefix of exactly
+ * one session id (a prefix of several ids is ambiguous wherever they are).
+ */
+function pick(ref: string, list: Candidate[], local: ReadonlySet<string>): Candidate | undefined {
   const exact = list.filter((c) => c.header.id === ref);
-  if (exact.length >= 1) return exact.sort((a, b) => b.mtimeMs - a.mtimeMs)[0];
+  if (exact.length >= 1) return preferred(exact, local);
   const prefixed = list.filter((c) => c.header.id.startsWith(ref));
-  if (prefixed.length > 1) {
+  const ids = new Set(prefixed.map((c) => c.header.id));
+  if (ids.size > 1) {
+    prefixed.sort((a, b) => Number(local.has(b.path)) - Number(local.has(a.path)) || (a.header.id < b.header.id ? -1 : 1));
     const shown = prefixed.slice(0, 10).map((c) => `  ${c.header.id}  ${c.path}`);
     throw new CliError(
       "ambiguous-session",
-      `Session reference "${ref}" matches ${prefixed.length} sessions:\n${shown.join("\n")}${prefixed.length > 10 ? "\n  …" : ""}`,
+      `Session reference "${ref}" matches ${ids.size} sessions:\n${shown.join("\n")}${prefixed.length > 10 ? "\n  …" : ""}`,
       "Type more characters of the id, or pass the file path",
     );
   }
-  return prefixed[0];
+  return prefixed.length ? preferred(prefixed, local) : undefined;
 }
 
 /**
@@ -99,7 +119,8 @@ export async function resolveSessionRef(ctx: CliContext, ref: string): Promise<s
     }
     return path;
   }
-  const found = pick(ref, await localCandidates(ctx)) ?? pick(ref, await globalCandidates(ctx));
+  const everywhere = await globalCandidates(ctx);
+  const found = pick(ref, everywhere, await localPaths(ctx, everywhere));
   if (!found) {
     throw new CliError("no-session", `No session found matching "${ref}"`, "Run `pi-session list --all` to see session ids");
   }

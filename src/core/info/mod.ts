@@ -4,3 +4,4 @@
  */
 export * from "./session-info.ts";
 export * from "./usage-totals.ts";
+export * from "./round-cost.ts";

@@ -45,3 +45,19 @@ export interface ReadIssue {
 export function issue(line: number, code: IssueCode, message: string, entryId?: string): ReadIssue {
   return entryId === undefined ? { line, code, message } : { line, code, message, entryId };
 }
+
+/** Codes of issues whose line the reader leaves out: it holds no entry that can be used. */
+const SKIPPING: ReadonlySet<IssueCode> = new Set<IssueCode>(["malformed-json", "torn-line", "too-deep", "not-an-object", "duplicate-header"]);
+
+/**
+ * The lines a reader skipped (ascending, each once): broken JSON, a cut-off last line, a line
+ * that is not an object, a second header.
+ *
+ * @example
+ * ```ts
+ * skippedLines([issue(4, "malformed-json", "…"), issue(0, "crlf", "…")]); // [4]
+ * ```
+ */
+export function skippedLines(issues: readonly ReadIssue[]): number[] {
+  return [...new Set(issues.filter((i) => SKIPPING.has(i.code)).map((i) => i.line))].sort((a, b) => a - b);
+}

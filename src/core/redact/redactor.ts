@@ -39,13 +39,15 @@ interface PathRule {
 function pathRules(paths: { home: string; user?: string }): PathRule[] {
   const rules: PathRule[] = [];
   const home = paths.home.replace(/[/\\]+$/, "");
-  // "/" alone, or a one-segment home, would turn every absolute path into "~".
-  if (home.split(/[/\\]/).filter(Boolean).length >= 2) {
+  // "/" alone (or "C:\\") would turn every absolute path into "~"; a one-segment home such as
+  // /root is fine, as long as it is not the tail of a longer path (/srv/root).
+  if (home.split(/[/\\]/).filter(Boolean).length >= (/^[A-Za-z]:/.test(home) ? 2 : 1)) {
     const source = home.split(/[/\\]+/).map(escapeRegExp).join("[/\\\\]+");
-    rules.push({ kind: "home-directory", label: "home directory", pattern: new RegExp(`${source}(?![A-Za-z0-9_.-])`, "g"), replacement: "~" });
+    rules.push({ kind: "home-directory", label: "home directory", pattern: new RegExp(`(?<![A-Za-z0-9_.-])${source}(?![A-Za-z0-9_.-])`, "g"), replacement: "~" });
   }
-  // Very short names ("me", "a") would eat parts of ordinary words.
-  if (paths.user && paths.user.length >= 3) {
+  // Very short names ("me", "a") would eat parts of ordinary words, and "root" names nobody
+  // (while "project root" is common).
+  if (paths.user && paths.user.length >= 3 && paths.user !== "root") {
     const user = escapeRegExp(paths.user);
     rules.push({ kind: "user-name", label: "user name", pattern: new RegExp(`(?<![A-Za-z0-9_])${user}(?![A-Za-z0-9_])`, "g"), replacement: "[user]" });
   }

@@ -90,7 +90,51 @@ function allMatches(pattern: RegExp, text: string, out: MatchRange[]): boolean {
  * ```
  */
 export function matchText(query: SearchQuery, text: string): MatchRange[] | null {
-  const ranges: MatchRange[] = [];
-  for (const pattern of query.patterns) if (!allMatches(pattern, text, ranges)) return null;
-  return ranges.sort((a, b) => a[0] - b[0] || b[1] - a[1]);
+  return matchTerms(query, text)?.ranges ?? null;
+}
+
+/**
+ * The matches of every term in `text` (sorted), and the shortest stretch of it that holds a
+ * match of each term: where a snippet shows every term at once. Null when some term is missing.
+ *
+ * @example
+ * ```ts
+ * matchTerms(parseSearchQuery("npm test"), "test it, then npm install, then npm test")?.focus; // [32, 40]
+ * ```
+ */
+export function matchTerms(query: SearchQuery, text: string): { ranges: MatchRange[]; focus: MatchRange } | null {
+  const perTerm: MatchRange[][] = [];
+  for (const pattern of query.patterns) {
+    const found: MatchRange[] = [];
+    if (!allMatches(pattern, text, found)) return null;
+    perTerm.push(found);
+  }
+  const ranges = perTerm.flat().sort((a, b) => a[0] - b[0] || b[1] - a[1]);
+  return { ranges, focus: closestSpan(perTerm) };
+}
+
+/**
+ * The shortest span holding one range of each list (every list non-empty), by a sliding window
+ * over the ranges in order of start (a span's end taken from its first and last range); with one
+ * list, its first range.
+ */
+function closestSpan(perTerm: readonly MatchRange[][]): MatchRange {
+  if (perTerm.length === 1) return perTerm[0][0];
+  const tagged = perTerm.flatMap((ranges, term) => ranges.map((range) => ({ range, term }))).sort((a, b) => a.range[0] - b.range[0]);
+  const counts = new Array<number>(perTerm.length).fill(0);
+  let covered = 0;
+  let best: MatchRange = tagged[0].range;
+  let bestWidth = Infinity;
+  let low = 0;
+  for (let high = 0; high < tagged.length; high++) {
+    if (counts[tagged[high].term]++ === 0) covered++;
+    while (covered === perTerm.length) {
+      const start = tagged[low].range[0];
+      const end = Math.max(tagged[low].range[1], tagged[high].range[1]);
+      if (end - start < bestWidth) [best, bestWidth] = [[start, end], end - start];
+      if (--counts[tagged[low].term] === 0) covered--;
+      low++;
+    }
+  }
+  return best;
 }

@@ -23,7 +23,7 @@ function safeCut(text: string, i: number): number {
 }
 
 /**
- * About `width` characters of `text` around `ranges[0]`, `…` where cut.
+ * About `width` characters of `text` around `focus` (by default `ranges[0]`), `…` where cut.
  *
  * @example
  * ```ts
@@ -31,8 +31,8 @@ function safeCut(text: string, i: number): number {
  * // { text: "…xt with a match in it", marks: [[10, 15]] }
  * ```
  */
-export function makeSnippet(text: string, ranges: readonly MatchRange[], width = 160): Snippet {
-  const [first] = ranges;
+export function makeSnippet(text: string, ranges: readonly MatchRange[], width = 160, focus: MatchRange | undefined = ranges[0]): Snippet {
+  const first = focus;
   const lead = first ? Math.max(0, Math.floor((width - (first[1] - first[0])) / 3)) : 0;
   let start = first ? safeCut(text, Math.max(0, first[0] - lead)) : 0;
   const end = safeCut(text, Math.min(text.length, start + width));

@@ -5,10 +5,11 @@
  * @module
  */
 import { addRowAt, rowEntry, rowKey, rowTime, type UsageSource, usageRow } from "../digest/usage-state.ts";
+import { roundCosts } from "../info/round-cost.ts";
 import { emptyUsage, type UsageTotals } from "../info/usage-totals.ts";
 import { attributeUsage, entryIdentity, type UsageSession } from "./attribution.ts";
 import { type DateBound, onOrAfter, onOrBefore } from "./date-bound.ts";
-import { calendarKey, localDays, type StatsBy } from "./time-buckets.ts";
+import { calendarKey, localDays, localHours, type StatsBy } from "./time-buckets.ts";
 
 /** How to group and what to include. */
 export interface StatsOptions {
@@ -19,7 +20,7 @@ export interface StatsOptions {
   until?: DateBound;
   /** Which sessions' entries are reported; every session still takes part in attribution. */
   inScope?: (session: UsageSession) => boolean;
-  /** Add each row's per-model totals. */
+  /** Add each row's per-model totals (not with `by: "model"`, whose rows are the models). */
   breakdown?: boolean;
   /** Keep the entries behind every row (true) or behind the row with this key. */
   explain?: boolean | string;
@@ -44,7 +45,7 @@ export interface StatsRow extends UsageTotals {
   entries?: StatsEntry[];
 }
 
-/** Totals, rows, and what copies were left out. */
+/** Totals, rows, and what copies were left out. Costs are rounded to 1e-9 of a dollar. */
 export interface StatsReport {
   totals: UsageTotals;
   rows: StatsRow[];
@@ -59,22 +60,23 @@ interface Group {
   entries: StatsEntry[];
 }
 
-function groupKey(by: StatsBy, session: UsageSession, i: number, day: string): string {
+function groupKey(by: StatsBy, session: UsageSession, i: number, day: string, hour: (ms: number) => string): string {
   if (by === "session") return session.id;
   if (by === "model") return rowKey(session.usage, i);
   if (by === "project") return session.cwd;
-  return day === "" ? "unknown" : calendarKey(by, day);
+  if (day === "") return "unknown";
+  return by === "hour" ? hour(rowTime(session.usage, i)) : calendarKey(by, day);
 }
 
 function totalsOnly(t: UsageTotals): UsageTotals {
-  return { input: t.input, output: t.output, cacheRead: t.cacheRead, cacheWrite: t.cacheWrite, totalTokens: t.totalTokens, cost: { ...t.cost } };
+  return roundCosts({ input: t.input, output: t.output, cacheRead: t.cacheRead, cacheWrite: t.cacheWrite, totalTokens: t.totalTokens, cost: t.cost });
 }
 
 function entryOf(session: UsageSession, i: number): StatsEntry {
   const [source, entryId, timestamp, model] = usageRow(session.usage, i);
   const usage = emptyUsage();
   addRowAt(usage, session.usage, i);
-  return { session: session.path, sessionId: session.id, entryId, timestamp, source, model, copies: 0, ...usage };
+  return { session: session.path, sessionId: session.id, entryId, timestamp, source, model, copies: 0, ...roundCosts(usage) };
 }
 
 /**
@@ -88,6 +90,9 @@ function entryOf(session: UsageSession, i: number): StatsEntry {
 export function aggregateStats(sessions: readonly UsageSession[], options: StatsOptions): StatsReport {
   const { by, since, until, inScope = () => true, explain } = options;
   const day = localDays(options.tz);
+  const hour = localHours(options.tz);
+  // Rows by model are the models already: a breakdown would repeat each under itself.
+  const breakdown = options.breakdown === true && by !== "model";
   const groups = new Map<string, Group>();
   const totals = emptyUsage();
   const copies = { entries: 0, usage: emptyUsage() };
@@ -103,13 +108,13 @@ export function aggregateStats(sessions: readonly UsageSession[], options: Stats
     if (!inScope(session)) return;
     const local = dayInRange(session, i);
     if (local === null) return;
-    const key = groupKey(by, session, i, local);
+    const key = groupKey(by, session, i, local, hour);
     let group = groups.get(key);
     if (!group) groups.set(key, group = { totals: emptyUsage(), sessions: new Set(), models: new Map(), entries: [] });
     addRowAt(totals, session.usage, i);
     addRowAt(group.totals, session.usage, i);
     group.sessions.add(session);
-    if (options.breakdown) {
+    if (breakdown) {
       const modelKey = rowKey(session.usage, i);
       let model = group.models.get(modelKey);
       if (!model) group.models.set(modelKey, model = emptyUsage());
@@ -126,10 +131,10 @@ export function aggregateStats(sessions: readonly UsageSession[], options: Stats
     copies.entries++;
     addRowAt(copies.usage, session.usage, i);
   });
-  const timeOrdered = by === "day" || by === "week" || by === "month";
+  const timeOrdered = by === "hour" || by === "day" || by === "week" || by === "month";
   const rows = [...groups].map(([key, group]): StatsRow => {
     const row: StatsRow = { key, ...totalsOnly(group.totals), sessions: group.sessions.size };
-    if (options.breakdown) {
+    if (breakdown) {
       row.models = [...group.models].map(([model, t]) => ({ key: model, ...totalsOnly(t) })).sort((a, b) => b.cost.total - a.cost.total);
     }
     if (explain === true || explain === key) {
@@ -142,5 +147,5 @@ export function aggregateStats(sessions: readonly UsageSession[], options: Stats
     return row;
   });
   rows.sort(timeOrdered ? (a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0) : (a, b) => b.cost.total - a.cost.total || (a.key < b.key ? -1 : 1));
-  return { totals: totalsOnly(totals), rows, copies };
+  return { totals: totalsOnly(totals), rows, copies: { entries: copies.entries, usage: totalsOnly(copies.usage) } };
 }

@@ -7,3 +7,4 @@ export * from "./attribution.ts";
 export * from "./time-buckets.ts";
 export * from "./date-bound.ts";
 export * from "./aggregate-stats.ts";
+export * from "./usage-blocks.ts";

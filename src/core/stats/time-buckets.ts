@@ -1,6 +1,6 @@
 /**
- * Calendar keys for an instant in a time zone: day `2025-06-01`, ISO week `2025-W22`, month
- * `2025-06`. The runtime's own zone and UTC come from `Date`'s getters; other zones from Intl,
+ * Calendar keys for an instant in a time zone: hour `2025-06-01 14:00`, day `2025-06-01`, ISO
+ * week `2025-W22`, month `2025-06`. The runtime's own zone and UTC come from `Date`'s getters; other zones from Intl,
  * whose first use in a process loads ICU's calendar data (8 MB of memory in Node 20, more
  * than `stats` needs for everything else). Results are cached per quarter hour, the finest
  * step at which any zone's offset changes.
@@ -8,7 +8,7 @@
  */
 
 /** How `stats` groups rows. */
-export type StatsBy = "day" | "week" | "month" | "session" | "model" | "project";
+export type StatsBy = "hour" | "day" | "week" | "month" | "session" | "model" | "project";
 
 const QUARTER_HOUR = 15 * 60 * 1000;
 const DAY = 24 * 60 * 60 * 1000;
@@ -66,6 +66,56 @@ export function localDays(tz?: string): (ms: number) => string {
     let day = cache.get(block);
     if (day === undefined) cache.set(block, day = uncached(ms));
     return day;
+  };
+}
+
+/** The local time to the minute from Intl, `YYYY-MM-DD hh:mm` (hour 24 never: h23). */
+function intlMinutes(tz: string | undefined): (ms: number) => string {
+  let format: Intl.DateTimeFormat | undefined;
+  return (ms) => {
+    format ??= new Intl.DateTimeFormat("en-US", { timeZone: tz, year: "numeric", month: "2-digit", day: "2-digit", hour: "2-digit", minute: "2-digit", hourCycle: "h23" });
+    const parts: Record<string, string> = {};
+    for (const part of format.formatToParts(ms)) parts[part.type] = part.value;
+    return `${parts.year.padStart(4, "0")}-${parts.month}-${parts.day} ${parts.hour}:${parts.minute}`;
+  };
+}
+
+/**
+ * A function from epoch milliseconds to the local time in `tz` to the minute
+ * (`YYYY-MM-DD hh:mm`), the runtime's zone when absent.
+ *
+ * @example
+ * ```ts
+ * localMinutes("UTC")(Date.UTC(2025, 0, 31, 20, 5)); // "2025-01-31 20:05"
+ * ```
+ */
+export function localMinutes(tz?: string): (ms: number) => string {
+  const intl = intlMinutes(tz);
+  if (tz !== undefined && !isUtc(tz)) return intl;
+  const utc = tz !== undefined;
+  const two = (n: number) => String(n).padStart(2, "0");
+  return (ms) => {
+    const d = new Date(ms);
+    const year = utc ? d.getUTCFullYear() : d.getFullYear();
+    if (year < 1 || year > 9999) return intl(ms);
+    const [hour, minute] = utc ? [d.getUTCHours(), d.getUTCMinutes()] : [d.getHours(), d.getMinutes()];
+    const day = utc ? dayKey(year, d.getUTCMonth() + 1, d.getUTCDate()) : dayKey(year, d.getMonth() + 1, d.getDate());
+    return `${day} ${two(hour)}:${two(minute)}`;
+  };
+}
+
+/**
+ * A function from epoch milliseconds to the local hour in `tz` (`YYYY-MM-DD hh:00`), cached per
+ * quarter hour like `localDays`.
+ */
+export function localHours(tz?: string): (ms: number) => string {
+  const minutes = localMinutes(tz);
+  const cache = new Map<number, string>();
+  return (ms) => {
+    const block = Math.floor(ms / QUARTER_HOUR);
+    let hour = cache.get(block);
+    if (hour === undefined) cache.set(block, hour = minutes(ms).slice(0, 14) + "00");
+    return hour;
   };
 }
 

@@ -13,7 +13,7 @@ import { knownSessions, pickProgram } from "../../../src/cli/interactive/pick/pr
 import { withCatalog } from "../../../src/cli/catalog.ts";
 import type { PickState } from "../../../src/cli/interactive/pick/state.ts";
 import type { Apply } from "../../../src/cli/interactive/prompt.ts";
-import { addSession, assistantEntry, type CliRun, harnessDeps, type HarnessOptions, memoryFs, readText, userEntry } from "../_harness.ts";
+import { addSession, assistantEntry, type CliRun, harnessDeps, type HarnessOptions, memoryFs, readText, runCli, userEntry } from "../_harness.ts";
 import { scriptedTerminal } from "./_scripted-terminal.ts";
 
 async function runKeys(argv: string[], keys: Parameters<typeof scriptedTerminal>[0], options: HarnessOptions = {}): Promise<CliRun> {
@@ -76,11 +76,11 @@ test("without a terminal pick exits 2, tree -i prints the tree, fork asks for --
   assert.match(out.stderr, /pick needs a terminal: stdin and stderr must both be one\nhint: Use `pi-session list`/);
   const tree = { stdout: "", stderr: "" };
   assert.equal(await run(["tree", "aaaa", "-i"], harnessDeps({ fs }, tree)), 0);
-  assert.equal(tree.stdout, "• user: fix the login\n• assistant: done\n(2 entries)\n");
+  assert.equal(tree.stdout, "u1  • user: fix the login\na1  • assistant: done\n(2 entries)\n");
   assert.match(tree.stderr, /tree -i needs a terminal/);
   const fork = { stdout: "", stderr: "" };
   assert.equal(await run(["fork", "aaaa"], harnessDeps({ fs }, fork)), 2);
-  assert.match(fork.stderr, /Choose an entry with --at \(interactive selection needs a terminal\)/);
+  assert.match(fork.stderr, /Choose an entry with --at or --before \(interactive selection needs a terminal\)/);
 });
 
 test("tree -i: Shift+L appends a label entry; the menu prints an id, forks, clones and shows the context", async () => {
@@ -122,6 +122,12 @@ test("fork without --at on a terminal: the newest user message is preselected; t
   assert.equal(r.stderr, "Message to send again:\nsecond question\n");
   const lines = (await readText(fs, r.stdout.trim())).trimEnd().split("\n").map((l) => JSON.parse(l));
   assert.deepEqual([lines[0].parentSession, lines.slice(1).map((e) => e.id)], [path, ["u1", "a1"]]);
+  // The same choice spelled out: fork --before gives the same entries and the same message.
+  const before = await runCli(["fork", "dddd", "--before", "u2"], { fs });
+  assert.equal(before.code, 0, before.stderr);
+  assert.equal(before.stderr, r.stderr);
+  const sameLines = (await readText(fs, before.stdout.trim())).trimEnd().split("\n").map((l) => JSON.parse(l));
+  assert.deepEqual(sameLines.slice(1), lines.slice(1));
   assert.equal((await runKeys(["fork", "dddd"], ["escape"], { fs })).code, 130);
   const empty = await addSession(fs, "eeee5555-0000", [assistantEntry("a1", null, "hello")]);
   const none = await runKeys(["fork", empty], [], { fs });

@@ -116,6 +116,12 @@ describe("Redactor", () => {
     assert.equal(redactor.text("sk-proj-Ab3dEf6hIj9kLm2nOp5qRs8tUv1wXy4z"), "sk-proj-Ab3dEf6hIj9kLm2nOp5qRs8tUv1wXy4z");
   });
 
+  it("Redactor with paths makes /root/x into ~/x when the home is /root, not /srv/root, and leaves the word root", () => {
+    const redactor = new Redactor({ secrets: false, paths: { home: "/root", user: "root" } });
+    assert.equal(redactor.text("cd /root/x; ls /root; /srv/root/y; the project root"), "cd ~/x; ls ~; /srv/root/y; the project root");
+    assert.equal(new Redactor({ secrets: false, paths: { home: "/", user: "me" } }).text("/usr/bin"), "/usr/bin");
+  });
+
   it("describeRedactions() lists counts by kind", () => {
     const redactor = new Redactor();
     redactor.text("TOKEN=abcd1234 SECRET=abcd1234 AKIAIOSFODNN7EXAMPLE");

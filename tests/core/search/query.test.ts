@@ -6,7 +6,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { ftsExpression } from "../../../src/core/search/fts-expression.ts";
 import { linePrefilter } from "../../../src/core/search/line-prefilter.ts";
-import { matchText, parseSearchQuery } from "../../../src/core/search/query.ts";
+import { matchTerms, matchText, parseSearchQuery } from "../../../src/core/search/query.ts";
 import { ftsText, wordTokens } from "../../../src/core/search/words.ts";
 
 const found = (query: string, text: string, options = {}) => matchText(parseSearchQuery(query, options), text) !== null;
@@ -90,4 +90,11 @@ test("linePrefilter() passes every JSON line whose texts match", () => {
     for (const filter of filters) assert.ok(filter.test(line), `${JSON.stringify(source)} in ${JSON.stringify(text)}`);
   }
   assert.ok(matches > 100, `only ${matches} matching pairs were generated`);
+});
+
+test("matchTerms() focuses on the shortest stretch holding every term", () => {
+  const text = "test it, then npm install, then npm test";
+  assert.deepEqual(matchTerms(parseSearchQuery("npm test"), text)?.focus, [32, 40]);
+  assert.deepEqual(matchTerms(parseSearchQuery("test"), text)?.focus, [0, 4]);
+  assert.equal(matchTerms(parseSearchQuery("npm yarn"), text), null);
 });

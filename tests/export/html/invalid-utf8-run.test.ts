@@ -24,7 +24,7 @@ async function exported(bytes: Uint8Array): Promise<number> {
   const fs = memoryFs();
   await writeText(fs, `${sessionDir()}/2025-06-01T10-00-00-000Z_utf80001.jsonl`, bytes);
   const out = "/work/proj/out.html";
-  const result = await runCli(["export", "@", "-o", out], { fs });
+  const result = await runCli(["export", "@", "-o", out, "--mkdir"], { fs });
   assert.equal(result.code, 0, result.stderr);
   let count = 0;
   for (const b of await readBytes(fs, out)) if (b === 0x80) count++;
