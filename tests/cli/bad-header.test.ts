@@ -25,7 +25,7 @@ async function sessions() {
   return fs;
 }
 
-for (const argv of [["list"], ["list", "--json"], ["list", "--all"], ["search", "needle"], ["files", "x"], ["stats", "--all"]]) {
+for (const argv of [["list"], ["list", "--json"], ["list", "--all"], ["search", "needle"], ["files", "x"], ["stats", "--all"], ["blocks"], ["du"], ["prune", "--older-than", "1d", "--dry-run"], ["recent"]]) {
   test(`${argv.join(" ")} skips a file whose header has a bad id, without an internal error`, async () => {
     const fs = await sessions();
     const run = await runCli(argv, { fs });

@@ -63,6 +63,7 @@ const COMMANDS = [
   ["check", PATH], ["stats", "--by", "session"], ["stats", "--by", "model"], ["stats", "--by", "project"], ["stats", "--by", "day"],
   ["search", "word"], ["search", "word", "--thinking"], ["files", "/w"], ["files", "/w", "--all"],
   ["export", PATH, "--format", "markdown", "--all-branches", "-o", "-"], ["recent"], ["migrate", PATH, "--dry-run"],
+  ["blocks"], ["du"], ["prune", "--older-than", "1d", "--dry-run"],
 ];
 
 for (const argv of COMMANDS) {
