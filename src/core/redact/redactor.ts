@@ -5,7 +5,7 @@
  * @module
  */
 import { LINE_HAS_LESS_THAN, LINE_HAS_WORD, LINE_MAY_HOLD_SECRET, LineWords, scanLine } from "./line-scan.ts";
-import { MASK_MARK, SECRET_RULES, type SecretRule } from "./secret-rules.ts";
+import { keyedSecretRule, MASK_MARK, SECRET_RULES, type SecretRule } from "./secret-rules.ts";
 
 export interface RedactOptions {
   /** Mask secrets (the default). */
@@ -23,7 +23,7 @@ export interface RedactionCount {
 
 /** A cheap first test: a string none of whose rules could match is returned untouched. */
 const SECRET_HINT =
-  /sk-|A[KS]IA|ABIA|ACCA|AIza|gh[pousr]_|github_pat_|xox[abposer]-|eyJ|bearer|PRIVATE KEY|secret_?access_?key|:\/\/[^\s@]*@|(?:SECRET|TOKEN|PASSWORD|PASSWD|PWD|API_?KEY|ACCESS_?KEY|PRIVATE_?KEY|CREDENTIALS?|AUTH)[ \t]*=/i;
+  /sk-|A[KS]IA|ABIA|ACCA|AIza|gh[pousr]_|github_pat_|xox[abposer]-|eyJ|bearer|PRIVATE KEY|secret_?access_?key|:\/\/[^\s@]*@|(?:SECRET|TOKEN|PASSWORD|PASSWD|PWD|API_?KEY|ACCESS_?KEY|PRIVATE_?KEY|KEY|CREDENTIALS?|AUTH)[ \t]*=|[sr]k_(?:live|test)_|npm_|hf_|glpat-|SG\.|hooks\.slack\.com|(?:password|passwd|secret|_key|_token)"[ \t]*:/i;
 
 function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
@@ -129,9 +129,10 @@ export class Redactor {
   }
 
   /**
-   * A copy of a JSON value with every string masked; image `data` is kept as is. Walks with a
-   * stack of its own, not recursion: how deep a value nests is the file's to choose. Strings
-   * are masked in document order, as a recursive walk would.
+   * A copy of a JSON value with every string masked, and the whole string under a secret key
+   * (`password`, `api_key`, …); image `data` is kept as is. Walks with a stack of its own, not
+   * recursion: how deep a value nests is the file's to choose. Strings are masked in document
+   * order, as a recursive walk would.
    */
   value<T>(value: T): T {
     const root: Record<string, unknown> = {};
@@ -139,7 +140,12 @@ export class Redactor {
     while (todo.length > 0) {
       const [holder, key, item] = todo.pop()!;
       if (typeof item === "string") {
-        holder[key] = this.text(item);
+        // Only an object's own key names a secret: not an array index, not the value as a whole.
+        const keyed = this.#secrets && typeof key === "string" && holder !== root ? keyedSecretRule(key, item) : undefined;
+        if (keyed) {
+          this.#count(keyed.kind, keyed.label);
+          holder[key] = `${MASK_MARK}${keyed.label}]`;
+        } else holder[key] = this.text(item);
       } else if (Array.isArray(item)) {
         const out: unknown[] = new Array(item.length);
         holder[key] = out;
@@ -175,7 +181,7 @@ export class Redactor {
   #apply(rule: SecretRule, text: string): string {
     rule.pattern.lastIndex = 0;
     return text.replace(rule.pattern, (match: string, context: string, secret: string) => {
-      if (secret.includes(MASK_MARK) || (rule.accept && !rule.accept(secret))) return match;
+      if (secret.includes(MASK_MARK) || (rule.accept && !rule.accept(secret, context))) return match;
       this.#count(rule.kind, rule.label);
       return `${context}${rule.keep(secret)}${MASK_MARK}${rule.label}]`;
     });
