@@ -7,6 +7,7 @@
 import { type Catalog, type RefreshOptions } from "../catalog/catalog.ts";
 import { catalogSessions, listingKinds, type SessionFiles } from "../catalog/list-cached.ts";
 import { type CatalogMode, defaultCacheDir, openCatalog } from "../catalog/open-catalog.ts";
+import { type CatalogRecord, recordState } from "../catalog/store.ts";
 import type { SessionInfo } from "../core/info/session-info.ts";
 import { joinPath } from "../core/storage/paths.ts";
 import { bunFileSystem } from "../io/bun.ts";
@@ -14,6 +15,7 @@ import { denoFileSystem } from "../io/deno.ts";
 import { nodeFileSystem } from "../io/node.ts";
 import { allSessionFiles, sessionFilesIn } from "../session/list-sessions.ts";
 import type { CliContext } from "./context.ts";
+import { oneLine } from "./output/control-chars.ts";
 import { startProgress } from "./progress.ts";
 
 const MODES: readonly string[] = ["auto", "sqlite", "file", "off"];
@@ -67,10 +69,33 @@ export async function sessionScope(ctx: CliContext, all: boolean): Promise<Sessi
   return { ...places, files };
 }
 
-/** Refresh options with a progress line for `label`, and the function that clears it. */
-export function withProgress(ctx: CliContext, label: string, options: RefreshOptions = {}): [RefreshOptions, () => void] {
+/** Refresh options, and where a scan that reads files itself reports one it skips (search). */
+export interface ProgressOptions extends RefreshOptions {
+  onBadHeader(path: string, problem: string): void;
+}
+
+/**
+ * Refresh options with a progress line for `label`, and the function that clears it. Files
+ * skipped for a header that cannot be used (`badHeader`) get a one-line note each, once the
+ * progress line is gone: a scan never stops for one bad file, and never hides it either.
+ */
+export function withProgress(ctx: CliContext, label: string, options: RefreshOptions = {}): [ProgressOptions, () => void] {
   const progress = startProgress(ctx, label);
-  return [{ ...options, onProgress: (done, total) => progress.update(done, total) }, () => progress.end()];
+  const skipped = new Map<string, string>();
+  const onRecords = (path: string, records: readonly CatalogRecord[]) => {
+    options.onRecords?.(path, records);
+    for (const record of records) {
+      const why = recordState(record).badHeader;
+      if (why !== undefined) skipped.set(path, why);
+    }
+  };
+  const end = () => {
+    progress.end();
+    for (const [path, why] of skipped) ctx.note(`pi-session: skipped ${oneLine(path)}: line 1 is a session header but ${why}`);
+    skipped.clear();
+  };
+  const onBadHeader = (path: string, why: string) => skipped.set(path, why);
+  return [{ ...options, onProgress: (done, total) => progress.update(done, total), onRecords, onBadHeader }, end];
 }
 
 /**

@@ -14,7 +14,7 @@ import { dirName, joinPath, resolvePath } from "../core/storage/paths.ts";
 import type { FileSystem } from "../io/file-system.ts";
 import { list, read, runSteps, stat, type Steps } from "../io/io-steps.ts";
 import { forkedSession, type NewSessionParts } from "./branched-session.ts";
-import { InvalidForkSourceError, InvalidSessionIdError, NotASessionError } from "./errors.ts";
+import { InvalidForkSourceError, InvalidSessionIdError, NotASessionError, refuseTooDeep } from "./errors.ts";
 import { readHeaderSteps } from "./read-header.ts";
 import { type PathDeps, resolveUserPath, sessionDirFor } from "./session-options.ts";
 import { SessionWriter } from "./session-writer.ts";
@@ -47,6 +47,7 @@ export function* loadSessionFileSteps(path: string): Steps<LoadedFile> {
     if (chunk.length < READ_CHUNK) break;
   }
   const file = reader.end();
+  refuseTooDeep(path, file.issues);
   if (file.notSession || file.header === null) throw new NotASessionError(path, file.issues);
   return { kind: "session", file: file as SessionFile & { header: SessionHeader } };
 }

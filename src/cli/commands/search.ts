@@ -42,12 +42,13 @@ function query(source: string, opts: Record<string, unknown>): SearchQuery {
 function marked(snippet: Snippet, c: Colors): string {
   let out = "";
   let at = 0;
+  // Each piece is made safe on its own, so the marks' offsets still hold.
   for (const [a, b] of snippet.marks) {
-    const match = snippet.text.slice(a, b);
-    out += snippet.text.slice(at, a) + (c.isColorSupported ? c.bold(c.yellow(match)) : `**${match}**`);
+    const match = oneLine(snippet.text.slice(a, b));
+    out += oneLine(snippet.text.slice(at, a)) + (c.isColorSupported ? c.bold(c.yellow(match)) : `**${match}**`);
     at = b;
   }
-  return out + snippet.text.slice(at);
+  return out + oneLine(snippet.text.slice(at));
 }
 
 function hitJson(hit: SearchHit, session: SessionInfo | undefined) {
@@ -105,7 +106,7 @@ export const searchCommand: CommandSpec = {
       const scope = await sessionScope(ctx, Boolean(opts.all));
       const [refresh, done] = withProgress(ctx, "Searching sessions", { listedDirs: scope.dirs });
       try {
-        const found = await searchSessions(catalog, scope, q, { limit, filter, cwdFilter: scope.cwdFilter, processCwd: ctx.deps.storage.processCwd, refresh });
+        const found = await searchSessions(catalog, scope, q, { limit, filter, cwdFilter: scope.cwdFilter, processCwd: ctx.deps.storage.processCwd, refresh, onBadHeader: refresh.onBadHeader });
         // Printed ids are unique among every project's sessions, so each resolves back to its own.
         const ids = ctx.json ? [] : [...new Set(found.result.hits.map((hit) => found.sessions.get(hit.path)?.id ?? "?"))];
         return { ...found, short: await shortSessionIds(ctx, catalog, ids) };

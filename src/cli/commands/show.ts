@@ -58,7 +58,7 @@ export const showCommand: CommandSpec = {
     for (const block of blocks) {
       const isLine = block.line !== undefined;
       if (lines.length > 0 && !(isLine && previousWasLine)) lines.push("");
-      lines.push(...renderTextBlock(block, ctx.color));
+      for (const line of renderTextBlock(block, ctx.color)) lines.push(line);
       previousWasLine = isLine;
     }
     for (const line of lines) ctx.out(line);
