@@ -64,11 +64,14 @@ export type FsErrorKind =
 export class FsError extends Error {
   readonly kind: FsErrorKind;
   readonly path: string;
-  constructor(kind: FsErrorKind, path: string, message: string, options?: { cause?: unknown }) {
+  /** What the user can do about it, when the adapter or caller knows better than the kind says. */
+  readonly hint: string | undefined;
+  constructor(kind: FsErrorKind, path: string, message: string, options?: { cause?: unknown; hint?: string }) {
     super(message, options);
     this.name = "FsError";
     this.kind = kind;
     this.path = path;
+    this.hint = options?.hint;
   }
 }
 

@@ -1,30 +1,47 @@
 /**
  * A cross-process lock beside a session file: `mkdir <path>.lock` succeeds for exactly one
- * caller on every file system we support, so it needs no runtime-specific locking API.
+ * caller on every file system we support, so it needs no runtime-specific locking API. The
+ * holder writes who it is into the lock and keeps it fresh, so a lock left by a killed process
+ * is broken at once, and one held by a long live process never is.
  * @module
  */
 
 import { type FileSystem, FsError, isFsError } from "./file-system.ts";
+import { siblingTempPath } from "./_temp-path.ts";
+import { describeHolder, formatHolder, type LockHolder, parseHolder, type SeenLock, staleReason } from "./lock-holder.ts";
+import { detectProcessProbe, type ProcessProbe } from "./process-probe.ts";
 
 /** Options for `withFileLock`. */
 export interface FileLockOptions {
   /** How long to keep retrying before giving up; defaults to 5000 ms. */
   timeoutMs?: number;
-  /** A lock directory older than this is taken as left by a crashed process; defaults to 30000 ms. */
+  /**
+   * A lock whose holder cannot be asked (another host, no holder file) is taken as left by a
+   * crashed process once its heartbeat is older than this; defaults to 30000 ms.
+   */
   staleMs?: number;
+  /** How often the holder refreshes its lock; defaults to a sixth of `staleMs`. */
+  heartbeatMs?: number;
   /** Waits between attempts; inject to make tests instant. */
   sleep?: (ms: number) => Promise<void>;
   /** Current time in ms, compared with the lock's mtime and the timeout; defaults to `Date.now`. */
   clock?: () => number;
+  /** Facts about processes; defaults to the running runtime's. */
+  probe?: ProcessProbe;
 }
 
 const FIRST_DELAY_MS = 10;
 const MAX_DELAY_MS = 100;
+/** A breaker holds `<path>.lock.break` for a few calls; one older than this was left by a crash. */
+const BREAK_STALE_MS = 10_000;
+const HOLDER_FILE = "holder.json";
+const NEWLINE = new Uint8Array([0x0a]);
 
 /**
  * Runs `fn` while holding `<path>.lock`, and always releases it afterwards.
- * Throws `FsError` kind "Other" when another holder keeps the lock past `timeoutMs`.
- * `fn` should finish well within `staleMs`, or a waiting process may break the lock.
+ * Throws `FsError` kind "Other" when another holder keeps the lock past `timeoutMs`; its message
+ * says who holds it and since when. After breaking a crashed holder's lock, the temp files that
+ * holder left beside `path` are removed.
  *
  * @example Appending under the lock
  * ```ts
@@ -44,43 +61,173 @@ export async function withFileLock<T>(
   options: FileLockOptions = {},
 ): Promise<T> {
   const lockPath = `${path}.lock`;
-  await acquire(fs, path, lockPath, options);
+  const probe = options.probe ?? detectProcessProbe();
+  const holder: LockHolder = {
+    pid: probe.pid,
+    host: probe.hostname,
+    ...(probe.startTime === undefined ? {} : { start: probe.startTime }),
+    since: 0,
+    token: Array.from(crypto.getRandomValues(new Uint8Array(8)), (b) => b.toString(16).padStart(2, "0")).join(""),
+  };
+  await acquire(fs, path, lockPath, holder, probe, options);
+  const heartbeat = startHeartbeat(fs, `${lockPath}/${HOLDER_FILE}`, options.heartbeatMs ?? (options.staleMs ?? 30_000) / 6);
   try {
     return await fn();
   } finally {
-    await removeIfPresent(fs, lockPath);
+    await heartbeat.stop();
+    await release(fs, lockPath, holder.token);
   }
 }
 
-async function acquire(fs: FileSystem, path: string, lockPath: string, options: FileLockOptions): Promise<void> {
+async function acquire(fs: FileSystem, path: string, lockPath: string, holder: LockHolder, probe: ProcessProbe, options: FileLockOptions): Promise<void> {
   const { timeoutMs = 5000, staleMs = 30000, sleep = defaultSleep, clock = Date.now } = options;
   const started = clock();
+  let broke = false;
   for (let attempt = 0; ; attempt++) {
     try {
       await fs.mkdir(lockPath);
+      holder.since = clock();
+      await fs.append(`${lockPath}/${HOLDER_FILE}`, new TextEncoder().encode(formatHolder(holder)), { exclusive: true }).catch(() => {
+        // Best effort (a full disk): without a holder file the lock is judged by its age.
+      });
+      if (broke) await removeOrphans(fs, path);
       return;
     } catch (error) {
       if (!isFsError(error, "AlreadyExists")) throw error;
     }
-    const held = await fs.stat(lockPath);
-    if (held === null) continue; // released between our mkdir and stat
-    if (clock() - held.mtimeMs > staleMs) {
-      // Left by a crashed holder. If two waiters see the same stale lock, the slower one can
-      // remove the lock the faster one just took; a 30 s stale window makes that rare enough.
-      await removeIfPresent(fs, lockPath);
+    const seen = await inspect(fs, lockPath, clock);
+    if (seen === null) continue; // released between our mkdir and our look
+    if (staleReason(seen, probe, staleMs) !== null) {
+      if (await breakStale(fs, lockPath, probe, staleMs, clock)) broke = true;
       continue;
     }
     const waited = clock() - started;
     if (waited >= timeoutMs) {
-      throw new FsError("Other", path, `Cannot lock session file ${path}: another process holds ${lockPath}`);
+      throw new FsError("Other", path, `Cannot lock session file ${path}: ${lockPath} is ${describeHolder(seen, clock())}`, {
+        hint: seen.holder === null
+          ? `Wait and retry; a lock left by a crash is broken once it is ${Math.round(staleMs / 1000)} s old`
+          : "Wait for that process to finish; if it is gone and on another host, remove the lock folder by hand",
+      });
     }
     await sleep(Math.min(FIRST_DELAY_MS * 2 ** attempt, MAX_DELAY_MS, timeoutMs - waited));
   }
 }
 
-async function removeIfPresent(fs: FileSystem, lockPath: string): Promise<void> {
+/** The lock as it is now, or `null` if it is gone. */
+async function inspect(fs: FileSystem, lockPath: string, clock: () => number): Promise<SeenLock | null> {
+  const holderPath = `${lockPath}/${HOLDER_FILE}`;
+  const [dir, file] = await Promise.all([fs.stat(lockPath), fs.stat(holderPath).catch(() => null)]);
+  if (dir === null) return null;
+  let holder: LockHolder | null = null;
+  if (file !== null) {
+    const text = await readText(fs, holderPath).catch(() => "");
+    holder = parseHolder(text.trimEnd());
+  }
+  // The holder file's mtime is the heartbeat; a lock without one counts from the directory's.
+  return { holder, ageMs: clock() - (file ?? dir).mtimeMs };
+}
+
+/**
+ * Breaks a stale lock; `true` if this call did. Breakers take turns through `<path>.lock.break`,
+ * and each judges the lock again once it holds that, so two waiters never break the same lock
+ * twice (the second would remove the first's new lock). The lock is renamed aside in one step,
+ * then emptied, so a crash midway leaves no half-removed lock.
+ */
+async function breakStale(fs: FileSystem, lockPath: string, probe: ProcessProbe, staleMs: number, clock: () => number): Promise<boolean> {
+  const breaker = `${lockPath}.break`;
   try {
-    await fs.remove(lockPath);
+    await fs.mkdir(breaker);
+  } catch (error) {
+    if (!isFsError(error, "AlreadyExists")) throw error;
+    const held = await fs.stat(breaker);
+    if (held !== null && clock() - held.mtimeMs > BREAK_STALE_MS) await removeIfPresent(fs, breaker);
+    return false;
+  }
+  try {
+    const seen = await inspect(fs, lockPath, clock);
+    if (seen === null || staleReason(seen, probe, staleMs) === null) return false;
+    const aside = siblingTempPath(lockPath).temp;
+    try {
+      await fs.rename(lockPath, aside);
+    } catch (error) {
+      if (isFsError(error, "NotFound")) return false;
+      throw error;
+    }
+    await removeTree(fs, aside);
+    return true;
+  } finally {
+    await removeIfPresent(fs, breaker);
+  }
+}
+
+/**
+ * Removes what a crashed writer of `path` left beside it: temp files `.<name>.<hex>.tmp` (a
+ * rewrite or new file in progress) and lock folders set aside by a breaker that crashed too.
+ * Called only by a process that holds the lock after breaking a dead holder's, so no live
+ * writer can own them.
+ */
+async function removeOrphans(fs: FileSystem, path: string): Promise<void> {
+  const cut = Math.max(path.lastIndexOf("/"), path.lastIndexOf("\\")) + 1;
+  const dir = cut === 0 ? "." : path.slice(0, cut);
+  const base = path.slice(0, cut) === "" ? path : path.slice(cut);
+  const orphan = new RegExp(`^\\.${escapeRegExp(base)}(\\.lock)?\\.[0-9a-f]{12}\\.tmp$`);
+  const entries = await fs.list(dir).catch(() => []);
+  for (const entry of entries) {
+    if (!orphan.test(entry.name)) continue;
+    const at = `${path.slice(0, cut)}${entry.name}`;
+    await (entry.isDirectory ? removeTree(fs, at) : removeIfPresent(fs, at)).catch(() => {});
+  }
+}
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+}
+
+/** Keeps the holder file's mtime fresh: a newline appended every `everyMs`. */
+function startHeartbeat(fs: FileSystem, holderPath: string, everyMs: number): { stop: () => Promise<void> } {
+  let beating: Promise<void> = Promise.resolve();
+  const timer = setInterval(() => {
+    beating = beating.then(() => fs.append(holderPath, NEWLINE).catch(() => {}));
+  }, everyMs);
+  return {
+    async stop() {
+      clearInterval(timer);
+      await beating; // a beat in flight would otherwise recreate the file after release removes it
+    },
+  };
+}
+
+/** Removes our lock; leaves it if it is not ours any more (broken by a waiter who judged it stale). */
+async function release(fs: FileSystem, lockPath: string, token: string): Promise<void> {
+  const holderPath = `${lockPath}/${HOLDER_FILE}`;
+  const text = await readText(fs, holderPath).catch(() => null);
+  if (text !== null) {
+    const holder = parseHolder(text.trimEnd());
+    if (holder !== null && holder.token !== token) return;
+    await removeIfPresent(fs, holderPath);
+  }
+  await removeIfPresent(fs, lockPath);
+}
+
+/** Removes a directory and the files in it (a lock holds a holder file and perhaps a temp file). */
+async function removeTree(fs: FileSystem, dir: string): Promise<void> {
+  for (const entry of await fs.list(dir).catch(() => [])) {
+    const at = `${dir}/${entry.name}`;
+    await (entry.isDirectory ? removeTree(fs, at) : removeIfPresent(fs, at));
+  }
+  await removeIfPresent(fs, dir);
+}
+
+async function readText(fs: FileSystem, path: string): Promise<string> {
+  const decoder = new TextDecoder();
+  let text = "";
+  for await (const chunk of fs.read(path)) text += decoder.decode(chunk, { stream: true });
+  return text + decoder.decode();
+}
+
+async function removeIfPresent(fs: FileSystem, path: string): Promise<void> {
+  try {
+    await fs.remove(path);
   } catch (error) {
     if (!isFsError(error, "NotFound")) throw error;
   }
