@@ -123,7 +123,10 @@ export async function migrateFile(fs: FileSystem, path: string, options: Migrate
       if (!sameBytes(after, original)) {
         return { path, fromVersion: now.fromVersion, toVersion: null, action: "error", message: `${path} changed while it was being migrated; not rewriting it`, ...(backup && { backup }), exitCode: 1 };
       }
-      await fs.writeAtomic(path, now.bytes, { mode: mode || 0o600 });
+      await fs.writeAtomic(path, now.bytes, { mode: mode || 0o600 }).catch(async (error) => {
+        if (backup) await fs.remove(backup).catch(() => {}); // a failed rewrite leaves nothing of itself
+        throw error;
+      });
       const message = lostNote(now.lost, backup);
       return { path, fromVersion: now.fromVersion, toVersion, action: "migrated", ...(backup && { backup }), ...(message && { message }), exitCode: 0 };
     });

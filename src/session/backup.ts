@@ -19,12 +19,15 @@ export async function freeBackupPath(fs: FileSystem, path: string, fromVersion: 
   }
 }
 
-/** Writes `bytes` to a new backup file (exclusive create, so never over another) and returns its path. */
+/**
+ * Writes `bytes` to a new backup file and returns its path: whole or not at all (a full disk
+ * leaves no empty backup to push the next one to `.bak.2`), and never over another backup.
+ */
 export async function writeBackup(fs: FileSystem, path: string, fromVersion: number, bytes: Uint8Array, mode: number): Promise<string> {
   for (;;) {
     const candidate = await freeBackupPath(fs, path, fromVersion);
     try {
-      await fs.append(candidate, bytes, { exclusive: true, mode });
+      await fs.writeAtomic(candidate, bytes, { exclusive: true, mode });
       return candidate;
     } catch (error) {
       if (!isFsError(error, "AlreadyExists")) throw error;

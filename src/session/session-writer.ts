@@ -70,15 +70,16 @@ export class SessionWriter {
   }
 
   /**
-   * Writes header and entries as a new file: an exclusive create, or an atomic write over an
-   * empty file (one that was opened empty). A non-empty file already there is never touched.
+   * Writes header and entries as a new file, whole or not at all (a kill or a full disk leaves
+   * nothing): an exclusive create, or an atomic write over an empty file (one that was opened
+   * empty). A non-empty file already there is never touched.
    */
   async writeAll(session: SessionSnapshot): Promise<void> {
     const bytes = encoder.encode(toJsonl([session.header, ...session.entries]));
     await this.#fs.mkdir(dirName(this.path), { recursive: true });
     await withFileLock(this.#fs, this.path, async () => {
       try {
-        await this.#fs.append(this.path, bytes, { exclusive: true, mode: SESSION_FILE_MODE });
+        await this.#fs.writeAtomic(this.path, bytes, { exclusive: true, mode: SESSION_FILE_MODE });
       } catch (error) {
         if (!isFsError(error, "AlreadyExists")) throw error;
         const existing = await this.#fs.stat(this.path);
@@ -126,9 +127,12 @@ export class SessionWriter {
       if (stat === null || stat.size !== state.byteLength) {
         throw new SessionWriteConflictError(this.path, "it changed on disk since it was opened; not rewriting it");
       }
-      await writeBackup(this.#fs, this.path, state.fromVersion, await this.#readAll(stat.size), SESSION_FILE_MODE);
+      const backup = await writeBackup(this.#fs, this.path, state.fromVersion, await this.#readAll(stat.size), SESSION_FILE_MODE);
       const bytes = encoder.encode(toJsonl([session.header, ...session.entries]));
-      await this.#fs.writeAtomic(this.path, bytes, { mode: stat.mode || SESSION_FILE_MODE });
+      await this.#fs.writeAtomic(this.path, bytes, { mode: stat.mode || SESSION_FILE_MODE }).catch(async (error) => {
+        await this.#fs.remove(backup).catch(() => {}); // a failed rewrite leaves nothing of itself
+        throw error;
+      });
       return bytes.length;
     });
     this.#state = { kind: "written", end: { size, newline: true } };
