@@ -28,20 +28,26 @@ export interface FileLockOptions {
   clock?: () => number;
   /** Facts about processes; defaults to the running runtime's. */
   probe?: ProcessProbe;
+  /**
+   * Also break the stale locks of other files in the same folder and sweep their temp files: for
+   * a new file, whose name no later run uses again (a killed fork's lock would stay forever).
+   */
+  sweepFolder?: boolean;
 }
 
 const FIRST_DELAY_MS = 10;
 const MAX_DELAY_MS = 100;
-/** A breaker holds `<path>.lock.break` for a few calls; one older than this was left by a crash. */
+/** A breaker holds `<path>.lock.break` for a few calls; one whose holder cannot be asked is taken as crashed after this. */
 const BREAK_STALE_MS = 10_000;
 const HOLDER_FILE = "holder.json";
 const NEWLINE = new Uint8Array([0x0a]);
+const encoder = new TextEncoder();
 
 /**
  * Runs `fn` while holding `<path>.lock`, and always releases it afterwards.
  * Throws `FsError` kind "Other" when another holder keeps the lock past `timeoutMs`; its message
- * says who holds it and since when. After breaking a crashed holder's lock, the temp files that
- * holder left beside `path` are removed.
+ * says who holds it and since when. Once it holds the lock, the temp files a killed writer left
+ * beside `path` are removed.
  *
  * @example Appending under the lock
  * ```ts
@@ -82,23 +88,17 @@ export async function withFileLock<T>(
 async function acquire(fs: FileSystem, path: string, lockPath: string, holder: LockHolder, probe: ProcessProbe, options: FileLockOptions): Promise<void> {
   const { timeoutMs = 5000, staleMs = 30000, sleep = defaultSleep, clock = Date.now } = options;
   const started = clock();
-  let broke = false;
   for (let attempt = 0; ; attempt++) {
-    try {
-      await fs.mkdir(lockPath);
-      holder.since = clock();
-      await fs.append(`${lockPath}/${HOLDER_FILE}`, new TextEncoder().encode(formatHolder(holder)), { exclusive: true }).catch(() => {
-        // Best effort (a full disk): without a holder file the lock is judged by its age.
-      });
-      if (broke) await removeOrphans(fs, path);
+    holder.since = clock();
+    if (await take(fs, lockPath, holder)) {
+      await removeOrphans(fs, path, probe, staleMs, clock);
+      if (options.sweepFolder) await sweepFolder(fs, path, holder, probe, staleMs, clock);
       return;
-    } catch (error) {
-      if (!isFsError(error, "AlreadyExists")) throw error;
     }
     const seen = await inspect(fs, lockPath, clock);
     if (seen === null) continue; // released between our mkdir and our look
     if (staleReason(seen, probe, staleMs) !== null) {
-      if (await breakStale(fs, lockPath, probe, staleMs, clock)) broke = true;
+      await breakStale(fs, lockPath, holder, probe, staleMs, clock);
       continue;
     }
     const waited = clock() - started;
@@ -110,6 +110,34 @@ async function acquire(fs: FileSystem, path: string, lockPath: string, holder: L
       });
     }
     await sleep(Math.min(FIRST_DELAY_MS * 2 ** attempt, MAX_DELAY_MS, timeoutMs - waited));
+  }
+}
+
+/**
+ * One try at taking the lock. The lock is made complete under a temp name, holder file inside,
+ * and renamed into place: a kill at any moment leaves either no lock or one that names its
+ * holder. A rename onto a lock that is there fails while it holds its holder file, and one that
+ * is there is not even tried, so a lock without one (an older version's, one being released)
+ * is respected too.
+ */
+async function take(fs: FileSystem, lockPath: string, holder: LockHolder): Promise<boolean> {
+  const temp = siblingTempPath(lockPath).temp;
+  await fs.mkdir(temp);
+  let taken = false;
+  try {
+    await fs.append(`${temp}/${HOLDER_FILE}`, encoder.encode(formatHolder(holder)), { exclusive: true }).catch(() => {
+      // Best effort (a full disk): without a holder file the lock is judged by its age.
+    });
+    if ((await fs.stat(lockPath)) !== null) return false;
+    try {
+      await fs.rename(temp, lockPath);
+      taken = true;
+    } catch (error) {
+      if ((await fs.stat(lockPath)) === null) throw error;
+    }
+    return taken;
+  } finally {
+    if (!taken) await removeTree(fs, temp);
   }
 }
 
@@ -128,55 +156,79 @@ async function inspect(fs: FileSystem, lockPath: string, clock: () => number): P
 }
 
 /**
- * Breaks a stale lock; `true` if this call did. Breakers take turns through `<path>.lock.break`,
- * and each judges the lock again once it holds that, so two waiters never break the same lock
- * twice (the second would remove the first's new lock). The lock is renamed aside in one step,
- * then emptied, so a crash midway leaves no half-removed lock.
+ * Breaks a stale lock; `true` if this call did. Breakers take turns through `<path>.lock.break`
+ * (itself a lock with a holder, so a breaker killed midway is seen to be gone), and each judges
+ * the lock again once it holds that, so two waiters never break the same lock twice (the second
+ * would remove the first's new lock). The lock is renamed aside in one step, then emptied, so a
+ * crash midway leaves no half-removed lock.
  */
-async function breakStale(fs: FileSystem, lockPath: string, probe: ProcessProbe, staleMs: number, clock: () => number): Promise<boolean> {
+async function breakStale(fs: FileSystem, lockPath: string, holder: LockHolder, probe: ProcessProbe, staleMs: number, clock: () => number): Promise<boolean> {
   const breaker = `${lockPath}.break`;
-  try {
-    await fs.mkdir(breaker);
-  } catch (error) {
-    if (!isFsError(error, "AlreadyExists")) throw error;
-    const held = await fs.stat(breaker);
-    if (held !== null && clock() - held.mtimeMs > BREAK_STALE_MS) await removeIfPresent(fs, breaker);
+  if (!(await take(fs, breaker, holder))) {
+    const seen = await inspect(fs, breaker, clock);
+    if (seen !== null && staleReason(seen, probe, BREAK_STALE_MS) !== null) await removeAside(fs, breaker);
     return false;
   }
   try {
     const seen = await inspect(fs, lockPath, clock);
     if (seen === null || staleReason(seen, probe, staleMs) === null) return false;
-    const aside = siblingTempPath(lockPath).temp;
-    try {
-      await fs.rename(lockPath, aside);
-    } catch (error) {
-      if (isFsError(error, "NotFound")) return false;
-      throw error;
-    }
-    await removeTree(fs, aside);
-    return true;
+    return await removeAside(fs, lockPath);
   } finally {
-    await removeIfPresent(fs, breaker);
+    await release(fs, breaker, holder.token);
   }
 }
 
-/**
- * Removes what a crashed writer of `path` left beside it: temp files `.<name>.<hex>.tmp` (a
- * rewrite or new file in progress) and lock folders set aside by a breaker that crashed too.
- * Called only by a process that holds the lock after breaking a dead holder's, so no live
- * writer can own them.
- */
-async function removeOrphans(fs: FileSystem, path: string): Promise<void> {
-  const cut = Math.max(path.lastIndexOf("/"), path.lastIndexOf("\\")) + 1;
-  const dir = cut === 0 ? "." : path.slice(0, cut);
-  const base = path.slice(0, cut) === "" ? path : path.slice(cut);
-  const orphan = new RegExp(`^\\.${escapeRegExp(base)}(\\.lock)?\\.[0-9a-f]{12}\\.tmp$`);
-  const entries = await fs.list(dir).catch(() => []);
-  for (const entry of entries) {
-    if (!orphan.test(entry.name)) continue;
-    const at = `${path.slice(0, cut)}${entry.name}`;
-    await (entry.isDirectory ? removeTree(fs, at) : removeIfPresent(fs, at)).catch(() => {});
+/** Renames a lock aside, then removes it; `false` if it was gone already. */
+async function removeAside(fs: FileSystem, lockPath: string): Promise<boolean> {
+  const aside = siblingTempPath(lockPath).temp;
+  try {
+    await fs.rename(lockPath, aside);
+  } catch (error) {
+    if (isFsError(error, "NotFound")) return false;
+    throw error;
   }
+  await removeTree(fs, aside);
+  return true;
+}
+
+/**
+ * Removes what a killed writer of `path` left beside it, once we hold its lock: temp files
+ * `.<name>.<hex>.tmp` of the file and its backups (only a lock holder writes them, so none is
+ * live now), and lock folders being taken or set aside whose holder is gone (judged like a lock:
+ * a live process may be about to rename its own into place).
+ */
+async function removeOrphans(fs: FileSystem, path: string, probe: ProcessProbe, staleMs: number, clock: () => number): Promise<void> {
+  const { dir, prefix, base } = splitPath(path);
+  const orphan = new RegExp(`^\\.${escapeRegExp(base)}(\\.lock|\\.v\\d+\\.bak(\\.\\d+)?)?\\.[0-9a-f]{12}\\.tmp$`);
+  for (const entry of await fs.list(dir).catch(() => [])) {
+    if (!orphan.test(entry.name)) continue;
+    const at = prefix + entry.name;
+    if (!entry.isDirectory) {
+      await removeIfPresent(fs, at).catch(() => {});
+      continue;
+    }
+    const seen = await inspect(fs, at, clock);
+    if (seen !== null && staleReason(seen, probe, staleMs) !== null) await removeTree(fs, at).catch(() => {});
+  }
+}
+
+/** Breaks the stale locks beside `path` (not its own) and removes what their holders left. */
+async function sweepFolder(fs: FileSystem, path: string, holder: LockHolder, probe: ProcessProbe, staleMs: number, clock: () => number): Promise<void> {
+  const { dir, prefix, base } = splitPath(path);
+  for (const entry of await fs.list(dir).catch(() => [])) {
+    if (!entry.isDirectory || !entry.name.endsWith(".lock") || entry.name === `${base}.lock`) continue;
+    const other = prefix + entry.name.slice(0, -".lock".length);
+    const seen = await inspect(fs, `${other}.lock`, clock);
+    if (seen === null || staleReason(seen, probe, staleMs) === null) continue;
+    if (await breakStale(fs, `${other}.lock`, holder, probe, staleMs, clock).catch(() => false)) await removeOrphans(fs, other, probe, staleMs, clock);
+  }
+}
+
+/** `path`'s folder (for `list`), the prefix that names things in it, and the last name. */
+function splitPath(path: string): { dir: string; prefix: string; base: string } {
+  const cut = Math.max(path.lastIndexOf("/"), path.lastIndexOf("\\")) + 1;
+  const prefix = path.slice(0, cut);
+  return { dir: cut === 0 ? "." : cut === 1 ? prefix : prefix.slice(0, -1), prefix, base: path.slice(cut) };
 }
 
 function escapeRegExp(text: string): string {

@@ -77,6 +77,7 @@ export class SessionWriter {
   async writeAll(session: SessionSnapshot): Promise<void> {
     const bytes = encoder.encode(toJsonl([session.header, ...session.entries]));
     await this.#fs.mkdir(dirName(this.path), { recursive: true });
+    // A new file's name is never used again: stale locks beside it are cleared now or never.
     await withFileLock(this.#fs, this.path, async () => {
       try {
         await this.#fs.writeAtomic(this.path, bytes, { exclusive: true, mode: SESSION_FILE_MODE });
@@ -88,7 +89,7 @@ export class SessionWriter {
         }
         await this.#fs.writeAtomic(this.path, bytes, { mode: existing.mode || SESSION_FILE_MODE });
       }
-    });
+    }, { sweepFolder: true });
     this.#state = { kind: "written", end: { size: bytes.length, newline: true } };
   }
 

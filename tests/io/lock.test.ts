@@ -202,23 +202,25 @@ describe("withFileLock() and the lock's holder", () => {
     assert.equal(await fs.stat("/s.jsonl.lock"), null);
   });
 
-  it("withFileLock() removes a dead holder's temp files beside the file, and nothing else", async () => {
+  it("withFileLock() removes a killed writer's temp files beside the file, and nothing else", async () => {
     const fs = new MemoryFileSystem({ clock: () => at });
     await fs.mkdir("/d");
     await leaveLock(fs, "/d/s.jsonl", holder(4242));
-    const keep = ["s.jsonl", ".t.jsonl.0123456789ab.tmp", ".s.jsonl.0123456789ab.tmp.x", "s.jsonl.v1.bak"];
-    for (const name of [...keep, ".s.jsonl.0123456789ab.tmp"]) await fs.append(`/d/${name}`, new Uint8Array([1]));
-    await fs.mkdir("/d/.s.jsonl.lock.a1b2c3d4e5f6.tmp"); // a lock a crashed breaker had set aside
-    await fs.append("/d/.s.jsonl.lock.a1b2c3d4e5f6.tmp/holder.json", new Uint8Array([1]));
+    const keep = ["s.jsonl", ".t.jsonl.0123456789ab.tmp", ".s.jsonl.0123456789ab.tmp.x", "s.jsonl.v1.bak", ".s.jsonl.v1.bak.x.0123456789ab.tmp"];
+    for (const name of [...keep, ".s.jsonl.0123456789ab.tmp", ".s.jsonl.v1.bak.2.0123456789ab.tmp"]) await fs.append(`/d/${name}`, new Uint8Array([1]));
+    await leaveLock(fs, "/d/.s.jsonl.lock.a1b2c3d4e5f6", holder(4343)); // a lock a killed process was taking
+    await fs.rename("/d/.s.jsonl.lock.a1b2c3d4e5f6.lock", "/d/.s.jsonl.lock.a1b2c3d4e5f6.tmp");
     await withFileLock(fs, "/d/s.jsonl", async () => {}, { probe: fakeProbe({ 100: "1" }), clock: () => at, sleep: noWait });
     assert.deepEqual((await fs.list("/d")).map((entry) => entry.name).sort(), keep.sort());
   });
 
-  it("withFileLock() keeps temp files when the lock it took was not a dead holder's", async () => {
-    const fs = new MemoryFileSystem();
+  it("withFileLock() keeps a lock that a live process is taking, and removes the temp file of a write that was killed", async () => {
+    const fs = new MemoryFileSystem({ clock: () => at });
     await fs.append("/.s.jsonl.0123456789ab.tmp", new Uint8Array([1]));
-    await withFileLock(fs, "/s.jsonl", async () => {}, { probe: fakeProbe({ 100: "1" }) });
-    assert.deepEqual((await fs.list("/")).map((entry) => entry.name), [".s.jsonl.0123456789ab.tmp"]);
+    await leaveLock(fs, "/.s.jsonl.lock.a1b2c3d4e5f6", holder(77, "here", "9"));
+    await fs.rename("/.s.jsonl.lock.a1b2c3d4e5f6.lock", "/.s.jsonl.lock.a1b2c3d4e5f6.tmp");
+    await withFileLock(fs, "/s.jsonl", async () => {}, { probe: fakeProbe({ 100: "1", 77: "9" }), clock: () => at });
+    assert.deepEqual((await fs.list("/")).map((entry) => entry.name), [".s.jsonl.lock.a1b2c3d4e5f6.tmp"]);
   });
 
   it("withFileLock() lets only one of many waiters break a dead holder's lock", async () => {
@@ -276,5 +278,20 @@ describe("withFileLock() and two breakers", () => {
     await Promise.all([waiter(), waiter(), waiter()]);
     assert.equal(most, 1, "two waiters held the lock at once");
     assert.deepEqual(await memory.list("/"), []);
+  });
+});
+
+describe("withFileLock({sweepFolder})", () => {
+  it("withFileLock({sweepFolder}) clears the dead holders' locks and temp files of other files in the folder, and keeps live ones", async () => {
+    const at = Date.parse("2026-01-02T14:02:11Z");
+    const fs = new MemoryFileSystem({ clock: () => at });
+    await fs.mkdir("/d");
+    await leaveLock(fs, "/d/killed-fork.jsonl", { pid: 4242, host: "here", start: "500", since: at, token: "dead" });
+    await fs.append("/d/.killed-fork.jsonl.0123456789ab.tmp", new Uint8Array([1]));
+    await leaveLock(fs, "/d/busy.jsonl", { pid: 77, host: "here", start: "9", since: at, token: "live" });
+    await fs.append("/d/.busy.jsonl.0123456789ab.tmp", new Uint8Array([1]));
+    const probe = fakeProbe({ 100: "1", 77: "9" });
+    await withFileLock(fs, "/d/new.jsonl", () => fs.append("/d/new.jsonl", new Uint8Array([1])), { probe, clock: () => at, sweepFolder: true });
+    assert.deepEqual((await fs.list("/d")).map((entry) => entry.name).sort(), [".busy.jsonl.0123456789ab.tmp", "busy.jsonl.lock", "new.jsonl"]);
   });
 });
