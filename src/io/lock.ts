@@ -42,12 +42,14 @@ const BREAK_STALE_MS = 10_000;
 const HOLDER_FILE = "holder.json";
 const NEWLINE = new Uint8Array([0x0a]);
 const encoder = new TextEncoder();
+/** The files whose killed writers' leftovers this process has looked for, per file system. */
+const sweptBy = new WeakMap<FileSystem, Set<string>>();
 
 /**
  * Runs `fn` while holding `<path>.lock`, and always releases it afterwards.
  * Throws `FsError` kind "Other" when another holder keeps the lock past `timeoutMs`; its message
  * says who holds it and since when. Once it holds the lock, the temp files a killed writer left
- * beside `path` are removed.
+ * beside `path` are removed (the first time in a process, and after breaking a dead holder's lock).
  *
  * @example Appending under the lock
  * ```ts
@@ -88,17 +90,21 @@ export async function withFileLock<T>(
 async function acquire(fs: FileSystem, path: string, lockPath: string, holder: LockHolder, probe: ProcessProbe, options: FileLockOptions): Promise<void> {
   const { timeoutMs = 5000, staleMs = 30000, sleep = defaultSleep, clock = Date.now } = options;
   const started = clock();
+  let broke = false;
   for (let attempt = 0; ; attempt++) {
     holder.since = clock();
     if (await take(fs, lockPath, holder)) {
-      await removeOrphans(fs, path, probe, staleMs, clock);
+      // Once per file and process (the folder may be large), and after breaking a dead holder's lock.
+      const swept = sweptBy.get(fs) ?? sweptBy.set(fs, new Set()).get(fs)!;
+      if (broke || !swept.has(path)) await removeOrphans(fs, path, probe, staleMs, clock);
+      swept.add(path);
       if (options.sweepFolder) await sweepFolder(fs, path, holder, probe, staleMs, clock);
       return;
     }
     const seen = await inspect(fs, lockPath, clock);
     if (seen === null) continue; // released between our mkdir and our look
     if (staleReason(seen, probe, staleMs) !== null) {
-      await breakStale(fs, lockPath, holder, probe, staleMs, clock);
+      if (await breakStale(fs, lockPath, holder, probe, staleMs, clock)) broke = true;
       continue;
     }
     const waited = clock() - started;

@@ -98,7 +98,8 @@ function runProcess(argv: string[], at?: KillAt): Promise<{ ms: number; killed: 
 }
 
 const fs = detectFileSystem();
-const inProcess = (argv: string[]) => runCli(argv, { fs, home: root, env });
+/** Runs the CLI in this process, as a new process would (a fresh file system object: nothing swept yet). */
+const inProcess = (argv: string[]) => runCli(argv, { fs: { ...fs }, home: root, env });
 const totals = { runs: 0, kills: 0, locksLeft: 0, tempsLeft: 0, bytesLost: 0 };
 
 describe("kill -9 during writes", () => {
