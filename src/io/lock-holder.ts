@@ -10,6 +10,8 @@ import type { ProcessProbe } from "./process-probe.ts";
 export interface LockHolder {
   pid: number;
   host: string;
+  /** The holder's pid namespace (see `ProcessProbe.pidSpace`). */
+  space?: string;
   /** The holder process's start time (see `ProcessProbe.startTime`), so a reused pid is not taken for it. */
   start?: string;
   /** When the lock was taken, in ms since the epoch. */
@@ -38,24 +40,25 @@ export function parseHolder(text: string): LockHolder | null {
     return null;
   }
   if (typeof value !== "object" || value === null) return null;
-  const { pid, host, start, since, token } = value as Record<string, unknown>;
+  const { pid, host, space, start, since, token } = value as Record<string, unknown>;
   if (!Number.isInteger(pid) || typeof host !== "string" || typeof since !== "number" || typeof token !== "string") return null;
-  if (start !== undefined && typeof start !== "string") return null;
-  return { pid: pid as number, host, since, token, ...(start === undefined ? {} : { start }) };
+  if ((start !== undefined && typeof start !== "string") || (space !== undefined && typeof space !== "string")) return null;
+  return { pid: pid as number, host, ...(space === undefined ? {} : { space }), ...(start === undefined ? {} : { start }), since, token };
 }
 
 /** Why a lock may be broken, or `null` while its holder may still be working. */
 export type StaleReason = "holder-gone" | "pid-reused" | "no-heartbeat";
 
 /**
- * Whether a seen lock is stale. A holder on this host is asked about directly: gone, or a
- * different process under its pid, means stale at once; alive means never stale, however long
- * it works (a synchronous read can hold up its heartbeat). Otherwise (another host, a runtime
- * that cannot tell, or no holder file) the lock is stale once its heartbeat is older than `staleMs`.
+ * Whether a seen lock is stale. A holder on this host (same host name and pid namespace) is asked
+ * about directly: gone, or a different process under its pid, means stale at once; alive means
+ * never stale, however long it works (a synchronous read can hold up its heartbeat). Otherwise
+ * (another host or container, a runtime that cannot tell, or no holder file) the lock is stale
+ * once its heartbeat is older than `staleMs`.
  */
 export function staleReason(seen: SeenLock, probe: ProcessProbe, staleMs: number): StaleReason | null {
   const { holder } = seen;
-  if (holder !== null && holder.host === probe.hostname) {
+  if (holder !== null && probe.hostname !== "" && holder.host === probe.hostname && holder.space === probe.pidSpace) {
     const alive = probe.isAlive(holder.pid);
     if (alive === false) return "holder-gone";
     if (alive === true) {

@@ -73,6 +73,7 @@ export async function withFileLock<T>(
   const holder: LockHolder = {
     pid: probe.pid,
     host: probe.hostname,
+    ...(probe.pidSpace === undefined ? {} : { space: probe.pidSpace }),
     ...(probe.startTime === undefined ? {} : { start: probe.startTime }),
     since: 0,
     token: Array.from(crypto.getRandomValues(new Uint8Array(8)), (b) => b.toString(16).padStart(2, "0")).join(""),

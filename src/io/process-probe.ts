@@ -6,13 +6,19 @@
  * @module
  */
 
-import { readFileSync } from "node:fs";
+import { readFileSync, readlinkSync } from "node:fs";
 import { hostname } from "node:os";
 
 /** What `withFileLock` asks about processes; tests inject their own. */
 export interface ProcessProbe {
   readonly pid: number;
+  /** The host's name; empty when it cannot be read (then no holder counts as on this host). */
   readonly hostname: string;
+  /**
+   * Which pid namespace the pids belong to (Linux: the `/proc/self/ns/pid` link), so a container
+   * sharing the folder and the host name is not asked about by pid; `undefined` if unknown.
+   */
+  readonly pidSpace: string | undefined;
   /** When this process started, as an opaque token (equal tokens mean the same process); `undefined` if unknown. */
   readonly startTime: string | undefined;
   /** Whether `pid` runs on this host: `false` when surely gone, `undefined` when it cannot be told. */
@@ -53,11 +59,24 @@ function procStat(pid: number | "self", readText: (path: string) => string): { s
 /** Gone, a zombie or dead: a killed process stays a zombie until its parent reaps it. */
 const DEAD_STATES = new Set(["Z", "X", "x"]);
 
-function probeWith(pid: number, host: string, readText: (path: string) => string, signalZero: ((pid: number) => boolean | undefined) | undefined): ProcessProbe {
+function probeWith(
+  pid: number,
+  host: string,
+  readText: (path: string) => string,
+  readLink: (path: string) => string,
+  signalZero: ((pid: number) => boolean | undefined) | undefined,
+): ProcessProbe {
   const self = procStat("self", readText);
+  let pidSpace: string | undefined;
+  try {
+    pidSpace = readLink("/proc/self/ns/pid");
+  } catch {
+    // No /proc: pids are the host's own.
+  }
   return {
     pid,
     hostname: host,
+    pidSpace,
     startTime: self?.startTime,
     isAlive(other) {
       const stat = procStat(other, readText);
@@ -84,7 +103,7 @@ function nodeSignalZero(pid: number): boolean | undefined {
 
 /** The probe for Node (and Bun, which runs the same calls natively). */
 export function nodeProcessProbe(): ProcessProbe {
-  return probeWith(process.pid, hostname(), (path) => readFileSync(path, "latin1"), nodeSignalZero);
+  return probeWith(process.pid, hostname(), (path) => readFileSync(path, "latin1"), readlinkSync, nodeSignalZero);
 }
 
 // Loose on purpose: the project type-checks against Node's types, where Deno does not exist.
@@ -93,13 +112,13 @@ declare const Deno: any;
 
 /** The probe for Deno, on `Deno.*` only (Deno has no signal 0, so without `/proc` liveness is unknown). */
 export function denoProcessProbe(): ProcessProbe {
-  let host = "localhost";
+  let host = "";
   try {
     host = Deno.hostname();
   } catch {
     // Without --allow-sys: every holder looks remote, so locks go stale by age alone.
   }
-  return probeWith(Deno.pid, host, (path) => Deno.readTextFileSync(path), undefined);
+  return probeWith(Deno.pid, host, (path) => Deno.readTextFileSync(path), (path) => Deno.readLinkSync(path), undefined);
 }
 
 let detected: ProcessProbe | undefined;

@@ -111,10 +111,11 @@ describe("withFileLock()", () => {
 });
 
 /** A probe for a host where only the pids in `alive` run, each with the start time given. */
-function fakeProbe(alive: Record<number, string>, self = { pid: 100, host: "here" }): ProcessProbe {
+function fakeProbe(alive: Record<number, string>, self: { pid: number; host: string; space?: string } = { pid: 100, host: "here" }): ProcessProbe {
   return {
     pid: self.pid,
     hostname: self.host,
+    pidSpace: self.space,
     startTime: alive[self.pid],
     isAlive: (pid) => pid in alive,
     startTimeOf: (pid) => alive[pid],
@@ -191,6 +192,13 @@ describe("withFileLock() and the lock's holder", () => {
     await assert.rejects(withFileLock(fs, "/s.jsonl", async () => "ran", { probe, clock, sleep, timeoutMs: 100 }), /held by pid 4242 on host elsewhere/);
     now += 10_001;
     assert.equal(await withFileLock(fs, "/s.jsonl", async () => "ran", { probe, clock, sleep: noWait }), "ran");
+  });
+
+  it("withFileLock() does not ask about the pid of a holder in another pid namespace (a container) under the same host name", async () => {
+    const fs = new MemoryFileSystem({ clock: () => at });
+    await leaveLock(fs, "/s.jsonl", { ...holder(4242), space: "pid:[1]" });
+    const probe = fakeProbe({ 100: "1" }, { pid: 100, host: "here", space: "pid:[2]" });
+    await assert.rejects(withFileLock(fs, "/s.jsonl", async () => "ran", { probe, clock: () => at, sleep: async () => {}, timeoutMs: 0 }), /held by pid 4242/);
   });
 
   it("withFileLock() keeps a long holder's lock fresh with a heartbeat", async () => {

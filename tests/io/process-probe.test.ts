@@ -30,6 +30,7 @@ describe("detectProcessProbe()", () => {
     assert.equal(probe.isAlive(probe.pid), true);
     assert.equal(probe.startTimeOf(probe.pid), probe.startTime);
     if (existsSync("/proc/self/stat")) assert.match(probe.startTime ?? "", /^\d+$/);
+    if (existsSync("/proc/self/ns/pid")) assert.match(probe.pidSpace ?? "", /^pid:\[\d+\]$/);
   });
 
   it("detectProcessProbe() sees a child that was killed and reaped as gone", { skip: !existsSync("/proc/self/stat") && "Deno cannot tell without /proc" }, async () => {
