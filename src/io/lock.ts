@@ -42,6 +42,8 @@ const BREAK_STALE_MS = 10_000;
 const HOLDER_FILE = "holder.json";
 const NEWLINE = new Uint8Array([0x0a]);
 const encoder = new TextEncoder();
+/** A temp file or folder beside a file `$1`: its own, its backups' (`.v1.bak`, `.v1.bak.2`), its lock's. */
+const LEFTOVER = /^\.(.+?)(\.lock|\.v\d+\.bak(\.\d+)?)?\.[0-9a-f]{12}\.tmp$/;
 /** The files whose killed writers' leftovers this process has looked for, per file system. */
 const sweptBy = new WeakMap<FileSystem, Set<string>>();
 
@@ -140,7 +142,8 @@ async function take(fs: FileSystem, lockPath: string, holder: LockHolder): Promi
       await fs.rename(temp, lockPath);
       taken = true;
     } catch (error) {
-      if ((await fs.stat(lockPath)) === null) throw error;
+      // Taken by another meanwhile; or our temp was swept as a killed taker's (we try again).
+      if (!isFsError(error, "NotFound") && (await fs.stat(lockPath)) === null) throw error;
     }
     return taken;
   } finally {
@@ -202,32 +205,41 @@ async function removeAside(fs: FileSystem, lockPath: string): Promise<boolean> {
  * Removes what a killed writer of `path` left beside it, once we hold its lock: temp files
  * `.<name>.<hex>.tmp` of the file and its backups (only a lock holder writes them, so none is
  * live now), and lock folders being taken or set aside whose holder is gone (judged like a lock:
- * a live process may be about to rename its own into place).
+ * a live process may be about to rename its own into place) or that hold no holder file (a
+ * taker that loses its folder that way just tries again).
  */
 async function removeOrphans(fs: FileSystem, path: string, probe: ProcessProbe, staleMs: number, clock: () => number): Promise<void> {
   const { dir, prefix, base } = splitPath(path);
-  const orphan = new RegExp(`^\\.${escapeRegExp(base)}(\\.lock|\\.v\\d+\\.bak(\\.\\d+)?)?\\.[0-9a-f]{12}\\.tmp$`);
   for (const entry of await fs.list(dir).catch(() => [])) {
-    if (!orphan.test(entry.name)) continue;
+    if (LEFTOVER.exec(entry.name)?.[1] !== base) continue;
     const at = prefix + entry.name;
     if (!entry.isDirectory) {
       await removeIfPresent(fs, at).catch(() => {});
       continue;
     }
+    // One without a holder file was emptied by a killed release, or is a moment from getting one.
     const seen = await inspect(fs, at, clock);
-    if (seen !== null && staleReason(seen, probe, staleMs) !== null) await removeTree(fs, at).catch(() => {});
+    if (seen !== null && (seen.holder === null || staleReason(seen, probe, staleMs) !== null)) await removeTree(fs, at).catch(() => {});
   }
 }
 
-/** Breaks the stale locks beside `path` (not its own) and removes what their holders left. */
+/**
+ * Breaks the stale locks beside `path` (not its own), and removes the leftovers of the files
+ * that then have no lock: a temp file or lock folder outlives its writer only if it was killed.
+ */
 async function sweepFolder(fs: FileSystem, path: string, holder: LockHolder, probe: ProcessProbe, staleMs: number, clock: () => number): Promise<void> {
   const { dir, prefix, base } = splitPath(path);
-  for (const entry of await fs.list(dir).catch(() => [])) {
-    if (!entry.isDirectory || !entry.name.endsWith(".lock") || entry.name === `${base}.lock`) continue;
-    const other = prefix + entry.name.slice(0, -".lock".length);
+  const entries = await fs.list(dir).catch(() => []);
+  const others = new Set<string>();
+  for (const entry of entries) {
+    const other = LEFTOVER.exec(entry.name)?.[1] ?? (entry.isDirectory && entry.name.endsWith(".lock") ? entry.name.slice(0, -".lock".length) : undefined);
+    if (other !== undefined && other !== base) others.add(prefix + other);
+  }
+  for (const other of others) {
     const seen = await inspect(fs, `${other}.lock`, clock);
-    if (seen === null || staleReason(seen, probe, staleMs) === null) continue;
-    if (await breakStale(fs, `${other}.lock`, holder, probe, staleMs, clock).catch(() => false)) await removeOrphans(fs, other, probe, staleMs, clock);
+    if (seen !== null && staleReason(seen, probe, staleMs) === null) continue;
+    if (seen !== null && !(await breakStale(fs, `${other}.lock`, holder, probe, staleMs, clock).catch(() => false))) continue;
+    await removeOrphans(fs, other, probe, staleMs, clock);
   }
 }
 
@@ -238,9 +250,6 @@ function splitPath(path: string): { dir: string; prefix: string; base: string } 
   return { dir: cut === 0 ? "." : cut === 1 ? prefix : prefix.slice(0, -1), prefix, base: path.slice(cut) };
 }
 
-function escapeRegExp(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
-}
 
 /** Keeps the holder file's mtime fresh: a newline appended every `everyMs`. */
 function startHeartbeat(fs: FileSystem, holderPath: string, everyMs: number): { stop: () => Promise<void> } {
@@ -256,16 +265,16 @@ function startHeartbeat(fs: FileSystem, holderPath: string, everyMs: number): { 
   };
 }
 
-/** Removes our lock; leaves it if it is not ours any more (broken by a waiter who judged it stale). */
+/**
+ * Removes our lock; leaves it if it is not ours any more (broken by a waiter who judged it
+ * stale). Renamed aside first, so a kill midway leaves no lock without its holder file (which
+ * would have to be waited out), only a folder that the next run removes.
+ */
 async function release(fs: FileSystem, lockPath: string, token: string): Promise<void> {
-  const holderPath = `${lockPath}/${HOLDER_FILE}`;
-  const text = await readText(fs, holderPath).catch(() => null);
-  if (text !== null) {
-    const holder = parseHolder(text.trimEnd());
-    if (holder !== null && holder.token !== token) return;
-    await removeIfPresent(fs, holderPath);
-  }
-  await removeIfPresent(fs, lockPath);
+  const text = await readText(fs, `${lockPath}/${HOLDER_FILE}`).catch(() => null);
+  const holder = text === null ? null : parseHolder(text.trimEnd());
+  if (holder !== null && holder.token !== token) return;
+  await removeAside(fs, lockPath);
 }
 
 /** Removes a directory and the files in it (a lock holds a holder file and perhaps a temp file). */

@@ -35,8 +35,13 @@ const CASES: { name: string; argv: string[] }[] = [
   { name: "export markdown", argv: ["export", "src-1", "--format", "markdown", "-o", "/out/s.md"] },
 ];
 
-/** A lock whose release fails stays behind by design (the stale-lock rules, tested on their own, deal with it). */
-const isRelease = (step: MemoryWriteStep) => step.op === "remove" && /\.lock(\/holder\.json)?$/.test(step.path);
+/**
+ * Releasing a lock (renaming it aside, then removing it): a failure there leaves the lock or its
+ * remains behind by design, for the stale-lock rules (tested on their own) to clear, which they
+ * cannot do here, inside the process that still runs under the holder's pid.
+ */
+const isRelease = (step: MemoryWriteStep) =>
+  (step.op === "rename" && step.path.endsWith(".lock")) || (step.op === "remove" && /\.lock(\.[0-9a-f]{12}\.tmp)?(\/holder\.json)?$/.test(step.path));
 
 /** Every file under `dir` and its bytes. */
 async function snapshot(fs: FileSystem, dir = "/", into = new Map<string, Uint8Array>()): Promise<Map<string, Uint8Array>> {

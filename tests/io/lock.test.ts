@@ -296,10 +296,22 @@ describe("withFileLock({sweepFolder})", () => {
     await fs.mkdir("/d");
     await leaveLock(fs, "/d/killed-fork.jsonl", { pid: 4242, host: "here", start: "500", since: at, token: "dead" });
     await fs.append("/d/.killed-fork.jsonl.0123456789ab.tmp", new Uint8Array([1]));
+    await leaveLock(fs, "/d/.killed-clone.jsonl.lock.a1b2c3d4e5f6", { pid: 4343, host: "here", start: "500", since: at, token: "dead" });
+    await fs.rename("/d/.killed-clone.jsonl.lock.a1b2c3d4e5f6.lock", "/d/.killed-clone.jsonl.lock.a1b2c3d4e5f6.tmp"); // killed while taking its lock
+    await fs.append("/d/.killed-clone.jsonl.a1b2c3d4e5f6.tmp", new Uint8Array([1]));
     await leaveLock(fs, "/d/busy.jsonl", { pid: 77, host: "here", start: "9", since: at, token: "live" });
     await fs.append("/d/.busy.jsonl.0123456789ab.tmp", new Uint8Array([1]));
     const probe = fakeProbe({ 100: "1", 77: "9" });
     await withFileLock(fs, "/d/new.jsonl", () => fs.append("/d/new.jsonl", new Uint8Array([1])), { probe, clock: () => at, sweepFolder: true });
     assert.deepEqual((await fs.list("/d")).map((entry) => entry.name).sort(), [".busy.jsonl.0123456789ab.tmp", "busy.jsonl.lock", "new.jsonl"]);
+  });
+});
+
+describe("withFileLock() and the remains of a killed release", () => {
+  it("withFileLock() removes an emptied lock folder set aside by a killed release", async () => {
+    const fs = new MemoryFileSystem();
+    await fs.mkdir("/.s.jsonl.lock.a1b2c3d4e5f6.tmp");
+    await withFileLock(fs, "/s.jsonl", async () => {}, { probe: fakeProbe({ 100: "1" }) });
+    assert.deepEqual(await fs.list("/"), []);
   });
 });
