@@ -97,15 +97,16 @@ async function acquire(fs: FileSystem, path: string, lockPath: string, holder: L
   for (let attempt = 0; ; attempt++) {
     holder.since = clock();
     if (await take(fs, lockPath, holder)) {
-      // Once per file and process (the folder may be large), and after breaking a dead holder's lock.
+      // Once per file and process (the folder may be large), and after breaking a dead holder's
+      // lock. Cleaning is best effort: it must not fail the write, nor leave our lock behind.
       const swept = sweptBy.get(fs) ?? sweptBy.set(fs, new Set()).get(fs)!;
-      if (broke || !swept.has(path)) await removeOrphans(fs, path, probe, staleMs, clock);
+      if (broke || !swept.has(path)) await removeOrphans(fs, path, probe, staleMs, clock).catch(() => {});
       swept.add(path);
-      if (options.sweepFolder) await sweepFolder(fs, path, holder, probe, staleMs, clock);
+      if (options.sweepFolder) await sweepFolder(fs, path, holder, probe, staleMs, clock).catch(() => {});
       return;
     }
     const seen = await inspect(fs, lockPath, clock);
-    if (seen === null) continue; // released between our mkdir and our look
+    if (seen === null) continue; // released between our try and our look
     if (staleReason(seen, probe, staleMs) !== null) {
       if (await breakStale(fs, lockPath, holder, probe, staleMs, clock)) broke = true;
       continue;
