@@ -16,8 +16,9 @@ import { mulberry32 } from "../../scripts/seeded-random.ts";
 import { detectFileSystem } from "../../src/io/mod.ts";
 import { assistantEntry, header, jsonl, runCli, userEntry } from "./_harness.ts";
 
-const SEED = 16;
-const KILLS = 30;
+/** A fixed seed and a bounded loop for CI; `KILL_SEED` and `KILLS` in the environment try others. */
+const SEED = Number(process.env.KILL_SEED ?? 16);
+const KILLS = Number(process.env.KILLS ?? 30);
 const MAIN = new URL("../../src/cli/main.ts", import.meta.url).pathname;
 
 /** The CLI under the runtime running this test. */
