@@ -30,7 +30,9 @@ function describe(error: unknown): { exitCode: number; lines: string[] } {
   }
   if (isFsError(error)) {
     const reading = /^Cannot (read|stat|list) /.test(error.message);
-    const hint = error.kind === "NotFound"
+    const hint = error.hint !== undefined
+      ? error.hint
+      : error.kind === "NotFound"
       ? reading ? "Check the path; `pi-session list --all` shows the sessions it can find" : "Check that the folder to write in exists"
       : error.kind === "PermissionDenied"
       ? "Check the file's permissions, or run as a user who may access it"

@@ -10,7 +10,7 @@
  * @module
  */
 
-import type { AppendOptions, WriteOptions, DirEntry, FileStat, FileSystem } from "./file-system.ts";
+import type { AppendOptions, AtomicWriteOptions, DirEntry, FileStat, FileSystem } from "./file-system.ts";
 
 /** One thing a step function asks of the disk (or the clock). */
 export type IoRequest =
@@ -18,13 +18,16 @@ export type IoRequest =
   | { op: "read"; path: string; start?: number; end?: number }
   | { op: "list"; path: string }
   | { op: "append"; path: string; data: Uint8Array; options?: AppendOptions }
-  | { op: "writeAtomic"; path: string; data: Uint8Array; options?: WriteOptions }
+  | { op: "writeAtomic"; path: string; data: Uint8Array; options?: AtomicWriteOptions }
   | { op: "rename"; path: string; to: string }
   | { op: "remove"; path: string }
   | { op: "mkdir"; path: string; recursive?: boolean }
   | { op: "link"; path: string; to: string }
   | { op: "realPath"; path: string }
-  | { op: "sleep"; ms: number };
+  | { op: "sleep"; ms: number }
+  | { op: "heartbeat"; path: string; everyMs: number }
+  | { op: "stopHeartbeat"; id: number }
+  | { op: "swept" };
 
 /** A step function: yields requests, gets their answers, returns `T`. */
 export type Steps<T> = Generator<IoRequest, T, unknown>;
@@ -50,7 +53,7 @@ export function* append(path: string, data: Uint8Array, options?: AppendOptions)
 }
 
 /** Replaces a file atomically (see `FileSystem.writeAtomic`). */
-export function* writeAtomic(path: string, data: Uint8Array, options?: WriteOptions): Steps<void> {
+export function* writeAtomic(path: string, data: Uint8Array, options?: AtomicWriteOptions): Steps<void> {
   yield { op: "writeAtomic", path, data, options };
 }
 
@@ -82,6 +85,38 @@ export function* sleep(ms: number): Steps<void> {
   yield { op: "sleep", ms };
 }
 
+/**
+ * Appends a newline to `path` every `everyMs` while the steps go on (a lock's heartbeat); returns
+ * its id for `stopHeartbeat`. The async driver beats on a timer; the synchronous one, which
+ * holds the thread, beats between requests once one is due.
+ */
+export function* startHeartbeat(path: string, everyMs: number): Steps<number> {
+  return (yield { op: "heartbeat", path, everyMs }) as number;
+}
+
+/** Stops a heartbeat; a beat in flight is waited for, so none lands after this. */
+export function* stopHeartbeat(id: number): Steps<void> {
+  yield { op: "stopHeartbeat", id };
+}
+
+/** The byte a heartbeat appends. */
+export const BEAT = new Uint8Array([0x0a]);
+
+/**
+ * The files whose killed writers' leftovers this process has looked for on the disk the steps
+ * run over (the lock sweeps once per file and process); the driver keeps one set per disk.
+ */
+export function* sweptFiles(): Steps<Set<string>> {
+  return (yield { op: "swept" }) as Set<string>;
+}
+
+const sweptBy = new WeakMap<object, Set<string>>();
+
+/** The sweep record of a disk (a `FileSystem` or a `SyncFileSystem`): drivers answer `sweptFiles` with it. */
+export function sweptOn(fs: object): Set<string> {
+  return sweptBy.get(fs) ?? sweptBy.set(fs, new Set()).get(fs)!;
+}
+
 /** How a driver waits; tests inject instant ones. */
 export interface StepOptions {
   sleep?: (ms: number) => Promise<void>;
@@ -89,22 +124,59 @@ export interface StepOptions {
 
 /** Runs `steps` over an async `FileSystem`. */
 export async function runSteps<T>(fs: FileSystem, steps: Steps<T>, options: StepOptions = {}): Promise<T> {
-  let next = steps.next();
-  while (!next.done) {
-    let answer: unknown;
-    try {
-      answer = await perform(fs, next.value, options);
-    } catch (error) {
-      next = steps.throw(error);
-      continue;
+  const beats = new Map<number, Heartbeat>();
+  try {
+    let next = steps.next();
+    while (!next.done) {
+      let answer: unknown;
+      try {
+        answer = await perform(fs, next.value, options, beats);
+      } catch (error) {
+        next = steps.throw(error);
+        continue;
+      }
+      next = steps.next(answer);
     }
-    next = steps.next(answer);
+    return next.value;
+  } finally {
+    for (const beat of beats.values()) await beat.stop();
   }
-  return next.value;
 }
 
-async function perform(fs: FileSystem, request: IoRequest, options: StepOptions): Promise<unknown> {
+/** A running heartbeat; `stop` waits for a beat in flight. */
+export interface Heartbeat {
+  stop(): Promise<void>;
+}
+
+let heartbeats = 0;
+
+/** Appends a newline to `path` every `everyMs` until stopped (what the async driver runs for `startHeartbeat`). */
+export function heartbeat(fs: FileSystem, path: string, everyMs: number): Heartbeat {
+  let beating: Promise<void> = Promise.resolve();
+  const timer = setInterval(() => {
+    beating = beating.then(() => fs.append(path, BEAT).catch(() => {}));
+  }, everyMs);
+  return {
+    async stop() {
+      clearInterval(timer);
+      await beating; // a beat in flight would otherwise recreate the file after the lock is gone
+    },
+  };
+}
+
+async function perform(fs: FileSystem, request: IoRequest, options: StepOptions, beats: Map<number, Heartbeat>): Promise<unknown> {
   switch (request.op) {
+    case "heartbeat": {
+      const id = ++heartbeats;
+      beats.set(id, heartbeat(fs, request.path, request.everyMs));
+      return id;
+    }
+    case "stopHeartbeat":
+      await beats.get(request.id)?.stop();
+      beats.delete(request.id);
+      return undefined;
+    case "swept":
+      return sweptOn(fs);
     case "stat":
       return await fs.stat(request.path);
     case "read":

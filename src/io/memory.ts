@@ -6,6 +6,7 @@
 
 import {
   type AppendOptions,
+  type AtomicWriteOptions,
   type DirEntry,
   type FileStat,
   type FileSystem,
@@ -13,10 +14,10 @@ import {
   isFsError,
   type ReadRange,
   type WriteData,
-  type WriteOptions,
 } from "./file-system.ts";
 import { chunksOf, SourceFailure } from "./_write-data.ts";
-import { fsError, type FsOperation, isAbsent } from "./_map-error.ts";
+import { fsError, type FsOperation, isAbsent, mapError } from "./_map-error.ts";
+import type { SyncFileSystem } from "./sync-file-system.ts";
 
 interface FileNode {
   kind: "file";
@@ -42,6 +43,25 @@ export interface MemoryFileSystemOptions {
   cwd?: string;
   /** Largest chunk `read` yields, so tests can exercise chunk boundaries; defaults to 64 KiB. */
   chunkSize?: number;
+  /**
+   * Bytes of file content the file system holds at most: a write past it fails as a full disk
+   * does (`no space left on the device`), and, like the disk adapters, leaves nothing of itself.
+   * A rewrite needs room for old and new content at once (the temp file sits beside the old one).
+   */
+  quota?: number;
+  /**
+   * Called before each step that changes the file system; an error it throws (a native-looking
+   * `{ code: "ENOSPC" }` works) fails that step, which then changes nothing.
+   */
+  fault?: (step: MemoryWriteStep) => void;
+}
+
+/** A step that changes a `MemoryFileSystem`, as its `fault` hook sees it. */
+export interface MemoryWriteStep {
+  op: "append" | "write" | "rename" | "remove" | "mkdir";
+  path: string;
+  /** For `append` and `write`: the bytes to be written. */
+  bytes?: number;
 }
 
 const DEFAULT_FILE_MODE = 0o600;
@@ -65,9 +85,14 @@ export class MemoryFileSystem implements FileSystem {
   readonly #clock: () => number;
   readonly #cwd: string[];
   readonly #chunkSize: number;
+  readonly #quota: number;
+  readonly #fault: ((step: MemoryWriteStep) => void) | undefined;
+  #sync: SyncFileSystem | undefined;
 
   constructor(options: MemoryFileSystemOptions = {}) {
     this.#clock = options.clock ?? Date.now;
+    this.#quota = options.quota ?? Infinity;
+    this.#fault = options.fault;
     this.#root = { kind: "dir", children: new Map(), mode: DIRECTORY_MODE, mtimeMs: this.#clock() };
     this.#cwd = resolve([], options.cwd ?? "/");
     this.#chunkSize = Math.max(1, options.chunkSize ?? 64 * 1024);
@@ -84,7 +109,8 @@ export class MemoryFileSystem implements FileSystem {
     }
   }
 
-  async stat(path: string): Promise<FileStat | null> {
+  /** `stat`, blocking (the `sync` view uses it). */
+  statSync(path: string): FileStat | null {
     try {
       const node = this.#lookup(this.#parts(path), { verb: "stat", path });
       return {
@@ -100,7 +126,8 @@ export class MemoryFileSystem implements FileSystem {
     }
   }
 
-  async list(dir: string): Promise<DirEntry[]> {
+  /** `list`, blocking (the `sync` view uses it). */
+  listSync(dir: string): DirEntry[] {
     const op = { verb: "list", path: dir };
     const node = this.#lookup(this.#parts(dir), op);
     if (node.kind !== "dir") throw fsError("NotDirectory", op);
@@ -111,16 +138,18 @@ export class MemoryFileSystem implements FileSystem {
     }));
   }
 
-  async append(path: string, data: Uint8Array, options: AppendOptions = {}): Promise<void> {
+  /** `append`, blocking (the `sync` view uses it). */
+  appendSync(path: string, data: Uint8Array, options: AppendOptions = {}): void {
     const op = { verb: "append to", path };
     const { parent, name } = this.#parentOf(path, op);
     const existing = parent.children.get(name);
+    if (existing !== undefined && options.exclusive) throw fsError("AlreadyExists", op);
+    if (existing?.kind === "dir") throw fsError("IsDirectory", op);
+    this.#step({ op: "append", path, bytes: data.length }, op, data.length);
     if (existing === undefined) {
       this.#createFile(parent, name, data, options.mode);
       return;
     }
-    if (options.exclusive) throw fsError("AlreadyExists", op);
-    if (existing.kind === "dir") throw fsError("IsDirectory", op);
     const joined = new Uint8Array(existing.data.length + data.length);
     joined.set(existing.data);
     joined.set(data, existing.data.length);
@@ -128,11 +157,13 @@ export class MemoryFileSystem implements FileSystem {
     existing.mtimeMs = this.#clock();
   }
 
-  async writeAtomic(path: string, data: WriteData, options: WriteOptions = {}): Promise<void> {
+  async writeAtomic(path: string, data: WriteData, options: AtomicWriteOptions = {}): Promise<void> {
     const op = { verb: "write", path };
     const check = () => {
       const { parent, name } = this.#parentOf(path, op);
-      if (parent.children.get(name)?.kind === "dir") throw fsError("IsDirectory", op);
+      const existing = parent.children.get(name);
+      if (existing?.kind === "dir") throw fsError("IsDirectory", op);
+      if (existing !== undefined && options.exclusive) throw fsError("AlreadyExists", op);
       return { parent, name };
     };
     check();
@@ -143,12 +174,91 @@ export class MemoryFileSystem implements FileSystem {
     } catch (error) {
       throw error instanceof SourceFailure ? error.error : error;
     }
-    const bytes = new Uint8Array(await new Blob(parts).arrayBuffer());
+    this.writeAtomicSync(path, new Uint8Array(await new Blob(parts).arrayBuffer()), options);
+  }
+
+  /** `writeAtomic` of bytes at hand, blocking (the `sync` view uses it). */
+  writeAtomicSync(path: string, bytes: Uint8Array, options: AtomicWriteOptions = {}): void {
+    const op = { verb: "write", path };
+    const check = () => {
+      const { parent, name } = this.#parentOf(path, op);
+      const existing = parent.children.get(name);
+      if (existing?.kind === "dir") throw fsError("IsDirectory", op);
+      if (existing !== undefined && options.exclusive) throw fsError("AlreadyExists", op);
+      return { parent, name };
+    };
+    check();
+    this.#step({ op: "write", path, bytes: bytes.length }, op, bytes.length);
     const { parent, name } = check();
+    this.#step({ op: "rename", path }, op);
     this.#createFile(parent, name, bytes, options.mode);
   }
 
+  /** Bytes `[start, end)` of a file, blocking (the `sync` view uses it). */
+  readSync(path: string, start = 0, end?: number): Uint8Array {
+    const op = { verb: "read", path };
+    const node = this.#lookup(this.#parts(path), op);
+    if (node.kind === "dir") throw fsError("IsDirectory", op);
+    return node.data.slice(Math.max(0, start), Math.min(end ?? node.data.length, node.data.length));
+  }
+
+  /**
+   * The same disk as a `SyncFileSystem` (for `pi-session/compat` and other synchronous callers):
+   * what one view writes, the other reads.
+   */
+  get sync(): SyncFileSystem {
+    return this.#sync ??= {
+      read: (path, start, end) => this.readSync(path, start, end),
+      stat: (path) => this.statSync(path),
+      list: (dir) => this.listSync(dir),
+      append: (path, data, options) => this.appendSync(path, data, options),
+      writeAtomic: (path, data, options) => this.writeAtomicSync(path, data, options),
+      rename: (from, to) => this.renameSync(from, to),
+      remove: (path) => this.removeSync(path),
+      mkdir: (path, options) => this.mkdirSync(path, options),
+      link: (existing, newPath) => this.linkSync(existing, newPath),
+      realPath: (path) => this.realPathSync(path),
+    };
+  }
+
+  async stat(path: string): Promise<FileStat | null> {
+    return this.statSync(path);
+  }
+
+  async list(dir: string): Promise<DirEntry[]> {
+    return this.listSync(dir);
+  }
+
+  async append(path: string, data: Uint8Array, options: AppendOptions = {}): Promise<void> {
+    return this.appendSync(path, data, options);
+  }
+
   async rename(from: string, to: string): Promise<void> {
+    return this.renameSync(from, to);
+  }
+
+  async remove(path: string): Promise<void> {
+    return this.removeSync(path);
+  }
+
+  async mkdir(path: string, options: { recursive?: boolean } = {}): Promise<void> {
+    return this.mkdirSync(path, options);
+  }
+
+  async chmod(path: string, mode: number): Promise<void> {
+    return this.chmodSync(path, mode);
+  }
+
+  async link(existing: string, newPath: string): Promise<void> {
+    return this.linkSync(existing, newPath);
+  }
+
+  async realPath(path: string): Promise<string> {
+    return this.realPathSync(path);
+  }
+
+  /** `rename`, blocking (the `sync` view uses it). */
+  renameSync(from: string, to: string): void {
     const op = { verb: "rename", path: from, to };
     const fromParts = this.#parts(from);
     const toParts = this.#parts(to);
@@ -165,28 +275,33 @@ export class MemoryFileSystem implements FileSystem {
       const clash = conflict(node, existing);
       if (clash !== null) throw fsError(clash, op);
     }
+    this.#step({ op: "rename", path: from }, op);
     source.parent.children.delete(source.name);
     target.parent.children.set(target.name, node);
     source.parent.mtimeMs = target.parent.mtimeMs = this.#clock();
   }
 
-  async remove(path: string): Promise<void> {
+  /** `remove`, blocking (the `sync` view uses it). */
+  removeSync(path: string): void {
     const op = { verb: "remove", path };
     const { parent, name } = this.#parentOf(path, op);
     const node = parent.children.get(name);
     if (node === undefined) throw fsError("NotFound", op);
     if (node.kind === "dir" && node.children.size > 0) throw fsError("NotEmpty", op);
+    this.#step({ op: "remove", path }, op);
     parent.children.delete(name);
     parent.mtimeMs = this.#clock();
   }
 
-  async mkdir(path: string, options: { recursive?: boolean } = {}): Promise<void> {
+  /** `mkdir`, blocking (the `sync` view uses it). */
+  mkdirSync(path: string, options: { recursive?: boolean } = {}): void {
     const op = { verb: "create directory", path };
     const parts = this.#parts(path);
     if (parts.length === 0 && !options.recursive) throw fsError("AlreadyExists", op);
     if (!options.recursive) {
       const { parent, name } = this.#parentOf(path, op);
       if (parent.children.has(name)) throw fsError("AlreadyExists", op);
+      this.#step({ op: "mkdir", path }, op);
       this.#createDir(parent, name);
       return;
     }
@@ -198,12 +313,14 @@ export class MemoryFileSystem implements FileSystem {
     }
   }
 
-  async chmod(path: string, mode: number): Promise<void> {
+  /** `chmod`, blocking (the `sync` view uses it). */
+  chmodSync(path: string, mode: number): void {
     const node = this.#lookup(this.#parts(path), { verb: "change the permissions of", path });
     node.mode = mode & 0o7777;
   }
 
-  async link(existing: string, newPath: string): Promise<void> {
+  /** `link`, blocking (the `sync` view uses it). */
+  linkSync(existing: string, newPath: string): void {
     const op = { verb: "link", path: existing, to: newPath };
     const node = this.#lookup(this.#parts(existing), op);
     if (node.kind === "dir") throw fsError("PermissionDenied", op);
@@ -214,10 +331,27 @@ export class MemoryFileSystem implements FileSystem {
     target.parent.mtimeMs = this.#clock();
   }
 
-  async realPath(path: string): Promise<string> {
+  /** `realPath`, blocking (the `sync` view uses it). */
+  realPathSync(path: string): string {
     const parts = this.#parts(path);
     this.#lookup(parts, { verb: "resolve", path }); // no links here: only whether it exists
     return `/${parts.join("/")}`;
+  }
+
+  /** Runs the fault hook, and fails a write of `bytes` more that would not fit in the quota. */
+  #step(step: MemoryWriteStep, op: FsOperation, bytes = 0): void {
+    try {
+      this.#fault?.(step);
+    } catch (error) {
+      throw mapError(error, op);
+    }
+    if (bytes > 0 && this.#quota !== Infinity && this.#used(this.#root) + bytes > this.#quota) throw fsError("Other", op, "no space left on the device");
+  }
+
+  #used(dir: DirNode): number {
+    let total = 0;
+    for (const child of dir.children.values()) total += child.kind === "file" ? child.data.length : this.#used(child);
+    return total;
   }
 
   #parts(path: string): string[] {

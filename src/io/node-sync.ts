@@ -24,7 +24,8 @@ import {
   writeSync,
 } from "node:fs";
 import { join } from "node:path";
-import type { AppendOptions, DirEntry, FileStat, WriteOptions } from "./file-system.ts";
+import type { AtomicWriteOptions, DirEntry, FileStat } from "./file-system.ts";
+import { appendSync, placeNewSync } from "./node.ts";
 import { isAbsent, mapError, type FsOperation } from "./_map-error.ts";
 import { siblingTempPath } from "./_temp-path.ts";
 import type { SyncFileSystem } from "./sync-file-system.ts";
@@ -94,17 +95,7 @@ function writeWhole(fd: number, data: Uint8Array): void {
   while (offset < data.length) offset += writeSync(fd, data, offset, data.length - offset);
 }
 
-function append(path: string, data: Uint8Array, options: AppendOptions = {}): void {
-  const op = { verb: "append to", path };
-  const fd = guarded(op, () => openSync(path, options.exclusive ? "wx" : "a", options.mode ?? DEFAULT_FILE_MODE));
-  try {
-    guarded(op, () => writeWhole(fd, data));
-  } finally {
-    closeSync(fd);
-  }
-}
-
-function writeAtomic(path: string, data: Uint8Array, options: WriteOptions = {}): void {
+function writeAtomic(path: string, data: Uint8Array, options: AtomicWriteOptions = {}): void {
   const { temp, dir } = siblingTempPath(path);
   try {
     const fd = openSync(temp, "wx", options.mode ?? DEFAULT_FILE_MODE);
@@ -114,12 +105,13 @@ function writeAtomic(path: string, data: Uint8Array, options: WriteOptions = {})
     } finally {
       closeSync(fd);
     }
-    renameSync(temp, path);
+    if (options.exclusive) placeNewSync(temp, path);
+    else renameSync(temp, path);
   } catch (error) {
     try {
       unlinkSync(temp);
     } catch {
-      // never created, or already renamed
+      // never created, or already in place
     }
     throw mapError(error, { verb: "write", path });
   }
@@ -148,7 +140,7 @@ export const nodeSyncFileSystem: SyncFileSystem = {
   read,
   stat,
   list,
-  append,
+  append: (path, data, options) => appendSync(path, data, options),
   writeAtomic,
   rename: (from, to) => guarded({ verb: "rename", path: from, to }, () => renameSync(from, to)),
   remove,

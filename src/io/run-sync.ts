@@ -4,7 +4,7 @@
  * @module
  */
 
-import type { IoRequest, Steps } from "./io-steps.ts";
+import { BEAT, type IoRequest, type Steps, sweptOn } from "./io-steps.ts";
 import type { SyncFileSystem } from "./sync-file-system.ts";
 
 /** How the synchronous driver waits; tests inject instant ones. */
@@ -14,11 +14,13 @@ export interface SyncStepOptions {
 
 /** Runs `steps` to the end over `fs`, blocking. */
 export function runStepsSync<T>(fs: SyncFileSystem, steps: Steps<T>, options: SyncStepOptions = {}): T {
+  const beats = new Map<number, Beat>();
   let next = steps.next();
   while (!next.done) {
     let answer: unknown;
     try {
-      answer = perform(fs, next.value, options);
+      beatIfDue(fs, beats);
+      answer = perform(fs, next.value, options, beats);
     } catch (error) {
       next = steps.throw(error);
       continue;
@@ -28,8 +30,41 @@ export function runStepsSync<T>(fs: SyncFileSystem, steps: Steps<T>, options: Sy
   return next.value;
 }
 
-function perform(fs: SyncFileSystem, request: IoRequest, options: SyncStepOptions): unknown {
+/** A heartbeat of the synchronous driver, which holds the thread: beaten between requests once due. */
+interface Beat {
+  path: string;
+  everyMs: number;
+  last: number;
+}
+
+let beatIds = 0;
+
+function beatIfDue(fs: SyncFileSystem, beats: Map<number, Beat>): void {
+  if (beats.size === 0) return;
+  const now = Date.now();
+  for (const beat of beats.values()) {
+    if (now - beat.last < beat.everyMs) continue;
+    beat.last = now;
+    try {
+      fs.append(beat.path, BEAT);
+    } catch {
+      // best effort, as the async heartbeat
+    }
+  }
+}
+
+function perform(fs: SyncFileSystem, request: IoRequest, options: SyncStepOptions, beats: Map<number, Beat>): unknown {
   switch (request.op) {
+    case "heartbeat": {
+      const id = ++beatIds;
+      beats.set(id, { path: request.path, everyMs: request.everyMs, last: Date.now() });
+      return id;
+    }
+    case "stopHeartbeat":
+      beats.delete(request.id);
+      return undefined;
+    case "swept":
+      return sweptOn(fs);
     case "stat":
       return fs.stat(request.path);
     case "read":

@@ -5,7 +5,7 @@
  * @module
  */
 
-import type { AppendOptions, WriteOptions, DirEntry, FileStat, FileSystem } from "./file-system.ts";
+import type { AppendOptions, AtomicWriteOptions, DirEntry, FileStat, FileSystem } from "./file-system.ts";
 import { chunksOf, SourceFailure } from "./_write-data.ts";
 
 /** `FileSystem`'s operations, blocking; `read` returns the bytes at once. */
@@ -18,7 +18,7 @@ export interface SyncFileSystem {
   /** Appends bytes in one write call; creates the file (mode 0600 by default) if missing. */
   append(path: string, data: Uint8Array, options?: AppendOptions): void;
   /** Replaces the file's content atomically: temp file beside it, fsync, rename (`exclusive`: a new file only). */
-  writeAtomic(path: string, data: Uint8Array, options?: WriteOptions): void;
+  writeAtomic(path: string, data: Uint8Array, options?: AtomicWriteOptions): void;
   rename(from: string, to: string): void;
   /** Removes a file, or an empty directory. */
   remove(path: string): void;

@@ -3,8 +3,8 @@
  * `.bak.2`, `.bak.3`… An existing backup is never overwritten.
  * @module
  */
-import { type FileSystem, isFsError } from "../io/file-system.ts";
-import { append, runSteps, stat, type Steps } from "../io/io-steps.ts";
+import type { FileSystem } from "../io/file-system.ts";
+import { runSteps, stat, type Steps } from "../io/io-steps.ts";
 
 /** The first backup name tried for a version-`fromVersion` file: `<file>.v<N>.bak`. */
 export function backupPath(path: string, fromVersion: number): string {
@@ -26,23 +26,5 @@ function* freeBackupSteps(path: string, fromVersion: number): Steps<string> {
   for (let n = 1; ; n++) {
     const candidate = backupCandidate(path, fromVersion, n);
     if ((yield* stat(candidate)) === null) return candidate;
-  }
-}
-
-/** Writes `bytes` to a new backup file (exclusive create, so never over another) and returns its path. */
-export function writeBackup(fs: FileSystem, path: string, fromVersion: number, bytes: Uint8Array, mode: number): Promise<string> {
-  return runSteps(fs, writeBackupSteps(path, fromVersion, bytes, mode));
-}
-
-/** `writeBackup` as a step function. */
-export function* writeBackupSteps(path: string, fromVersion: number, bytes: Uint8Array, mode: number): Steps<string> {
-  for (;;) {
-    const candidate = yield* freeBackupSteps(path, fromVersion);
-    try {
-      yield* append(candidate, bytes, { exclusive: true, mode });
-      return candidate;
-    } catch (error) {
-      if (!isFsError(error, "AlreadyExists")) throw error;
-    }
   }
 }

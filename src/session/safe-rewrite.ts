@@ -84,16 +84,11 @@ function* perform(request: RewriteRequest): io.Steps<unknown> {
       return yield* io.read(request.path, request.start, request.end);
     case "create":
       try {
-        yield* io.append(request.path, request.data, { exclusive: true, mode: request.mode });
+        // Whole or not at all, never over another file: a kill or a full disk leaves no partial backup.
+        yield* io.writeAtomic(request.path, request.data, { exclusive: true, mode: request.mode });
         return true;
       } catch (error) {
         if (isFsError(error, "AlreadyExists")) return false;
-        // Any other failure of an exclusive create (a full disk) leaves at most a file of our own.
-        try {
-          yield* io.remove(request.path);
-        } catch {
-          // best effort
-        }
         throw error;
       }
     case "write":

@@ -83,16 +83,18 @@ export class SessionWriter {
   }
 
   /**
-   * Writes header and entries as a new file: an exclusive create, or an atomic write over an
-   * empty file (one that was opened empty). A non-empty file already there is never touched.
+   * Writes header and entries as a new file, whole or not at all (a kill or a full disk leaves
+   * nothing): an exclusive create, or an atomic write over an empty file (one that was opened
+   * empty). A non-empty file already there is never touched.
    */
   *writeAll(session: SessionSnapshot): Steps<void> {
     const bytes = encoder.encode(toJsonl([session.header, ...session.entries]));
     const path = this.path;
     yield* mkdir(dirName(path), { recursive: true });
+    // A new file's name is never used again: stale locks beside it are cleared now or never.
     yield* lockedSteps(path, function* () {
       try {
-        yield* append(path, bytes, { exclusive: true, mode: SESSION_FILE_MODE });
+        yield* writeAtomic(path, bytes, { exclusive: true, mode: SESSION_FILE_MODE });
       } catch (error) {
         if (!isFsError(error, "AlreadyExists")) throw error;
         const existing = yield* stat(path);
@@ -101,7 +103,7 @@ export class SessionWriter {
         }
         yield* writeAtomic(path, bytes, { mode: existing.mode || SESSION_FILE_MODE });
       }
-    });
+    }, { sweepFolder: true });
     this.#state = { kind: "written", end: { size: bytes.length, newline: true } };
   }
 

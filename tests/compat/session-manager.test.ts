@@ -79,7 +79,10 @@ describe("pi-session/compat SessionManager", () => {
 
   it("a failed append throws synchronously and leaves memory as it was", () => {
     const dir = folder();
-    const failing: SyncFileSystem = { ...nodeSyncFileSystem, append: () => { throw new Error("disk full"); } };
+    const full = () => {
+      throw new Error("disk full");
+    };
+    const failing: SyncFileSystem = { ...nodeSyncFileSystem, append: full, writeAtomic: full };
     const session = SessionManager.create("/work/p", dir, { fs: failing });
     const before = session.appendModelChange("p", "m"); // in memory only: no conversation yet
     assert.throws(() => session.appendMessage(user("hi")), /disk full/);
