@@ -175,8 +175,10 @@ function* take(lockPath: string, holder: LockHolder): Steps<boolean> {
       yield* rename(temp, lockPath);
       taken = true;
     } catch (error) {
-      // Taken by another meanwhile; or our temp was swept as a killed taker's (we try again).
-      if (!isFsError(error, "NotFound") && (yield* stat(lockPath)) === null) throw error;
+      // Taken by another meanwhile (it may even be released again by now: the rename failed
+      // because a lock was there); or our temp was swept as a killed taker's. We try again.
+      const lockWasThere = isFsError(error, "NotEmpty") || isFsError(error, "AlreadyExists") || isFsError(error, "IsDirectory");
+      if (!isFsError(error, "NotFound") && !lockWasThere && (yield* stat(lockPath)) === null) throw error;
     }
     return taken;
   } finally {
