@@ -10,8 +10,8 @@ import type { FileSystem } from "../io/file-system.ts";
 import { readBytes } from "../catalog/read-bytes.ts";
 import type { CliDeps } from "./deps.ts";
 import { CliError } from "./errors.ts";
-import { type Colors, createColors } from "./output/colors.ts";
-import { printable } from "./output/control-chars.ts";
+import { type Colors, createColors } from "../render/colors.ts";
+import { printable } from "../render/control-chars.ts";
 
 /** The global flags of SPEC §4. */
 export interface GlobalOptions {

@@ -5,7 +5,7 @@
  */
 import { SessionError } from "../session/errors.ts";
 import { isFsError } from "../io/file-system.ts";
-import { printable } from "./output/control-chars.ts";
+import { printable } from "../render/control-chars.ts";
 
 /** A usage or reference problem, with a hint; exit code 2 unless said otherwise. */
 export class CliError extends SessionError {

@@ -10,8 +10,8 @@ import type { CommandSpec } from "../command.ts";
 import type { CliContext } from "../context.ts";
 import { dateOption, timeZoneOption } from "../date-options.ts";
 import { type FitColumn, fitTable } from "../output/fit-table.ts";
-import { oneLine } from "../output/control-chars.ts";
-import { groupDigits as n } from "../output/numbers.ts";
+import { oneLine } from "../../render/control-chars.ts";
+import { groupDigits as n } from "../../render/numbers.ts";
 import { usageScope, usageSessions } from "../usage-sessions.ts";
 
 const BLOCK_HOURS = 5;

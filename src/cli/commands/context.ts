@@ -12,8 +12,8 @@ import { loadSessionAt } from "../load.ts";
 import { reportSkipped } from "../skipped-note.ts";
 import { resolveEntryRef } from "../resolve/entry-ref.ts";
 import { resolveSessionRef } from "../resolve/session-ref.ts";
-import { messageText } from "../render/message-text.ts";
-import { printable } from "../output/control-chars.ts";
+import { messageText } from "../../render/message-text.ts";
+import { printable } from "../../render/control-chars.ts";
 
 function textOf(message: AgentMessage): string {
   return `--- ${message.role} ---\n${messageText(message)}\n`;

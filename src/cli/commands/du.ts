@@ -7,9 +7,9 @@ import { tildePath } from "../../core/storage/paths.ts";
 import type { CommandSpec } from "../command.ts";
 import { CliError } from "../errors.ts";
 import { formatBytes } from "../output/bytes.ts";
-import { oneLine } from "../output/control-chars.ts";
+import { oneLine } from "../../render/control-chars.ts";
 import { type FitColumn, fitTable } from "../output/fit-table.ts";
-import { groupDigits } from "../output/numbers.ts";
+import { groupDigits } from "../../render/numbers.ts";
 import { type SizedSession, sizedSessions } from "../sized-sessions.ts";
 import { uniquePrefixesAmong } from "../output/unique-prefix.ts";
 

@@ -13,7 +13,7 @@ import { sessionScope, withCatalog, withProgress } from "../catalog.ts";
 import type { CommandSpec } from "../command.ts";
 import type { CliContext } from "../context.ts";
 import { CliError } from "../errors.ts";
-import { oneLine } from "../output/control-chars.ts";
+import { oneLine } from "../../render/control-chars.ts";
 import { shortSessionIds } from "../known-ids.ts";
 
 /** One use of the path by an entry. */

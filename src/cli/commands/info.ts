@@ -10,8 +10,8 @@ import { listingInfo, listingOfEntries } from "../../core/info/session-info.ts";
 import type { CommandSpec } from "../command.ts";
 import { inheritedUsage } from "../inherited-usage.ts";
 import { loadSession } from "../load.ts";
-import { oneLine } from "../output/control-chars.ts";
-import { groupDigits } from "../output/numbers.ts";
+import { oneLine } from "../../render/control-chars.ts";
+import { groupDigits } from "../../render/numbers.ts";
 
 function count(map: Record<string, number>, key: string): void {
   map[key] = (map[key] ?? 0) + 1;

@@ -11,7 +11,7 @@ import type { CliContext } from "../context.ts";
 import { CliError } from "../errors.ts";
 import { relativeAge } from "../output/age.ts";
 import { formatTable } from "../output/table.ts";
-import { oneLine } from "../output/control-chars.ts";
+import { oneLine } from "../../render/control-chars.ts";
 import { uniquePrefixesAmong } from "../output/unique-prefix.ts";
 import { parseQuery, searchSessions } from "../search-query.ts";
 

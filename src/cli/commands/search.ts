@@ -18,7 +18,7 @@ import type { Colors } from "../context.ts";
 import { dateOption, timeZoneOption } from "../date-options.ts";
 import { CliError } from "../errors.ts";
 import { shortSessionIds } from "../known-ids.ts";
-import { oneLine } from "../output/control-chars.ts";
+import { oneLine } from "../../render/control-chars.ts";
 
 const ALIASES: Record<string, string> = { tool: "toolResult", bash: "bashExecution" };
 

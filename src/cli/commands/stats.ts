@@ -13,9 +13,9 @@ import { usageScope, usageSessions } from "../usage-sessions.ts";
 import type { CommandSpec } from "../command.ts";
 import type { CliContext } from "../context.ts";
 import { dateOption, timeZoneOption } from "../date-options.ts";
-import { groupDigits } from "../output/numbers.ts";
+import { groupDigits } from "../../render/numbers.ts";
 import { type FitColumn, fitTable } from "../output/fit-table.ts";
-import { oneLine } from "../output/control-chars.ts";
+import { oneLine } from "../../render/control-chars.ts";
 import { uniquePrefixesAmong } from "../output/unique-prefix.ts";
 
 const GROUPS: StatsBy[] = ["hour", "day", "week", "month", "session", "model", "project"];

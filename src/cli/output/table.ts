@@ -3,7 +3,7 @@
  * flexes: it gets what the others leave and is cut with `…`.
  * @module
  */
-import { pad, textWidth, truncate } from "./text-width.ts";
+import { pad, textWidth, truncate } from "../../render/text-width.ts";
 
 export interface Column {
   /** Right-align (numbers). */

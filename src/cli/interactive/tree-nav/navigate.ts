@@ -9,7 +9,7 @@ import { contextCommand } from "../../commands/context.ts";
 import { CliContext } from "../../context.ts";
 import { describeError } from "../../errors.ts";
 import { loadSessionAt } from "../../load.ts";
-import type { TreeFilter } from "../../render/tree-rows.ts";
+import type { TreeFilter } from "../../../render/tree-rows.ts";
 import { openForAppend, writing } from "../../session-write.ts";
 import { forkBefore } from "../fork-select/fork-before.ts";
 import type { Apply, Terminal } from "../prompt.ts";

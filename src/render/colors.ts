@@ -2,7 +2,7 @@
  * The few ANSI styles the CLI draws with. Our own, not a colour library: the usual ones read
  * `process.stdout` when they load to guess a default, and in the compiled binary that first
  * touch builds Bun's stream machinery, about 10 ms of every command's start-up. Whether to
- * colour is decided by the caller (`CliContext`) anyway.
+ * colour is decided by the caller (the CLI from its flags and terminal, a server per request) anyway.
  * @module
  */
 

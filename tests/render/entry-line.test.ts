@@ -5,7 +5,7 @@
  */
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { collectToolCalls, entryLine, readRange, renderSpans, toolCallText, truncateSpans } from "../../src/cli/render/entry-line.ts";
+import { collectToolCalls, entryLine, readRange, renderSpans, toolCallText, truncateSpans } from "../../src/render/entry-line.ts";
 import type { SessionEntry } from "../../src/core/mod.ts";
 import {
   assistantMsg,

@@ -5,7 +5,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import stringWidth from "string-width";
-import { pad, textWidth, truncate } from "../../src/cli/output/text-width.ts";
+import { pad, textWidth, truncate } from "../../src/render/text-width.ts";
 
 function* codePoints(from: number, to: number): Generator<string> {
   for (let code = from; code <= to; code++) if (code < 0xd800 || code > 0xdfff) yield String.fromCodePoint(code);

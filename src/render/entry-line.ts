@@ -4,11 +4,11 @@
  * Free text is clipped at 200 characters even where pi does not clip, so a row stays bounded in a pipe.
  * @module
  */
-import type { SessionEntry } from "../../core/format/types.ts";
-import { tildePath } from "../../core/storage/paths.ts";
-import type { Colors } from "../context.ts";
-import { oneLine } from "../output/control-chars.ts";
-import { textWidth } from "../output/text-width.ts";
+import type { SessionEntry } from "../core/format/types.ts";
+import { tildePath } from "../core/storage/paths.ts";
+import type { Colors } from "./colors.ts";
+import { oneLine } from "./control-chars.ts";
+import { textWidth } from "./text-width.ts";
 
 /** Colour roles, mapped to real colours by whoever draws the line. */
 export type Tone = "plain" | "accent" | "success" | "muted" | "dim" | "error" | "warning" | "custom" | "border";

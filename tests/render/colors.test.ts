@@ -5,7 +5,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import pc from "picocolors";
-import { type Colors, createColors } from "../../src/cli/output/colors.ts";
+import { type Colors, createColors } from "../../src/render/colors.ts";
 
 const STYLES = ["bold", "dim", "italic", "underline", "inverse", "red", "green", "yellow", "blue", "magenta", "cyan", "gray"] as const;
 

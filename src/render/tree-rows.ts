@@ -4,14 +4,14 @@
  * and `renderTreeRow(row, width)`, shared by `tree` and the interactive navigator.
  * @module
  */
-import type { SessionEntry, SessionTreeNode } from "../../core/format/types.ts";
-import type { SessionTree } from "../../core/tree/session-tree.ts";
-import { filterKeeps, type TreeFilter } from "../../core/tree/tree-filter.ts";
-import type { Colors } from "../context.ts";
-import { oneLine } from "../output/control-chars.ts";
+import type { SessionEntry, SessionTreeNode } from "../core/format/types.ts";
+import type { SessionTree } from "../core/tree/session-tree.ts";
+import { filterKeeps, type TreeFilter } from "../core/tree/tree-filter.ts";
+import type { Colors } from "./colors.ts";
+import { oneLine } from "./control-chars.ts";
 import { collectToolCalls, entrySpans, hasText, renderSpans, type Span, spanText } from "./entry-line.ts";
 
-export { TREE_FILTERS, type TreeFilter } from "../../core/tree/tree-filter.ts";
+export { TREE_FILTERS, type TreeFilter } from "../core/tree/tree-filter.ts";
 
 /** Indentation levels drawn at most; deeper rows show their innermost levels only. */
 const MAX_DRAWN_LEVELS = 100;

@@ -5,8 +5,8 @@
  */
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { createColors } from "../../src/cli/output/colors.ts";
-import { filterTag, renderTreeRow, TREE_FILTERS, treeRows } from "../../src/cli/render/tree-rows.ts";
+import { createColors } from "../../src/render/colors.ts";
+import { filterTag, renderTreeRow, TREE_FILTERS, treeRows } from "../../src/render/tree-rows.ts";
 import { SessionTree } from "../../src/core/mod.ts";
 import { assistant, at, label, user } from "../core/_builders.ts";
 

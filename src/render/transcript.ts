@@ -4,10 +4,10 @@
  * `transcript-markdown.ts` as Markdown. Pure; times are UTC so output is the same everywhere.
  * @module
  */
-import type { SessionEntry } from "../../core/format/types.ts";
-import type { Colors } from "../context.ts";
-import { printable } from "../output/control-chars.ts";
-import { groupDigits } from "../output/numbers.ts";
+import type { SessionEntry } from "../core/format/types.ts";
+import type { Colors } from "./colors.ts";
+import { printable } from "./control-chars.ts";
+import { groupDigits } from "./numbers.ts";
 import { entryLine, textOfContent } from "./entry-line.ts";
 
 /** One piece of a block, in display order. */

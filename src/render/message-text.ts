@@ -3,8 +3,8 @@
  * Used by `context --format text`.
  * @module
  */
-import type { AgentMessage } from "../../core/format/types.ts";
-import { bashExecutionText } from "../../core/format/summary-text.ts";
+import type { AgentMessage } from "../core/format/types.ts";
+import { bashExecutionText } from "../core/format/summary-text.ts";
 
 /** Text blocks joined by newlines; other blocks as short markers. */
 export function contentText(content: unknown, options: { thinking?: boolean } = {}): string {

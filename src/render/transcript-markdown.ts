@@ -3,7 +3,7 @@
  * code blocks named after the tool, thinking in `<details>`, summaries as block quotes.
  * @module
  */
-import { oneLine } from "../output/control-chars.ts";
+import { oneLine } from "./control-chars.ts";
 import { abbreviate, type Block } from "./transcript.ts";
 
 /** A fence longer than any backtick run inside `text`, so the block cannot be closed early. */

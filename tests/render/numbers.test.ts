@@ -1,7 +1,7 @@
 /** Thousands separators: ours against `toLocaleString("en-US")`, which they stand in for. */
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { groupDigits } from "../../src/cli/output/numbers.ts";
+import { groupDigits } from "../../src/render/numbers.ts";
 
 test("whole numbers are grouped as toLocaleString('en-US') groups them", () => {
   const values = [0, -0, 1, 12, 123, 999, 1000, 1001, 9999, 12345, 123456, 1234567, 7526331, 1e9, 2 ** 53 - 1, -(2 ** 53 - 1), -5, -1000, -123456789];

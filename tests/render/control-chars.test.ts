@@ -7,8 +7,8 @@
  */
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { oneLine, printable } from "../../src/cli/output/control-chars.ts";
-import { CWD, memoryFs, runCli, sessionDir, writeText } from "./_harness.ts";
+import { oneLine, printable } from "../../src/render/control-chars.ts";
+import { CWD, memoryFs, runCli, sessionDir, writeText } from "../cli/_harness.ts";
 
 const E = "\u001b[31m\u0007";
 
