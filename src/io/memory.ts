@@ -10,6 +10,7 @@ import {
   type FileStat,
   type FileSystem,
   type FsErrorKind,
+  type FsWatcher,
   isFsError,
   type ReadRange,
   type WriteData,
@@ -65,6 +66,7 @@ export class MemoryFileSystem implements FileSystem {
   readonly #clock: () => number;
   readonly #cwd: string[];
   readonly #chunkSize: number;
+  readonly #watchers = new Set<{ dir: string[]; onChange: (path: string) => void }>();
 
   constructor(options: MemoryFileSystemOptions = {}) {
     this.#clock = options.clock ?? Date.now;
@@ -117,6 +119,7 @@ export class MemoryFileSystem implements FileSystem {
     const existing = parent.children.get(name);
     if (existing === undefined) {
       this.#createFile(parent, name, data, options.mode);
+      this.#changed(path);
       return;
     }
     if (options.exclusive) throw fsError("AlreadyExists", op);
@@ -126,6 +129,7 @@ export class MemoryFileSystem implements FileSystem {
     joined.set(data, existing.data.length);
     existing.data = joined;
     existing.mtimeMs = this.#clock();
+    this.#changed(path);
   }
 
   async writeAtomic(path: string, data: WriteData, options: WriteOptions = {}): Promise<void> {
@@ -146,6 +150,7 @@ export class MemoryFileSystem implements FileSystem {
     const bytes = new Uint8Array(await new Blob(parts).arrayBuffer());
     const { parent, name } = check();
     this.#createFile(parent, name, bytes, options.mode);
+    this.#changed(path);
   }
 
   async rename(from: string, to: string): Promise<void> {
@@ -168,6 +173,8 @@ export class MemoryFileSystem implements FileSystem {
     source.parent.children.delete(source.name);
     target.parent.children.set(target.name, node);
     source.parent.mtimeMs = target.parent.mtimeMs = this.#clock();
+    this.#changed(from);
+    this.#changed(to);
   }
 
   async remove(path: string): Promise<void> {
@@ -178,6 +185,30 @@ export class MemoryFileSystem implements FileSystem {
     if (node.kind === "dir" && node.children.size > 0) throw fsError("NotEmpty", op);
     parent.children.delete(name);
     parent.mtimeMs = this.#clock();
+    this.#changed(path);
+  }
+
+  /** Tells every watcher of a folder above `path`, after the change is made (as a disk would). */
+  watch(dir: string, onChange: (path: string | null) => void): FsWatcher | null {
+    let node: Node;
+    try {
+      node = this.#lookup(this.#parts(dir), { verb: "watch", path: dir });
+    } catch {
+      return null;
+    }
+    if (node.kind !== "dir") return null;
+    const watcher = { dir: this.#parts(dir), onChange };
+    this.#watchers.add(watcher);
+    return { close: () => void this.#watchers.delete(watcher) };
+  }
+
+  #changed(path: string): void {
+    if (this.#watchers.size === 0) return;
+    const parts = this.#parts(path);
+    const absolute = "/" + parts.join("/");
+    for (const watcher of this.#watchers) {
+      if (watcher.dir.every((part, i) => parts[i] === part)) queueMicrotask(() => watcher.onChange(absolute));
+    }
   }
 
   async mkdir(path: string, options: { recursive?: boolean } = {}): Promise<void> {
