@@ -8,11 +8,11 @@ import { localDays, localMinutes } from "../../core/stats/time-buckets.ts";
 import { type UsageBlock, usageBlocks } from "../../core/stats/usage-blocks.ts";
 import type { CommandSpec } from "../command.ts";
 import type { CliContext } from "../context.ts";
-import { dateOption, timeZoneOption } from "../date-options.ts";
+import { dateOption, timeZoneOption } from "../../query/date-options.ts";
 import { type FitColumn, fitTable } from "../output/fit-table.ts";
 import { oneLine } from "../../render/control-chars.ts";
 import { groupDigits as n } from "../../render/numbers.ts";
-import { usageScope, usageSessions } from "../usage-sessions.ts";
+import { usageScope, usageSessions } from "../../query/usage-sessions.ts";
 
 const BLOCK_HOURS = 5;
 

@@ -8,10 +8,10 @@ import { convertToLlm } from "../../core/context/convert-to-llm.ts";
 import { buildSessionContext } from "../../core/context/session-projection.ts";
 import { readContextFromFile } from "../../session/read-context.ts";
 import type { CommandSpec } from "../command.ts";
-import { loadSessionAt } from "../load.ts";
-import { reportSkipped } from "../skipped-note.ts";
-import { resolveEntryRef } from "../resolve/entry-ref.ts";
-import { resolveSessionRef } from "../resolve/session-ref.ts";
+import { loadSessionAt } from "../../query/load.ts";
+import { reportSkipped } from "../../query/skipped-note.ts";
+import { resolveEntryRef } from "../../query/resolve/entry-ref.ts";
+import { resolveSessionRef } from "../../query/resolve/session-ref.ts";
 import { messageText } from "../../render/message-text.ts";
 import { printable } from "../../render/control-chars.ts";
 

@@ -10,8 +10,8 @@ import { formatBytes } from "../output/bytes.ts";
 import { oneLine } from "../../render/control-chars.ts";
 import { type FitColumn, fitTable } from "../output/fit-table.ts";
 import { groupDigits } from "../../render/numbers.ts";
-import { type SizedSession, sizedSessions } from "../sized-sessions.ts";
-import { uniquePrefixesAmong } from "../output/unique-prefix.ts";
+import { type SizedSession, sizedSessions } from "../../query/sized-sessions.ts";
+import { uniquePrefixesAmong } from "../../render/unique-prefix.ts";
 
 /** One project's share. */
 interface ProjectUse {

@@ -9,12 +9,12 @@ import { listingDigest } from "../../core/digest/listing-digest.ts";
 import { pathWithin, resolveToolPath } from "../../core/files/file-refs.ts";
 import { expandHome, resolvePath, tildePath } from "../../core/storage/paths.ts";
 import { recordState } from "../../catalog/store.ts";
-import { sessionScope, withCatalog, withProgress } from "../catalog.ts";
+import { sessionScope, withCatalog, withProgress } from "../../query/scope.ts";
 import type { CommandSpec } from "../command.ts";
 import type { CliContext } from "../context.ts";
 import { CliError } from "../errors.ts";
 import { oneLine } from "../../render/control-chars.ts";
-import { shortSessionIds } from "../known-ids.ts";
+import { shortSessionIds } from "../../query/known-ids.ts";
 
 /** One use of the path by an entry. */
 interface FileHit {

@@ -8,8 +8,8 @@ import { roundCosts } from "../../core/info/round-cost.ts";
 import { sessionUsage, type UsageTotals } from "../../core/info/usage-totals.ts";
 import { listingInfo, listingOfEntries } from "../../core/info/session-info.ts";
 import type { CommandSpec } from "../command.ts";
-import { inheritedUsage } from "../inherited-usage.ts";
-import { loadSession } from "../load.ts";
+import { inheritedUsage } from "../../query/inherited-usage.ts";
+import { loadSession } from "../../query/load.ts";
 import { oneLine } from "../../render/control-chars.ts";
 import { groupDigits } from "../../render/numbers.ts";
 

@@ -5,15 +5,15 @@
  */
 import type { SessionInfo } from "../../core/info/session-info.ts";
 import { tildePath } from "../../core/storage/paths.ts";
-import { cataloguedSessions } from "../catalog.ts";
+import { cataloguedSessions } from "../../query/scope.ts";
 import type { CommandSpec } from "../command.ts";
 import type { CliContext } from "../context.ts";
 import { CliError } from "../errors.ts";
 import { relativeAge } from "../output/age.ts";
 import { formatTable } from "../output/table.ts";
 import { oneLine } from "../../render/control-chars.ts";
-import { uniquePrefixesAmong } from "../output/unique-prefix.ts";
-import { parseQuery, searchSessions } from "../search-query.ts";
+import { uniquePrefixesAmong } from "../../render/unique-prefix.ts";
+import { parseQuery, searchSessions } from "../../query/resume-search.ts";
 
 /** The JSON shape of one listed session (SPEC §4). */
 export function sessionJson(info: SessionInfo) {

@@ -12,12 +12,12 @@ import type { Snippet } from "../../core/search/snippet.ts";
 import { tildePath } from "../../core/storage/paths.ts";
 import type { SearchHit } from "../../catalog/search-hit.ts";
 import { searchSessions } from "../../catalog/search-sessions.ts";
-import { sessionScope, withCatalog, withProgress } from "../catalog.ts";
+import { sessionScope, withCatalog, withProgress } from "../../query/scope.ts";
 import type { CommandSpec } from "../command.ts";
 import type { Colors } from "../context.ts";
-import { dateOption, timeZoneOption } from "../date-options.ts";
+import { dateOption, timeZoneOption } from "../../query/date-options.ts";
 import { CliError } from "../errors.ts";
-import { shortSessionIds } from "../known-ids.ts";
+import { shortSessionIds } from "../../query/known-ids.ts";
 import { oneLine } from "../../render/control-chars.ts";
 
 const ALIASES: Record<string, string> = { tool: "toolResult", bash: "bashExecution" };

@@ -4,12 +4,12 @@
  * @module
  */
 import type { CommandSpec } from "../command.ts";
-import { loadSession } from "../load.ts";
-import { reportSkipped } from "../skipped-note.ts";
+import { loadSession } from "../../query/load.ts";
+import { reportSkipped } from "../../query/skipped-note.ts";
 import { entryBlock, renderTextBlock } from "../../render/transcript.ts";
 import { markdownTranscript } from "../../render/transcript-markdown.ts";
 import { passesFilter, TREE_FILTERS, type TreeFilter } from "../../render/tree-rows.ts";
-import { resolveEntryRef } from "../resolve/entry-ref.ts";
+import { resolveEntryRef } from "../../query/resolve/entry-ref.ts";
 
 /** `pi-session show <ref> [--leaf E] [--filter F] [--format F] [--thinking] [--usage]`. */
 export const showCommand: CommandSpec = {

@@ -9,14 +9,14 @@ import { aggregateStats, type StatsReport } from "../../core/stats/aggregate-sta
 import type { UsageSession } from "../../core/stats/attribution.ts";
 import type { StatsBy } from "../../core/stats/time-buckets.ts";
 import { tildePath } from "../../core/storage/paths.ts";
-import { usageScope, usageSessions } from "../usage-sessions.ts";
+import { usageScope, usageSessions } from "../../query/usage-sessions.ts";
 import type { CommandSpec } from "../command.ts";
 import type { CliContext } from "../context.ts";
-import { dateOption, timeZoneOption } from "../date-options.ts";
+import { dateOption, timeZoneOption } from "../../query/date-options.ts";
 import { groupDigits } from "../../render/numbers.ts";
 import { type FitColumn, fitTable } from "../output/fit-table.ts";
 import { oneLine } from "../../render/control-chars.ts";
-import { uniquePrefixesAmong } from "../output/unique-prefix.ts";
+import { uniquePrefixesAmong } from "../../render/unique-prefix.ts";
 
 const GROUPS: StatsBy[] = ["hour", "day", "week", "month", "session", "model", "project"];
 const HEADINGS: Record<StatsBy, string> = { hour: "Hour", day: "Day", week: "Week", month: "Month", session: "Session", model: "Model", project: "Project" };

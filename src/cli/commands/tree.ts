@@ -6,10 +6,10 @@
 import type { CommandSpec } from "../command.ts";
 import { oneLine } from "../../render/control-chars.ts";
 import { navigateTree } from "../interactive/tree-nav/navigate.ts";
-import { loadSession } from "../load.ts";
-import { reportSkipped } from "../skipped-note.ts";
-import { uniquePrefixes } from "../output/unique-prefix.ts";
-import { resolveSessionRef } from "../resolve/session-ref.ts";
+import { loadSession } from "../../query/load.ts";
+import { reportSkipped } from "../../query/skipped-note.ts";
+import { uniquePrefixes } from "../../render/unique-prefix.ts";
+import { resolveSessionRef } from "../../query/resolve/session-ref.ts";
 import { filterTag, renderTreeRow, TREE_FILTERS, type TreeFilter, treeRows } from "../../render/tree-rows.ts";
 
 /** `pi-session tree <ref> [--filter F]`. */

@@ -8,7 +8,7 @@ import { branchOut } from "../../branch-out.ts";
 import { contextCommand } from "../../commands/context.ts";
 import { CliContext } from "../../context.ts";
 import { describeError } from "../../errors.ts";
-import { loadSessionAt } from "../../load.ts";
+import { loadSessionAt } from "../../../query/load.ts";
 import type { TreeFilter } from "../../../render/tree-rows.ts";
 import { openForAppend, writing } from "../../session-write.ts";
 import { forkBefore } from "../fork-select/fork-before.ts";

@@ -11,8 +11,8 @@ import { addUsage, emptyUsage, entryUsage, type UsageTotals } from "../core/info
 import { entryIdentity } from "../core/stats/attribution.ts";
 import { resolvePath } from "../core/storage/paths.ts";
 import { recordState } from "../catalog/store.ts";
-import { withCatalog } from "./catalog.ts";
-import type { CliContext } from "./context.ts";
+import { withCatalog } from "./scope.ts";
+import type { QueryEnv } from "./env.ts";
 
 /** The parent's path, and the inherited totals (null when the parent file cannot be read). */
 export interface InheritedUsage {
@@ -21,11 +21,11 @@ export interface InheritedUsage {
 }
 
 /** The inherited part of a session's usage, or null when it has no parent. */
-export async function inheritedUsage(ctx: CliContext, header: SessionHeader, entries: readonly SessionEntry[]): Promise<InheritedUsage | null> {
+export async function inheritedUsage(env: QueryEnv, header: SessionHeader, entries: readonly SessionEntry[]): Promise<InheritedUsage | null> {
   const parent = header.parentSession;
   if (typeof parent !== "string" || parent === "") return null;
-  const path = resolvePath(ctx.deps.storage.processCwd, parent);
-  const record = await withCatalog(ctx, async (catalog) => (await catalog.refresh([usageDigest], [path])).records(usageDigest).get(path));
+  const path = resolvePath(env.storage.processCwd, parent);
+  const record = await withCatalog(env, async (catalog) => (await catalog.refresh([usageDigest], [path])).records(usageDigest).get(path));
   if (!record || recordState(record).header === null) return { parentSession: parent, usage: null };
   const inParent = new Set<string>();
   const rows = recordState(record).data;

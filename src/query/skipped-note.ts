@@ -4,7 +4,7 @@
  * @module
  */
 import { type ReadIssue, skippedLines } from "../core/read/issue.ts";
-import type { CliContext } from "./context.ts";
+import type { QueryEnv } from "./env.ts";
 
 /** Line numbers named before "…". */
 const SHOWN = 5;
@@ -32,8 +32,8 @@ export function skippedNote(path: string, issues: readonly ReadIssue[]): string 
 }
 
 /** Prints `skippedNote` as a warning (kept with `-q`: output is missing); true when it did. */
-export function reportSkipped(ctx: CliContext, path: string, issues: readonly ReadIssue[]): boolean {
+export function reportSkipped(env: QueryEnv, path: string, issues: readonly ReadIssue[]): boolean {
   const note = skippedNote(path, issues);
-  if (note !== undefined) ctx.warn(note);
+  if (note !== undefined) env.report.warn(note);
   return note !== undefined;
 }

@@ -8,7 +8,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import type { MemoryFileSystem } from "../../../src/io/memory.ts";
-import { addSession, assistantEntry, memoryFs, runCli, userEntry } from "../_harness.ts";
+import { addSession, assistantEntry, memoryFs, runCli, userEntry } from "../../cli/_harness.ts";
 
 const HERE = "/work/proj";
 const THERE = "/work/other";

@@ -5,16 +5,16 @@
  */
 import { type DateBound, parseDateBound } from "../core/stats/date-bound.ts";
 import { checkTimeZone } from "../core/stats/time-buckets.ts";
-import type { CliContext } from "./context.ts";
-import { CliError } from "./errors.ts";
+import type { QueryEnv } from "./env.ts";
+import { QueryError } from "./errors.ts";
 
 /** The bound given with `--<flag>`, or undefined when the option is absent. */
-export function dateOption(ctx: CliContext, flag: string, value: unknown): DateBound | undefined {
+export function dateOption(env: QueryEnv, flag: string, value: unknown): DateBound | undefined {
   if (typeof value !== "string") return undefined;
   try {
-    return parseDateBound(value, ctx.deps.now());
+    return parseDateBound(value, env.now());
   } catch (error) {
-    throw new CliError("bad-option", `--${flag}: ${(error as Error).message}`, `Pass e.g. --${flag} 2025-06-01 or --${flag} 7d`);
+    throw new QueryError("bad-option", `--${flag}: ${(error as Error).message}`, `Pass e.g. --${flag} 2025-06-01 or --${flag} 7d`);
   }
 }
 
@@ -24,7 +24,7 @@ export function timeZoneOption(value: unknown): string | undefined {
   try {
     checkTimeZone(value);
   } catch {
-    throw new CliError("bad-option", `--tz: unknown time zone "${value}"`, "Pass an IANA zone such as UTC or Europe/Berlin");
+    throw new QueryError("bad-option", `--tz: unknown time zone "${value}"`, "Pass an IANA zone such as UTC or Europe/Berlin");
   }
   return value;
 }

@@ -6,14 +6,14 @@
  */
 import type { Catalog } from "../catalog/catalog.ts";
 import { catalogSessions } from "../catalog/list-cached.ts";
-import { sessionScope } from "./catalog.ts";
-import type { CliContext } from "./context.ts";
-import { uniquePrefixesAmong } from "./output/unique-prefix.ts";
+import { sessionScope } from "./scope.ts";
+import type { QueryEnv } from "./env.ts";
+import { uniquePrefixesAmong } from "../render/unique-prefix.ts";
 
 /** The ids of every session a session reference can name (what `resolveSessionRef` searches). */
-export async function allSessionIds(ctx: CliContext, catalog: Catalog): Promise<string[]> {
-  const scope = await sessionScope(ctx, true);
-  const sessions = await catalogSessions(catalog, scope, { processCwd: ctx.deps.storage.processCwd });
+export async function allSessionIds(env: QueryEnv, catalog: Catalog): Promise<string[]> {
+  const scope = await sessionScope(env, true);
+  const sessions = await catalogSessions(catalog, scope, { processCwd: env.storage.processCwd });
   return sessions.map((s) => s.id);
 }
 
@@ -22,11 +22,11 @@ export async function allSessionIds(ctx: CliContext, catalog: Catalog): Promise<
  *
  * @example
  * ```ts
- * // const short = await shortSessionIds(ctx, catalog, rows.map((r) => r.id));
+ * // const short = await shortSessionIds(env, catalog, rows.map((r) => r.id));
  * // short.get(rows[0].id) -> "019a2b3c-4d5e"
  * ```
  */
-export async function shortSessionIds(ctx: CliContext, catalog: Catalog, shown: readonly string[]): Promise<Map<string, string>> {
+export async function shortSessionIds(env: QueryEnv, catalog: Catalog, shown: readonly string[]): Promise<Map<string, string>> {
   if (shown.length === 0) return new Map();
-  return uniquePrefixesAmong(shown, await allSessionIds(ctx, catalog));
+  return uniquePrefixesAmong(shown, await allSessionIds(env, catalog));
 }

@@ -6,7 +6,7 @@
  * @module
  */
 import type { SessionInfo } from "../core/info/session-info.ts";
-import { fuzzyScore } from "./interactive/pick/fuzzy.ts";
+import { fuzzyScore } from "./fuzzy.ts";
 
 /** A query token: fuzzy (plain word) or an exact phrase (quoted). */
 export interface SearchToken {

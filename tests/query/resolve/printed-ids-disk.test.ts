@@ -10,7 +10,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, test } from "node:test";
 import { detectFileSystem } from "../../../src/io/mod.ts";
-import { runCli } from "../_harness.ts";
+import { runCli } from "../../cli/_harness.ts";
 // The package's "exports" hides dist/, so the reference is imported by path.
 import { getDefaultSessionDir, SessionManager } from "../../../node_modules/@earendil-works/pi-coding-agent/dist/core/session-manager.js";
 

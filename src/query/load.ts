@@ -6,7 +6,7 @@
 import { readSession, type SessionFile } from "../core/read/read-session.ts";
 import { SessionTree } from "../core/tree/session-tree.ts";
 import { NotASessionError } from "../session/errors.ts";
-import type { CliContext } from "./context.ts";
+import type { QueryEnv } from "./env.ts";
 import { resolveSessionRef } from "./resolve/session-ref.ts";
 
 export interface LoadedSession {
@@ -16,13 +16,13 @@ export interface LoadedSession {
 }
 
 /** Reads the session at `path` in full. */
-export async function loadSessionAt(ctx: CliContext, path: string): Promise<LoadedSession> {
-  const file = await readSession(ctx.fs.read(path, { reuseBuffer: true }));
+export async function loadSessionAt(env: QueryEnv, path: string): Promise<LoadedSession> {
+  const file = await readSession(env.fs.read(path, { reuseBuffer: true }));
   if (file.notSession) throw new NotASessionError(path, file.issues);
   return { path, file, tree: new SessionTree(file.entries) };
 }
 
 /** Resolves a reference and reads the session it names. */
-export async function loadSession(ctx: CliContext, ref: string): Promise<LoadedSession> {
-  return loadSessionAt(ctx, await resolveSessionRef(ctx, ref));
+export async function loadSession(env: QueryEnv, ref: string): Promise<LoadedSession> {
+  return loadSessionAt(env, await resolveSessionRef(env, ref));
 }

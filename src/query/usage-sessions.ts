@@ -8,15 +8,15 @@ import { usageDigest } from "../core/digest/usage-digest.ts";
 import type { UsageSession } from "../core/stats/attribution.ts";
 import { resolvePath } from "../core/storage/paths.ts";
 import { recordState } from "../catalog/store.ts";
-import { sessionScope, withCatalog, withProgress } from "./catalog.ts";
-import type { CliContext } from "./context.ts";
+import { sessionScope, withCatalog, withProgress } from "./scope.ts";
+import type { QueryEnv } from "./env.ts";
 
 /** Every session's usage rows (for attribution), with names when grouping by session. */
-export async function usageSessions(ctx: CliContext, withNames: boolean): Promise<UsageSession[]> {
-  const every = await sessionScope(ctx, true);
+export async function usageSessions(env: QueryEnv, withNames: boolean): Promise<UsageSession[]> {
+  const every = await sessionScope(env, true);
   const kinds = withNames ? [usageDigest, listingDigest] : [usageDigest];
-  return withCatalog(ctx, async (catalog) => {
-    const [options, done] = withProgress(ctx, "Reading usage", { listedDirs: every.dirs });
+  return withCatalog(env, async (catalog) => {
+    const [options, done] = withProgress(env, "Reading usage", { listedDirs: every.dirs });
     const view = await catalog.refresh(kinds, every.files, options).finally(done);
     const names = view.records(listingDigest);
     const sessions: UsageSession[] = [];
@@ -39,11 +39,11 @@ export async function usageSessions(ctx: CliContext, withNames: boolean): Promis
 }
 
 /** Which sessions a report covers: this directory's (`all` false) or every one (undefined). */
-export async function usageScope(ctx: CliContext, all: boolean): Promise<((s: UsageSession) => boolean) | undefined> {
+export async function usageScope(env: QueryEnv, all: boolean): Promise<((s: UsageSession) => boolean) | undefined> {
   if (all) return undefined;
-  const local = await sessionScope(ctx, false);
+  const local = await sessionScope(env, false);
   const paths = new Set(local.files);
-  const base = ctx.deps.storage.processCwd;
+  const base = env.storage.processCwd;
   const cwd = local.cwdFilter === undefined ? undefined : resolvePath(base, local.cwdFilter);
   return (s) => paths.has(s.path) && (cwd === undefined || (s.cwd !== "" && resolvePath(base, s.cwd) === cwd));
 }
