@@ -1,0 +1,132 @@
+/**
+ * The JSON API: each route reads its parameters, calls one query, and answers with the value
+ * that the matching CLI command prints with `--json` (secrets masked unless `--no-redact`).
+ * Paged routes give the next page's cursor in `X-Next-Cursor` and a `Link: rel="next"`, so the
+ * body stays the CLI's value. Nothing here decides anything about sessions.
+ * @module
+ */
+import type { Context, Hono } from "hono";
+import { ApiFailure } from "../http-error.ts";
+import { contextValue, entriesPage, filesValue, infoValue, listPage, searchValue, statsValue, treeValue } from "../queries.ts";
+import { isSafeEntryRef, isSafeRef } from "../security.ts";
+import type { ServeState } from "../serve-state.ts";
+import { openApiDocument } from "./openapi.ts";
+
+/** Entries per page when `limit` is not given, and the most one page may hold. */
+export const ENTRIES_PAGE = 200;
+export const ENTRIES_MAX = 2000;
+
+function json(value: unknown, headers: Record<string, string> = {}): Response {
+  return new Response(JSON.stringify(value, null, 2) + "\n", {
+    headers: { "Content-Type": "application/json; charset=utf-8", "Cache-Control": "no-store", ...headers },
+  });
+}
+
+/** Headers that point at the next page, when there is one. */
+function nextHeaders(c: Context, cursor: string | null): Record<string, string> {
+  if (cursor === null) return {};
+  const url = new URL(c.req.url);
+  url.searchParams.delete("after");
+  url.searchParams.set("cursor", cursor);
+  return { "X-Next-Cursor": cursor, Link: `<${url.pathname}${url.search}>; rel="next"`, "Access-Control-Expose-Headers": "X-Next-Cursor, Link" };
+}
+
+/** The session reference of the path; anything but an id or id prefix names nothing. */
+export function refParam(c: Context): string {
+  const ref = c.req.param("ref") ?? "";
+  if (!isSafeRef(ref)) throw new ApiFailure(404, "not-found", `No session found matching "${ref}"`, "Use a session id or a unique prefix of one, as /api/sessions lists them");
+  return ref;
+}
+
+/** An entry reference from the query string (`leaf`, `after`), checked the same way. */
+function entryParam(c: Context, name: string): string | undefined {
+  const value = c.req.query(name);
+  if (value === undefined || value === "") return undefined;
+  if (!isSafeEntryRef(value)) throw new ApiFailure(404, "entry-not-found", `Entry "${value}" not found`, "Use an entry id, a unique prefix of one, or label:NAME");
+  return value;
+}
+
+/** A whole number in [1, max], or undefined when absent. */
+function limitParam(c: Context, max = Infinity): number | undefined {
+  const raw = c.req.query("limit");
+  if (raw === undefined || raw === "") return undefined;
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n < 1 || n > max) {
+    throw new ApiFailure(400, "bad-option", `limit must be a whole number from 1${max === Infinity ? " up" : ` to ${max}`}, not "${raw}"`, "Pass e.g. limit=50");
+  }
+  return n;
+}
+
+function choiceParam(c: Context, name: string, choices: readonly string[]): string | undefined {
+  const value = c.req.query(name);
+  if (value === undefined || value === "") return undefined;
+  if (!choices.includes(value)) throw new ApiFailure(400, "bad-option", `${name} must be one of ${choices.join(", ")}, not "${value}"`, `Pass e.g. ${name}=${choices[0]}`);
+  return value;
+}
+
+function flagParam(c: Context, name: string): boolean {
+  const value = c.req.query(name);
+  return value !== undefined && value !== "0" && value !== "false";
+}
+
+function requiredParam(c: Context, name: string, example: string): string {
+  const value = c.req.query(name);
+  if (value === undefined || value.trim() === "") throw new ApiFailure(400, "missing-parameter", `The ${name} parameter is required`, `Pass e.g. ${name}=${example}`);
+  return value;
+}
+
+export const LIST_SORTS = ["modified", "created", "name", "messages", "size"] as const;
+export const TREE_FILTERS = ["default", "no-tools", "user-only", "labeled-only", "all"] as const;
+export const STATS_GROUPS = ["day", "week", "month", "hour", "session", "model", "project"] as const;
+export const CONTEXT_FORMATS = ["json", "llm"] as const;
+
+/** Registers the API routes on `app`. */
+export function apiRoutes(app: Hono, state: ServeState): void {
+  app.get("/api/openapi.json", () => json(openApiDocument(state.config.version)));
+
+  app.get("/api/sessions", async (c) => {
+    const cwd = c.req.query("cwd") || undefined;
+    const page = await listPage(state.env(cwd), {
+      all: cwd === undefined,
+      sort: choiceParam(c, "sort", LIST_SORTS),
+      named: flagParam(c, "named"),
+      search: c.req.query("q") || undefined,
+      limit: limitParam(c),
+      cursor: c.req.query("cursor") || undefined,
+    });
+    return json(state.present(page.value), nextHeaders(c, page.nextCursor));
+  });
+
+  app.get("/api/sessions/:ref", async (c) => json(state.present(await infoValue(state.env(), { ref: refParam(c) }))));
+
+  app.get("/api/sessions/:ref/tree", async (c) =>
+    json(state.present(await treeValue(state.env(), { ref: refParam(c), filter: choiceParam(c, "filter", TREE_FILTERS) }))));
+
+  app.get("/api/sessions/:ref/entries", async (c) => {
+    const page = await entriesPage(state.env(), {
+      ref: refParam(c),
+      leaf: entryParam(c, "leaf"),
+      after: entryParam(c, "after"),
+      limit: limitParam(c, ENTRIES_MAX) ?? ENTRIES_PAGE,
+      cursor: c.req.query("cursor") || undefined,
+    });
+    return json(state.present(page.value), nextHeaders(c, page.nextCursor));
+  });
+
+  app.get("/api/sessions/:ref/context", async (c) =>
+    json(state.present(await contextValue(state.env(), { ref: refParam(c), leaf: entryParam(c, "leaf"), format: choiceParam(c, "format", CONTEXT_FORMATS) ?? "json" }))));
+
+  app.get("/api/search", async (c) =>
+    json(state.present(await searchValue(state.env(), { query: requiredParam(c, "q", "parser"), limit: limitParam(c), role: c.req.query("role") || undefined, regex: flagParam(c, "regex") }))));
+
+  app.get("/api/stats", async (c) =>
+    json(state.present(await statsValue(state.env(), {
+      all: true,
+      by: choiceParam(c, "by", STATS_GROUPS),
+      since: c.req.query("since") || undefined,
+      until: c.req.query("until") || undefined,
+      breakdown: flagParam(c, "breakdown"),
+    }))));
+
+  app.get("/api/files", async (c) => json(state.present(await filesValue(state.env(), { path: requiredParam(c, "path", "src/main.ts") }))));
+}

@@ -1,0 +1,98 @@
+/**
+ * What a running server keeps between requests: its configuration, the catalog it shares, the
+ * watcher behind `/api/events`, the open event streams and the metrics. `openServeState`
+ * builds it; `close` releases it (streams end, the watcher stops, the catalog closes).
+ * @module
+ */
+import type { Catalog } from "../catalog/catalog.ts";
+import type { StorageEnv } from "../core/storage/layout.ts";
+import { joinPath } from "../core/storage/paths.ts";
+import { Redactor } from "../core/redact/redactor.ts";
+import type { FileSystem } from "../io/file-system.ts";
+import { createQueryEnv, openQueryCatalog, type QueryEnv } from "../query/env.ts";
+import { allSessionFiles, sessionFilesIn } from "../session/list-sessions.ts";
+import { EventStreams } from "./live/event-stream.ts";
+import { SessionWatcher } from "./live/session-watcher.ts";
+import { ServeMetrics } from "./metrics/serve-metrics.ts";
+
+export interface ServeConfig {
+  fs: FileSystem;
+  storage: StorageEnv;
+  /** `--agent-dir`, `--session-dir`: as for every command. */
+  agentDir?: string;
+  sessionDir?: string;
+  /** The address bound; a loopback one turns on the Host check. */
+  bindHost: string;
+  /** Required on every request but `/healthz` when set. */
+  token?: string;
+  /** The one origin allowed to call the API from a browser; none when absent. */
+  cors?: string;
+  /** Mask secrets in everything served (default on; `--no-redact`). */
+  redact: boolean;
+  /** `pi-session 1.2.3 (abc1234)`, shown in pages. */
+  version: string;
+  now?: () => Date;
+  /** Poll periods of the watcher (ms); tests shorten them. */
+  pollMs?: { watched: number; unwatched: number };
+  /** Where the server writes its log lines (internal errors); default nowhere. */
+  log?: (line: string) => void;
+  /** A catalog to use instead of opening one (tests). */
+  catalog?: Catalog;
+}
+
+export interface ServeState {
+  readonly config: ServeConfig;
+  readonly watcher: SessionWatcher;
+  readonly streams: EventStreams;
+  readonly metrics: ServeMetrics;
+  /** A query env for one request; `cwd` scopes "this directory" queries to a project. */
+  env(cwd?: string): QueryEnv;
+  /** A fresh redactor for one response (its counts are per response), or null with `--no-redact`. */
+  redactor(): Redactor | null;
+  /** `value` with secrets masked when redaction is on. */
+  present<T>(value: T): T;
+  log(line: string): void;
+  close(): Promise<void>;
+}
+
+/** Opens the catalog, lists the session files once, and starts watching them. */
+export async function openServeState(config: ServeConfig): Promise<ServeState> {
+  const { fs, storage } = config;
+  const ownCatalog = config.catalog === undefined;
+  const catalog = config.catalog ?? (await openQueryCatalog(fs, storage, config.log));
+  const env = (cwd?: string) =>
+    createQueryEnv({ fs, storage, agentDir: config.agentDir, sessionDir: config.sessionDir, cwd, catalog, now: config.now });
+  const base = env();
+  const choice = await base.sessionDir();
+  const watchDir = choice.custom ? choice.dir : joinPath(base.agentDir, "sessions");
+  const watcher = new SessionWatcher({
+    fs,
+    watchDirs: [watchDir],
+    listFiles: () => (choice.custom ? sessionFilesIn(fs, choice.dir) : allSessionFiles(fs, base.agentDir)),
+    pollMs: config.pollMs,
+  });
+  const redactor = () => (config.redact ? new Redactor() : null);
+  const streams = new EventStreams({
+    subscribe: (listener) => watcher.subscribe(listener),
+    present: (event) => (config.redact && typeof event.name === "string" ? { ...event, name: new Redactor().text(event.name) } : event),
+  });
+  const log = config.log ?? (() => {});
+  const metrics = new ServeMetrics({ env: () => env(), watcher, streams });
+  const state: ServeState = {
+    config,
+    watcher,
+    streams,
+    metrics,
+    env,
+    redactor,
+    present: (value) => redactor()?.value(value) ?? value,
+    log,
+    async close() {
+      streams.closeAll();
+      watcher.close();
+      if (ownCatalog) catalog.close();
+    },
+  };
+  await watcher.start();
+  return state;
+}
