@@ -27,10 +27,12 @@ export function createApp(state: ServeState): Hono {
   });
 
   app.use("*", async (c, next) => {
-    if (!hostAllowed(c.req.header("host"), config.bindHost)) {
+    // A Request built in-process (tests) has no Host header: its URL says the same.
+    const host = c.req.header("host") ?? new URL(c.req.url).host;
+    if (!hostAllowed(host, config.bindHost)) {
       return errorResponse(421, {
         code: "bad-host",
-        message: `This server answers only to localhost, not to Host "${c.req.header("host") ?? ""}"`,
+        message: `This server answers only to localhost, not to Host "${host}"`,
         hint: "Open it as http://127.0.0.1:PORT/ or http://localhost:PORT/ (a foreign name pointing at 127.0.0.1 is how DNS rebinding attacks start)",
       });
     }

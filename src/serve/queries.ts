@@ -53,7 +53,12 @@ export async function listValue(env: QueryEnv, options: ListOptions): Promise<un
 }
 
 export async function listPage(env: QueryEnv, options: ListOptions): Promise<Paged<unknown[]>> {
-  const offset = options.cursor ? Number(atob(options.cursor)) : 0;
+  let offset = 0;
+  try {
+    offset = options.cursor ? Number(atob(options.cursor)) : 0;
+  } catch {
+    offset = NaN;
+  }
   if (!Number.isInteger(offset) || offset < 0) throw new SessionError("bad-cursor", `Cannot continue the listing from cursor "${options.cursor}"`, 2, "Pass the cursor of a previous page");
   const all = await cliJson(env, ["list", ...(options.all ? ["--all"] : []), ...opt("--sort", options.sort), ...(options.named ? ["--named"] : []), ...opt("--search", options.search)]) as unknown[];
   const end = options.limit === undefined ? all.length : offset + options.limit;

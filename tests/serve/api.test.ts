@@ -1,0 +1,226 @@
+/**
+ * The JSON API through the app's `fetch` (no socket), on Node, Deno and Bun: every route's body
+ * equals what the matching CLI command prints with `--json` over the same files (redaction
+ * changing only the secret spans), paging, every error path, and the OpenAPI document: valid
+ * and describing what the routes answer.
+ */
+import assert from "node:assert/strict";
+import { after, before, describe, it } from "node:test";
+import { Redactor } from "../../src/core/redact/redactor.ts";
+import { validate, type Schema } from "../_json-schema.ts";
+import { addSession, assistantEntry, jsonl, header, runCli, userEntry } from "../cli/_harness.ts";
+import { fixtureText, SECRET, SESSION_ID, SIDE_BRANCH } from "../export/_fixture.ts";
+import { type TestServer, testServer } from "./_server.ts";
+
+const PROJECT = "/home/u/proj";
+
+/** A few sessions in two projects, one of them the export fixture (branches, labels, a secret). */
+async function seeded(redact: boolean): Promise<TestServer> {
+  const server = await testServer({ redact });
+  const fs = server.fs;
+  await addSession(fs, SESSION_ID, [], { cwd: PROJECT, text: fixtureText() });
+  await addSession(fs, "0a1b2c3d-0000-4000-8000-000000000001", [userEntry("u1", null, "parse the config"), assistantEntry("a1", "u1", "Done parsing")], { cwd: "/home/u/other" });
+  await addSession(fs, "0a1b2c3d-0000-4000-8000-000000000002", [userEntry("u1", null, "write the parser tests")], { cwd: "/home/u/other" });
+  return server;
+}
+
+async function cli(server: TestServer, argv: string[]): Promise<unknown> {
+  const run = await runCli([...argv, "--json"], { fs: server.fs });
+  assert.ok(run.code <= 1, `${argv.join(" ")}: exit ${run.code}: ${run.stderr}`);
+  return JSON.parse(run.stdout);
+}
+
+describe("serve API = the CLI's --json", () => {
+  let plain: TestServer;
+  let masked: TestServer;
+  before(async () => {
+    plain = await seeded(false);
+    masked = await seeded(true);
+  });
+  after(async () => {
+    await plain.close();
+    await masked.close();
+  });
+
+  const pairs: [string, string[]][] = [
+    ["/api/sessions", ["list", "--all"]],
+    ["/api/sessions?sort=messages", ["list", "--all", "--sort", "messages"]],
+    ["/api/sessions?named=1", ["list", "--all", "--named"]],
+    ["/api/sessions?q=parser", ["list", "--all", "--search", "parser"]],
+    [`/api/sessions?cwd=${encodeURIComponent("/home/u/other")}`, ["list", "--cwd", "/home/u/other"]],
+    [`/api/sessions/${SESSION_ID}`, ["info", SESSION_ID]],
+    [`/api/sessions/${SESSION_ID}/tree`, ["tree", SESSION_ID]],
+    [`/api/sessions/${SESSION_ID}/tree?filter=all`, ["tree", SESSION_ID, "--filter", "all"]],
+    [`/api/sessions/${SESSION_ID}/entries`, ["show", SESSION_ID]],
+    [`/api/sessions/${SESSION_ID}/entries?leaf=a0000004`, ["show", SESSION_ID, "--leaf", "a0000004"]],
+    [`/api/sessions/${SESSION_ID}/context`, ["context", SESSION_ID]],
+    [`/api/sessions/${SESSION_ID}/context?leaf=u0000002&format=llm`, ["context", SESSION_ID, "--leaf", "u0000002", "--format", "llm"]],
+    ["/api/search?q=parser", ["search", "parser", "--all"]],
+    ["/api/stats", ["stats", "--all"]],
+    ["/api/stats?by=model&breakdown=0", ["stats", "--all", "--by", "model"]],
+    ["/api/stats?by=project&breakdown=1", ["stats", "--all", "--by", "project", "--breakdown"]],
+    ["/api/files?path=src/a.ts", ["files", "src/a.ts", "--all"]],
+  ];
+
+  for (const [path, argv] of pairs) {
+    it(`GET ${path} equals \`pi-session ${argv.join(" ")} --json\`; redacted, only the secrets differ`, async () => {
+      const expected = await cli(plain, argv);
+      assert.deepEqual(await plain.json(path), expected);
+      const redacted = await masked.json(path);
+      assert.deepEqual(redacted, new Redactor().value(expected));
+      assert.ok(!JSON.stringify(redacted).includes(SECRET), "no secret served when redacting");
+    });
+  }
+
+  it("GET /api/sessions pages with limit and the X-Next-Cursor cursor, in the CLI's order", async () => {
+    const all = await cli(plain, ["list", "--all"]) as { id: string }[];
+    const seen: string[] = [];
+    let path = "/api/sessions?limit=2";
+    for (;;) {
+      const response = await plain.fetch(path);
+      assert.equal(response.status, 200);
+      seen.push(...(await response.json() as { id: string }[]).map((s) => s.id));
+      const next = response.headers.get("X-Next-Cursor");
+      if (next === null) break;
+      assert.match(response.headers.get("Link") ?? "", /rel="next"/);
+      path = `/api/sessions?limit=2&cursor=${encodeURIComponent(next)}`;
+    }
+    assert.deepEqual(seen, all.map((s) => s.id));
+  });
+
+  it("GET /entries pages a branch with limit and cursor, and after= continues after an entry", async () => {
+    const whole = await plain.json(`/api/sessions/${SESSION_ID}/entries?leaf=a0000004`) as { entries: { id: string }[] };
+    assert.deepEqual(whole.entries.map((e) => e.id), SIDE_BRANCH);
+    const first = await plain.fetch(`/api/sessions/${SESSION_ID}/entries?leaf=a0000004&limit=4`);
+    const page1 = await first.json() as { entries: { id: string }[] };
+    assert.deepEqual(page1.entries.map((e) => e.id), SIDE_BRANCH.slice(0, 4));
+    const cursor = first.headers.get("X-Next-Cursor")!;
+    const page2 = await plain.json(`/api/sessions/${SESSION_ID}/entries?leaf=a0000004&limit=4&cursor=${encodeURIComponent(cursor)}`) as { entries: { id: string }[] };
+    assert.deepEqual(page2.entries.map((e) => e.id), SIDE_BRANCH.slice(4, 8));
+    const rest = await plain.json(`/api/sessions/${SESSION_ID}/entries?leaf=a0000004&after=${SIDE_BRANCH[7]}`) as { entries: { id: string }[] };
+    assert.deepEqual(rest.entries.map((e) => e.id), SIDE_BRANCH.slice(8));
+  });
+});
+
+describe("serve API errors", () => {
+  let server: TestServer;
+  before(async () => {
+    server = await seeded(true);
+    await addSession(server.fs, "broken-0001", [], { cwd: PROJECT, text: "this is not json\n" });
+  });
+  after(() => server.close());
+
+  const cases: [string, number, string][] = [
+    ["/api/sessions/zzzz-nothing", 404, "not-found"],
+    [`/api/sessions/${SESSION_ID}/context?leaf=nope0000`, 404, ""],
+    [`/api/sessions/${SESSION_ID}/entries?after=nope0000`, 0, ""],
+    ["/api/sessions/0a1b2c3d", 400, ""],
+    ["/api/sessions?limit=0", 400, ""],
+    ["/api/sessions?limit=abc", 400, "bad-option"],
+    ["/api/sessions?sort=sideways", 400, "bad-option"],
+    ["/api/sessions?cursor=%%%", 400, ""],
+    [`/api/sessions/${SESSION_ID}/tree?filter=odd`, 400, "bad-option"],
+    [`/api/sessions/${SESSION_ID}/entries?limit=5000`, 400, "bad-option"],
+    [`/api/sessions/${SESSION_ID}/context?format=text`, 400, "bad-option"],
+    ["/api/search", 400, "missing-parameter"],
+    ["/api/search?q=%20", 400, "missing-parameter"],
+    ["/api/stats?by=decade", 400, "bad-option"],
+    ["/api/files", 400, "missing-parameter"],
+    // Not a session (no header): never listed, so nothing by that id.
+    ["/api/sessions/broken-0001", 404, ""],
+    ["/api/nothing-here", 404, "no-such-route"],
+  ];
+  for (const [path, status, code] of cases) {
+    it(`GET ${path} answers ${status || "4xx"} with {error: {code, message, hint}}`, async () => {
+      const response = await server.fetch(path);
+      if (status) assert.equal(response.status, status, await response.clone().text());
+      else assert.ok(response.status >= 400 && response.status < 500, String(response.status));
+      assert.match(response.headers.get("Content-Type") ?? "", /application\/json/);
+      const body = await response.json() as { error: Record<string, unknown> };
+      assert.deepEqual(Object.keys(body), ["error"]);
+      assert.deepEqual(Object.keys(body.error).sort(), ["code", "hint", "message"]);
+      for (const value of Object.values(body.error)) assert.equal(typeof value, "string");
+      if (code) assert.equal(body.error.code, code);
+    });
+  }
+
+  it("an ambiguous prefix is a 400 that says it matches more than one, as the CLI's exit 2", async () => {
+    const body = await server.json("/api/sessions/0a1b2c3d", 400) as { error: { message: string } };
+    assert.match(body.error.message, /matches 2 sessions/);
+  });
+});
+
+describe("serve OpenAPI document", () => {
+  let server: TestServer;
+  let doc: Record<string, any>;
+  before(async () => {
+    server = await seeded(true);
+    doc = await server.json("/api/openapi.json") as Record<string, any>;
+  });
+  after(() => server.close());
+
+  /** Every `$ref` of the document, with where it is. */
+  function refs(value: unknown, at = "$", out: [string, string][] = []): [string, string][] {
+    if (Array.isArray(value)) value.forEach((v, i) => refs(v, `${at}[${i}]`, out));
+    else if (value && typeof value === "object") {
+      for (const [k, v] of Object.entries(value)) {
+        if (k === "$ref" && typeof v === "string") out.push([at, v]);
+        else refs(v, `${at}.${k}`, out);
+      }
+    }
+    return out;
+  }
+
+  it("is OpenAPI 3.1 with info, paths of GET operations with 200 responses, and every $ref resolving", () => {
+    assert.equal(doc.openapi, "3.1.0");
+    assert.equal(typeof doc.info.title, "string");
+    assert.equal(typeof doc.info.version, "string");
+    for (const [path, item] of Object.entries<Record<string, any>>(doc.paths)) {
+      assert.match(path, /^\/api\//);
+      assert.deepEqual(Object.keys(item), ["get"], path);
+      assert.ok(item.get.responses["200"], path);
+      for (const p of item.get.parameters ?? []) {
+        assert.ok(["query", "path"].includes(p.in), `${path}: ${p.name}`);
+        if (p.in === "path") assert.equal(p.required, true);
+        if (p.in === "path") assert.ok(path.includes(`{${p.name}}`), `${path} has {${p.name}}`);
+      }
+    }
+    for (const [at, ref] of refs(doc)) {
+      if (ref.startsWith("#/components/")) {
+        const target = ref.slice(2).split("/").reduce((o: any, k) => o?.[k], doc);
+        assert.ok(target, `${at}: ${ref} resolves`);
+      } else {
+        // Inside a component schema: "#/$defs/x" resolves against that schema's $id.
+        const component = Object.values<Record<string, any>>(doc.components.schemas).find((s) => at.includes(`.schemas.${s.$id?.split("/").pop()?.replace(".schema.json", "")}`));
+        assert.match(ref, /^#\/\$defs\/[\w-]+$/, at);
+        assert.ok(component?.$defs?.[ref.slice(8)], `${at}: ${ref} resolves in its component`);
+      }
+    }
+  });
+
+  it("describes each route's answers: bodies validate against the response schemas it names", async () => {
+    const schemaOf = (path: string, status = "200"): Schema => {
+      const content = doc.paths[path].get.responses[status].content["application/json"].schema;
+      const name = (content.$ref ?? content.oneOf[0].$ref).split("/").pop();
+      return doc.components.schemas[name];
+    };
+    const checks: [string, string, string?][] = [
+      ["/api/sessions", "/api/sessions"],
+      [`/api/sessions/${SESSION_ID}`, "/api/sessions/{ref}"],
+      [`/api/sessions/${SESSION_ID}/tree`, "/api/sessions/{ref}/tree"],
+      [`/api/sessions/${SESSION_ID}/entries?limit=3`, "/api/sessions/{ref}/entries"],
+      [`/api/sessions/${SESSION_ID}/context`, "/api/sessions/{ref}/context"],
+      ["/api/search?q=parser", "/api/search"],
+      ["/api/stats?by=project&breakdown=1", "/api/stats"],
+      ["/api/files?path=src/a.ts", "/api/files"],
+      ["/api/sessions/nothing-0", "/api/sessions/{ref}", "404"],
+      ["/api/stats?by=decade", "/api/stats", "400"],
+    ];
+    for (const [url, path, status = "200"] of checks) {
+      const response = await server.fetch(url);
+      assert.equal(String(response.status), status, url);
+      const problems = validate(schemaOf(path, status) as Schema, await response.json());
+      assert.deepEqual(problems, [], url);
+    }
+  });
+});
