@@ -183,4 +183,5 @@ export const denoFileSystem: FileSystem = {
   mkdir: (path, options = {}) =>
     mapped({ verb: "create directory", path }, () => Deno.mkdir(path, { recursive: options.recursive ?? false })),
   watch,
+  realPath: (path) => mapped({ verb: "resolve", path }, () => Deno.realPath(path)),
 };

@@ -108,6 +108,11 @@ export interface FileSystem {
    * or returning null (no such folder, no watcher left), means: poll.
    */
   watch?(dir: string, onChange: (path: string | null) => void): FsWatcher | null;
+  /**
+   * The absolute path with every symbolic link resolved (NotFound when nothing is there), so a
+   * caller can tell where a path really leads. Absent: the adapter has no links.
+   */
+  realPath?(path: string): Promise<string>;
 }
 
 /** A running `watch`; `close` stops it. */

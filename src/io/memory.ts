@@ -188,6 +188,13 @@ export class MemoryFileSystem implements FileSystem {
     this.#changed(path);
   }
 
+  /** No links here: the absolute form of `path`, once it exists. */
+  async realPath(path: string): Promise<string> {
+    const parts = this.#parts(path);
+    this.#lookup(parts, { verb: "resolve", path });
+    return "/" + parts.join("/");
+  }
+
   /** Tells every watcher of a folder above `path`, after the change is made (as a disk would). */
   watch(dir: string, onChange: (path: string | null) => void): FsWatcher | null {
     let node: Node;

@@ -303,6 +303,16 @@ export function describeFileSystemContract(name: string, makeFs: () => Promise<F
       assert.equal(fs.watch?.(at("missing"), () => {}) ?? null, null);
     });
 
+    test("realPath() gives the absolute path of what exists, NotFound for what does not", async ({ fs, at }) => {
+      await fs.mkdir(at("d"));
+      await fs.append(at("d", "f"), bytes("x"));
+      assert.ok(fs.realPath, "every adapter resolves paths");
+      const real = await fs.realPath(at("d", "..", "d", "f"));
+      assert.ok(real.endsWith("/d/f") || real.endsWith("\\d\\f"), real);
+      assert.equal(await fs.realPath(real), real);
+      await rejectsWith(() => fs.realPath!(at("missing")), ["NotFound"]);
+    });
+
     test("error messages name the operation and quote the path", async ({ fs, at }) => {
       await assert.rejects(() => readAll(fs, at("missing")), {
         message: `Cannot read "${at("missing")}": no such file or directory`,
