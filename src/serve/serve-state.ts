@@ -9,7 +9,12 @@ import type { StorageEnv } from "../core/storage/layout.ts";
 import { joinPath } from "../core/storage/paths.ts";
 import { Redactor } from "../core/redact/redactor.ts";
 import type { FileSystem } from "../io/file-system.ts";
-import { createQueryEnv, openQueryCatalog, type QueryEnv } from "../query/env.ts";
+import { type CatalogMode, defaultCacheDir, openCatalog } from "../catalog/open-catalog.ts";
+import { bunFileSystem } from "../io/bun.ts";
+import { denoFileSystem } from "../io/deno.ts";
+import { nodeFileSystem } from "../io/node.ts";
+import { createQueryEnv, type QueryEnv } from "../query/env.ts";
+import { confinedFileSystem } from "./confined-fs.ts";
 import { allSessionFiles, sessionFilesIn } from "../session/list-sessions.ts";
 import { EventStreams } from "./live/event-stream.ts";
 import { SessionWatcher } from "./live/session-watcher.ts";
@@ -55,20 +60,41 @@ export interface ServeState {
   close(): Promise<void>;
 }
 
-/** Opens the catalog, lists the session files once, and starts watching them. */
+const MODES: readonly string[] = ["auto", "sqlite", "file", "off"];
+
+/**
+ * Opens the catalog, confines reading to the served folders, lists the session files once, and
+ * starts watching them.
+ */
 export async function openServeState(config: ServeConfig): Promise<ServeState> {
-  const { fs, storage } = config;
+  const { storage } = config;
+  // Where sessions are, found with the unconfined disk (settings may name the folder).
+  const probe = createQueryEnv({ fs: config.fs, storage, agentDir: config.agentDir, sessionDir: config.sessionDir });
+  const choice = await probe.sessionDir();
+  const watchDir = choice.custom ? choice.dir : joinPath(probe.agentDir, "sessions");
+  const cacheDir = defaultCacheDir(storage);
+  const fs = confinedFileSystem(
+    config.fs,
+    [watchDir, cacheDir, joinPath(probe.agentDir, "settings.json"), joinPath(probe.cwd, ".pi", "settings.json")],
+    [cacheDir],
+  );
   const ownCatalog = config.catalog === undefined;
-  const catalog = config.catalog ?? (await openQueryCatalog(fs, storage, config.log));
+  const wanted = storage.env("PI_SESSION_CATALOG") ?? "auto";
+  const raw = config.fs;
+  const catalog = config.catalog ?? (await openCatalog({
+    fs,
+    cacheDir,
+    mode: (MODES.includes(wanted) ? wanted : "auto") as CatalogMode,
+    realDisk: raw === nodeFileSystem || raw === denoFileSystem || raw === bunFileSystem,
+    concurrency: raw === denoFileSystem ? 4 : undefined,
+    note: config.log,
+  }));
   const env = (cwd?: string) =>
     createQueryEnv({ fs, storage, agentDir: config.agentDir, sessionDir: config.sessionDir, cwd, catalog, now: config.now });
-  const base = env();
-  const choice = await base.sessionDir();
-  const watchDir = choice.custom ? choice.dir : joinPath(base.agentDir, "sessions");
   const watcher = new SessionWatcher({
     fs,
     watchDirs: [watchDir],
-    listFiles: () => (choice.custom ? sessionFilesIn(fs, choice.dir) : allSessionFiles(fs, base.agentDir)),
+    listFiles: () => (choice.custom ? sessionFilesIn(fs, choice.dir) : allSessionFiles(fs, probe.agentDir)),
     pollMs: config.pollMs,
   });
   const redactor = () => (config.redact ? new Redactor() : null);
