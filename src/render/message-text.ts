@@ -33,3 +33,8 @@ export function messageText(message: AgentMessage, options: { thinking?: boolean
       return contentText(message.content, options);
   }
 }
+
+/** A context's messages as plain text, each under a `--- role ---` line (`context --format text`). */
+export function contextText(messages: readonly AgentMessage[]): string {
+  return messages.map((message) => `--- ${message.role} ---\n${messageText(message)}\n`).join("\n");
+}

@@ -235,3 +235,19 @@ export function renderTextBlock(block: Block, c: Colors): string[] {
   }
   return lines;
 }
+
+/**
+ * The text transcript of `blocks`: blocks separated by a blank line, runs of one-line settings
+ * entries kept together.
+ */
+export function transcriptLines(blocks: readonly Block[], c: Colors): string[] {
+  const lines: string[] = [];
+  let previousWasLine = false;
+  for (const block of blocks) {
+    const isLine = block.line !== undefined;
+    if (lines.length > 0 && !(isLine && previousWasLine)) lines.push("");
+    lines.push(...renderTextBlock(block, c));
+    previousWasLine = isLine;
+  }
+  return lines;
+}

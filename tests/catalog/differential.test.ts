@@ -11,7 +11,7 @@ import { join } from "node:path";
 import { generateSessions } from "../../scripts/gen-sessions.ts";
 import { detectFileSystem } from "../../src/io/mod.ts";
 import { listAllSessions } from "../../src/session/list-sessions.ts";
-import { sessionJson } from "../../src/cli/commands/list.ts";
+import { sessionJson } from "../../src/query/list.ts";
 import { matchesQuery } from "../../src/query/resume-search.ts";
 import { listAllCached } from "../../src/catalog/list-cached.ts";
 import { runCli } from "../cli/_harness.ts";
