@@ -9,7 +9,8 @@ import { after, before, describe, it } from "node:test";
 import { Redactor } from "../../src/core/redact/redactor.ts";
 import { validate, type Schema } from "../_json-schema.ts";
 import { addSession, assistantEntry, jsonl, header, runCli, userEntry } from "../cli/_harness.ts";
-import { fixtureText, SECRET, SESSION_ID, SIDE_BRANCH } from "../export/_fixture.ts";
+import { fixtureText, SECRET, SESSION_ID } from "../export/_fixture.ts";
+import { sessionEntries } from "../../src/query/entries.ts";
 import { type TestServer, testServer } from "./_server.ts";
 
 const PROJECT = "/home/u/proj";
@@ -51,8 +52,6 @@ describe("serve API = the CLI's --json", () => {
     [`/api/sessions/${SESSION_ID}`, ["info", SESSION_ID]],
     [`/api/sessions/${SESSION_ID}/tree`, ["tree", SESSION_ID]],
     [`/api/sessions/${SESSION_ID}/tree?filter=all`, ["tree", SESSION_ID, "--filter", "all"]],
-    [`/api/sessions/${SESSION_ID}/entries`, ["show", SESSION_ID]],
-    [`/api/sessions/${SESSION_ID}/entries?leaf=a0000004`, ["show", SESSION_ID, "--leaf", "a0000004"]],
     [`/api/sessions/${SESSION_ID}/context`, ["context", SESSION_ID]],
     [`/api/sessions/${SESSION_ID}/context?leaf=u0000002&format=llm`, ["context", SESSION_ID, "--leaf", "u0000002", "--format", "llm"]],
     ["/api/search?q=parser", ["search", "parser", "--all"]],
@@ -88,17 +87,25 @@ describe("serve API = the CLI's --json", () => {
     assert.deepEqual(seen, all.map((s) => s.id));
   });
 
-  it("GET /entries pages a branch with limit and cursor, and after= continues after an entry", async () => {
-    const whole = await plain.json(`/api/sessions/${SESSION_ID}/entries?leaf=a0000004`) as { entries: { id: string }[] };
-    assert.deepEqual(whole.entries.map((e) => e.id), SIDE_BRANCH);
-    const first = await plain.fetch(`/api/sessions/${SESSION_ID}/entries?leaf=a0000004&limit=4`);
-    const page1 = await first.json() as { entries: { id: string }[] };
-    assert.deepEqual(page1.entries.map((e) => e.id), SIDE_BRANCH.slice(0, 4));
-    const cursor = first.headers.get("X-Next-Cursor")!;
-    const page2 = await plain.json(`/api/sessions/${SESSION_ID}/entries?leaf=a0000004&limit=4&cursor=${encodeURIComponent(cursor)}`) as { entries: { id: string }[] };
-    assert.deepEqual(page2.entries.map((e) => e.id), SIDE_BRANCH.slice(4, 8));
-    const rest = await plain.json(`/api/sessions/${SESSION_ID}/entries?leaf=a0000004&after=${SIDE_BRANCH[7]}`) as { entries: { id: string }[] };
-    assert.deepEqual(rest.entries.map((e) => e.id), SIDE_BRANCH.slice(8));
+  it("GET /entries pages the whole file in order with limit and after= (X-Next-Cursor), each page the entries query's value", async () => {
+    const ids = fixtureText().trim().split("\n").slice(1).map((line) => JSON.parse(line).id as string);
+    const seen: string[] = [];
+    let path = `/api/sessions/${SESSION_ID}/entries?limit=4`;
+    for (;;) {
+      const response = await plain.fetch(path);
+      assert.equal(response.status, 200);
+      const page = await response.json() as { schemaVersion: number; id: string; entries: { id: string }[]; nextAfter: string | null; entryCount: number };
+      const after = new URL(path, "http://x").searchParams.get("after") ?? undefined;
+      const { value } = await sessionEntries(plain.state.env(), { ref: SESSION_ID, after, limit: 4 });
+      assert.deepEqual(page, { schemaVersion: 1, ...value });
+      assert.equal(page.entryCount, ids.length);
+      seen.push(...page.entries.map((e) => e.id));
+      const next = response.headers.get("X-Next-Cursor");
+      assert.equal(next, page.nextAfter);
+      if (next === null) break;
+      path = `/api/sessions/${SESSION_ID}/entries?limit=4&after=${encodeURIComponent(next)}`;
+    }
+    assert.deepEqual(seen, ids);
   });
 });
 
@@ -111,7 +118,7 @@ describe("serve API errors", () => {
   after(() => server.close());
 
   const cases: [string, number, string][] = [
-    ["/api/sessions/zzzz-nothing", 404, "not-found"],
+    ["/api/sessions/zzzz-nothing", 404, "no-session"],
     [`/api/sessions/${SESSION_ID}/context?leaf=nope0000`, 404, ""],
     [`/api/sessions/${SESSION_ID}/entries?after=nope0000`, 0, ""],
     ["/api/sessions/0a1b2c3d", 400, ""],
@@ -199,27 +206,31 @@ describe("serve OpenAPI document", () => {
   });
 
   it("describes each route's answers: bodies validate against the response schemas it names", async () => {
-    const schemaOf = (path: string, status = "200"): Schema => {
+    /** The response schema; with `oneOf`, the one named `pick`. */
+    const schemaOf = (path: string, status: string, pick?: string): Schema => {
       const content = doc.paths[path].get.responses[status].content["application/json"].schema;
-      const name = (content.$ref ?? content.oneOf[0].$ref).split("/").pop();
+      const refs: string[] = content.$ref ? [content.$ref] : content.oneOf.map((o: { $ref: string }) => o.$ref);
+      const name = refs.map((r) => r.split("/").pop()!).find((n) => pick === undefined || n === pick);
+      assert.ok(name, `${path} ${status} names ${pick}`);
       return doc.components.schemas[name];
     };
-    const checks: [string, string, string?][] = [
+    const checks: [string, string, string?, string?][] = [
       ["/api/sessions", "/api/sessions"],
       [`/api/sessions/${SESSION_ID}`, "/api/sessions/{ref}"],
       [`/api/sessions/${SESSION_ID}/tree`, "/api/sessions/{ref}/tree"],
       [`/api/sessions/${SESSION_ID}/entries?limit=3`, "/api/sessions/{ref}/entries"],
-      [`/api/sessions/${SESSION_ID}/context`, "/api/sessions/{ref}/context"],
+      [`/api/sessions/${SESSION_ID}/context?format=llm`, "/api/sessions/{ref}/context", "200", "context-llm"],
+      [`/api/sessions/${SESSION_ID}/context`, "/api/sessions/{ref}/context", "200", "context"],
       ["/api/search?q=parser", "/api/search"],
       ["/api/stats?by=project&breakdown=1", "/api/stats"],
       ["/api/files?path=src/a.ts", "/api/files"],
       ["/api/sessions/nothing-0", "/api/sessions/{ref}", "404"],
       ["/api/stats?by=decade", "/api/stats", "400"],
     ];
-    for (const [url, path, status = "200"] of checks) {
+    for (const [url, path, status = "200", pick] of checks) {
       const response = await server.fetch(url);
       assert.equal(String(response.status), status, url);
-      const problems = validate(schemaOf(path, status) as Schema, await response.json());
+      const problems = validate(schemaOf(path, status, pick), await response.json());
       assert.deepEqual(problems, [], url);
     }
   });

@@ -29,6 +29,22 @@ const ERROR_SCHEMA: Json = {
   additionalProperties: false,
 };
 
+/** The entries query's page (no CLI command prints it: `show --json` gives one whole branch). */
+const ENTRIES_SCHEMA: Json = {
+  type: "object",
+  properties: {
+    schemaVersion: { type: "integer", enum: [1] },
+    path: { type: "string" },
+    id: { type: "string", description: "The session id" },
+    leafId: { type: ["string", "null"], description: "The active leaf (the last entry)" },
+    entryCount: { type: "integer", description: "Entries in the whole file" },
+    entries: { type: "array", items: { type: "object" }, description: "This page's entries as stored, in file order" },
+    nextAfter: { type: ["string", "null"], description: "Pass as after= for the next page; null on the last" },
+  },
+  required: ["schemaVersion", "path", "id", "leafId", "entryCount", "entries", "nextAfter"],
+  additionalProperties: false,
+};
+
 const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
 const query = (name: string, description: string, schema: Json = { type: "string" }, required = false) => ({ name, in: "query", required, description, schema });
 const REF = { name: "ref", in: "path", required: true, description: "A session id or a unique prefix of one", schema: { type: "string", pattern: "^[A-Za-z0-9][A-Za-z0-9._-]*$" } };
@@ -86,13 +102,21 @@ export function openApiDocument(version: string): Json {
       ], [400], true),
       "/api/sessions/{ref}": get("A session's facts", "pi-session info REF --json", "info", [REF], [404, 422]),
       "/api/sessions/{ref}/tree": get("A session's tree", "pi-session tree REF --json", "tree", [REF, query("filter", "Which entries", { type: "string", enum: ["default", "no-tools", "user-only", "labeled-only", "all"] })], [400, 404, 422]),
-      "/api/sessions/{ref}/entries": get("The entries of a branch, a page at a time", "pi-session show REF --json (one page of its entries)", "show", [
-        REF,
-        LEAF,
-        query("after", "Only entries after this one on the branch (an error when it is not on it)"),
-        query("limit", "Page size (default 200, at most 2000)", { type: "integer", minimum: 1, maximum: 2000 }),
-        query("cursor", "From the previous page's X-Next-Cursor"),
-      ], [400, 404, 422], true),
+      "/api/sessions/{ref}/entries": {
+        get: {
+          summary: "A session's entries in file order, a page at a time",
+          description: "The query layer's entries page (no CLI command prints it; `show --json` gives one whole branch). A branch's entries come in file order too.",
+          parameters: [
+            REF,
+            query("after", "Entries after this one (id, unique prefix or label:NAME); the previous page's nextAfter"),
+            query("limit", "Page size (default 200, at most 2000)", { type: "integer", minimum: 1, maximum: 2000 }),
+          ],
+          responses: {
+            "200": { description: "OK", headers: NEXT, content: { "application/json": { schema: ref("entries") } } },
+            ...errors(401, 400, 404, 422),
+          },
+        },
+      },
       "/api/sessions/{ref}/context": {
         get: {
           summary: "The model context at an entry",
@@ -129,6 +153,7 @@ export function openApiDocument(version: string): Json {
       securitySchemes: { bearer: { type: "http", scheme: "bearer", description: "The --token / PI_SESSION_TOKEN, when the server has one" } },
       schemas: {
         Error: ERROR_SCHEMA,
+        entries: ENTRIES_SCHEMA,
         ...Object.fromEntries(Object.keys(CLI_SCHEMAS).map((name) => [name, component(name)])),
       },
     },

@@ -7,10 +7,17 @@
  */
 import type { Context, Hono } from "hono";
 import { ApiFailure } from "../http-error.ts";
-import { contextValue, entriesPage, filesValue, infoValue, listPage, searchValue, statsValue, treeValue } from "../queries.ts";
+import { CONTEXT_FORMATS, sessionContext } from "../../query/context.ts";
+import { sessionEntries } from "../../query/entries.ts";
+import { sessionInfo } from "../../query/info.ts";
+import { LIST_SORTS, listSessions } from "../../query/list.ts";
+import { sessionTree } from "../../query/tree.ts";
+import { TREE_FILTERS, type TreeFilter } from "../../render/tree-rows.ts";
+import { filesValue, searchValue, statsValue } from "../queries.ts";
 import { isSafeEntryRef, isSafeRef } from "../security.ts";
 import type { ServeState } from "../serve-state.ts";
 import { openApiDocument } from "./openapi.ts";
+import { versioned } from "./versioned.ts";
 
 /** Entries per page when `limit` is not given, and the most one page may hold. */
 export const ENTRIES_PAGE = 200;
@@ -23,18 +30,17 @@ function json(value: unknown, headers: Record<string, string> = {}): Response {
 }
 
 /** Headers that point at the next page, when there is one. */
-function nextHeaders(c: Context, cursor: string | null): Record<string, string> {
+function nextHeaders(c: Context, cursor: string | null, param = "cursor"): Record<string, string> {
   if (cursor === null) return {};
   const url = new URL(c.req.url);
-  url.searchParams.delete("after");
-  url.searchParams.set("cursor", cursor);
+  url.searchParams.set(param, cursor);
   return { "X-Next-Cursor": cursor, Link: `<${url.pathname}${url.search}>; rel="next"`, "Access-Control-Expose-Headers": "X-Next-Cursor, Link" };
 }
 
 /** The session reference of the path; anything but an id or id prefix names nothing. */
 export function refParam(c: Context): string {
   const ref = c.req.param("ref") ?? "";
-  if (!isSafeRef(ref)) throw new ApiFailure(404, "not-found", `No session found matching "${ref}"`, "Use a session id or a unique prefix of one, as /api/sessions lists them");
+  if (!isSafeRef(ref)) throw new ApiFailure(404, "no-session", `No session found matching "${ref}"`, "Use a session id or a unique prefix of one, as /api/sessions lists them");
   return ref;
 }
 
@@ -75,10 +81,7 @@ function requiredParam(c: Context, name: string, example: string): string {
   return value;
 }
 
-export const LIST_SORTS = ["modified", "created", "name", "messages", "size"] as const;
-export const TREE_FILTERS = ["default", "no-tools", "user-only", "labeled-only", "all"] as const;
 export const STATS_GROUPS = ["day", "week", "month", "hour", "session", "model", "project"] as const;
-export const CONTEXT_FORMATS = ["json", "llm"] as const;
 
 /** Registers the API routes on `app`. */
 export function apiRoutes(app: Hono, state: ServeState): void {
@@ -86,9 +89,9 @@ export function apiRoutes(app: Hono, state: ServeState): void {
 
   app.get("/api/sessions", async (c) => {
     const cwd = c.req.query("cwd") || undefined;
-    const page = await listPage(state.env(cwd), {
+    const page = await listSessions(state.env(cwd), {
       all: cwd === undefined,
-      sort: choiceParam(c, "sort", LIST_SORTS),
+      sort: choiceParam(c, "sort", LIST_SORTS) as (typeof LIST_SORTS)[number] | undefined,
       named: flagParam(c, "named"),
       search: c.req.query("q") || undefined,
       limit: limitParam(c),
@@ -97,31 +100,33 @@ export function apiRoutes(app: Hono, state: ServeState): void {
     return json(state.present(page.value), nextHeaders(c, page.nextCursor));
   });
 
-  app.get("/api/sessions/:ref", async (c) => json(state.present(await infoValue(state.env(), { ref: refParam(c) }))));
+  app.get("/api/sessions/:ref", async (c) => json(state.present(versioned((await sessionInfo(state.env(), { ref: refParam(c) })).value))));
 
-  app.get("/api/sessions/:ref/tree", async (c) =>
-    json(state.present(await treeValue(state.env(), { ref: refParam(c), filter: choiceParam(c, "filter", TREE_FILTERS) }))));
-
-  app.get("/api/sessions/:ref/entries", async (c) => {
-    const page = await entriesPage(state.env(), {
-      ref: refParam(c),
-      leaf: entryParam(c, "leaf"),
-      after: entryParam(c, "after"),
-      limit: limitParam(c, ENTRIES_MAX) ?? ENTRIES_PAGE,
-      cursor: c.req.query("cursor") || undefined,
-    });
-    return json(state.present(page.value), nextHeaders(c, page.nextCursor));
+  app.get("/api/sessions/:ref/tree", async (c) => {
+    const filter = choiceParam(c, "filter", TREE_FILTERS) as TreeFilter | undefined;
+    return json(state.present(versioned((await sessionTree(state.env(), { ref: refParam(c), filter })).value)));
   });
 
-  app.get("/api/sessions/:ref/context", async (c) =>
-    json(state.present(await contextValue(state.env(), { ref: refParam(c), leaf: entryParam(c, "leaf"), format: choiceParam(c, "format", CONTEXT_FORMATS) ?? "json" }))));
+  app.get("/api/sessions/:ref/entries", async (c) => {
+    const { value } = await sessionEntries(state.env(), {
+      ref: refParam(c),
+      after: entryParam(c, "after"),
+      limit: limitParam(c, ENTRIES_MAX) ?? ENTRIES_PAGE,
+    });
+    return json(state.present(versioned(value)), nextHeaders(c, value.nextAfter, "after"));
+  });
+
+  // pi's own shapes: no schemaVersion, as `context` prints them.
+  app.get("/api/sessions/:ref/context", async (c) => {
+    const format = choiceParam(c, "format", CONTEXT_FORMATS) as (typeof CONTEXT_FORMATS)[number] | undefined;
+    return json(state.present((await sessionContext(state.env(), { ref: refParam(c), leaf: entryParam(c, "leaf"), format })).value));
+  });
 
   app.get("/api/search", async (c) =>
     json(state.present(await searchValue(state.env(), { query: requiredParam(c, "q", "parser"), limit: limitParam(c), role: c.req.query("role") || undefined, regex: flagParam(c, "regex") }))));
 
   app.get("/api/stats", async (c) =>
     json(state.present(await statsValue(state.env(), {
-      all: true,
       by: choiceParam(c, "by", STATS_GROUPS),
       since: c.req.query("since") || undefined,
       until: c.req.query("until") || undefined,

@@ -5,7 +5,8 @@
  * @module
  */
 import type { QueryEnv } from "../../query/env.ts";
-import { listValue, statsValue } from "../queries.ts";
+import { listSessions } from "../../query/list.ts";
+import { statsValue } from "../queries.ts";
 import type { EventStreams } from "../live/event-stream.ts";
 import type { SessionWatcher } from "../live/session-watcher.ts";
 import { Histogram, type MetricFamily, prometheusText } from "./prometheus-text.ts";
@@ -34,8 +35,8 @@ export class ServeMetrics {
     const started = performance.now();
     const env = this.#deps.env();
     const [stats, listing] = await Promise.all([
-      statsValue(env, { all: true, by: "project", breakdown: true }) as Promise<ProjectStats>,
-      listValue(env, { all: true }) as Promise<Listing>,
+      statsValue(env, { by: "project", breakdown: true }) as Promise<ProjectStats>,
+      listSessions(env, { all: true }).then((r) => r.value as Listing),
     ]);
     this.refresh.observe({}, (performance.now() - started) / 1000);
     return [...usageFamilies(stats), ...catalogFamilies(listing)];

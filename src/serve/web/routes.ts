@@ -8,7 +8,12 @@
 import type { Context, Hono } from "hono";
 import type { SessionEntry } from "../../core/format/types.ts";
 import { ApiFailure, describeApiError } from "../http-error.ts";
-import { contextValue, entriesPage, filesValue, infoValue, listPage, searchValue, statsValue, treeValue } from "../queries.ts";
+import { sessionContext } from "../../query/context.ts";
+import { readHeader } from "../../session/read-header.ts";
+import { listSessions, type ListSort } from "../../query/list.ts";
+import { sessionTranscript } from "../../query/transcript.ts";
+import { sessionTree } from "../../query/tree.ts";
+import { filesValue, searchValue, statsValue } from "../queries.ts";
 import { isSafeEntryRef, isSafeRef } from "../security.ts";
 import type { ServeState } from "../serve-state.ts";
 import { html, type Raw } from "./html.ts";
@@ -16,9 +21,9 @@ import { pageHtml, pagePolicy, type PageOptions } from "./layout.ts";
 import { type ContextValue, contextView } from "./views/context-view.ts";
 import { filesView } from "./views/files-view.ts";
 import { hitRows, sessionRows } from "./views/session-list.ts";
-import { entriesView, factsView, treeView } from "./views/session-view.ts";
+import { entriesView, treeView } from "./views/session-view.ts";
 import { chartData, statsView } from "./views/stats-view.ts";
-import type { FilesItem, InfoValue, ListedSession, SearchHit, StatsValue, TreeValue } from "./views/values.ts";
+import type { FilesItem, ListedSession, SearchHit, StatsValue } from "./views/values.ts";
 
 /** Sessions on the first paint of `/`, and entries on a session page's. */
 const FIRST_SESSIONS = 50;
@@ -48,7 +53,7 @@ function guarded(state: ServeState, section: PageOptions["section"], handler: (c
 
 function sessionRef(c: Context): string {
   const ref = c.req.param("ref") ?? "";
-  if (!isSafeRef(ref)) throw new ApiFailure(404, "not-found", `No session found matching "${ref}"`, "Pick a session from the list");
+  if (!isSafeRef(ref)) throw new ApiFailure(404, "no-session", `No session found matching "${ref}"`, "Pick a session from the list");
   return ref;
 }
 
@@ -57,14 +62,6 @@ function leafParam(c: Context): string | undefined {
   if (leaf === undefined || leaf === "") return undefined;
   if (!isSafeEntryRef(leaf)) throw new ApiFailure(404, "entry-not-found", `Entry "${leaf}" not found`, "Pick an entry in the session's tree");
   return leaf;
-}
-
-/** The ids from `leaf` up to its root, as far as the tree's rows reach. */
-function branchOf(tree: TreeValue, leaf: string | null): Set<string> {
-  const parents = new Map(tree.rows.map((r) => [r.id, r.parentId]));
-  const ids = new Set<string>();
-  for (let id = leaf; id !== null && parents.has(id) && !ids.has(id); id = parents.get(id) ?? null) ids.add(id);
-  return ids;
 }
 
 export function webRoutes(app: Hono, state: ServeState): void {
@@ -78,7 +75,7 @@ export function webRoutes(app: Hono, state: ServeState): void {
     if (q) {
       rows = hitRows(state.present(await searchValue(state.env(), { query: q, limit: 50 })) as SearchHit[]);
     } else {
-      const listed = await listPage(state.env(cwd), { all: cwd === undefined, sort, named, limit: FIRST_SESSIONS });
+      const listed = await listSessions(state.env(cwd), { all: cwd === undefined, sort: sort as ListSort | undefined, named, limit: FIRST_SESSIONS });
       rows = sessionRows(state.present(listed.value) as ListedSession[]);
       next = listed.nextCursor;
     }
@@ -95,43 +92,45 @@ export function webRoutes(app: Hono, state: ServeState): void {
     const ref = sessionRef(c);
     const leaf = leafParam(c);
     const env = state.env();
-    const [info, tree, entries] = await Promise.all([
-      infoValue(env, { ref }) as Promise<InfoValue>,
-      treeValue(env, { ref }) as Promise<TreeValue>,
-      entriesPage(env, { ref, leaf, limit: FIRST_ENTRIES }),
-    ]);
-    const shown = state.present(entries.value) as { leafId: string | null; entries: SessionEntry[] };
-    const id = info.id;
-    const command = `pi --session ${info.path}`;
-    const body = html`<div class="session"><aside class="tree-box" id="tree-box">${treeView(id, state.present(tree), shown.leafId, branchOf(tree, shown.leafId))}</aside><section>${
-      factsView(state.present(info))
-    }<div class="toolbar"><code class="command" title="Resume in pi">${state.present(command)}</code><a href="/api/sessions/${encodeURIComponent(id)}/entries?limit=2000${leaf ? `&leaf=${encodeURIComponent(leaf)}` : ""}">JSON</a><a href="/sessions/${encodeURIComponent(id)}/context${
-      shown.leafId ? `?leaf=${encodeURIComponent(shown.leafId)}` : ""
-    }">Context at the end</a>${leaf ? html`<a href="/sessions/${encodeURIComponent(id)}">Newest branch</a>` : ""}</div><div id="entries">${entriesView(id, shown.entries)}</div><button class="more" id="more-entries" type="button"${
-      entries.nextCursor === null ? html` hidden` : ""
-    }>More entries</button></section></div>`;
-    const lastId = shown.entries.at(-1)?.id ?? null;
+    const [tree, branch] = await Promise.all([sessionTree(env, { ref }), sessionTranscript(env, { ref, leaf })]);
+    const id = (await readHeader(env.fs, branch.value.path))?.id ?? ref;
+    const shown = branch.value.entries.slice(0, FIRST_ENTRIES);
+    const leafId = branch.value.leafId;
+    const title = state.present(branch.title);
+    const command = state.present(`pi --session ${branch.value.path}`);
+    const body = html`<div class="session"><aside class="tree-box" id="tree-box">${treeView(id, state.present(tree.value), leafId, new Set(branch.value.entries.map((e) => e.id)))}</aside><section><h1>${title}</h1><dl class="facts" id="facts"></dl><div class="toolbar"><code class="command" title="Resume in pi">${command}</code><a href="/sessions/${
+      encodeURIComponent(id)
+    }/context${leafId ? `?leaf=${encodeURIComponent(leafId)}` : ""}">Context at the end</a>${leaf ? html`<a href="/sessions/${encodeURIComponent(id)}">Newest branch</a>` : ""}<a href="/api/sessions/${encodeURIComponent(id)}/entries?limit=2000">JSON</a></div><div id="entries">${
+      entriesView(id, state.present(shown) as SessionEntry[])
+    }</div><button class="more" id="more-entries" type="button"${shown.length === branch.value.entries.length ? html` hidden` : ""}>More entries</button></section></div>`;
     return page(state, {
-      title: info.name ?? `Session ${id.slice(0, 8)}`,
+      title,
       page: "session",
       section: "sessions",
       body,
-      data: { sessionId: id, leaf: leaf ?? null, follow: leaf === undefined, next: entries.nextCursor, lastId },
+      data: {
+        sessionId: id,
+        follow: leaf === undefined,
+        // The branch's ids, for picking its entries out of the file-order pages the API gives.
+        branch: branch.value.entries.map((e) => e.id),
+        shown: shown.length,
+      },
     });
   }));
 
   app.get("/sessions/:ref/context", guarded(state, "sessions", async (c) => {
     const ref = sessionRef(c);
     const leaf = leafParam(c);
-    const info = await infoValue(state.env(), { ref }) as InfoValue;
-    const value = state.present(await contextValue(state.env(), { ref, leaf, format: "json" })) as ContextValue;
-    return page(state, { title: "Model context", page: "context", section: "sessions", body: contextView(info.id, leaf ?? null, value) });
+    const context = await sessionContext(state.env(), { ref, leaf, format: "json" });
+    const value = state.present(context.value) as ContextValue;
+    const id = (await readHeader(state.env().fs, context.path))?.id ?? ref;
+    return page(state, { title: "Model context", page: "context", section: "sessions", body: contextView(id, leaf ?? null, value) });
   }));
 
   app.get("/stats", guarded(state, "stats", async () => {
     const env = state.env();
     const [byDay, byProject, bySession, byModel] = await Promise.all(
-      (["day", "project", "session", "model"] as const).map((by) => statsValue(env, { all: true, by, breakdown: by === "day" }) as Promise<StatsValue>),
+      (["day", "project", "session", "model"] as const).map((by) => statsValue(env, { by, breakdown: by === "day" }) as Promise<StatsValue>),
     );
     return page(state, { title: "Stats", page: "stats", section: "stats", body: statsView(byDay, state.present(byProject), bySession, byModel), data: { chart: chartData(byDay) } });
   }));

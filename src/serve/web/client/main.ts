@@ -6,9 +6,9 @@
  */
 import uPlot from "uplot";
 import { hitRows, sessionRows } from "../views/session-list.ts";
-import { entriesView, treeView } from "../views/session-view.ts";
+import { entriesView, factsView, treeView } from "../views/session-view.ts";
 import type { ChartData } from "../views/stats-view.ts";
-import type { ListedSession, SearchHit, TreeValue } from "../views/values.ts";
+import type { InfoValue, ListedSession, SearchHit, TreeValue } from "../views/values.ts";
 import type { SessionEntry } from "../../../core/format/types.ts";
 
 const data = JSON.parse(document.getElementById("page-data")?.textContent || "null") ?? {};
@@ -100,35 +100,46 @@ function sessionsPage(): void {
 
 function sessionPage(): void {
   const sessionId: string = data.sessionId;
+  const api = `/api/sessions/${encodeURIComponent(sessionId)}`;
   const list = $("#entries")!;
   const more = $<HTMLButtonElement>("#more-entries");
-  let next: string | null = data.next ?? null;
-  let lastId: string | null = data.lastId ?? null;
-  const leafParam = data.leaf ? `&leaf=${encodeURIComponent(data.leaf)}` : "";
+  // The branch shown, root to leaf; the API pages the file in file order, where a branch's
+  // entries come in the same order, so a page's entries on the branch are appended as they come.
+  const branch: string[] = data.branch ?? [];
+  const onBranch = new Set(branch);
+  let shown: number = data.shown ?? 0;
+  let cursor: string | null = shown > 0 ? branch[shown - 1] : null;
+  let leaf: string | null = branch.at(-1) ?? null;
   const append = (entries: SessionEntry[]) => {
-    if (entries.length === 0) return;
-    list.insertAdjacentHTML("beforeend", entriesView(sessionId, entries).html);
-    lastId = entries[entries.length - 1].id;
+    if (entries.length > 0) list.insertAdjacentHTML("beforeend", entriesView(sessionId, entries).html);
   };
+  void getJson<InfoValue>(api).then(({ value, ok }) => {
+    const facts = $("#facts");
+    if (ok && facts) facts.innerHTML = factsView(value).html;
+  });
   const loadMore = async () => {
-    if (next === null) return false;
-    const { value, next: cursor } = await getJson<{ entries: SessionEntry[] }>(`/api/sessions/${encodeURIComponent(sessionId)}/entries?cursor=${encodeURIComponent(next)}${leafParam}&limit=200`);
-    append(value.entries);
-    next = cursor;
-    if (more) more.hidden = next === null;
+    if (shown >= branch.length) return false;
+    const wanted = shown + 200;
+    while (shown < Math.min(wanted, branch.length)) {
+      const after = cursor ? `&after=${encodeURIComponent(cursor)}` : "";
+      const { value, ok } = await getJson<{ entries: SessionEntry[]; nextAfter: string | null }>(`${api}/entries?limit=1000${after}`);
+      if (!ok) return false;
+      append(value.entries.filter((e) => onBranch.has(e.id)));
+      shown += value.entries.filter((e) => onBranch.has(e.id)).length;
+      cursor = value.entries.at(-1)?.id ?? cursor;
+      if (value.nextAfter === null) shown = branch.length;
+    }
+    if (more) more.hidden = shown >= branch.length;
     return true;
   };
-  if (more) {
-    more.hidden = next === null;
-    more.addEventListener("click", () => void loadMore());
-  }
+  more?.addEventListener("click", () => void loadMore());
   const target = async () => {
     document.querySelectorAll(".entry.target, .tree-row.target").forEach((e) => e.classList.remove("target"));
     if (!location.hash.startsWith("#entry-")) return;
     const id = decodeURIComponent(location.hash.slice(7));
     let element = document.getElementById(`entry-${id}`);
     // The entry may be further down the branch than the first page: page until it is there.
-    while (!element && next !== null && await loadMore()) element = document.getElementById(`entry-${id}`);
+    while (!element && onBranch.has(id) && await loadMore()) element = document.getElementById(`entry-${id}`);
     if (!element) return;
     element.classList.add("target");
     element.scrollIntoView({ block: "center" });
@@ -136,34 +147,42 @@ function sessionPage(): void {
   };
   addEventListener("hashchange", () => void target());
   void target();
-  // A session page without ?leaf= follows the session's newest entry, as pi's file grows.
+  // A session page without ?leaf= follows the session's newest entry as pi's file grows.
   if (!data.follow) return;
   let busy = false;
   let again = false;
+  let last: string | null = leaf;
   const follow = async () => {
     if (busy) return void (again = true);
     busy = true;
     try {
       do {
         again = false;
-        const after = lastId ? `&after=${encodeURIComponent(lastId)}` : "";
-        const response = await getJson<{ entries: SessionEntry[] }>(`/api/sessions/${encodeURIComponent(sessionId)}/entries?limit=500${after}`);
-        // The newest entry is on another branch now (pi switched, or compacted): draw that branch.
-        if (!response.ok) return location.reload();
-        // Entries further down than the pages loaded so far come with the next page instead.
-        if (next === null) append(response.value.entries);
-        const tree = await getJson<TreeValue>(`/api/sessions/${encodeURIComponent(sessionId)}/tree`);
-        if (tree.ok) {
-          const onBranch = new Set(tree.value.rows.filter((r) => r.active).map((r) => r.id));
-          $("#tree-box")!.innerHTML = treeView(sessionId, tree.value, tree.value.leafId, onBranch).html;
+        const after = last ? `&after=${encodeURIComponent(last)}` : "";
+        const { value, ok } = await getJson<{ entries: SessionEntry[] }>(`${api}/entries?limit=2000${after}`);
+        if (!ok) return location.reload();
+        for (const entry of value.entries) {
+          // pi went on from another entry (a branch switch, a compaction's new start): draw that branch.
+          if (entry.parentId !== leaf) return location.reload();
+          branch.push(entry.id);
+          onBranch.add(entry.id);
+          leaf = entry.id;
+          last = entry.id;
+          // Entries further down than the pages loaded so far come with the next page instead.
+          if (shown === branch.length - 1) {
+            append([entry]);
+            shown++;
+          }
         }
+        const tree = await getJson<TreeValue>(`${api}/tree`);
+        if (tree.ok) $("#tree-box")!.innerHTML = treeView(sessionId, tree.value, leaf, onBranch).html;
       } while (again);
     } finally {
       busy = false;
     }
   };
   listeners.push((type, event) => {
-    if (event.id === sessionId && (type === "appended" || type === "renamed")) void follow();
+    if (event.id === sessionId && type === "appended") void follow();
   });
 }
 

@@ -47,13 +47,12 @@ export function entriesView(sessionId: string, entries: readonly SessionEntry[])
   return html`${entries.map((e) => entryView(sessionId, e))}`;
 }
 
-/** The session's facts: name, folder, dates, counts, tokens and cost (all branches). */
+/** The session's facts (the items of a <dl>): folder, dates, counts, tokens and cost (all branches). */
 export function factsView(info: InfoValue): Raw {
-  const title = info.name ?? `Session ${info.id.slice(0, 8)}`;
   const fact = (term: string, value: string | Raw) => html`<div><dt>${term}</dt><dd>${value}</dd></div>`;
-  return html`<h1>${title}</h1><dl class="facts">${fact("Id", html`<code>${info.id}</code>`)}${fact("Folder", info.cwd)}${fact("Started", shortTime(info.created))}${
+  return html`${fact("Id", html`<code>${info.id}</code>`)}${fact("Folder", info.cwd)}${fact("Started", shortTime(info.created))}${
     fact("Last activity", shortTime(info.modified))
-  }${fact("Entries", `${count(info.entryCount)} · ${count(info.leafCount)} branches`)}${fact("Tokens", count(info.usage.totalTokens))}${fact("Cost", dollars(info.usage.cost.total))}</dl>`;
+  }${fact("Entries", `${count(info.entryCount)} · ${count(info.leafCount)} branches`)}${fact("Tokens", count(info.usage.totalTokens))}${fact("Cost", dollars(info.usage.cost.total))}`;
 }
 
 /** The tree: each row links to its branch (`?leaf=`) scrolled to the entry. */
