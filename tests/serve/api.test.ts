@@ -58,7 +58,7 @@ describe("serve API = the CLI's --json", () => {
     ["/api/stats", ["stats", "--all"]],
     ["/api/stats?by=model&breakdown=0", ["stats", "--all", "--by", "model"]],
     ["/api/stats?by=project&breakdown=1", ["stats", "--all", "--by", "project", "--breakdown"]],
-    ["/api/files?path=src/a.ts", ["files", "src/a.ts", "--all"]],
+    ["/api/files?path=/home/u/proj/src/a.ts", ["files", "/home/u/proj/src/a.ts", "--all"]],
   ];
 
   for (const [path, argv] of pairs) {
@@ -223,7 +223,7 @@ describe("serve OpenAPI document", () => {
       [`/api/sessions/${SESSION_ID}/context`, "/api/sessions/{ref}/context", "200", "context"],
       ["/api/search?q=parser", "/api/search"],
       ["/api/stats?by=project&breakdown=1", "/api/stats"],
-      ["/api/files?path=src/a.ts", "/api/files"],
+      ["/api/files?path=/home/u/proj/src/a.ts", "/api/files"],
       ["/api/sessions/nothing-0", "/api/sessions/{ref}", "404"],
       ["/api/stats?by=decade", "/api/stats", "400"],
     ];
