@@ -55,7 +55,7 @@ export function scriptJson(value: unknown): string {
 export function pageHtml(options: PageOptions): string {
   const nav = (section: PageOptions["section"], href: string, label: string) =>
     html`<a href="${href}"${options.section === section ? raw(' aria-current="page"') : ""}>${label}</a>`;
-  return "<!DOCTYPE html>\n" + html`<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><meta name="referrer" content="no-referrer"><meta name="color-scheme" content="light dark"><title>${options.title} · pi-session</title><style>${
+  return "<!DOCTYPE html>\n" + html`<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><meta name="referrer" content="no-referrer"><meta name="color-scheme" content="light dark"><link rel="icon" href="data:,"><title>${options.title} · pi-session</title><style>${
     raw(APP_CSS)
   }</style></head><body data-page="${options.page}"><header class="top"><a class="brand" href="/">pi-session</a><nav>${nav("sessions", "/", "Sessions")}${nav("stats", "/stats", "Stats")}${
     nav("files", "/files", "Files")
