@@ -6,10 +6,11 @@
 import type { Catalog } from "../catalog/catalog.ts";
 import type { SessionDirChoice, StorageEnv } from "../core/storage/layout.ts";
 import type { FileSystem } from "../io/file-system.ts";
-import { createQueryEnv, type QueryEnv, type QueryReport } from "../query/env.ts";
+import { type CatalogUse, createQueryEnv, type QueryEnv, type QueryReport } from "../query/env.ts";
 import { type Colors, createColors } from "../render/colors.ts";
 import { printable } from "../render/control-chars.ts";
 import type { CliDeps } from "./deps.ts";
+import { colorEnabled } from "./output/color-choice.ts";
 import { startProgress } from "./progress.ts";
 
 /** The global flags of SPEC §4. */
@@ -18,8 +19,11 @@ export interface GlobalOptions {
   agentDir?: string;
   cwd?: string;
   json?: boolean;
-  color?: boolean;
+  /** `--color <when>` (always, never, auto) or `--no-color` (false). */
+  color?: boolean | string;
   quiet?: boolean;
+  /** False with `--no-pager`. */
+  pager?: boolean;
 }
 
 export type { Colors };
@@ -37,7 +41,7 @@ export class CliContext implements QueryEnv {
   readonly agentDir: string;
   readonly json: boolean;
   readonly quiet: boolean;
-  /** Colours on stdout (TTY, no NO_COLOR, no --no-color). */
+  /** Colours on stdout (`--color`, else FORCE_COLOR, else NO_COLOR, else whether it is a TTY). */
   readonly color: Colors;
   /** Colours on stderr. */
   readonly errColor: Colors;
@@ -60,9 +64,9 @@ export class CliContext implements QueryEnv {
     this.agentDir = this.#env.agentDir;
     this.json = options.json ?? false;
     this.quiet = options.quiet ?? false;
-    const allowed = options.color !== false && !storage.env("NO_COLOR");
-    this.color = createColors(allowed && deps.stdoutIsTTY);
-    this.errColor = createColors(allowed && deps.stderrIsTTY);
+    const choice = (isTTY: boolean) => colorEnabled({ flag: options.color, env: storage.env, isTTY });
+    this.color = createColors(choice(deps.stdoutIsTTY));
+    this.errColor = createColors(choice(deps.stderrIsTTY));
   }
 
   /** Terminal width for tables; unlimited in pipes. */
@@ -122,7 +126,7 @@ export class CliContext implements QueryEnv {
   }
 
   /** Runs `work` with a catalog opened for it, and closes it afterwards. */
-  withCatalog<T>(work: (catalog: Catalog) => Promise<T>): Promise<T> {
-    return this.#env.withCatalog(work);
+  withCatalog<T>(work: (catalog: Catalog) => Promise<T>, options?: CatalogUse): Promise<T> {
+    return this.#env.withCatalog(work, options);
   }
 }

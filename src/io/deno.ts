@@ -151,4 +151,5 @@ export const denoFileSystem: FileSystem = {
   remove: (path) => mapped({ verb: "remove", path }, () => Deno.remove(path)),
   mkdir: (path, options = {}) =>
     mapped({ verb: "create directory", path }, () => Deno.mkdir(path, { recursive: options.recursive ?? false })),
+  chmod: (path, mode) => mapped({ verb: "change the permissions of", path }, () => Deno.chmod(path, mode)),
 };

@@ -101,4 +101,9 @@ export interface FileSystem {
   remove(path: string): Promise<void>;
   /** Creates a directory; with `recursive`, parents too and no error if it exists. */
   mkdir(path: string, options?: { recursive?: boolean }): Promise<void>;
+  /**
+   * Sets the permission bits of a file or directory (following links). Optional: a file system
+   * without permissions (or a wrapper that does not pass them on) leaves it out.
+   */
+  chmod?(path: string, mode: number): Promise<void>;
 }

@@ -198,6 +198,11 @@ export class MemoryFileSystem implements FileSystem {
     }
   }
 
+  async chmod(path: string, mode: number): Promise<void> {
+    const node = this.#lookup(this.#parts(path), { verb: "change the permissions of", path });
+    node.mode = mode & 0o7777;
+  }
+
   #parts(path: string): string[] {
     return resolve(this.#cwd, path);
   }

@@ -4,7 +4,7 @@
  * @module
  */
 
-import { lstat, mkdir, open, rename, rm, rmdir, unlink } from "node:fs/promises";
+import { chmod, lstat, mkdir, open, rename, rm, rmdir, unlink } from "node:fs/promises";
 import type { FileHandle } from "node:fs/promises";
 import { closeSync, type Dirent, fstatSync, openSync, readdirSync, readSync, type Stats, statSync, writeSync } from "node:fs";
 import { join } from "node:path";
@@ -222,4 +222,5 @@ export const nodeFileSystem: FileSystem = {
     mapped({ verb: "create directory", path }, async () => {
       await mkdir(path, { recursive: options.recursive ?? false });
     }),
+  chmod: (path, mode) => mapped({ verb: "change the permissions of", path }, () => chmod(path, mode)),
 };

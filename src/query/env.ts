@@ -52,8 +52,11 @@ export interface QueryEnv {
   sessionDir(): Promise<SessionDirChoice>;
   /** Merged global and project settings; problems are reported once as warnings. */
   settings(): Promise<Record<string, unknown>>;
-  /** Runs `work` with the catalog: one opened for the call and closed after it, or a shared one left open. */
-  withCatalog<T>(work: (catalog: Catalog) => Promise<T>): Promise<T>;
+  /**
+   * Runs `work` with the catalog: one opened for the call and closed after it, or a shared one
+   * left open (which `options` then do not change).
+   */
+  withCatalog<T>(work: (catalog: Catalog) => Promise<T>, options?: CatalogUse): Promise<T>;
   now(): Date;
   readonly report: QueryReport;
 }
@@ -79,6 +82,14 @@ export interface QueryEnvInit {
   report?: Partial<QueryReport>;
 }
 
+/** How a call opens its own catalog. */
+export interface CatalogUse {
+  /** Check a SQLite catalog in full first: a damaged one is set aside and rebuilt (`index --rebuild`). */
+  verify?: boolean;
+  /** The caller reports a failed save itself (`index`): no note about it then. */
+  reportsSaves?: boolean;
+}
+
 const MODES: readonly string[] = ["auto", "sqlite", "file", "off"];
 const NO_PROGRESS: Progress = { update() {}, end() {} };
 
@@ -87,7 +98,12 @@ const NO_PROGRESS: Progress = { update() {}, end() {} };
  * has it, else the file store under the cache dir; `PI_SESSION_CATALOG` may force `sqlite`,
  * `file` or `off`. The caller closes it.
  */
-export function openQueryCatalog(fs: FileSystem, storage: StorageEnv, note: (message: string) => void = () => {}): Promise<Catalog> {
+export function openQueryCatalog(
+  fs: FileSystem,
+  storage: StorageEnv,
+  note: (message: string) => void = () => {},
+  options: CatalogUse & { now?: () => Date } = {},
+): Promise<Catalog> {
   const wanted = storage.env("PI_SESSION_CATALOG") ?? "auto";
   return openCatalog({
     fs,
@@ -97,6 +113,9 @@ export function openQueryCatalog(fs: FileSystem, storage: StorageEnv, note: (mes
     // Deno's adapter waits on its reads: a few files at once keep the disk busy meanwhile.
     concurrency: fs === denoFileSystem ? 4 : undefined,
     note: (message) => note(`pi-session: ${message}`),
+    verify: options.verify,
+    noteSaveFailures: !options.reportsSaves,
+    now: options.now,
   });
 }
 
@@ -177,9 +196,9 @@ export function createQueryEnv(init: QueryEnvInit): QueryEnv {
       })();
       return sessionDir;
     },
-    async withCatalog(work) {
+    async withCatalog(work, use = {}) {
       if (init.catalog) return work(init.catalog);
-      const catalog = await openQueryCatalog(fs, storage, report.note);
+      const catalog = await openQueryCatalog(fs, storage, report.note, { ...use, now: env.now });
       try {
         return await work(catalog);
       } finally {

@@ -267,6 +267,19 @@ export function describeFileSystemContract(name: string, makeFs: () => Promise<F
       assert.equal((await fs.stat(at("a", "b", "c")))?.isDirectory, true);
     });
 
+    test("chmod() sets the permission bits of a file and a directory; a missing path is NotFound", async ({ fs, at }) => {
+      assert.ok(fs.chmod, "every adapter has chmod");
+      await fs.mkdir(at("d"));
+      await fs.append(at("d", "f"), bytes("x"), { mode: 0o644 });
+      await fs.chmod(at("d", "f"), 0o600);
+      await fs.chmod(at("d"), 0o700);
+      const [file, dir] = [(await fs.stat(at("d", "f")))!.mode & 0o777, (await fs.stat(at("d")))!.mode & 0o777];
+      // 0 means the platform has no modes (Windows keeps only a read-only flag).
+      if (file !== 0 && globalThis.navigator?.platform !== "Win32") assert.deepEqual([file, dir], [0o600, 0o700]);
+      assert.equal(await readText(fs, at("d", "f")), "x");
+      await rejectsWith(() => fs.chmod!(at("missing"), 0o600), ["NotFound"], at("missing"));
+    });
+
     test("native failures come out as FsError kinds", async ({ fs, at }) => {
       await fs.mkdir(at("d"));
       await fs.append(at("d", "inner"), bytes("x"));

@@ -64,7 +64,7 @@ export const listCommand: CommandSpec = {
       return row;
     });
     const c = ctx.color;
-    const columns = [{ right: true, style: c.dim }, { right: true }, { style: c.cyan }, ...(opts.all ? [{ style: c.dim }] : []), { flex: true }];
+    const columns = [{ right: true, style: c.dim }, { right: true }, { style: c.cyan }, ...(opts.all ? [{ style: c.dim, shrink: true, cutStart: true }] : []), { flex: true }];
     for (const line of formatTable(rows, columns, ctx.width)) ctx.out(line);
     return 0;
   },
