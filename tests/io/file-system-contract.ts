@@ -280,6 +280,31 @@ export function describeFileSystemContract(name: string, makeFs: () => Promise<F
       await rejectsWith(() => fs.chmod!(at("missing"), 0o600), ["NotFound"], at("missing"));
     });
 
+    test("link() gives a file a second name that keeps the old bytes after a rename over the first", async ({ fs, at }) => {
+      await fs.append(at("s.jsonl"), bytes("one\n"));
+      await fs.link(at("s.jsonl"), at("old"));
+      await fs.append(at("s.jsonl"), bytes("two\n"));
+      assert.equal(await readText(fs, at("old")), "one\ntwo\n", "both names show an append through either");
+      await fs.writeAtomic(at("s.jsonl"), bytes("new\n"));
+      await fs.append(at("old"), bytes("late\n"));
+      assert.equal(await readText(fs, at("old")), "one\ntwo\nlate\n");
+      assert.equal(await readText(fs, at("s.jsonl")), "new\n");
+      await fs.remove(at("old"));
+      assert.deepEqual(await names(fs, at()), ["s.jsonl"]);
+      await rejectsWith(() => fs.link(at("s.jsonl"), at("s.jsonl")), ["AlreadyExists"], at("s.jsonl"));
+      await rejectsWith(() => fs.link(at("missing"), at("x")), ["NotFound"], at("missing"));
+    });
+
+    test("realPath() names a file absolutely, and fails with NotFound when nothing is there", async ({ fs, at }) => {
+      await fs.mkdir(at("d"));
+      await fs.append(at("d", "f"), bytes("x"));
+      const real = await fs.realPath(at("d", "f"));
+      assert.ok(real.startsWith("/") || /^[A-Za-z]:\\/.test(real), real);
+      assert.ok(real.endsWith("/d/f") || real.endsWith("\\d\\f"), real);
+      assert.equal(await fs.realPath(at("d", "..", "d", "f")), real);
+      await rejectsWith(() => fs.realPath(at("missing")), ["NotFound"], at("missing"));
+    });
+
     test("native failures come out as FsError kinds", async ({ fs, at }) => {
       await fs.mkdir(at("d"));
       await fs.append(at("d", "inner"), bytes("x"));
