@@ -59,6 +59,11 @@ export interface QueryEnv {
   withCatalog<T>(work: (catalog: Catalog) => Promise<T>, options?: CatalogUse): Promise<T>;
   now(): Date;
   readonly report: QueryReport;
+  /**
+   * False to refuse session references that are paths (a server's or a tool's callers may
+   * name only sessions in the session directories: by id, id prefix or `@`); default allowed.
+   */
+  readonly pathRefs?: boolean;
 }
 
 /** What `createQueryEnv` is built from; only `fs` and `storage` are required. */
@@ -80,6 +85,8 @@ export interface QueryEnvInit {
   now?: () => Date;
   /** Where notes, warnings and progress go; default nowhere. */
   report?: Partial<QueryReport>;
+  /** False to refuse session references that are paths (see `QueryEnv.pathRefs`). */
+  pathRefs?: boolean;
 }
 
 /** How a call opens its own catalog. */
@@ -170,6 +177,7 @@ export function createQueryEnv(init: QueryEnvInit): QueryEnv {
     agentDir,
     cwd,
     report,
+    pathRefs: init.pathRefs ?? true,
     now: init.now ?? (() => new Date()),
     settings() {
       settings ??= (async () => {

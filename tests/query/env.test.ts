@@ -8,7 +8,8 @@ import { test } from "node:test";
 import type { Catalog } from "../../src/catalog/catalog.ts";
 import { createQueryEnv } from "../../src/query/env.ts";
 import { QueryError } from "../../src/query/errors.ts";
-import { AGENT_DIR, CWD, HOME, memoryFs, sessionDir, writeText } from "../cli/_harness.ts";
+import { resolveSessionRef } from "../../src/query/resolve/session-ref.ts";
+import { addSession, AGENT_DIR, CWD, HOME, memoryFs, sessionDir, userEntry, writeText } from "../cli/_harness.ts";
 import { testEnv } from "./_env.ts";
 
 const storage = { env: () => undefined, home: HOME, processCwd: CWD };
@@ -46,4 +47,15 @@ test("createQueryEnv() refuses a --session-dir that is a file with a QueryError 
   await writeText(fs, "/tmp/file", "x");
   const env = createQueryEnv({ fs, storage, sessionDir: "/tmp/file" });
   await assert.rejects(env.sessionDir(), (e) => e instanceof QueryError && e.exitCode === 2 && e.code === "bad-option");
+});
+
+test("createQueryEnv({ pathRefs: false }) refuses a session reference that is a path, and still resolves ids", async () => {
+  const fs = memoryFs();
+  const path = await addSession(fs, "abcd1234", [userEntry("u1", null, "hello")]);
+  const env = createQueryEnv({ fs, storage, pathRefs: false });
+  for (const ref of [path, "../x.jsonl", "a\\b", "x.jsonl"]) {
+    await assert.rejects(resolveSessionRef(env, ref), (e) => e instanceof QueryError && e.code === "bad-reference" && e.exitCode === 2, ref);
+  }
+  assert.equal(await resolveSessionRef(env, "abcd"), path);
+  assert.equal(await resolveSessionRef(createQueryEnv({ fs, storage }), path), path);
 });
