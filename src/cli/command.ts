@@ -27,5 +27,7 @@ export interface CommandSpec {
   examples: string[];
   /** Left out of `--help` and shell completions (internal helpers such as `__complete-sessions`). */
   hidden?: boolean;
+  /** Output taller than the terminal goes through the pager (`--no-pager` prints it as it is). */
+  paged?: boolean;
   run(ctx: CliContext, args: string[], options: Record<string, unknown>): Promise<number>;
 }

@@ -6,10 +6,12 @@
 import type { Catalog } from "../catalog/catalog.ts";
 import type { SessionDirChoice, StorageEnv } from "../core/storage/layout.ts";
 import type { FileSystem } from "../io/file-system.ts";
-import { createQueryEnv, type QueryEnv, type QueryReport } from "../query/env.ts";
+import { versioned } from "../query/json-version.ts";
+import { type CatalogUse, createQueryEnv, type QueryEnv, type QueryReport } from "../query/env.ts";
 import { type Colors, createColors } from "../render/colors.ts";
 import { printable } from "../render/control-chars.ts";
 import type { CliDeps } from "./deps.ts";
+import { colorEnabled } from "./output/color-choice.ts";
 import { startProgress } from "./progress.ts";
 
 /** The global flags of SPEC §4. */
@@ -18,14 +20,14 @@ export interface GlobalOptions {
   agentDir?: string;
   cwd?: string;
   json?: boolean;
-  color?: boolean;
+  /** `--color <when>` (always, never, auto) or `--no-color` (false). */
+  color?: boolean | string;
   quiet?: boolean;
+  /** False with `--no-pager`. */
+  pager?: boolean;
 }
 
 export type { Colors };
-
-/** The version of every `--json` shape (docs/JSON.md, docs/schema/); bumped on any change that is not an addition. */
-export const JSON_SCHEMA_VERSION = 1;
 
 /** The CLI's context: also the query env its commands run queries against (notes on stderr). */
 export class CliContext implements QueryEnv {
@@ -37,7 +39,7 @@ export class CliContext implements QueryEnv {
   readonly agentDir: string;
   readonly json: boolean;
   readonly quiet: boolean;
-  /** Colours on stdout (TTY, no NO_COLOR, no --no-color). */
+  /** Colours on stdout (`--color`, else FORCE_COLOR, else NO_COLOR, else whether it is a TTY). */
   readonly color: Colors;
   /** Colours on stderr. */
   readonly errColor: Colors;
@@ -60,9 +62,9 @@ export class CliContext implements QueryEnv {
     this.agentDir = this.#env.agentDir;
     this.json = options.json ?? false;
     this.quiet = options.quiet ?? false;
-    const allowed = options.color !== false && !storage.env("NO_COLOR");
-    this.color = createColors(allowed && deps.stdoutIsTTY);
-    this.errColor = createColors(allowed && deps.stderrIsTTY);
+    const choice = (isTTY: boolean) => colorEnabled({ flag: options.color, env: storage.env, isTTY });
+    this.color = createColors(choice(deps.stdoutIsTTY));
+    this.errColor = createColors(choice(deps.stderrIsTTY));
   }
 
   /** Terminal width for tables; unlimited in pipes. */
@@ -80,8 +82,7 @@ export class CliContext implements QueryEnv {
    * version of the shapes in docs/JSON.md (arrays stay arrays: see there).
    */
   outJson(value: unknown): void {
-    const versioned = value !== null && typeof value === "object" && !Array.isArray(value) ? { schemaVersion: JSON_SCHEMA_VERSION, ...value } : value;
-    this.outRawJson(versioned);
+    this.outRawJson(versioned(value));
   }
 
   /** Prints a value as pretty JSON as it is, for shapes that are pi's own (`context`). */
@@ -122,7 +123,7 @@ export class CliContext implements QueryEnv {
   }
 
   /** Runs `work` with a catalog opened for it, and closes it afterwards. */
-  withCatalog<T>(work: (catalog: Catalog) => Promise<T>): Promise<T> {
-    return this.#env.withCatalog(work);
+  withCatalog<T>(work: (catalog: Catalog) => Promise<T>, options?: CatalogUse): Promise<T> {
+    return this.#env.withCatalog(work, options);
   }
 }

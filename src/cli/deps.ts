@@ -26,6 +26,13 @@ export interface CliDeps {
   stdinIsTTY: boolean;
   /** Terminal width, when stdout is a terminal. */
   columns?: number;
+  /** Terminal height, when stdout is a terminal. */
+  rows?: number;
+  /**
+   * Shows `text` through the pager `command` (a shell command line), on the terminal; resolves
+   * false, having shown nothing, when the pager could not be started. Absent: no pager.
+   */
+  page?: (command: string, text: string) => Promise<boolean>;
   now: () => Date;
   /** Runs external programs; absent means none can be run. */
   exec?: ExecFn;

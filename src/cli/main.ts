@@ -82,6 +82,30 @@ const exec: ExecFn = async (command, args) => {
 };
 
 /**
+ * Runs the pager command line through the shell with `text` on its stdin and the terminal as
+ * its output, as git does (LESS=FRX unless LESS is set). Ctrl+C belongs to the pager meanwhile.
+ */
+const page = async (command: string, text: string): Promise<boolean> => {
+  const { spawn } = await import("node:child_process");
+  const env = { ...process.env, LESS: process.env.LESS ?? "FRX" };
+  const ignore = () => {};
+  process.on("SIGINT", ignore);
+  try {
+    return await new Promise<boolean>((resolve) => {
+      const child = spawn(command, { shell: true, stdio: ["pipe", "inherit", "inherit"], env });
+      child.on("error", () => resolve(false));
+      // EPIPE when the pager is quit before it read everything.
+      child.stdin?.on("error", () => {});
+      // 127: the shell found no such command (it said so); the text is printed instead.
+      child.on("close", (code) => resolve(code !== 127));
+      child.stdin?.end(text);
+    });
+  } finally {
+    process.off("SIGINT", ignore);
+  }
+};
+
+/**
  * Runs a program on our terminal. No runtime lets a JavaScript process replace itself (exec),
  * so we wait, leave Ctrl+C and friends to the program (the terminal sends them to both), and
  * exit with its code.
@@ -137,6 +161,8 @@ if (argv.length === 1 && (argv[0] === "--version" || argv[0] === "-V")) {
     stderrIsTTY,
     stdinIsTTY,
     columns: stdoutIsTTY ? process.stdout.columns : undefined,
+    rows: stdoutIsTTY ? process.stdout.rows : undefined,
+    page: stdoutIsTTY ? page : undefined,
     now: () => new Date(),
     exec,
     spawn: spawnInherited,

@@ -11,6 +11,8 @@ import { COMMAND_LOADERS, loadCommands } from "./commands/mod.ts";
 import { CliContext, type GlobalOptions } from "./context.ts";
 import type { CliDeps } from "./deps.ts";
 import { describeError } from "./errors.ts";
+import { COLOR_WHEN } from "./output/color-choice.ts";
+import { pagerCommand, tallerThan } from "./pager.ts";
 
 function addCommand(program: Command, spec: CommandSpec, deps: CliDeps, setExit: (code: number) => void): void {
   const command = program.command(spec.name, { hidden: spec.hidden }).description(spec.summary);
@@ -27,8 +29,24 @@ function addCommand(program: Command, spec: CommandSpec, deps: CliDeps, setExit:
     const self = received[received.length - 1] as Command;
     const options = self.opts();
     const args = received.slice(0, -2).flatMap((a) => (Array.isArray(a) ? a : a === undefined ? [] : [a])) as string[];
-    const ctx = new CliContext(deps, program.opts() as GlobalOptions);
-    setExit(await spec.run(ctx, args, options));
+    const globals = program.opts() as GlobalOptions;
+    const pager = spec.paged && globals.pager !== false && deps.stdoutIsTTY && deps.page ? pagerCommand(deps.storage.env) : undefined;
+    if (pager === undefined) {
+      setExit(await spec.run(new CliContext(deps, globals), args, options));
+      return;
+    }
+    // Held back until the command is done, to know whether it fits on the screen.
+    const held: string[] = [];
+    const ctx = new CliContext({ ...deps, stdout: (text) => void held.push(text) }, globals);
+    let paged = false;
+    try {
+      setExit(await spec.run(ctx, args, options));
+      const text = held.join("");
+      paged = tallerThan(text, { columns: ctx.width, rows: deps.rows || 24 }) && await deps.page!(pager, text);
+    } finally {
+      // A failing command's output comes out before its error, and so does a text no pager showed.
+      if (!paged && held.length > 0) deps.stdout(held.join(""));
+    }
   });
 }
 
@@ -43,8 +61,10 @@ export function buildProgram(deps: CliDeps, setExit: (code: number) => void, com
     .option("--agent-dir <dir>", "pi agent directory (default $PI_CODING_AGENT_DIR or ~/.pi/agent)")
     .option("--cwd <dir>", "act as if run in this directory")
     .option("--json", "print data as JSON")
-    .option("--no-color", "never colour output")
+    .addOption(new Option("--color <when>", "when to colour output; auto: on a terminal unless NO_COLOR is set, FORCE_COLOR forces it").choices(COLOR_WHEN))
+    .option("--no-color", "never colour output (same as --color=never)")
     .option("-q, --quiet", "print no notes on stderr")
+    .option("--no-pager", "never page long show, context or tree output (default: $PAGER, else less -R, on a terminal)")
     .showSuggestionAfterError(true)
     .exitOverride()
     .configureOutput({ writeOut: deps.stdout, writeErr: deps.stderr });
@@ -54,7 +74,7 @@ export function buildProgram(deps: CliDeps, setExit: (code: number) => void, com
 }
 
 /** Global flags that take a value: their value is not the command name. */
-const VALUE_FLAGS = new Set(["--session-dir", "--agent-dir", "--cwd"]);
+const VALUE_FLAGS = new Set(["--session-dir", "--agent-dir", "--cwd", "--color"]);
 
 /**
  * The command `argv` runs, as a one-element list, or undefined (load every command) when it

@@ -102,17 +102,26 @@ export interface FileSystem {
   /** Creates a directory; with `recursive`, parents too and no error if it exists. */
   mkdir(path: string, options?: { recursive?: boolean }): Promise<void>;
   /**
+   * Sets the permission bits of a file or directory (following links). Optional: a file system
+   * without permissions (or a wrapper that does not pass them on) leaves it out.
+   */
+  chmod?(path: string, mode: number): Promise<void>;
+  /**
+   * Gives the file at `existing` a second name, `newPath` (a hard link): both name the same bytes,
+   * so the old file stays readable under `newPath` after another file is renamed over `existing`.
+   * Fails with `AlreadyExists` when `newPath` is taken; a file system without hard links fails
+   * with `PermissionDenied` or `Other`.
+   */
+  link(existing: string, newPath: string): Promise<void>;
+  /** The absolute path of what `path` names, with every symbolic link resolved; `NotFound` if nothing is there. */
+  realPath(path: string): Promise<string>;
+  /**
    * Calls `onChange` soon after something under `dir` (recursively) is created, written, renamed
    * or removed, with the path when the platform names it. Only a hint: events may be merged,
    * late or missing, so callers confirm with `stat` and keep a slow poll as a fallback. Absent,
    * or returning null (no such folder, no watcher left), means: poll.
    */
   watch?(dir: string, onChange: (path: string | null) => void): FsWatcher | null;
-  /**
-   * The absolute path with every symbolic link resolved (NotFound when nothing is there), so a
-   * caller can tell where a path really leads. Absent: the adapter has no links.
-   */
-  realPath?(path: string): Promise<string>;
 }
 
 /** A running `watch`; `close` stops it. */

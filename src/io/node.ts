@@ -4,7 +4,7 @@
  * @module
  */
 
-import { lstat, mkdir, open, realpath, rename, rm, rmdir, unlink } from "node:fs/promises";
+import { chmod, link, lstat, mkdir, open, realpath, rename, rm, rmdir, unlink } from "node:fs/promises";
 import type { FileHandle } from "node:fs/promises";
 import { closeSync, type Dirent, fstatSync, openSync, readdirSync, readSync, type Stats, statSync, watch as watchTree, writeSync } from "node:fs";
 import { join } from "node:path";
@@ -239,5 +239,7 @@ export const nodeFileSystem: FileSystem = {
       await mkdir(path, { recursive: options.recursive ?? false });
     }),
   watch,
+  chmod: (path, mode) => mapped({ verb: "change the permissions of", path }, () => chmod(path, mode)),
+  link: (existing, newPath) => mapped({ verb: "link", path: existing, to: newPath }, () => link(existing, newPath)),
   realPath: (path) => mapped({ verb: "resolve", path }, () => realpath(path)),
 };

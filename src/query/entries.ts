@@ -15,8 +15,8 @@ export interface EntriesOptions {
   ref: string;
   /** Start after this entry (id, unique prefix or `label:NAME`); default from the first. */
   after?: string;
-  /** At most this many entries (a whole number above 0); default all. */
-  limit?: number;
+  /** At most this many entries, a whole number above 0 (a string is read as one); default all. */
+  limit?: number | string;
 }
 
 /** One page of entries. */

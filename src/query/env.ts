@@ -52,10 +52,18 @@ export interface QueryEnv {
   sessionDir(): Promise<SessionDirChoice>;
   /** Merged global and project settings; problems are reported once as warnings. */
   settings(): Promise<Record<string, unknown>>;
-  /** Runs `work` with the catalog: one opened for the call and closed after it, or a shared one left open. */
-  withCatalog<T>(work: (catalog: Catalog) => Promise<T>): Promise<T>;
+  /**
+   * Runs `work` with the catalog: one opened for the call and closed after it, or a shared one
+   * left open (which `options` then do not change).
+   */
+  withCatalog<T>(work: (catalog: Catalog) => Promise<T>, options?: CatalogUse): Promise<T>;
   now(): Date;
   readonly report: QueryReport;
+  /**
+   * False to refuse session references that are paths (a server's or a tool's callers may
+   * name only sessions in the session directories: by id, id prefix or `@`); default allowed.
+   */
+  readonly pathRefs?: boolean;
 }
 
 /** What `createQueryEnv` is built from; only `fs` and `storage` are required. */
@@ -77,6 +85,16 @@ export interface QueryEnvInit {
   now?: () => Date;
   /** Where notes, warnings and progress go; default nowhere. */
   report?: Partial<QueryReport>;
+  /** False to refuse session references that are paths (see `QueryEnv.pathRefs`). */
+  pathRefs?: boolean;
+}
+
+/** How a call opens its own catalog. */
+export interface CatalogUse {
+  /** Check a SQLite catalog in full first: a damaged one is set aside and rebuilt (`index --rebuild`). */
+  verify?: boolean;
+  /** The caller reports a failed save itself (`index`): no note about it then. */
+  reportsSaves?: boolean;
 }
 
 const MODES: readonly string[] = ["auto", "sqlite", "file", "off"];
@@ -87,7 +105,12 @@ const NO_PROGRESS: Progress = { update() {}, end() {} };
  * has it, else the file store under the cache dir; `PI_SESSION_CATALOG` may force `sqlite`,
  * `file` or `off`. The caller closes it.
  */
-export function openQueryCatalog(fs: FileSystem, storage: StorageEnv, note: (message: string) => void = () => {}): Promise<Catalog> {
+export function openQueryCatalog(
+  fs: FileSystem,
+  storage: StorageEnv,
+  note: (message: string) => void = () => {},
+  options: CatalogUse & { now?: () => Date } = {},
+): Promise<Catalog> {
   const wanted = storage.env("PI_SESSION_CATALOG") ?? "auto";
   return openCatalog({
     fs,
@@ -97,6 +120,9 @@ export function openQueryCatalog(fs: FileSystem, storage: StorageEnv, note: (mes
     // Deno's adapter waits on its reads: a few files at once keep the disk busy meanwhile.
     concurrency: fs === denoFileSystem ? 4 : undefined,
     note: (message) => note(`pi-session: ${message}`),
+    verify: options.verify,
+    noteSaveFailures: !options.reportsSaves,
+    now: options.now,
   });
 }
 
@@ -151,6 +177,7 @@ export function createQueryEnv(init: QueryEnvInit): QueryEnv {
     agentDir,
     cwd,
     report,
+    pathRefs: init.pathRefs ?? true,
     now: init.now ?? (() => new Date()),
     settings() {
       settings ??= (async () => {
@@ -177,9 +204,9 @@ export function createQueryEnv(init: QueryEnvInit): QueryEnv {
       })();
       return sessionDir;
     },
-    async withCatalog(work) {
+    async withCatalog(work, use = {}) {
       if (init.catalog) return work(init.catalog);
-      const catalog = await openQueryCatalog(fs, storage, report.note);
+      const catalog = await openQueryCatalog(fs, storage, report.note, { ...use, now: env.now });
       try {
         return await work(catalog);
       } finally {

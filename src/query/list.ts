@@ -51,8 +51,8 @@ export interface ListOptions {
   named?: boolean;
   /** pi's /resume query syntax: words (fuzzy), "phrases", re:REGEX. */
   search?: string;
-  /** At most this many sessions (a whole number above 0); default all. */
-  limit?: number;
+  /** At most this many sessions, a whole number above 0 (a string is read as one); default all. */
+  limit?: number | string;
   /** Continue after the page that returned this cursor (`nextCursor`). */
   cursor?: string;
   /** Also give `shortIds`: each listed id's shortest prefix unique among every project's sessions. */
@@ -98,7 +98,7 @@ function decodeCursor(text: string): Cursor {
   throw new QueryError("bad-cursor", `Cannot continue the listing from cursor "${text}"`, "Pass the nextCursor of a previous page, or start without one");
 }
 
-/** Checks a `limit` (undefined: no limit). */
+/** A `limit` checked: a whole number above 0 (undefined: no limit). */
 export function checkLimit(limit: unknown, hint = "Pass e.g. --limit 20"): number {
   if (limit === undefined) return Infinity;
   const n = Number(limit);

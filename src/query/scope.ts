@@ -8,11 +8,11 @@ import { catalogSessions, listingKinds, type SessionFiles } from "../catalog/lis
 import type { SessionInfo } from "../core/info/session-info.ts";
 import { joinPath } from "../core/storage/paths.ts";
 import { allSessionFiles, sessionFilesIn } from "../session/list-sessions.ts";
-import type { QueryEnv } from "./env.ts";
+import type { CatalogUse, QueryEnv } from "./env.ts";
 
 /** Runs `work` with the env's catalog (`env.withCatalog`). */
-export function withCatalog<T>(env: QueryEnv, work: (catalog: Catalog) => Promise<T>): Promise<T> {
-  return env.withCatalog(work);
+export function withCatalog<T>(env: QueryEnv, work: (catalog: Catalog) => Promise<T>, options?: CatalogUse): Promise<T> {
+  return env.withCatalog(work, options);
 }
 
 /** The session files of a command's scope, and how to tell which of them belong to it. */

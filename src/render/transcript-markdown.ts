@@ -4,6 +4,7 @@
  * @module
  */
 import { oneLine } from "./control-chars.ts";
+import { escapeMarkdownHtml } from "./markdown-escape.ts";
 import { abbreviate, type Block } from "./transcript.ts";
 
 /** A fence longer than any backtick run inside `text`, so the block cannot be closed early. */
@@ -54,10 +55,10 @@ export function markdownBlock(block: Block): string[] {
   for (const part of block.parts) {
     switch (part.kind) {
       case "text":
-        out.push(part.text, "");
+        out.push(escapeMarkdownHtml(part.text), "");
         break;
       case "thinking":
-        out.push("<details>", "<summary>Thinking</summary>", "", part.text, "", "</details>", "");
+        out.push("<details>", "<summary>Thinking</summary>", "", escapeMarkdownHtml(part.text), "", "</details>", "");
         break;
       case "call":
         if (part.name === "$") out.push(...fenced(String(part.args.command ?? ""), "sh"), "");
@@ -70,7 +71,7 @@ export function markdownBlock(block: Block): string[] {
         break;
       }
       case "quote":
-        out.push(...part.text.split("\n").map((line) => (line ? `> ${line}` : ">")), "");
+        out.push(...escapeMarkdownHtml(part.text).split("\n").map((line) => (line ? `> ${line}` : ">")), "");
         break;
       case "note":
         out.push(`*${part.text.replace(/([*_`\\[\]])/g, "\\$1")}*`, "");

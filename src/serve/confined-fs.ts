@@ -27,11 +27,10 @@ export function confinedFileSystem(fs: FileSystem, readRoots: readonly string[],
   const realRoots = new Map<readonly string[], Promise<string[]>>();
   const withReal = (roots: readonly string[]) => {
     let found = realRoots.get(roots);
-    if (!found) realRoots.set(roots, found = Promise.all(roots.map((root) => fs.realPath!(root).catch(() => root))).then((real) => [...roots, ...real]));
+    if (!found) realRoots.set(roots, found = Promise.all(roots.map((root) => fs.realPath(root).catch(() => root))).then((real) => [...roots, ...real]));
     return found;
   };
   const resolved = async (path: string, roots: readonly string[]): Promise<boolean> => {
-    if (!fs.realPath) return roots.some((root) => isInside(path, root));
     let real: string;
     try {
       real = await fs.realPath(path);
@@ -61,7 +60,8 @@ export function confinedFileSystem(fs: FileSystem, readRoots: readonly string[],
     rename: async (from, to) => (await guard(from, writeRoots), await guard(to, writeRoots), fs.rename(from, to)),
     remove: async (path) => (await guard(path, writeRoots), fs.remove(path)),
     mkdir: async (path, options) => (await guard(path, writeRoots), fs.mkdir(path, options)),
+    link: async (existing, newPath) => (await guard(existing, writeRoots), await guard(newPath, writeRoots), fs.link(existing, newPath)),
+    realPath: (path) => fs.realPath(path),
     ...(fs.watch ? { watch: fs.watch.bind(fs) } : {}),
-    ...(fs.realPath ? { realPath: fs.realPath.bind(fs) } : {}),
   };
 }

@@ -89,8 +89,22 @@ export async function openServeState(config: ServeConfig): Promise<ServeState> {
     concurrency: raw === denoFileSystem ? 4 : undefined,
     note: config.log,
   }));
-  const env = (cwd?: string) =>
-    createQueryEnv({ fs, storage, agentDir: config.agentDir, sessionDir: config.sessionDir, cwd, catalog, now: config.now });
+  // One catalog refresh at a time: two at once would read and save the same files twice.
+  let catalogTurn: Promise<unknown> = Promise.resolve();
+  const env = (cwd?: string): QueryEnv => {
+    const inner = createQueryEnv({ fs, storage, agentDir: config.agentDir, sessionDir: config.sessionDir, cwd, catalog, now: config.now, pathRefs: false });
+    return {
+      ...inner,
+      sessionDir: () => inner.sessionDir(),
+      settings: () => inner.settings(),
+      now: () => inner.now(),
+      withCatalog: (work, options) => {
+        const turn = catalogTurn.then(() => inner.withCatalog(work, options));
+        catalogTurn = turn.catch(() => {});
+        return turn;
+      },
+    };
+  };
   const watcher = new SessionWatcher({
     fs,
     watchDirs: [watchDir],

@@ -48,14 +48,16 @@ export class Pane {
   }
 
   /** Starts `argv` (run from `cwd`, with exactly `env`) in a `columns`×`rows` pane. */
-  static start(options: { socket: string; name: string; dir: string; cwd: string; argv: string[]; env: Record<string, string>; columns: number; rows: number }): Pane {
+  static start(options: { socket: string; name: string; dir: string; cwd: string; argv: string[]; env: Record<string, string>; columns: number; rows: number; stdoutOnTerminal?: boolean }): Pane {
     const pane = new Pane(options.socket, options.name, options.dir);
     const { out, rc, stty } = pane.#files;
     const env = Object.entries(options.env).map(([k, v]) => `${k}=${quote(v)}`);
     // TERM comes from tmux; everything else is what the test says. The shell then idles so
     // the screen can still be read (the server is killed at the end).
     const command = `/usr/bin/env -i TERM="$TERM" ${env.join(" ")} ${options.argv.map(quote).join(" ")}`;
-    const script = `cd ${quote(options.cwd)} && ${command} >${quote(out)}; code=$?; stty -a >${quote(stty)}; echo $code >${quote(rc)}; exec sleep 600`;
+    // stdout goes to a file, unless the test needs it on the terminal (a pager).
+    const redirect = options.stdoutOnTerminal ? "" : ` >${quote(out)}`;
+    const script = `cd ${quote(options.cwd)} && ${command}${redirect}; code=$?; stty -a >${quote(stty)}; echo $code >${quote(rc)}; exec sleep 600`;
     pane.#tmux("new-session", "-d", "-s", options.name, "-x", String(options.columns), "-y", String(options.rows), script);
     return pane;
   }
@@ -89,6 +91,11 @@ export class Pane {
     this.#tmux("send-keys", "-t", this.#name, ...keys);
   }
 
+  /** Resizes the pane's window (the program gets SIGWINCH). */
+  resize(columns: number, rows: number): void {
+    this.#tmux("resize-window", "-t", this.#name, "-x", String(columns), "-y", String(rows));
+  }
+
   /** Types text literally. */
   type(text: string): void {
     this.#tmux("send-keys", "-t", this.#name, "-l", text);
@@ -105,7 +112,7 @@ export class Pane {
     const cursorVisible = this.#tmux("display-message", "-p", "-t", this.#name, "#{cursor_flag}").trim() === "1";
     return {
       code: Number(readFileSync(this.#files.rc, "utf8")),
-      stdout: readFileSync(this.#files.out, "utf8"),
+      stdout: existsSync(this.#files.out) ? readFileSync(this.#files.out, "utf8") : "",
       screen: this.screen(),
       stty: readFileSync(this.#files.stty, "utf8"),
       cursorVisible,

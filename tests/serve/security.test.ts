@@ -205,6 +205,7 @@ describe("serve references cannot leave the session folders", () => {
       rename: fs.rename.bind(fs),
       remove: fs.remove.bind(fs),
       mkdir: fs.mkdir.bind(fs),
+      link: fs.link.bind(fs),
       realPath: fs.realPath.bind(fs),
       watch: fs.watch.bind(fs),
     };

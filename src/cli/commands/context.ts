@@ -12,6 +12,7 @@ export const contextCommand: CommandSpec = {
   name: "context",
   summary: "Print the model context pi would build at an entry (default: the last entry)",
   args: ["<ref>"],
+  paged: true,
   options: [
     { flags: "--leaf <entry>", description: "entry id, unique prefix or label:NAME (default: the last entry)" },
     { flags: "--format <format>", description: "json: {messages, thinkingLevel, model}; llm: convertToLlm output; text", choices: [...CONTEXT_FORMATS, "text"], default: "json" },

@@ -9,6 +9,14 @@ import type { CommandSpec } from "../command.ts";
 import { oneLine } from "../../render/control-chars.ts";
 import { groupDigits } from "../../render/numbers.ts";
 
+/** How the text names message roles other than user, assistant and tool results. */
+const OTHER_ROLES: Record<string, string> = {
+  bashExecution: "Bash executions",
+  custom: "Custom",
+  branchSummary: "Branch summaries",
+  compactionSummary: "Compaction summaries",
+};
+
 function usageLines(usage: UsageTotals): string[] {
   const lines = [`  Input:  ${groupDigits(usage.input + usage.cacheRead + usage.cacheWrite)}`];
   if (usage.cacheRead > 0 || usage.cacheWrite > 0) {
@@ -53,6 +61,10 @@ export const infoCommand: CommandSpec = {
       `  User: ${messageRoles.user ?? 0}`,
       `  Assistant: ${messageRoles.assistant ?? 0}`,
       `  Tools: ${toolCalls} calls, ${messageRoles.toolResult ?? 0} results`,
+      // Every other role too (a `!command` run, an extension's message), so the lines add up to the total.
+      ...Object.entries(messageRoles)
+        .filter(([role]) => !["user", "assistant", "toolResult"].includes(role))
+        .map(([role, count]) => `  ${OTHER_ROLES[role] ?? text(role)}: ${count}`),
       "",
       c.bold("Tree"),
       `  Entries: ${data.entryCount} (${Object.entries(entryTypes).map(([k, v]) => `${text(k)} ${v}`).join(", ") || "none"})`,

@@ -4,7 +4,7 @@
  * @module
  */
 import { tildePath } from "../../core/storage/paths.ts";
-import { checkLimit, LIST_SORTS, type ListSort, listSessions } from "../../query/list.ts";
+import { LIST_SORTS, type ListSort, listSessions } from "../../query/list.ts";
 import type { CommandSpec } from "../command.ts";
 import { relativeAge } from "../output/age.ts";
 import { formatTable } from "../output/table.ts";
@@ -35,7 +35,7 @@ export const listCommand: CommandSpec = {
       sort: String(opts.sort ?? "modified") as ListSort,
       named: Boolean(opts.named),
       search: query,
-      limit: opts.limit === undefined ? undefined : checkLimit(opts.limit),
+      limit: opts.limit === undefined ? undefined : String(opts.limit),
       shortIds: table,
     });
     // Found nothing: exit 1 in every output mode (SPEC §4), with an empty array for --json.
@@ -64,7 +64,7 @@ export const listCommand: CommandSpec = {
       return row;
     });
     const c = ctx.color;
-    const columns = [{ right: true, style: c.dim }, { right: true }, { style: c.cyan }, ...(opts.all ? [{ style: c.dim }] : []), { flex: true }];
+    const columns = [{ right: true, style: c.dim }, { right: true }, { style: c.cyan }, ...(opts.all ? [{ style: c.dim, shrink: true, cutStart: true }] : []), { flex: true }];
     for (const line of formatTable(rows, columns, ctx.width)) ctx.out(line);
     return 0;
   },

@@ -9,12 +9,18 @@ import { scopePlaces, withCatalog } from "../../query/scope.ts";
 import { readFirstPage } from "../interactive/pick/first-page.ts";
 import { loadInquirer } from "../interactive/terminal.ts";
 import { knownSessions, pickProgram, quietContext } from "../interactive/pick/program.ts";
+import type { PickEffect, PickState } from "../interactive/pick/state.ts";
+import type { SessionInfo } from "../../core/info/session-info.ts";
 import { CANCELLED, requireTerminal } from "../interactive/require-terminal.ts";
 
 /** Rows the picker shows at most (pi shows 10). */
 const PAGE = 10;
 /** Lines around the rows: header, two hint lines, query, blank, counter, and one spare. */
 const CHROME = 7;
+
+function pageSizeFor(rows: number): number {
+  return Math.max(3, Math.min(PAGE, rows - CHROME));
+}
 
 /**
  * Lets the user choose a session in the picker; null when they cancel. `what` and `hint` say
@@ -25,7 +31,7 @@ export async function pickSession(ctx: CliContext, all: boolean, what: string, h
   void loadInquirer().catch(() => {}); // overlaps the catalog work below
   // Settings problems are reported now, before the screen is drawn.
   await ctx.sessionDir();
-  const pageSize = Math.max(3, Math.min(PAGE, terminal.size().rows - CHROME));
+  const pageSize = pageSizeFor(terminal.size().rows);
   const scope = all ? "all" : "current";
   // One catalog for the whole prompt. The first frame shows the first page kept from the last
   // run, else what the catalog knew last time; the load then brings every session up to date.
@@ -33,7 +39,8 @@ export async function pickSession(ctx: CliContext, all: boolean, what: string, h
   const firstPage = await readFirstPage(ctx, await scopePlaces(ctx, scope === "all"));
   const exit = await withCatalog(quiet, async (catalog) => {
     const known = firstPage ?? await knownSessions(quiet, catalog, scope);
-    return terminal.run(pickProgram(ctx, { scope, pageSize, catalog, known }));
+    const program = pickProgram(ctx, { scope, pageSize, catalog, known });
+    return terminal.run<PickState, PickEffect, SessionInfo>({ ...program, resize: (state, size) => ({ ...state, pageSize: pageSizeFor(size.rows) }) });
   });
   return exit.kind === "cancel" ? null : { path: exit.value.path, id: exit.value.id };
 }

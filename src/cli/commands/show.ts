@@ -14,6 +14,7 @@ export const showCommand: CommandSpec = {
   name: "show",
   summary: "Print the transcript of one branch, root to leaf (times in UTC)",
   args: ["<ref>"],
+  paged: true,
   options: [
     { flags: "--leaf <entry>", description: "end the branch here: entry id, unique prefix or label:NAME (default: the last entry)" },
     {

@@ -9,6 +9,7 @@ import { navigateTree } from "../interactive/tree-nav/navigate.ts";
 import { sessionTree } from "../../query/tree.ts";
 import { uniquePrefixes } from "../../render/unique-prefix.ts";
 import { resolveSessionRef } from "../../query/resolve/session-ref.ts";
+import { capIndent } from "../../render/tree-indent.ts";
 import { filterTag, renderTreeRow, TREE_FILTERS, type TreeFilter } from "../../render/tree-rows.ts";
 
 /** `pi-session tree <ref> [--filter F]`. */
@@ -16,6 +17,7 @@ export const treeCommand: CommandSpec = {
   name: "tree",
   summary: "Print a session's whole entry tree, active branch and labels marked (pi's /tree)",
   args: ["<ref>"],
+  paged: true,
   options: [
     {
       flags: "--filter <mode>",
@@ -44,12 +46,10 @@ export const treeCommand: CommandSpec = {
     const ids = opts.ids === false ? undefined : uniquePrefixes([...tree.byId.keys()]);
     const idWidth = ids ? Math.max(0, ...rows.map((row) => ids.get(row.entryId)!.length)) : 0;
     for (const row of rows) {
-      if (!ids) {
-        ctx.out(renderTreeRow(row, ctx.width, ctx.color));
-        continue;
-      }
-      const id = oneLine(ids.get(row.entryId)!).padEnd(idWidth);
-      ctx.out(`${ctx.color.dim(id)}  ${renderTreeRow(row, ctx.width - idWidth - 2, ctx.color)}`);
+      // Deep rows keep half the width for their text (outer levels give way to `…`).
+      const width = ids ? ctx.width - idWidth - 2 : ctx.width;
+      const line = renderTreeRow({ ...row, depthPrefix: capIndent(row.depthPrefix, width) }, width, ctx.color);
+      ctx.out(ids ? `${ctx.color.dim(oneLine(ids.get(row.entryId)!).padEnd(idWidth))}  ${line}` : line);
     }
     if (rows.length === 0) ctx.out(ctx.color.dim("No entries found"));
     ctx.out(ctx.color.dim(`(${rows.length} ${rows.length === 1 ? "entry" : "entries"})${filterTag(filter)}`));

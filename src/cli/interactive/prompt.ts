@@ -41,6 +41,8 @@ export interface PromptProgram<S extends PromptState<E, R>, E, R> {
    * `signal` aborts when the prompt closes. Expected failures should become state.
    */
   perform?(effect: E, apply: Apply<S>, signal: AbortSignal): Promise<void>;
+  /** The state for a new terminal size (e.g. rows per page); the frame is redrawn after it. */
+  resize?(state: S, size: ScreenSize): S;
 }
 
 /** Somewhere to run prompts: the real terminal (`terminal.ts`) or a script in tests. */

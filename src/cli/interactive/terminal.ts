@@ -107,8 +107,49 @@ export interface TerminalStreams {
  * ```
  */
 export function createTerminal(streams: TerminalStreams): Terminal {
-  const size = (): ScreenSize => ({ columns: streams.output.columns || 80, rows: streams.output.rows || 24 });
+  const size = (): ScreenSize => {
+    const now = liveSize(streams.output);
+    // A terminal that reports 0×0 (`script` does) has an unknown size.
+    return { columns: now.columns || 80, rows: now.rows || 24 };
+  };
   return { size, run: (program) => runOnTerminal(streams, size, program) };
+}
+
+interface DenoTerminal {
+  consoleSize(): { columns: number; rows: number };
+  addSignalListener(signal: "SIGWINCH", handler: () => void): void;
+  removeSignalListener(signal: "SIGWINCH", handler: () => void): void;
+}
+
+/** Deno's own API where we run on Deno: its Node streams do not follow resizes. */
+function deno(): DenoTerminal | undefined {
+  return (globalThis as { Deno?: DenoTerminal }).Deno;
+}
+
+/** The terminal's size now (Node and Bun: asked of the stream; Deno: of the console). */
+function liveSize(output: WriteStream): { columns: number; rows: number } {
+  try {
+    const runtime = deno();
+    if (runtime) return runtime.consoleSize();
+    const [columns, rows] = output.getWindowSize();
+    return { columns, rows };
+  } catch {
+    return { columns: output.columns, rows: output.rows };
+  }
+}
+
+/** Calls `listener` when the terminal is resized (SIGWINCH); returns the way to stop. */
+function onResize(listener: () => void): () => void {
+  const runtime = deno();
+  if (runtime) {
+    runtime.addSignalListener("SIGWINCH", listener);
+    return () => runtime.removeSignalListener("SIGWINCH", listener);
+  }
+  // Node and Bun deliver it as a process signal event.
+  const proc = (globalThis as { process?: NodeJS.Process }).process;
+  if (!proc || proc.platform === "win32") return () => {};
+  proc.on("SIGWINCH", listener);
+  return () => void proc.off("SIGWINCH", listener);
 }
 
 type Outcome<R> = Exit<R> | { kind: "error"; error: unknown };
@@ -199,9 +240,17 @@ async function runOnTerminal<S extends PromptState<E, R>, E, R>(
       };
       readline.input.prependListener("keypress", guard);
       readline.input.on("keypress", onKey);
+      // A resize re-flows what is on the screen, so the prompt's own erase would miss lines:
+      // clear the screen, and draw the frame for the new size from its top.
+      const stopResize = onResize(() => {
+        if (box.current.closed) return;
+        streams.output.write("\x1b[H\x1b[2J");
+        apply((state) => (program.resize ? program.resize(state, size()) : state));
+      });
       apply((state) => state); // performs the initial state's effects
       return () => {
         box.current.closed = true;
+        stopResize();
         aborter.abort();
         readline.input.removeListener("keypress", guard);
         readline.input.removeListener("keypress", onKey);

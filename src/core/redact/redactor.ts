@@ -5,7 +5,7 @@
  * @module
  */
 import { LINE_HAS_LESS_THAN, LINE_HAS_WORD, LINE_MAY_HOLD_SECRET, LineWords, scanLine } from "./line-scan.ts";
-import { MASK_MARK, SECRET_RULES, type SecretRule } from "./secret-rules.ts";
+import { keyedSecretRule, MASK_MARK, SECRET_RULES, type SecretRule } from "./secret-rules.ts";
 
 export interface RedactOptions {
   /** Mask secrets (the default). */
@@ -23,7 +23,7 @@ export interface RedactionCount {
 
 /** A cheap first test: a string none of whose rules could match is returned untouched. */
 const SECRET_HINT =
-  /sk-|A[KS]IA|ABIA|ACCA|AIza|gh[pousr]_|github_pat_|xox[abposer]-|eyJ|bearer|PRIVATE KEY|secret_?access_?key|:\/\/[^\s@]*@|(?:SECRET|TOKEN|PASSWORD|PASSWD|PWD|API_?KEY|ACCESS_?KEY|PRIVATE_?KEY|CREDENTIALS?|AUTH)[ \t]*=/i;
+  /sk-|A[KS]IA|ABIA|ACCA|AIza|gh[pousr]_|github_pat_|xox[abposer]-|eyJ|bearer|PRIVATE KEY|secret_?access_?key|:\/\/[^\s@]*@|(?:SECRET|TOKEN|PASSWORD|PASSWD|PWD|API_?KEY|ACCESS_?KEY|PRIVATE_?KEY|KEY|CREDENTIALS?|AUTH)[ \t]*=|[sr]k_(?:live|test)_|npm_|hf_|glpat-|SG\.|hooks\.slack\.com|(?:password|passwd|secret|_key|_token)"[ \t]*:/i;
 
 function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
@@ -39,13 +39,15 @@ interface PathRule {
 function pathRules(paths: { home: string; user?: string }): PathRule[] {
   const rules: PathRule[] = [];
   const home = paths.home.replace(/[/\\]+$/, "");
-  // "/" alone, or a one-segment home, would turn every absolute path into "~".
-  if (home.split(/[/\\]/).filter(Boolean).length >= 2) {
+  // "/" alone (or "C:\\") would turn every absolute path into "~"; a one-segment home such as
+  // /root is fine, as long as it is not the tail of a longer path (/srv/root).
+  if (home.split(/[/\\]/).filter(Boolean).length >= (/^[A-Za-z]:/.test(home) ? 2 : 1)) {
     const source = home.split(/[/\\]+/).map(escapeRegExp).join("[/\\\\]+");
-    rules.push({ kind: "home-directory", label: "home directory", pattern: new RegExp(`${source}(?![A-Za-z0-9_.-])`, "g"), replacement: "~" });
+    rules.push({ kind: "home-directory", label: "home directory", pattern: new RegExp(`(?<![A-Za-z0-9_.-])${source}(?![A-Za-z0-9_.-])`, "g"), replacement: "~" });
   }
-  // Very short names ("me", "a") would eat parts of ordinary words.
-  if (paths.user && paths.user.length >= 3) {
+  // Very short names ("me", "a") would eat parts of ordinary words, and "root" names nobody
+  // (while "project root" is common).
+  if (paths.user && paths.user.length >= 3 && paths.user !== "root") {
     const user = escapeRegExp(paths.user);
     rules.push({ kind: "user-name", label: "user name", pattern: new RegExp(`(?<![A-Za-z0-9_])${user}(?![A-Za-z0-9_])`, "g"), replacement: "[user]" });
   }
@@ -126,7 +128,10 @@ export class Redactor {
     return out;
   }
 
-  /** A copy of a JSON value with every string masked; image `data` is kept as is. */
+  /**
+   * A copy of a JSON value with every string masked, and the whole string under a secret key
+   * (`password`, `api_key`, …); image `data` is kept as is.
+   */
   value<T>(value: T): T {
     if (typeof value === "string") return this.text(value) as T;
     if (Array.isArray(value)) return value.map((item) => this.value(item)) as T;
@@ -135,7 +140,12 @@ export class Redactor {
     const isImage = source.type === "image";
     const out: Record<string, unknown> = {};
     for (const key of Object.keys(source)) {
-      out[key] = isImage && key === "data" ? source[key] : this.value(source[key]);
+      const item = source[key];
+      const keyed = this.#secrets && typeof item === "string" ? keyedSecretRule(key, item) : undefined;
+      if (keyed) {
+        this.#count(keyed.kind, keyed.label);
+        out[key] = `${MASK_MARK}${keyed.label}]`;
+      } else out[key] = isImage && key === "data" ? item : this.value(item);
     }
     return out as T;
   }
@@ -155,7 +165,7 @@ export class Redactor {
   #apply(rule: SecretRule, text: string): string {
     rule.pattern.lastIndex = 0;
     return text.replace(rule.pattern, (match: string, context: string, secret: string) => {
-      if (secret.includes(MASK_MARK) || (rule.accept && !rule.accept(secret))) return match;
+      if (secret.includes(MASK_MARK) || (rule.accept && !rule.accept(secret, context))) return match;
       this.#count(rule.kind, rule.label);
       return `${context}${rule.keep(secret)}${MASK_MARK}${rule.label}]`;
     });

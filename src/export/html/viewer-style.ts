@@ -35,7 +35,8 @@ html, body { margin: 0; height: 100%; background: var(--bg); color: var(--text);
 .tree { flex: 1; overflow: auto; position: relative; min-height: 0; }
 .tree-spacer { position: relative; }
 .tree-row { position: absolute; left: 0; right: 0; height: 24px; line-height: 24px; white-space: nowrap; overflow: hidden; text-overflow: ellipsis;
-  font: 12px var(--mono); color: var(--muted); cursor: pointer; padding-right: 8px; }
+  font: 12px var(--mono); color: var(--muted); cursor: pointer; padding: 0 8px; }
+.tree-row .guide { white-space: pre; color: var(--muted); opacity: .6; }
 .tree-row:hover { background: color-mix(in srgb, var(--accent) 10%, transparent); }
 .tree-row.on-path { color: var(--text); }
 .tree-row.target { background: color-mix(in srgb, var(--accent) 22%, transparent); }

@@ -109,6 +109,9 @@ export async function resolveSessionRef(env: QueryEnv, ref: string): Promise<str
     return recent;
   }
   if (looksLikePath(ref)) {
+    if (env.pathRefs === false) {
+      throw new QueryError("bad-reference", `Session reference "${ref}" is a path; only session ids, id prefixes and @ are taken here`, "Pass a session id or a unique prefix of one");
+    }
     const path = resolvePath(env.storage.processCwd, ref);
     const stat = await env.fs.stat(path);
     if (!stat) throw new QueryError("not-found", `Cannot read ${path}: no such file`, "Check the path; `pi-session list --all` shows known sessions", 3);

@@ -13,11 +13,13 @@ import { sessionInfo } from "../../query/info.ts";
 import { LIST_SORTS, listSessions } from "../../query/list.ts";
 import { sessionTree } from "../../query/tree.ts";
 import { TREE_FILTERS, type TreeFilter } from "../../render/tree-rows.ts";
-import { filesValue, searchValue, statsValue } from "../queries.ts";
+import { fileSessions } from "../../query/files.ts";
+import { searchText } from "../../query/search.ts";
+import { STATS_BY, type StatsBy, usageStats } from "../../query/stats.ts";
 import { isSafeEntryRef, isSafeRef } from "../security.ts";
 import type { ServeState } from "../serve-state.ts";
 import { openApiDocument } from "./openapi.ts";
-import { versioned } from "./versioned.ts";
+import { versioned } from "../../query/json-version.ts";
 
 /** Entries per page when `limit` is not given, and the most one page may hold. */
 export const ENTRIES_PAGE = 200;
@@ -81,7 +83,6 @@ function requiredParam(c: Context, name: string, example: string): string {
   return value;
 }
 
-export const STATS_GROUPS = ["day", "week", "month", "hour", "session", "model", "project"] as const;
 
 /** Registers the API routes on `app`. */
 export function apiRoutes(app: Hono, state: ServeState): void {
@@ -122,16 +123,36 @@ export function apiRoutes(app: Hono, state: ServeState): void {
     return json(state.present((await sessionContext(state.env(), { ref: refParam(c), leaf: entryParam(c, "leaf"), format })).value));
   });
 
-  app.get("/api/search", async (c) =>
-    json(state.present(await searchValue(state.env(), { query: requiredParam(c, "q", "parser"), limit: limitParam(c), role: c.req.query("role") || undefined, regex: flagParam(c, "regex") }))));
-
-  app.get("/api/stats", async (c) =>
-    json(state.present(await statsValue(state.env(), {
-      by: choiceParam(c, "by", STATS_GROUPS),
+  app.get("/api/search", async (c) => {
+    const { value } = await searchText(state.env(), {
+      query: requiredParam(c, "q", "parser"),
+      all: true,
+      limit: limitParam(c),
+      roles: c.req.query("role") || undefined,
+      regex: flagParam(c, "regex"),
+      ignoreCase: flagParam(c, "ignoreCase"),
+      thinking: flagParam(c, "thinking"),
       since: c.req.query("since") || undefined,
       until: c.req.query("until") || undefined,
-      breakdown: flagParam(c, "breakdown"),
-    }))));
+      tz: c.req.query("tz") || undefined,
+    });
+    return json(state.present(versioned(value)));
+  });
 
-  app.get("/api/files", async (c) => json(state.present(await filesValue(state.env(), { path: requiredParam(c, "path", "src/main.ts") }))));
+  app.get("/api/stats", async (c) => {
+    const { value } = await usageStats(state.env(), {
+      all: true,
+      by: choiceParam(c, "by", STATS_BY) as StatsBy | undefined,
+      since: c.req.query("since") || undefined,
+      until: c.req.query("until") || undefined,
+      tz: c.req.query("tz") || undefined,
+      breakdown: flagParam(c, "breakdown"),
+    });
+    return json(state.present(versioned(value)));
+  });
+
+  app.get("/api/files", async (c) => {
+    const { value } = await fileSessions(state.env(), { path: requiredParam(c, "path", "src/main.ts"), all: true });
+    return json(state.present(versioned(value)));
+  });
 }

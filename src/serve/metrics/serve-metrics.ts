@@ -6,7 +6,7 @@
  */
 import type { QueryEnv } from "../../query/env.ts";
 import { listSessions } from "../../query/list.ts";
-import { statsValue } from "../queries.ts";
+import { usageStats } from "../../query/stats.ts";
 import type { EventStreams } from "../live/event-stream.ts";
 import type { SessionWatcher } from "../live/session-watcher.ts";
 import { Histogram, type MetricFamily, prometheusText } from "./prometheus-text.ts";
@@ -35,7 +35,7 @@ export class ServeMetrics {
     const started = performance.now();
     const env = this.#deps.env();
     const [stats, listing] = await Promise.all([
-      statsValue(env, { by: "project", breakdown: true }) as Promise<ProjectStats>,
+      usageStats(env, { all: true, by: "project", breakdown: true }).then((r) => r.value as ProjectStats),
       listSessions(env, { all: true }).then((r) => r.value as Listing),
     ]);
     this.refresh.observe({}, (performance.now() - started) / 1000);

@@ -13,7 +13,9 @@ import { readHeader } from "../../session/read-header.ts";
 import { listSessions, type ListSort } from "../../query/list.ts";
 import { sessionTranscript } from "../../query/transcript.ts";
 import { sessionTree } from "../../query/tree.ts";
-import { filesValue, searchValue, statsValue } from "../queries.ts";
+import { fileSessions } from "../../query/files.ts";
+import { searchText } from "../../query/search.ts";
+import { usageStats } from "../../query/stats.ts";
 import { isSafeEntryRef, isSafeRef } from "../security.ts";
 import type { ServeState } from "../serve-state.ts";
 import { html, type Raw } from "./html.ts";
@@ -73,7 +75,7 @@ export function webRoutes(app: Hono, state: ServeState): void {
     let rows: Raw;
     let next: string | null = null;
     if (q) {
-      rows = hitRows(state.present(await searchValue(state.env(), { query: q, limit: 50 })) as SearchHit[]);
+      rows = hitRows(state.present((await searchText(state.env(), { query: q, all: true, limit: 50 })).value) as SearchHit[]);
     } else {
       const listed = await listSessions(state.env(cwd), { all: cwd === undefined, sort: sort as ListSort | undefined, named, limit: FIRST_SESSIONS });
       rows = sessionRows(state.present(listed.value) as ListedSession[]);
@@ -130,14 +132,14 @@ export function webRoutes(app: Hono, state: ServeState): void {
   app.get("/stats", guarded(state, "stats", async () => {
     const env = state.env();
     const [byDay, byProject, bySession, byModel] = await Promise.all(
-      (["day", "project", "session", "model"] as const).map((by) => statsValue(env, { by, breakdown: by === "day" }) as Promise<StatsValue>),
+      (["day", "project", "session", "model"] as const).map(async (by) => (await usageStats(env, { all: true, by, breakdown: by === "day" })).value as StatsValue),
     );
     return page(state, { title: "Stats", page: "stats", section: "stats", body: statsView(byDay, state.present(byProject), bySession, byModel), data: { chart: chartData(byDay) } });
   }));
 
   app.get("/files", guarded(state, "files", async (c) => {
     const path = c.req.query("path")?.trim() ?? "";
-    const items = path ? state.present(await filesValue(state.env(), { path })) as FilesItem[] : null;
+    const items = path ? state.present((await fileSessions(state.env(), { path, all: true })).value) as FilesItem[] : null;
     return page(state, { title: path ? `Files: ${path}` : "Files", page: "files", section: "files", body: filesView(path, items) });
   }));
 }

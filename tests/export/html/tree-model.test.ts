@@ -66,6 +66,12 @@ describe("TreeModel", () => {
     assert.equal(rows.find((r) => r.id === "a2")!.label, "done");
   });
 
+  it("rows() draws branch lines: ├─ and └─ on a fork's children, │ while a later child is to come", () => {
+    const rows = model.rows({ filter: "default", search: "", leafId: "a3", activePath: active });
+    const guide = Object.fromEntries(rows.map((r) => [r.id, r.guide]));
+    assert.deepEqual(guide, { u1: "", a1: "", r1: "", a2: "", u2: "├─", a3: "│ ", s1: "│ ", u3: "└─", a4: "  " });
+  });
+
   it("pathTo() and newestLeaf() follow parents and the newest child", () => {
     assert.deepEqual(model.pathTo("a4").map((e) => e.id), ["u1", "a1", "m1", "t1", "r1", "a2", "u3", "a4"]);
     assert.equal(model.newestLeaf("a2"), "s1");

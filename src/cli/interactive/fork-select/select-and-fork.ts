@@ -26,10 +26,11 @@ export async function selectAndFork(ctx: CliContext, terminal: Terminal, path: s
     return 1;
   }
   // Each message takes two lines; keep the frame within the terminal.
-  const pageSize = Math.max(1, Math.min(10, Math.floor((terminal.size().rows - CHROME) / 2)));
+  const pageSizeFor = (rows: number) => Math.max(1, Math.min(10, Math.floor((rows - CHROME) / 2)));
   const exit = await terminal.run<ForkSelectState, never, ForkMessage>({
-    initial: initialForkSelect(messages, pageSize),
+    initial: initialForkSelect(messages, pageSizeFor(terminal.size().rows)),
     reduce: reduceForkSelect,
+    resize: (state, size) => ({ ...state, pageSize: pageSizeFor(size.rows) }),
     render: (state, size) => renderForkSelect(state, size, ctx.errColor),
   });
   if (exit.kind === "cancel") return CANCELLED;

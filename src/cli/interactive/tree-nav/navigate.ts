@@ -20,6 +20,11 @@ import { effectFailed, initialTreeNav, reduceTreeNav, type TreeNavEffect, type T
 /** Lines besides the rows: title, two hints, search, rule, footer, one spare. */
 const CHROME = 7;
 
+/** pi pages by half the terminal (at least 5); the frame must still fit on the screen. */
+function pageSizeFor(rows: number): number {
+  return Math.max(1, Math.min(Math.max(5, Math.floor(rows / 2)), rows - CHROME));
+}
+
 async function writeLabel(ctx: CliContext, path: string, effect: TreeNavEffect, apply: Apply<TreeNavState>): Promise<void> {
   try {
     const manager = await openForAppend(ctx, path);
@@ -43,15 +48,13 @@ async function writeLabel(ctx: CliContext, path: string, effect: TreeNavEffect, 
  */
 export async function navigateTree(ctx: CliContext, terminal: Terminal, path: string, filter: TreeFilter): Promise<number> {
   const { tree } = await loadSessionAt(ctx, path);
-  const rows = terminal.size().rows;
-  // pi pages by half the terminal (at least 5); the frame must still fit on the screen.
-  const pageSize = Math.max(1, Math.min(Math.max(5, Math.floor(rows / 2)), rows - CHROME));
   // Notes (such as "rewritten as v3 first") would land in the middle of the screen.
   const quiet = new CliContext(ctx.deps, { ...ctx.options, quiet: true });
   const options = { now: ctx.deps.now(), colors: ctx.errColor };
   const exit = await terminal.run<TreeNavState, TreeNavEffect, { action: string; entryId: string }>({
-    initial: initialTreeNav({ tree, filter, pageSize, home: ctx.deps.storage.home }),
+    initial: initialTreeNav({ tree, filter, pageSize: pageSizeFor(terminal.size().rows), home: ctx.deps.storage.home }),
     reduce: reduceTreeNav,
+    resize: (state, size) => ({ ...state, pageSize: pageSizeFor(size.rows) }),
     render: (state, size) => renderTreeNav(state, size, options),
     perform: (effect, apply) => writeLabel(quiet, path, effect, apply),
   });

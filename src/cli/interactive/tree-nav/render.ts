@@ -5,6 +5,7 @@
  * @module
  */
 import type { Colors } from "../../context.ts";
+import { sidewaysScroll } from "../../../render/tree-indent.ts";
 import { filterTag, renderTreeRow, type TreeRow } from "../../../render/tree-rows.ts";
 import { fit, inputLine, PLAIN, windowStart } from "../frame.ts";
 import type { Frame, ScreenSize } from "../prompt.ts";
@@ -51,7 +52,7 @@ function footer(state: TreeNavState): string {
   return `  (${position})${filterTag(state.filter)}${state.showLabelTimes ? " [+label time]" : ""}`;
 }
 
-function body(state: TreeNavState, width: number, options: TreeNavRenderOptions): string[] {
+function body(state: TreeNavState, width: number, visible: number, options: TreeNavRenderOptions): string[] {
   const c = options.colors ?? PLAIN;
   const { mode } = state;
   if (mode.kind === "menu") {
@@ -65,12 +66,16 @@ function body(state: TreeNavState, width: number, options: TreeNavRenderOptions)
     return lines;
   }
   if (state.rows.length === 0) return [c.gray(fit("  No entries found", width)), c.gray(fit(footer(state), width))];
-  const start = windowStart(state.selected, state.rows.length, state.pageSize);
-  const end = Math.min(start + state.pageSize, state.rows.length);
+  const start = windowStart(state.selected, state.rows.length, visible);
+  const end = Math.min(start + visible, state.rows.length);
+  const rows = state.rows.slice(start, end).map((row) => decorate(row, state, options.now));
+  // A deep selection scrolls every row sideways, so that its text keeps half the width.
+  const scroll = sidewaysScroll(rows[state.selected - start].depthPrefix.length, width - 2);
   const lines: string[] = [];
   for (let i = start; i < end; i++) {
     const selected = i === state.selected;
-    const line = (selected ? c.cyan("› ") : "  ") + renderTreeRow(decorate(state.rows[i], state, options.now), width - 2, c);
+    const row = rows[i - start];
+    const line = (selected ? c.cyan("› ") : "  ") + renderTreeRow({ ...row, depthPrefix: row.depthPrefix.slice(scroll) }, width - 2, c);
     lines.push(selected ? c.bold(line) : line);
   }
   lines.push(c.gray(fit(footer(state), width)));
@@ -95,5 +100,8 @@ export function renderTreeNav(state: TreeNavState, size: ScreenSize, options: Tr
     return { lines: [...head, "", prompt, c.gray(fit("  enter save · esc cancel", width))], cursor: head.length + 1 };
   }
   const search = inputLine(`  Type to search: ${state.search}`, width);
-  return { lines: [...head, search, c.dim("─".repeat(width)), ...body(state, width, options)], cursor: head.length };
+  // Never taller than the screen (a page may have been set for a taller one): the search line,
+  // rule, footer and a spare line for the cursor stay, whatever the page size.
+  const visible = Math.max(1, Math.min(state.pageSize, size.rows - head.length - 4));
+  return { lines: [...head, search, c.dim("─".repeat(width)), ...body(state, width, visible, options)], cursor: head.length };
 }

@@ -7,6 +7,7 @@
 import { addUsage, emptyUsage, entryUsage, type UsageTotals } from "../../../core/info/usage-totals.ts";
 import type { SessionEntry } from "../../../core/format/types.ts";
 import { Conversation } from "./conversation.ts";
+import { download, sessionJsonl } from "./download-jsonl.ts";
 import { h } from "./dom.ts";
 import { isObject, messageOf, roleOf, str, type ViewerEntry } from "./entry-text.ts";
 import { entryView, type UsageSum, type ViewContext } from "./entry-view.ts";
@@ -277,6 +278,7 @@ class App {
         : "Not redacted.",
       `Exported ${formatDate(this.meta.exportedAt)} by ${this.meta.generator}.`,
       this.skipped > 0 ? `${groupDigits(this.skipped)} unreadable lines left out.` : "",
+      costNote(branch.path),
     ].filter(Boolean);
     const toolbar = h("div", { class: "toolbar" });
     const toggle = (text: string, pressed: boolean, act: () => void) => {
@@ -302,9 +304,31 @@ class App {
       const last = branch.items.at(-1);
       if (last) this.scrollTo(last.id);
     });
+    const save = h("button", { type: "button", class: "toggle download", title: "The session as exported (header and entries), a file pi can open" }, "Download JSONL");
+    save.addEventListener("click", () => download(`${id || "session"}.jsonl`, sessionJsonl(header, this.entries)));
+    toolbar.appendChild(save);
     this.headBox.textContent = "";
     this.headBox.append(h("header", { class: "session-head" }, h("h1", {}, title), facts, h("p", { class: "notes" }, notes.join(" ")), toolbar));
   }
+}
+
+/**
+ * Why the cost may differ from pi's own HTML export of the same file: that one adds up the
+ * assistant messages of every branch; this page counts what pi's /session counts.
+ */
+function costNote(path: readonly ViewerEntry[]): string {
+  let assistant = 0;
+  let other = 0;
+  for (const entry of path) {
+    const found = entryUsage(entry as unknown as SessionEntry);
+    if (!found) continue;
+    const one = emptyUsage();
+    addUsage(one, found.usage);
+    if (messageOf(entry)?.role === "assistant") assistant += one.cost.total;
+    else other += one.cost.total;
+  }
+  const split = other > 0 ? ` (on this branch: assistant messages ${money(assistant)}, the rest ${money(other)})` : "";
+  return `Costs count what pi's /session counts: assistant messages plus the usage of tool results, compactions, branch summaries and usage entries${split}; pi's own HTML export adds up the assistant messages of every branch only.`;
 }
 
 function main(): void {

@@ -122,12 +122,13 @@ export class Sidebar {
     const el = h(
       "div",
       { class: classes.join(" "), title: row.text, role: "treeitem", data: { id: row.id } },
+      // Deeper than 30 levels, only the innermost are drawn.
+      row.guide ? h("span", { class: "guide", attrs: { "aria-hidden": "true" } }, row.guide.slice(-60)) : null,
       h("span", { class: "marker" }, onPath ? "•" : ""),
       row.label !== undefined ? h("span", { class: "label" }, row.label) : null,
       h("span", { class: "row-text" }, row.text),
     );
     el.style.top = `${index * ROW_HEIGHT}px`;
-    el.style.paddingLeft = `${8 + Math.min(row.depth, 30) * 12}px`;
     return el;
   }
 }

@@ -18,6 +18,11 @@ export interface TreeRow {
   /** `user`, `assistant`, `toolResult`, … or the entry type, for styling. */
   kind: string;
   label?: string;
+  /**
+   * The tree lines before the row, two characters a level (`depth` levels): `├─`/`└─` on the
+   * row of a fork's child, `│ ` where a fork's later child is still to come, else blanks.
+   */
+  guide: string;
 }
 
 function time(entry: ViewerEntry): number {
@@ -136,14 +141,26 @@ export class TreeModel {
       visibleParent.set(entry.id, parent);
       visibleKids.set(parent, (visibleKids.get(parent) ?? 0) + 1);
       const label = this.labels.get(entry.id);
-      rows.push({ id: entry.id, depth: 0, text: text.row, kind: roleOf(entry) ?? entry.type, ...(label !== undefined ? { label } : {}) });
+      rows.push({ id: entry.id, depth: 0, text: text.row, kind: roleOf(entry) ?? entry.type, ...(label !== undefined ? { label } : {}), guide: "" });
     }
-    const depth = new Map<string, number>();
+    // What a row's children inherit: its lines, its own connector turned into a gutter.
+    const inherited = new Map<string | null, string>([[null, ""]]);
+    const placed = new Map<string | null, number>();
     for (const row of rows) {
       const parent = visibleParent.get(row.id) ?? null;
-      const base = parent === null ? 0 : depth.get(parent) ?? 0;
-      row.depth = parent !== null && (visibleKids.get(parent) ?? 0) > 1 ? base + 1 : base;
-      depth.set(row.id, row.depth);
+      const base = inherited.get(parent) ?? "";
+      const siblings = visibleKids.get(parent) ?? 0;
+      const index = placed.get(parent) ?? 0;
+      placed.set(parent, index + 1);
+      if (siblings > 1) {
+        const last = index === siblings - 1;
+        row.guide = base + (last ? "└─" : "├─");
+        inherited.set(row.id, base + (last ? "  " : "│ "));
+      } else {
+        row.guide = base;
+        inherited.set(row.id, base);
+      }
+      row.depth = row.guide.length / 2;
     }
     return rows;
   }
