@@ -35,6 +35,7 @@ export const COMMAND_LOADERS: readonly (readonly [string, () => Promise<CommandS
   ["serve", async () => (await import("./serve.ts")).serveCommand],
   ["index", async () => (await import("./index.ts")).indexCommand],
   ["completions", async () => (await import("./completions.ts")).completionsCommand],
+  ["__healthcheck", async () => (await import("./healthcheck.ts")).healthcheckCommand],
   ["__complete-sessions", async () => (await import("./complete-sessions.ts")).completeSessionsCommand],
 ];
 
