@@ -56,6 +56,11 @@ export interface ServeState {
   redactor(): Redactor | null;
   /** `value` with secrets masked when redaction is on. */
   present<T>(value: T): T;
+  /**
+   * The answer for `key`, computed once until the watcher sees any session change: repeated
+   * requests (a page reloaded, a list polled, 50 clients) do not walk the catalog each time.
+   */
+  cached<T>(key: string, compute: () => Promise<T>): Promise<T>;
   log(line: string): void;
   close(): Promise<void>;
 }
@@ -117,6 +122,19 @@ export async function openServeState(config: ServeConfig): Promise<ServeState> {
     present: (event) => (config.redact && typeof event.name === "string" ? { ...event, name: new Redactor().text(event.name) } : event),
   });
   const log = config.log ?? (() => {});
+  // Answers until the next change; subscribed first, so it is cleared before any stream hears of it.
+  const answers = new Map<string, Promise<unknown>>();
+  watcher.subscribe(() => answers.clear());
+  const cached = <T>(key: string, compute: () => Promise<T>): Promise<T> => {
+    let answer = answers.get(key) as Promise<T> | undefined;
+    if (!answer) {
+      if (answers.size >= 256) answers.clear();
+      answer = compute();
+      answers.set(key, answer);
+      answer.catch(() => answers.get(key) === answer && answers.delete(key));
+    }
+    return answer;
+  };
   const metrics = new ServeMetrics({ env: () => env(), watcher, streams });
   const state: ServeState = {
     config,
@@ -126,6 +144,7 @@ export async function openServeState(config: ServeConfig): Promise<ServeState> {
     env,
     redactor,
     present: (value) => redactor()?.value(value) ?? value,
+    cached,
     log,
     async close() {
       streams.closeAll();

@@ -120,6 +120,17 @@ describe("/api/events", () => {
     }
   });
 
+  it("answers again after a change: a cached listing is dropped when the watcher sees a new session", async () => {
+    const before = await server.json("/api/sessions") as { id: string }[];
+    assert.deepEqual(await server.json("/api/sessions"), before);
+    const seen = collect((l) => server.state.watcher.subscribe(l), (events) => events.some((e) => e.type === "created" && e.id === "0c1d2e3f-0000-4000-8000-000000000003"));
+    await addSession(server.fs, "0c1d2e3f-0000-4000-8000-000000000003", [userEntry("u1", null, "new one")]);
+    await seen;
+    const after = await server.json("/api/sessions") as { id: string }[];
+    assert.equal(after.length, before.length + 1);
+    assert.ok(after.some((s) => s.id === "0c1d2e3f-0000-4000-8000-000000000003"));
+  });
+
   it("masks a secret in a new name (redaction is on by default)", async () => {
     const response = await server.fetch("/api/events");
     const reader = response.body!.getReader();

@@ -84,47 +84,70 @@ function requiredParam(c: Context, name: string, example: string): string {
 }
 
 
+/** A computed answer: the body as sent (masked, serialized) and the next page's cursor. */
+interface Answer {
+  body: string;
+  next: string | null;
+}
+
 /** Registers the API routes on `app`. */
 export function apiRoutes(app: Hono, state: ServeState): void {
+  /**
+   * Answers with the query's value, masked and serialized once per distinct request until the
+   * next session change (`state.cached`); the key is the route and its checked options.
+   */
+  const answer = async (c: Context, route: string, options: object, compute: () => Promise<{ value: unknown; next?: string | null }>, param = "cursor") => {
+    const { body, next } = await state.cached<Answer>(`${route} ${JSON.stringify(options)}`, async () => {
+      const { value, next = null } = await compute();
+      return { body: JSON.stringify(state.present(value), null, 2) + "\n", next };
+    });
+    return new Response(body, { headers: { "Content-Type": "application/json; charset=utf-8", "Cache-Control": "no-store", ...nextHeaders(c, next, param) } });
+  };
+
   app.get("/api/openapi.json", () => json(openApiDocument(state.config.version)));
 
-  app.get("/api/sessions", async (c) => {
+  app.get("/api/sessions", (c) => {
     const cwd = c.req.query("cwd") || undefined;
-    const page = await listSessions(state.env(cwd), {
+    const options = {
       all: cwd === undefined,
       sort: choiceParam(c, "sort", LIST_SORTS) as (typeof LIST_SORTS)[number] | undefined,
       named: flagParam(c, "named"),
       search: c.req.query("q") || undefined,
       limit: limitParam(c),
       cursor: c.req.query("cursor") || undefined,
+    };
+    return answer(c, `list ${cwd ?? ""}`, options, async () => {
+      const page = await listSessions(state.env(cwd), options);
+      return { value: page.value, next: page.nextCursor };
     });
-    return json(state.present(page.value), nextHeaders(c, page.nextCursor));
   });
 
-  app.get("/api/sessions/:ref", async (c) => json(state.present(versioned((await sessionInfo(state.env(), { ref: refParam(c) })).value))));
-
-  app.get("/api/sessions/:ref/tree", async (c) => {
-    const filter = choiceParam(c, "filter", TREE_FILTERS) as TreeFilter | undefined;
-    return json(state.present(versioned((await sessionTree(state.env(), { ref: refParam(c), filter })).value)));
+  app.get("/api/sessions/:ref", (c) => {
+    const options = { ref: refParam(c) };
+    return answer(c, "info", options, async () => ({ value: versioned((await sessionInfo(state.env(), options)).value) }));
   });
 
-  app.get("/api/sessions/:ref/entries", async (c) => {
-    const { value } = await sessionEntries(state.env(), {
-      ref: refParam(c),
-      after: entryParam(c, "after"),
-      limit: limitParam(c, ENTRIES_MAX) ?? ENTRIES_PAGE,
-    });
-    return json(state.present(versioned(value)), nextHeaders(c, value.nextAfter, "after"));
+  app.get("/api/sessions/:ref/tree", (c) => {
+    const options = { ref: refParam(c), filter: choiceParam(c, "filter", TREE_FILTERS) as TreeFilter | undefined };
+    return answer(c, "tree", options, async () => ({ value: versioned((await sessionTree(state.env(), options)).value) }));
+  });
+
+  app.get("/api/sessions/:ref/entries", (c) => {
+    const options = { ref: refParam(c), after: entryParam(c, "after"), limit: limitParam(c, ENTRIES_MAX) ?? ENTRIES_PAGE };
+    return answer(c, "entries", options, async () => {
+      const { value } = await sessionEntries(state.env(), options);
+      return { value: versioned(value), next: value.nextAfter };
+    }, "after");
   });
 
   // pi's own shapes: no schemaVersion, as `context` prints them.
-  app.get("/api/sessions/:ref/context", async (c) => {
-    const format = choiceParam(c, "format", CONTEXT_FORMATS) as (typeof CONTEXT_FORMATS)[number] | undefined;
-    return json(state.present((await sessionContext(state.env(), { ref: refParam(c), leaf: entryParam(c, "leaf"), format })).value));
+  app.get("/api/sessions/:ref/context", (c) => {
+    const options = { ref: refParam(c), leaf: entryParam(c, "leaf"), format: choiceParam(c, "format", CONTEXT_FORMATS) as (typeof CONTEXT_FORMATS)[number] | undefined };
+    return answer(c, "context", options, async () => ({ value: (await sessionContext(state.env(), options)).value }));
   });
 
-  app.get("/api/search", async (c) => {
-    const { value } = await searchText(state.env(), {
+  app.get("/api/search", (c) => {
+    const options = {
       query: requiredParam(c, "q", "parser"),
       all: true,
       limit: limitParam(c),
@@ -135,24 +158,24 @@ export function apiRoutes(app: Hono, state: ServeState): void {
       since: c.req.query("since") || undefined,
       until: c.req.query("until") || undefined,
       tz: c.req.query("tz") || undefined,
-    });
-    return json(state.present(versioned(value)));
+    };
+    return answer(c, "search", options, async () => ({ value: versioned((await searchText(state.env(), options)).value) }));
   });
 
-  app.get("/api/stats", async (c) => {
-    const { value } = await usageStats(state.env(), {
+  app.get("/api/stats", (c) => {
+    const options = {
       all: true,
       by: choiceParam(c, "by", STATS_BY) as StatsBy | undefined,
       since: c.req.query("since") || undefined,
       until: c.req.query("until") || undefined,
       tz: c.req.query("tz") || undefined,
       breakdown: flagParam(c, "breakdown"),
-    });
-    return json(state.present(versioned(value)));
+    };
+    return answer(c, "stats", options, async () => ({ value: versioned((await usageStats(state.env(), options)).value) }));
   });
 
-  app.get("/api/files", async (c) => {
-    const { value } = await fileSessions(state.env(), { path: requiredParam(c, "path", "src/main.ts"), all: true });
-    return json(state.present(versioned(value)));
+  app.get("/api/files", (c) => {
+    const options = { path: requiredParam(c, "path", "src/main.ts"), all: true };
+    return answer(c, "files", options, async () => ({ value: versioned((await fileSessions(state.env(), options)).value) }));
   });
 }

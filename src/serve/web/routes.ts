@@ -6,12 +6,11 @@
  * @module
  */
 import type { Context, Hono } from "hono";
-import type { SessionEntry } from "../../core/format/types.ts";
 import { ApiFailure, describeApiError } from "../http-error.ts";
 import { sessionContext } from "../../query/context.ts";
 import { readHeader } from "../../session/read-header.ts";
 import { listSessions, type ListSort } from "../../query/list.ts";
-import { sessionTranscript } from "../../query/transcript.ts";
+import { branchPage } from "../../query/branch-page.ts";
 import { sessionTree } from "../../query/tree.ts";
 import { fileSessions } from "../../query/files.ts";
 import { searchText } from "../../query/search.ts";
@@ -30,6 +29,8 @@ import type { FilesItem, ListedSession, SearchHit, StatsValue } from "./views/va
 /** Sessions on the first paint of `/`, and entries on a session page's. */
 const FIRST_SESSIONS = 50;
 const FIRST_ENTRIES = 200;
+/** Sessions up to this size get their tree in the first paint; bigger ones load it after. */
+const TREE_INLINE_BYTES = 8 * 1024 * 1024;
 
 const SORTS = ["modified", "created", "name", "messages", "size"];
 
@@ -77,7 +78,8 @@ export function webRoutes(app: Hono, state: ServeState): void {
     if (q) {
       rows = hitRows(state.present((await searchText(state.env(), { query: q, all: true, limit: 50 })).value) as SearchHit[]);
     } else {
-      const listed = await listSessions(state.env(cwd), { all: cwd === undefined, sort: sort as ListSort | undefined, named, limit: FIRST_SESSIONS });
+      const options = { all: cwd === undefined, sort: sort as ListSort | undefined, named, limit: FIRST_SESSIONS };
+      const listed = await state.cached(`list ${cwd ?? ""} ${JSON.stringify(options)}`, () => listSessions(state.env(cwd), options));
       rows = sessionRows(state.present(listed.value) as ListedSession[]);
       next = listed.nextCursor;
     }
@@ -94,17 +96,21 @@ export function webRoutes(app: Hono, state: ServeState): void {
     const ref = sessionRef(c);
     const leaf = leafParam(c);
     const env = state.env();
-    const [tree, branch] = await Promise.all([sessionTree(env, { ref }), sessionTranscript(env, { ref, leaf })]);
-    const id = (await readHeader(env.fs, branch.value.path))?.id ?? ref;
-    const shown = branch.value.entries.slice(0, FIRST_ENTRIES);
-    const leafId = branch.value.leafId;
-    const title = state.present(branch.title);
-    const command = state.present(`pi --session ${branch.value.path}`);
-    const body = html`<div class="session"><aside class="tree-box" id="tree-box">${treeView(id, state.present(tree.value), leafId, new Set(branch.value.entries.map((e) => e.id)))}</aside><section><h1>${title}</h1><dl class="facts" id="facts"></dl><div class="toolbar"><code class="command" title="Resume in pi">${command}</code><a href="/sessions/${
+    // The branch's first entries from a light pass over the file: a 90 MB session shows at once.
+    const branch = await state.cached(`branch-page ${JSON.stringify({ ref, leaf })}`, () => branchPage(env, { ref, leaf, limit: FIRST_ENTRIES }));
+    const id = branch.id;
+    const onBranch = new Set(branch.branch);
+    // The tree needs the whole file read: drawn here for a session of ordinary size, else fetched by the page.
+    const tree = branch.size <= TREE_INLINE_BYTES ? await state.cached(`tree ${JSON.stringify({ ref: id })}`, async () => (await sessionTree(env, { ref: id })).value) : null;
+    const title = state.present(branch.name ?? `Session ${id}`);
+    const command = state.present(`pi --session ${branch.path}`);
+    const body = html`<div class="session"><aside class="tree-box" id="tree-box">${
+      tree ? treeView(id, state.present(tree), branch.leafId, onBranch) : html`<p class="notes">Loading the tree…</p>`
+    }</aside><section><h1>${title}</h1><dl class="facts" id="facts"></dl><div class="toolbar"><code class="command" id="command" title="Resume in pi (click to copy)">${command}</code><a href="/sessions/${
       encodeURIComponent(id)
-    }/context${leafId ? `?leaf=${encodeURIComponent(leafId)}` : ""}">Context at the end</a>${leaf ? html`<a href="/sessions/${encodeURIComponent(id)}">Newest branch</a>` : ""}<a href="/api/sessions/${encodeURIComponent(id)}/entries?limit=2000">JSON</a></div><div id="entries">${
-      entriesView(id, state.present(shown) as SessionEntry[])
-    }</div><button class="more" id="more-entries" type="button"${shown.length === branch.value.entries.length ? html` hidden` : ""}>More entries</button></section></div>`;
+    }/context${branch.leafId ? `?leaf=${encodeURIComponent(branch.leafId)}` : ""}">Context at the end</a>${leaf ? html`<a href="/sessions/${encodeURIComponent(id)}">Newest branch</a>` : ""}<a href="/api/sessions/${encodeURIComponent(id)}/entries?limit=2000">JSON</a></div><div id="entries">${
+      entriesView(id, state.present(branch.entries))
+    }</div><button class="more" id="more-entries" type="button"${branch.entries.length === branch.branch.length ? html` hidden` : ""}>More entries</button></section></div>`;
     return page(state, {
       title,
       page: "session",
@@ -114,8 +120,9 @@ export function webRoutes(app: Hono, state: ServeState): void {
         sessionId: id,
         follow: leaf === undefined,
         // The branch's ids, for picking its entries out of the file-order pages the API gives.
-        branch: branch.value.entries.map((e) => e.id),
-        shown: shown.length,
+        branch: branch.branch,
+        shown: branch.entries.length,
+        treeLoaded: tree !== null,
       },
     });
   }));
@@ -132,7 +139,7 @@ export function webRoutes(app: Hono, state: ServeState): void {
   app.get("/stats", guarded(state, "stats", async () => {
     const env = state.env();
     const [byDay, byProject, bySession, byModel] = await Promise.all(
-      (["day", "project", "session", "model"] as const).map(async (by) => (await usageStats(env, { all: true, by, breakdown: by === "day" })).value as StatsValue),
+      (["day", "project", "session", "model"] as const).map((by) => state.cached(`stats-page ${by}`, async () => (await usageStats(env, { all: true, by, breakdown: by === "day" })).value as StatsValue)),
     );
     return page(state, { title: "Stats", page: "stats", section: "stats", body: statsView(byDay, state.present(byProject), bySession, byModel), data: { chart: chartData(byDay) } });
   }));

@@ -117,6 +117,13 @@ function sessionPage(): void {
     const facts = $("#facts");
     if (ok && facts) facts.innerHTML = factsView(value).html;
   });
+  const drawTree = async () => {
+    const tree = await getJson<TreeValue>(`${api}/tree`);
+    if (tree.ok) $("#tree-box")!.innerHTML = treeView(sessionId, tree.value, leaf, onBranch).html;
+  };
+  // A big session's tree comes after its first entries.
+  if (!data.treeLoaded) void drawTree();
+  $("#command")?.addEventListener("click", (e) => void navigator.clipboard?.writeText((e.currentTarget as HTMLElement).textContent ?? ""));
   const loadMore = async () => {
     if (shown >= branch.length) return false;
     const wanted = shown + 200;
@@ -174,8 +181,7 @@ function sessionPage(): void {
             shown++;
           }
         }
-        const tree = await getJson<TreeValue>(`${api}/tree`);
-        if (tree.ok) $("#tree-box")!.innerHTML = treeView(sessionId, tree.value, leaf, onBranch).html;
+        await drawTree();
       } while (again);
     } finally {
       busy = false;
