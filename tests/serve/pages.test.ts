@@ -73,6 +73,17 @@ describe("serve pages", () => {
     });
   }
 
+  it("a page asked after the API asked the same question still renders (cached answers kept apart)", async () => {
+    const fresh = await testServer();
+    try {
+      await addSession(fresh.fs, SESSION_ID, [], { cwd: "/home/u/proj", text: fixtureText() });
+      for (const path of [`/api/sessions/${SESSION_ID}/tree`, "/api/sessions?limit=50", "/api/sessions"]) assert.equal((await fresh.fetch(path)).status, 200);
+      for (const path of [`/sessions/${SESSION_ID}`, "/"]) assert.equal((await fresh.fetch(path)).status, 200, path);
+    } finally {
+      await fresh.close();
+    }
+  });
+
   it("a session page's data block holds no `<` that could end its script", async () => {
     const page = await (await server.fetch(`/sessions/${SESSION_ID}`)).text();
     const data = /<script type="application\/json" id="page-data">([\s\S]*?)<\/script>/.exec(page)![1];

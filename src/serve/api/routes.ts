@@ -97,7 +97,7 @@ export function apiRoutes(app: Hono, state: ServeState): void {
    * next session change (`state.cached`); the key is the route and its checked options.
    */
   const answer = async (c: Context, route: string, options: object, compute: () => Promise<{ value: unknown; next?: string | null }>, param = "cursor") => {
-    const { body, next } = await state.cached<Answer>(`${route} ${JSON.stringify(options)}`, async () => {
+    const { body, next } = await state.cached<Answer>(`api ${route} ${JSON.stringify(options)}`, async () => {
       const { value, next = null } = await compute();
       return { body: JSON.stringify(state.present(value), null, 2) + "\n", next };
     });

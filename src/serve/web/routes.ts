@@ -79,16 +79,20 @@ export function webRoutes(app: Hono, state: ServeState): void {
       rows = hitRows(state.present((await searchText(state.env(), { query: q, all: true, limit: 50 })).value) as SearchHit[]);
     } else {
       const options = { all: cwd === undefined, sort: sort as ListSort | undefined, named, limit: FIRST_SESSIONS };
-      const listed = await state.cached(`list ${cwd ?? ""} ${JSON.stringify(options)}`, () => listSessions(state.env(cwd), options));
+      const listed = await state.cached(`page list ${cwd ?? ""} ${JSON.stringify(options)}`, () => listSessions(state.env(cwd), options));
       rows = sessionRows(state.present(listed.value) as ListedSession[]);
       next = listed.nextCursor;
     }
+    // Every project, for the filter (the full listing is the catalog's, cached like the page).
+    const everything = await state.cached(`page list-all ${JSON.stringify({ all: true })}`, () => listSessions(state.env(), { all: true }));
+    const projects = [...new Set(everything.value.map((s) => s.cwd))].sort();
+    const project = html`<select name="cwd" aria-label="Project"><option value="">All projects</option>${
+      projects.map((p) => html`<option value="${p}"${p === cwd ? html` selected` : ""}>${p}</option>`)
+    }</select>`;
     const option = (value: string, label: string) => html`<option value="${value}"${(sort ?? "modified") === value ? html` selected` : ""}>${label}</option>`;
     const body = html`<h1>Sessions</h1><form class="filters" method="get" action="/"><input id="q" name="q" type="search" value="${q}" placeholder="Search every session…" autocomplete="off" aria-label="Search"><select name="sort" aria-label="Sort">${
       option("modified", "Last active")
-    }${option("created", "Created")}${option("name", "Name")}${option("messages", "Messages")}${option("size", "Size")}</select><label><input type="checkbox" name="named" value="1"${named ? html` checked` : ""}> named</label>${
-      cwd ? html`<input type="hidden" name="cwd" value="${cwd}"><a href="/">all projects</a>` : ""
-    }<button type="submit">Apply</button></form><ol class="rows" id="rows">${rows}</ol><button class="more" id="more" type="button"${next === null ? html` hidden` : ""}>More</button>`;
+    }${option("created", "Created")}${option("name", "Name")}${option("messages", "Messages")}${option("size", "Size")}</select>${project}<label><input type="checkbox" name="named" value="1"${named ? html` checked` : ""}> named</label><button type="submit">Apply</button></form><ol class="rows" id="rows">${rows}</ol><button class="more" id="more" type="button"${next === null ? html` hidden` : ""}>More</button>`;
     return page(state, { title: "Sessions", page: "sessions", section: "sessions", body, data: { next } });
   }));
 
@@ -97,11 +101,11 @@ export function webRoutes(app: Hono, state: ServeState): void {
     const leaf = leafParam(c);
     const env = state.env();
     // The branch's first entries from a light pass over the file: a 90 MB session shows at once.
-    const branch = await state.cached(`branch-page ${JSON.stringify({ ref, leaf })}`, () => branchPage(env, { ref, leaf, limit: FIRST_ENTRIES }));
+    const branch = await state.cached(`page branch ${JSON.stringify({ ref, leaf })}`, () => branchPage(env, { ref, leaf, limit: FIRST_ENTRIES }));
     const id = branch.id;
     const onBranch = new Set(branch.branch);
     // The tree needs the whole file read: drawn here for a session of ordinary size, else fetched by the page.
-    const tree = branch.size <= TREE_INLINE_BYTES ? await state.cached(`tree ${JSON.stringify({ ref: id })}`, async () => (await sessionTree(env, { ref: id })).value) : null;
+    const tree = branch.size <= TREE_INLINE_BYTES ? await state.cached(`page tree ${JSON.stringify({ ref: id })}`, async () => (await sessionTree(env, { ref: id })).value) : null;
     const title = state.present(branch.name ?? `Session ${id}`);
     const command = state.present(`pi --session ${branch.path}`);
     const body = html`<div class="session"><aside class="tree-box" id="tree-box">${
@@ -139,7 +143,7 @@ export function webRoutes(app: Hono, state: ServeState): void {
   app.get("/stats", guarded(state, "stats", async () => {
     const env = state.env();
     const [byDay, byProject, bySession, byModel] = await Promise.all(
-      (["day", "project", "session", "model"] as const).map((by) => state.cached(`stats-page ${by}`, async () => (await usageStats(env, { all: true, by, breakdown: by === "day" })).value as StatsValue)),
+      (["day", "project", "session", "model"] as const).map((by) => state.cached(`page stats ${by}`, async () => (await usageStats(env, { all: true, by, breakdown: by === "day" })).value as StatsValue)),
     );
     return page(state, { title: "Stats", page: "stats", section: "stats", body: statsView(byDay, state.present(byProject), bySession, byModel), data: { chart: chartData(byDay) } });
   }));
