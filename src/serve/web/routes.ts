@@ -28,7 +28,7 @@ import type { FilesItem, ListedSession, SearchHit, StatsValue } from "./views/va
 
 /** Sessions on the first paint of `/`, and entries on a session page's. */
 const FIRST_SESSIONS = 50;
-const FIRST_ENTRIES = 200;
+const FIRST_ENTRIES = 100;
 /** Sessions up to this size get their tree in the first paint; bigger ones load it after. */
 const TREE_INLINE_BYTES = 8 * 1024 * 1024;
 
