@@ -1,5 +1,5 @@
 /**
- * Reading a whole session for a command: the file, its tree, and a clear error when the
+ * Reading a whole session for a query: the file, its tree, and a clear error when the
  * file is not a session. Never writes.
  * @module
  */
