@@ -143,12 +143,14 @@ async function take(fs: FileSystem, lockPath: string, holder: LockHolder): Promi
       await fs.rename(temp, lockPath);
       taken = true;
     } catch (error) {
-      // Taken by another meanwhile; or our temp was swept as a killed taker's (we try again).
-      if (!isFsError(error, "NotFound") && (await fs.stat(lockPath)) === null) throw error;
+      // Taken by another meanwhile (it may even be released again by now, so the answer is the
+      // error's kind, not a second look); or our temp was swept as a killed taker's. Try again.
+      if (!isFsError(error, "NotEmpty") && !isFsError(error, "AlreadyExists") && !isFsError(error, "NotFound")) throw error;
     }
     return taken;
   } finally {
-    if (!taken) await removeTree(fs, temp);
+    // Best effort: a temp lock left behind holds no lock and is swept as a killed taker's.
+    if (!taken) await removeTree(fs, temp).catch(() => {});
   }
 }
 
@@ -198,7 +200,8 @@ async function removeAside(fs: FileSystem, lockPath: string): Promise<boolean> {
     if (isFsError(error, "NotFound")) return false;
     throw error;
   }
-  await removeTree(fs, aside);
+  // The lock is gone once renamed; what is left aside is swept later if it cannot be removed now.
+  await removeTree(fs, aside).catch(() => {});
   return true;
 }
 
