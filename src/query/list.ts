@@ -4,7 +4,10 @@
  * @module
  */
 import type { SessionInfo } from "../core/info/session-info.ts";
+import { onOrAfter } from "../core/stats/date-bound.ts";
+import { localDays } from "../core/stats/time-buckets.ts";
 import { uniquePrefixesAmong } from "../render/unique-prefix.ts";
+import { dateOption, timeZoneOption } from "./date-options.ts";
 import { QueryError } from "./errors.ts";
 import type { QueryEnv } from "./env.ts";
 import { parseQuery, searchSessions } from "./resume-search.ts";
@@ -51,6 +54,10 @@ export interface ListOptions {
   named?: boolean;
   /** pi's /resume query syntax: words (fuzzy), "phrases", re:REGEX. */
   search?: string;
+  /** Only sessions modified on or after this day or month (YYYY-MM-DD, YYYY-MM), ISO time, or span back (7d). */
+  since?: string;
+  /** IANA time zone of `since`'s day (default: the machine's). */
+  tz?: string;
   /** At most this many sessions, a whole number above 0 (a string is read as one); default all. */
   limit?: number | string;
   /** Continue after the page that returned this cursor (`nextCursor`). */
@@ -129,12 +136,15 @@ export async function listSessions(env: QueryEnv, options: ListOptions = {}): Pr
   if (!(LIST_SORTS as readonly string[]).includes(sort)) {
     throw new QueryError("bad-option", `Cannot sort by "${sort}"`, `Sort by one of ${LIST_SORTS.join(", ")}`);
   }
+  const since = dateOption(env, "since", options.since);
+  const day = localDays(timeZoneOption(options.tz));
   const cursor = options.cursor === undefined ? undefined : decodeCursor(options.cursor);
   // Through the catalog; a search also needs the message texts (a section of their own), and
   // short ids the ids of every project's sessions, so that each printed id resolves back to its own.
   const listed = await cataloguedSessions(env, Boolean(options.all), { withText: query !== undefined, knownIds: options.shortIds });
   let sessions = listed.sessions;
   if (options.named) sessions = sessions.filter((s) => s.name !== undefined && s.name.trim() !== "");
+  if (since) sessions = sessions.filter((s) => !Number.isNaN(s.modified.getTime()) && onOrAfter(since, s.modified.getTime(), day(s.modified.getTime())));
   // pi's /resume search syntax, as `pick` has it; the order stays the sort's.
   if (query !== undefined) sessions = searchSessions(sessions, query, true).sessions;
   let keyOf: (s: SessionInfo) => number | string | null;
@@ -161,7 +171,7 @@ export async function listSessions(env: QueryEnv, options: ListOptions = {}): Pr
     start = at >= 0 ? at + 1 : next >= 0 ? next : sessions.length;
   }
   const page = sessions.slice(start, start + limit);
-  const more = start + page.length < sessions.length && limit !== Infinity;
+  const more = start + page.length < sessions.length;
   const last = page[page.length - 1];
   return {
     value: page.map(sessionJson),

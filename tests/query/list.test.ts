@@ -75,3 +75,13 @@ test("listSessions() gives the short ids a table prints only when asked", async 
   const { value, shortIds } = await listSessions(env, { shortIds: true });
   for (const s of value) assert.ok(s.id.startsWith(shortIds!.get(s.id)!));
 });
+
+test("listSessions() keeps only sessions modified since a day or a span back, for surfaces that ask", async () => {
+  const { env } = testEnv(await sevenSessions());
+  const at = (minute: number) => new Date(Date.UTC(2025, 5, 1, 10, minute)).toISOString();
+  const since = (await listSessions(env, { since: at(5) })).value;
+  assert.deepEqual(since.map((s) => s.modified).sort(), [at(5), at(7), at(9)]);
+  assert.equal((await listSessions(env, { since: "2025-06-02", tz: "UTC" })).value.length, 0);
+  assert.equal((await listSessions(env, { since: "2025-06-01", tz: "UTC" })).value.length, 7);
+  await assert.rejects(listSessions(env, { since: "yesterday-ish" }), (e) => e instanceof QueryError && /^--since: /.test(e.message));
+});
