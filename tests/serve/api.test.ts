@@ -71,6 +71,16 @@ describe("serve API = the CLI's --json", () => {
     });
   }
 
+  it("GET /api/sessions?since= keeps what the list query keeps (no CLI flag: the query is the contract)", async () => {
+    const { listSessions } = await import("../../src/query/list.ts");
+    for (const since of ["2025-06-01", "2030-01-01"]) {
+      const { value } = await listSessions(plain.state.env(), { all: true, since, tz: "UTC" });
+      assert.deepEqual(await plain.json(`/api/sessions?since=${since}&tz=UTC`), value);
+    }
+    assert.deepEqual(await plain.json("/api/sessions?since=2030-01-01&tz=UTC"), []);
+    assert.equal((await plain.fetch("/api/sessions?since=yesterday-ish")).status, 400);
+  });
+
   it("GET /api/sessions pages with limit and the X-Next-Cursor cursor, in the CLI's order", async () => {
     const all = await cli(plain, ["list", "--all"]) as { id: string }[];
     const seen: string[] = [];

@@ -96,6 +96,8 @@ export function openApiDocument(version: string): Json {
         query("cwd", "Only this project's sessions (like `list` run in that folder)"),
         query("q", "pi's /resume search: words (fuzzy), \"phrases\", re:REGEX"),
         query("named", "Only named sessions", { type: "boolean" }),
+        query("since", "Only sessions active since this day, month, ISO time or span back (7d); no CLI flag"),
+        query("tz", "Time zone of since's day (default: the server's)"),
         query("sort", "Order", { type: "string", enum: ["modified", "created", "name", "messages", "size"] }),
         query("limit", "Page size", { type: "integer", minimum: 1 }),
         query("cursor", "From the previous page's X-Next-Cursor"),

@@ -113,6 +113,8 @@ export function apiRoutes(app: Hono, state: ServeState): void {
       sort: choiceParam(c, "sort", LIST_SORTS) as (typeof LIST_SORTS)[number] | undefined,
       named: flagParam(c, "named"),
       search: c.req.query("q") || undefined,
+      since: c.req.query("since") || undefined,
+      tz: c.req.query("tz") || undefined,
       limit: limitParam(c),
       cursor: c.req.query("cursor") || undefined,
     };

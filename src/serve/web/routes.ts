@@ -73,12 +73,13 @@ export function webRoutes(app: Hono, state: ServeState): void {
     const cwd = c.req.query("cwd") || undefined;
     const sort = SORTS.includes(c.req.query("sort") ?? "") ? c.req.query("sort") : undefined;
     const named = c.req.query("named") === "1";
+    const since = c.req.query("since") || undefined;
     let rows: Raw;
     let next: string | null = null;
     if (q) {
       rows = hitRows(state.present((await searchText(state.env(), { query: q, all: true, limit: 50 })).value) as SearchHit[]);
     } else {
-      const options = { all: cwd === undefined, sort: sort as ListSort | undefined, named, limit: FIRST_SESSIONS };
+      const options = { all: cwd === undefined, sort: sort as ListSort | undefined, named, since, limit: FIRST_SESSIONS };
       const listed = await state.cached(`page list ${cwd ?? ""} ${JSON.stringify(options)}`, () => listSessions(state.env(cwd), options));
       rows = sessionRows(state.present(listed.value) as ListedSession[]);
       next = listed.nextCursor;
@@ -92,7 +93,7 @@ export function webRoutes(app: Hono, state: ServeState): void {
     const option = (value: string, label: string) => html`<option value="${value}"${(sort ?? "modified") === value ? html` selected` : ""}>${label}</option>`;
     const body = html`<h1>Sessions</h1><form class="filters" method="get" action="/"><input id="q" name="q" type="search" value="${q}" placeholder="Search every session…" autocomplete="off" aria-label="Search"><select name="sort" aria-label="Sort">${
       option("modified", "Last active")
-    }${option("created", "Created")}${option("name", "Name")}${option("messages", "Messages")}${option("size", "Size")}</select>${project}<label><input type="checkbox" name="named" value="1"${named ? html` checked` : ""}> named</label><button type="submit">Apply</button></form><ol class="rows" id="rows">${rows}</ol><button class="more" id="more" type="button"${next === null ? html` hidden` : ""}>More</button>`;
+    }${option("created", "Created")}${option("name", "Name")}${option("messages", "Messages")}${option("size", "Size")}</select>${project}<label>since <input type="date" name="since" value="${since ?? ""}"></label><label><input type="checkbox" name="named" value="1"${named ? html` checked` : ""}> named</label><button type="submit">Apply</button></form><ol class="rows" id="rows">${rows}</ol><button class="more" id="more" type="button"${next === null ? html` hidden` : ""}>More</button>`;
     return page(state, { title: "Sessions", page: "sessions", section: "sessions", body, data: { next } });
   }));
 
