@@ -49,6 +49,7 @@ describe("serve pages", () => {
     ["/?q=config", [/parse the config/]],
     [`/sessions/${SESSION_ID}`, [/id="entry-a0000005"/, /Done\./, /class="tree"/, /Thanks/]],
     [`/sessions/${SESSION_ID}?leaf=a0000004`, [/Side answer/, /Try another way/]],
+    [`/sessions/${SESSION_ID}?filter=user-only`, [/class="tree"/, /data-id="u0000002"/, /aria-current="true">user-only</]],
     [`/sessions/${SESSION_ID}/context?leaf=u0000002`, [/Model context/, /Try another way/, /thinking/]],
     ["/stats", [/Stats/, /id="chart-cost"/, /Top sessions/]],
     ["/files?path=/home/u/proj/src/a.ts", [/src\/a\.ts/, new RegExp(`/sessions/${SESSION_ID}#entry-`)]],
@@ -89,6 +90,19 @@ describe("serve pages", () => {
     const data = /<script type="application\/json" id="page-data">([\s\S]*?)<\/script>/.exec(page)![1];
     assert.doesNotMatch(data, /</);
     assert.equal(JSON.parse(data).sessionId, SESSION_ID);
+  });
+
+  it("GET /sessions/<id>/session.jsonl downloads every entry, secrets masked", async () => {
+    const response = await server.fetch(`/sessions/${SESSION_ID}/session.jsonl`);
+    assert.equal(response.status, 200);
+    assert.match(response.headers.get("Content-Disposition") ?? "", /attachment; filename="exp-0001\.jsonl"/);
+    const text = await response.text();
+    const lines = text.trim().split("\n").map((line) => JSON.parse(line));
+    const stored = fixtureText().trim().split("\n").map((line) => JSON.parse(line));
+    assert.equal(lines[0].type, "session");
+    assert.deepEqual(lines.slice(1).map((e) => e.id), stored.slice(1).map((e) => e.id));
+    assert.ok(!text.includes(SECRET));
+    assert.equal((await server.fetch("/sessions/..%2F..%2Fetc/session.jsonl")).status, 404);
   });
 
   it("unknown sessions and entries get a page saying so, with 404", async () => {

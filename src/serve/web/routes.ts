@@ -10,8 +10,12 @@ import { ApiFailure, describeApiError } from "../http-error.ts";
 import { sessionContext } from "../../query/context.ts";
 import { readHeader } from "../../session/read-header.ts";
 import { listSessions, type ListSort } from "../../query/list.ts";
+import { openExportSource } from "../../export/export-source.ts";
+import { jsonlExport } from "../../export/jsonl-export.ts";
 import { branchPage } from "../../query/branch-page.ts";
+import { resolveSessionRef } from "../../query/resolve/session-ref.ts";
 import { sessionTree } from "../../query/tree.ts";
+import { TREE_FILTERS, type TreeFilter } from "../../render/tree-rows.ts";
 import { fileSessions } from "../../query/files.ts";
 import { searchText } from "../../query/search.ts";
 import { usageStats } from "../../query/stats.ts";
@@ -100,20 +104,23 @@ export function webRoutes(app: Hono, state: ServeState): void {
   app.get("/sessions/:ref", guarded(state, "sessions", async (c) => {
     const ref = sessionRef(c);
     const leaf = leafParam(c);
+    const filter = (TREE_FILTERS as readonly string[]).includes(c.req.query("filter") ?? "") ? c.req.query("filter") as TreeFilter : "default";
     const env = state.env();
     // The branch's first entries from a light pass over the file: a 90 MB session shows at once.
     const branch = await state.cached(`page branch ${JSON.stringify({ ref, leaf })}`, () => branchPage(env, { ref, leaf, limit: FIRST_ENTRIES }));
     const id = branch.id;
     const onBranch = new Set(branch.branch);
     // The tree needs the whole file read: drawn here for a session of ordinary size, else fetched by the page.
-    const tree = branch.size <= TREE_INLINE_BYTES ? await state.cached(`page tree ${JSON.stringify({ ref: id })}`, async () => (await sessionTree(env, { ref: id })).value) : null;
+    const tree = branch.size <= TREE_INLINE_BYTES ? await state.cached(`page tree ${JSON.stringify({ ref: id, filter })}`, async () => (await sessionTree(env, { ref: id, filter })).value) : null;
     const title = state.present(branch.name ?? `Session ${id}`);
     const command = state.present(`pi --session ${branch.path}`);
-    const body = html`<div class="session"><aside class="tree-box" id="tree-box">${
+    const here = (f: string) => `/sessions/${encodeURIComponent(id)}?${new URLSearchParams({ ...(leaf ? { leaf } : {}), ...(f !== "default" ? { filter: f } : {}) })}`;
+    const filters = html`<nav class="tree-filters" aria-label="Tree filter">${TREE_FILTERS.map((f) => html`<a href="${here(f)}"${f === filter ? html` aria-current="true"` : ""}>${f}</a>`)}</nav>`;
+    const body = html`<div class="session"><aside class="side">${filters}<div class="tree-box" id="tree-box">${
       tree ? treeView(id, state.present(tree), branch.leafId, onBranch) : html`<p class="notes">Loading the tree…</p>`
-    }</aside><section><h1>${title}</h1><dl class="facts" id="facts"></dl><div class="toolbar"><code class="command" id="command" title="Resume in pi (click to copy)">${command}</code><a href="/sessions/${
+    }</div></aside><section><h1>${title}</h1><dl class="facts" id="facts"></dl><div class="toolbar"><code class="command" id="command" title="Resume in pi (click to copy)">${command}</code><a href="/sessions/${
       encodeURIComponent(id)
-    }/context${branch.leafId ? `?leaf=${encodeURIComponent(branch.leafId)}` : ""}">Context at the end</a>${leaf ? html`<a href="/sessions/${encodeURIComponent(id)}">Newest branch</a>` : ""}<a href="/api/sessions/${encodeURIComponent(id)}/entries?limit=2000">JSON</a></div><div id="entries">${
+    }/context${branch.leafId ? `?leaf=${encodeURIComponent(branch.leafId)}` : ""}">Context at the end</a>${leaf ? html`<a href="/sessions/${encodeURIComponent(id)}">Newest branch</a>` : ""}<a href="/sessions/${encodeURIComponent(id)}/session.jsonl" download>Download JSONL</a><a href="/api/sessions/${encodeURIComponent(id)}/entries?limit=2000">JSON</a></div><div id="entries">${
       entriesView(id, state.present(branch.entries))
     }</div><button class="more" id="more-entries" type="button"${branch.entries.length === branch.branch.length ? html` hidden` : ""}>More entries</button></section></div>`;
     return page(state, {
@@ -128,6 +135,31 @@ export function webRoutes(app: Hono, state: ServeState): void {
         branch: branch.branch,
         shown: branch.entries.length,
         treeLoaded: tree !== null,
+        filter,
+      },
+    });
+  }));
+
+  // The whole session as JSONL (pi's /export format: re-importable), masked like everything served.
+  app.get("/sessions/:ref/session.jsonl", guarded(state, "sessions", async (c) => {
+    const env = state.env();
+    const path = await resolveSessionRef(env, sessionRef(c));
+    const source = await openExportSource(env.fs, path);
+    const lines = jsonlExport({ source, keep: new Set(source.tree.entries), leafId: source.tree.leafId, allBranches: true, redactor: state.redactor(), now: env.now() })[Symbol.asyncIterator]();
+    const encoder = new TextEncoder();
+    const body = new ReadableStream<Uint8Array>({
+      async pull(controller) {
+        const { value, done } = await lines.next();
+        if (done) controller.close();
+        else controller.enqueue(encoder.encode(value));
+      },
+      cancel: () => void lines.return?.(),
+    });
+    return new Response(body, {
+      headers: {
+        "Content-Type": "application/jsonl; charset=utf-8",
+        "Content-Disposition": `attachment; filename="${source.header.id.replace(/[^A-Za-z0-9._-]/g, "_")}.jsonl"`,
+        "Cache-Control": "no-store",
       },
     });
   }));

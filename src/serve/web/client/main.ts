@@ -118,7 +118,7 @@ function sessionPage(): void {
     if (ok && facts) facts.innerHTML = factsView(value).html;
   });
   const drawTree = async () => {
-    const tree = await getJson<TreeValue>(`${api}/tree`);
+    const tree = await getJson<TreeValue>(`${api}/tree${data.filter && data.filter !== "default" ? `?filter=${encodeURIComponent(data.filter)}` : ""}`);
     if (tree.ok) $("#tree-box")!.innerHTML = treeView(sessionId, tree.value, leaf, onBranch).html;
   };
   // A big session's tree comes after its first entries.
