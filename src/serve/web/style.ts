@@ -36,7 +36,8 @@ button{cursor:pointer;background:var(--panel)}
 .more{margin:1em 0}
 .session{display:grid;grid-template-columns:minmax(14em,22em) 1fr;gap:1em}
 @media (max-width:760px){.session{grid-template-columns:1fr}.side{position:static}.tree-box{max-height:40vh}}
-.side{position:sticky;top:3.2em;align-self:start}
+.side{position:sticky;top:3.2em;align-self:start;min-width:0}
+.session>section{min-width:0}
 .tree-filters{display:flex;flex-wrap:wrap;gap:.2em .6em;font-size:.8em;margin-bottom:.3em}.tree-filters a[aria-current]{font-weight:700;color:var(--fg)}
 .tree-box{border:1px solid var(--line);border-radius:6px;max-height:80vh;overflow:auto;background:var(--panel)}
 .tree{list-style:none;margin:0;padding:.3em 0;font-size:.85em}
