@@ -61,6 +61,11 @@ export interface ServeState {
    * requests (a page reloaded, a list polled, 50 clients) do not walk the catalog each time.
    */
   cached<T>(key: string, compute: () => Promise<T>): Promise<T>;
+  /**
+   * Runs work that reads a whole session into memory (info, tree, entries, context) one at a
+   * time: a page asking for a 90 MB session's facts and tree at once would otherwise hold it twice.
+   */
+  oneSessionAtATime<T>(work: () => Promise<T>): Promise<T>;
   log(line: string): void;
   close(): Promise<void>;
 }
@@ -136,6 +141,12 @@ export async function openServeState(config: ServeConfig): Promise<ServeState> {
     return answer;
   };
   const metrics = new ServeMetrics({ env: () => env(), watcher, streams });
+  let sessionTurn: Promise<unknown> = Promise.resolve();
+  const oneSessionAtATime = <T>(work: () => Promise<T>): Promise<T> => {
+    const turn = sessionTurn.then(work, work);
+    sessionTurn = turn.catch(() => {});
+    return turn;
+  };
   const state: ServeState = {
     config,
     watcher,
@@ -145,6 +156,7 @@ export async function openServeState(config: ServeConfig): Promise<ServeState> {
     redactor,
     present: (value) => redactor()?.value(value) ?? value,
     cached,
+    oneSessionAtATime,
     log,
     async close() {
       streams.closeAll();

@@ -126,26 +126,27 @@ export function apiRoutes(app: Hono, state: ServeState): void {
 
   app.get("/api/sessions/:ref", (c) => {
     const options = { ref: refParam(c) };
-    return answer(c, "info", options, async () => ({ value: versioned((await sessionInfo(state.env(), options)).value) }));
+    return answer(c, "info", options, () => state.oneSessionAtATime(async () => ({ value: versioned((await sessionInfo(state.env(), options)).value) })));
   });
 
   app.get("/api/sessions/:ref/tree", (c) => {
     const options = { ref: refParam(c), filter: choiceParam(c, "filter", TREE_FILTERS) as TreeFilter | undefined };
-    return answer(c, "tree", options, async () => ({ value: versioned((await sessionTree(state.env(), options)).value) }));
+    return answer(c, "tree", options, () => state.oneSessionAtATime(async () => ({ value: versioned((await sessionTree(state.env(), options)).value) })));
   });
 
   app.get("/api/sessions/:ref/entries", (c) => {
     const options = { ref: refParam(c), after: entryParam(c, "after"), limit: limitParam(c, ENTRIES_MAX) ?? ENTRIES_PAGE };
-    return answer(c, "entries", options, async () => {
-      const { value } = await sessionEntries(state.env(), options);
-      return { value: versioned(value), next: value.nextAfter };
-    }, "after");
+    return answer(c, "entries", options, () =>
+      state.oneSessionAtATime(async () => {
+        const { value } = await sessionEntries(state.env(), options);
+        return { value: versioned(value), next: value.nextAfter };
+      }), "after");
   });
 
   // pi's own shapes: no schemaVersion, as `context` prints them.
   app.get("/api/sessions/:ref/context", (c) => {
     const options = { ref: refParam(c), leaf: entryParam(c, "leaf"), format: choiceParam(c, "format", CONTEXT_FORMATS) as (typeof CONTEXT_FORMATS)[number] | undefined };
-    return answer(c, "context", options, async () => ({ value: (await sessionContext(state.env(), options)).value }));
+    return answer(c, "context", options, () => state.oneSessionAtATime(async () => ({ value: (await sessionContext(state.env(), options)).value })));
   });
 
   app.get("/api/search", (c) => {

@@ -111,7 +111,7 @@ export function webRoutes(app: Hono, state: ServeState): void {
     const id = branch.id;
     const onBranch = new Set(branch.branch);
     // The tree needs the whole file read: drawn here for a session of ordinary size, else fetched by the page.
-    const tree = branch.size <= TREE_INLINE_BYTES ? await state.cached(`page tree ${JSON.stringify({ ref: id, filter })}`, async () => (await sessionTree(env, { ref: id, filter })).value) : null;
+    const tree = branch.size <= TREE_INLINE_BYTES ? await state.cached(`page tree ${JSON.stringify({ ref: id, filter })}`, () => state.oneSessionAtATime(async () => (await sessionTree(env, { ref: id, filter })).value)) : null;
     const title = state.present(branch.name ?? `Session ${id}`);
     const command = state.present(`pi --session ${branch.path}`);
     const here = (f: string) => `/sessions/${encodeURIComponent(id)}?${new URLSearchParams({ ...(leaf ? { leaf } : {}), ...(f !== "default" ? { filter: f } : {}) })}`;
@@ -167,7 +167,7 @@ export function webRoutes(app: Hono, state: ServeState): void {
   app.get("/sessions/:ref/context", guarded(state, "sessions", async (c) => {
     const ref = sessionRef(c);
     const leaf = leafParam(c);
-    const context = await sessionContext(state.env(), { ref, leaf, format: "json" });
+    const context = await state.oneSessionAtATime(() => sessionContext(state.env(), { ref, leaf, format: "json" }));
     const value = state.present(context.value) as ContextValue;
     const id = (await readHeader(state.env().fs, context.path))?.id ?? ref;
     return page(state, { title: "Model context", page: "context", section: "sessions", body: contextView(id, leaf ?? null, value) });
