@@ -1,0 +1,120 @@
+/**
+ * Character budgets for tool results: a page of a result's list that fits, a cursor to the
+ * rest, and long strings cut with a mark that says how much was left out. Pure.
+ * @module
+ */
+
+/** Where a page starts, opaque to clients: the tool it belongs to and an offset into its list. */
+interface Cursor {
+  tool: string;
+  offset: number;
+}
+
+/** A cursor string a client got from `nextCursor`. */
+export function encodeCursor(tool: string, offset: number): string {
+  const json = JSON.stringify({ tool, offset } satisfies Cursor);
+  return btoa(json).replaceAll("+", "-").replaceAll("/", "_").replace(/=+$/, "");
+}
+
+/** The offset a cursor stands for; an Error (for a client's bad cursor) when it is not one of `tool`'s. */
+export function decodeCursor(tool: string, text: string): number {
+  let value: Partial<Cursor> | undefined;
+  try {
+    value = JSON.parse(atob(text.replaceAll("-", "+").replaceAll("_", "/")));
+  } catch {
+    value = undefined;
+  }
+  if (value?.tool !== tool || !Number.isInteger(value.offset) || value.offset! < 0) {
+    throw new Error(`cursor "${text}" is not a cursor of ${tool}: pass the nextCursor of a previous ${tool} call with the same arguments`);
+  }
+  return value.offset!;
+}
+
+/** The mark put in place of the end of a cut string. */
+export function cutMark(left: number, hint: string): string {
+  return `…[cut: ${left} more chars; ${hint}]`;
+}
+
+/** `text` at most `max` characters long (mark included), cut at the end with a mark. */
+export function cutText(text: string, max: number, hint: string): string {
+  if (text.length <= max) return text;
+  const keep = Math.max(0, max - cutMark(text.length, hint).length);
+  return text.slice(0, keep) + cutMark(text.length - keep, hint);
+}
+
+/** The length of `value` as compact JSON. */
+export function jsonLength(value: unknown): number {
+  return JSON.stringify(value)?.length ?? 0;
+}
+
+/**
+ * A copy of `value` with every string longer than `max` cut (see `cutText`); `count` says how
+ * many were. Object keys are never cut.
+ */
+export function cutStrings(value: unknown, max: number, hint: string): { value: unknown; count: number } {
+  let count = 0;
+  const walk = (v: unknown): unknown => {
+    if (typeof v === "string") {
+      if (v.length <= max) return v;
+      count++;
+      return cutText(v, max, hint);
+    }
+    if (Array.isArray(v)) return v.map(walk);
+    if (v === null || typeof v !== "object") return v;
+    const out: Record<string, unknown> = {};
+    for (const [key, item] of Object.entries(v)) out[key] = walk(item);
+    return out;
+  };
+  return { value: walk(value), count };
+}
+
+/**
+ * Shrinks `item` under `budget` characters of JSON by cutting its longest strings, shorter and
+ * shorter; `cut` counts the strings cut (0 when it fit as it was).
+ */
+export function fitItem(item: unknown, budget: number, hint: string): { value: unknown; cut: number } {
+  if (jsonLength(item) <= budget) return { value: item, cut: 0 };
+  let max = Math.max(64, Math.floor(budget / 2));
+  for (;;) {
+    const { value, count } = cutStrings(item, max, hint);
+    if (jsonLength(value) <= budget || max <= 64) return { value, cut: count };
+    max = Math.max(64, Math.floor(max / 2));
+  }
+}
+
+/** One page of a list. */
+export interface Page<T> {
+  items: T[];
+  /** Index of the first item in the whole list. */
+  offset: number;
+  /** Where the next page starts; null when this page reaches the end. */
+  next: number | null;
+  /** Strings cut so that a single item fits. */
+  cut: number;
+}
+
+/**
+ * The items of `list` from `offset` on that fit in `budget` characters of JSON (besides
+ * `overhead`, what the rest of the result takes), at most `limit` of them; at least one item,
+ * cut to fit when it alone is too long.
+ */
+export function pageOf<T>(list: readonly T[], offset: number, budget: number, hint: string, limit = Infinity): Page<T> {
+  const items: T[] = [];
+  let used = 2;
+  let cut = 0;
+  let i = offset;
+  for (; i < list.length && items.length < limit; i++) {
+    const size = jsonLength(list[i]) + 1;
+    if (used + size > budget) {
+      if (items.length > 0) break;
+      const fitted = fitItem(list[i], Math.max(0, budget - used - 1), hint);
+      items.push(fitted.value as T);
+      cut += fitted.cut;
+      used += jsonLength(fitted.value) + 1;
+      continue;
+    }
+    items.push(list[i]);
+    used += size;
+  }
+  return { items, offset, next: i < list.length ? i : null, cut };
+}

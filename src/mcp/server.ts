@@ -1,0 +1,302 @@
+/**
+ * The MCP server object, transport-agnostic: `createMcpServer` registers the tools, the session
+ * resource template and their handlers; `stdio.ts` connects it to stdin/stdout, and an HTTP
+ * surface can connect the same object to a Streamable HTTP transport. Read-only.
+ * @module
+ */
+import { Server } from "@modelcontextprotocol/sdk/server/index.js";
+import {
+  CallToolRequestSchema,
+  type CallToolResult,
+  ErrorCode,
+  ListResourcesRequestSchema,
+  ListResourceTemplatesRequestSchema,
+  ListToolsRequestSchema,
+  ReadResourceRequestSchema,
+} from "@modelcontextprotocol/sdk/types.js";
+import { Redactor } from "../core/redact/redactor.ts";
+import { resolvePath } from "../core/storage/paths.ts";
+import { VERSION } from "../version.ts";
+import { cutText, decodeCursor, encodeCursor, fitItem, jsonLength, pageOf } from "./page.ts";
+import { checkParams } from "./params.ts";
+import { failure, type QueryRuntime, type QueryScope, runCli, runJson } from "./queries.ts";
+import { type Params, type ToolDef, TOOLS } from "./tools.ts";
+
+/** What the server is started with (the `mcp` command's flags). */
+export interface McpServerOptions {
+  runtime: QueryRuntime;
+  /** `--agent-dir`, `--session-dir`, and the server's project directory (`--cwd` or the process cwd). */
+  scope: QueryScope;
+  /** `--all`: every project's sessions, not only the project's. */
+  all: boolean;
+  /** `--max-chars`: the character budget of a result (default `DEFAULT_MAX_CHARS`). */
+  maxChars?: number;
+  /** Mask secrets (default true; `--no-redact`). */
+  redact?: boolean;
+  /** Lines for the server's log (stderr). */
+  log?: (line: string) => void;
+}
+
+/**
+ * Default budget: pi hands a model at most 20 KiB of an MCP result's text and cuts the middle
+ * out of a longer one, so a page stays below that.
+ */
+export const DEFAULT_MAX_CHARS = 16_000;
+
+export const RESOURCE_TEMPLATE = "pi-session://session/{id}";
+
+const PAGE_SCHEMA = {
+  type: "object",
+  description: "How this result was cut to the character budget, and how to get the rest",
+  properties: {
+    offset: { type: "integer", description: "Index of the first item of this page in the whole list" },
+    count: { type: "integer", description: "Items on this page" },
+    total: { type: "integer", description: "Items in the whole list" },
+    nextCursor: { type: ["string", "null"], description: "Pass as cursor (same arguments) for the next page; null on the last page" },
+    cutStrings: { type: "integer", description: "Texts cut short (they end in …[cut: N more chars; …])" },
+    redacted: { type: "integer", description: "Secrets masked (…[redacted KIND])" },
+    note: { type: "string", description: "The same in words" },
+  },
+  required: ["nextCursor", "cutStrings", "redacted", "note"],
+  additionalProperties: false,
+};
+
+/** What a tool call returns besides `result`. */
+interface PageInfo {
+  offset?: number;
+  count?: number;
+  total?: number;
+  nextCursor: string | null;
+  cutStrings: number;
+  redacted: number;
+  note: string;
+}
+
+class ToolFailure extends Error {}
+
+/**
+ * A JSON-RPC error the SDK passes on with its code and message as they are (an `McpError` would
+ * prefix "MCP error -32602:" to the message, and clients prefix it again).
+ */
+class RpcError extends Error {
+  readonly code: number;
+  constructor(code: number, message: string) {
+    super(message);
+    this.code = code;
+  }
+}
+
+/**
+ * `result` and `page` as an output schema's properties, with the `$defs` of the result's schema
+ * (referred to as `#/$defs/…`) moved to the output schema's root, where those references point.
+ */
+function hoistDefs(schema: Record<string, unknown>): { $defs?: Record<string, unknown>; properties: Record<string, unknown> } {
+  const defs: Record<string, unknown> = {};
+  const strip = (s: Record<string, unknown>): Record<string, unknown> => {
+    const { $defs, ...rest } = s;
+    Object.assign(defs, $defs ?? {});
+    return Array.isArray(rest.anyOf) ? { ...rest, anyOf: rest.anyOf.map(strip) } : rest;
+  };
+  const result = strip(schema);
+  return { ...(Object.keys(defs).length > 0 ? { $defs: defs } : {}), properties: { result, page: PAGE_SCHEMA } };
+}
+
+function toolError(message: string, hint: string): CallToolResult {
+  return { isError: true, content: [{ type: "text", text: hint ? `${message}\nhint: ${hint}` : message }] };
+}
+
+/**
+ * The server for `options`; connect it to a transport (`server.connect(transport)`).
+ *
+ * @example
+ * ```ts
+ * const server = createMcpServer({ runtime, scope: { cwd: "/work/app" }, all: false });
+ * await server.connect(new StdioServerTransport());
+ * ```
+ */
+export function createMcpServer(options: McpServerOptions): Server {
+  const maxChars = options.maxChars ?? DEFAULT_MAX_CHARS;
+  const redact = options.redact ?? true;
+  const log = options.log ?? (() => {});
+  const { runtime, scope } = options;
+  const serverCwd = resolvePath(runtime.storage.processCwd, scope.cwd ?? runtime.storage.processCwd);
+  const server = new Server(
+    { name: "pi-session", title: "pi sessions", version: VERSION },
+    {
+      capabilities: { tools: {}, resources: {} },
+      instructions:
+        `Past pi coding-agent sessions (${options.all ? "every project" : `the project ${serverCwd}`}), read-only: search_sessions finds messages, ` +
+        "list_sessions lists sessions, session_info/session_tree/read_session/get_context read one session (session = id, unique id prefix or path), " +
+        "files_touched finds who read or changed a file, usage_stats sums tokens and cost. Long results come in pages: pass nextCursor back as cursor.",
+    },
+  );
+
+  /** The project a call covers: `project` if the scope allows it, else the server's. */
+  function callScope(tool: ToolDef, params: Params): { scope: QueryScope; flags: string[] } {
+    const project = typeof params.project === "string" ? resolvePath(serverCwd, params.project) : undefined;
+    if (project === undefined) return { scope, flags: tool.scoped && options.all ? ["--all"] : [] };
+    if (!options.all && project !== serverCwd) {
+      throw new ToolFailure(`project ${project} is outside this server's scope (the sessions of ${serverCwd})|Leave project out, or start the server with --all to see every project`);
+    }
+    return { scope: { ...scope, cwd: project }, flags: [] };
+  }
+
+  /** The path of the session `ref` names among the sessions the server may read. */
+  async function sessionPath(ref: string): Promise<string> {
+    const answer = await runJson(runtime, scope, ["list", ...(options.all ? ["--all"] : [])]);
+    const sessions = answer.ok ? answer.value as { id: string; path: string }[] : [];
+    const where = options.all ? "in any project" : `among the sessions of ${serverCwd}`;
+    const byPath = sessions.find((s) => s.path === resolvePath(serverCwd, ref));
+    if (byPath) return byPath.path;
+    const exact = sessions.filter((s) => s.id === ref);
+    const matches = exact.length > 0 ? exact : sessions.filter((s) => s.id.startsWith(ref));
+    if (matches.length === 1) return matches[0].path;
+    if (matches.length > 1) {
+      throw new ToolFailure(`session "${ref}" is ambiguous: ${matches.length} sessions ${where} have ids starting with it|Pass more characters of the id (list_sessions shows them)`);
+    }
+    const wider = options.all ? "" : "; the server sees only this project's sessions (start it with --all for every project)";
+    throw new ToolFailure(`no session "${ref}" ${where}|Pass a session id, a unique prefix or a path from list_sessions or search_sessions${wider}`);
+  }
+
+  async function callTool(tool: ToolDef, params: Params): Promise<CallToolResult> {
+    const budget = Math.min(typeof params.maxChars === "number" ? params.maxChars : maxChars, maxChars);
+    const offset = typeof params.cursor === "string" ? decodeOrFail(tool.name, params.cursor) : 0;
+    const ref = tool.session ? await sessionPath(tool.session(params)) : undefined;
+    const { scope: runScope, flags } = callScope(tool, params);
+    const answer = await runJson(runtime, runScope, tool.argv(params, ref, () => flags));
+    if (!answer.ok) throw new ToolFailure(`${answer.message}|${answer.hint}`);
+    const redactor = new Redactor({ secrets: redact });
+    const value = redact ? redactor.value(answer.value) : answer.value;
+    const hint = "raise maxChars, or read a narrower part";
+    let result: unknown;
+    let page: PageInfo;
+    if (tool.list) {
+      let items = tool.list.get(value, params);
+      let itemCuts = 0;
+      if (tool.item) {
+        items = items.map((item) => {
+          const r = tool.item!(params, item);
+          itemCuts += r.cut;
+          return r.value;
+        });
+      }
+      if (offset > items.length) throw new ToolFailure(`cursor is past the end (${items.length} ${tool.list.noun}): the session changed, or the arguments differ|Start again without cursor`);
+      const overhead = jsonLength(tool.list.with(value, [])) + 400;
+      const limit = tool.name === "read_session" && typeof params.limit === "number" ? params.limit : Infinity;
+      const p = pageOf(items, offset, Math.max(200, budget - overhead), hint, limit);
+      result = tool.list.with(value, p.items);
+      const nextCursor = p.next === null ? null : encodeCursor(tool.name, p.next);
+      const shown = p.items.length === 0 ? `no ${tool.list.noun}` : `${tool.list.noun} ${offset + 1}–${offset + p.items.length} of ${items.length}`;
+      const cuts = p.cut + itemCuts;
+      page = {
+        offset,
+        count: p.items.length,
+        total: items.length,
+        nextCursor,
+        cutStrings: cuts,
+        redacted: redactor.total,
+        note: `${shown}${nextCursor ? "; more: call again with cursor = nextCursor" : ""}${cuts ? `; ${cuts} long text(s) cut (marked …[cut: …])` : ""}${redactor.total ? `; ${redactor.total} secret(s) masked` : ""}`,
+      };
+    } else {
+      const fitted = fitItem(value, Math.max(200, budget - 400), hint);
+      result = fitted.value;
+      page = {
+        nextCursor: null,
+        cutStrings: fitted.cut,
+        redacted: redactor.total,
+        note: `complete${fitted.cut ? `; ${fitted.cut} long text(s) cut (marked …[cut: …])` : ""}${redactor.total ? `; ${redactor.total} secret(s) masked` : ""}`,
+      };
+    }
+    const structured = { result, page };
+    return { content: [{ type: "text", text: `${page.note}\n${JSON.stringify(result)}` }], structuredContent: structured };
+  }
+
+  function decodeOrFail(tool: string, cursor: string): number {
+    try {
+      return decodeCursor(tool, cursor);
+    } catch (error) {
+      throw new RpcError(ErrorCode.InvalidParams, (error as Error).message);
+    }
+  }
+
+  server.setRequestHandler(ListToolsRequestSchema, () => ({
+    tools: TOOLS.map((tool) => ({
+      name: tool.name,
+      title: tool.title,
+      description: tool.description,
+      inputSchema: tool.inputSchema as { type: "object" },
+      outputSchema: {
+        type: "object" as const,
+        ...hoistDefs(tool.resultSchema),
+        required: ["result", "page"],
+        additionalProperties: false,
+      },
+      annotations: { title: tool.title, readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+    })),
+  }));
+
+  server.setRequestHandler(CallToolRequestSchema, async (request) => {
+    const tool = TOOLS.find((t) => t.name === request.params.name);
+    if (!tool) throw new RpcError(ErrorCode.InvalidParams, `Unknown tool "${request.params.name}" (tools: ${TOOLS.map((t) => t.name).join(", ")})`);
+    const problem = checkParams(request.params.arguments, tool.inputSchema);
+    if (problem) throw new RpcError(ErrorCode.InvalidParams, `${tool.name}: ${problem}`);
+    const params = (request.params.arguments ?? {}) as Params;
+    try {
+      return await callTool(tool, params);
+    } catch (error) {
+      if (error instanceof RpcError) throw error;
+      if (error instanceof ToolFailure) {
+        const [message, hint] = error.message.split("|");
+        return toolError(message, hint ?? "");
+      }
+      log(`pi-session mcp: ${tool.name} failed: ${error instanceof Error ? error.stack ?? error.message : String(error)}`);
+      return toolError(`${tool.name} failed: ${error instanceof Error ? error.message : String(error)}`, "This is a bug in pi-session; the server's stderr has the details");
+    }
+  });
+
+  server.setRequestHandler(ListResourceTemplatesRequestSchema, () => ({
+    resourceTemplates: [{
+      uriTemplate: RESOURCE_TEMPLATE,
+      name: "session",
+      title: "A pi session as Markdown",
+      description: `The transcript of a session's current branch as Markdown (cut to ${maxChars} characters; read_session pages through the rest)`,
+      mimeType: "text/markdown",
+    }],
+  }));
+
+  server.setRequestHandler(ListResourcesRequestSchema, async () => {
+    const answer = await runJson(runtime, scope, ["list", "--limit", "50", ...(options.all ? ["--all"] : [])]);
+    const sessions = answer.ok ? answer.value as { id: string; name: string | null; firstMessage: string; cwd: string }[] : [];
+    return {
+      resources: sessions.map((s) => ({
+        uri: `pi-session://session/${s.id}`,
+        name: s.id,
+        title: s.name ?? (s.firstMessage.slice(0, 80) || s.id),
+        description: s.cwd,
+        mimeType: "text/markdown",
+      })),
+    };
+  });
+
+  server.setRequestHandler(ReadResourceRequestSchema, async (request) => {
+    const uri = request.params.uri;
+    const match = /^pi-session:\/\/session\/([^/?#]+)$/.exec(uri);
+    if (!match) throw new RpcError(ErrorCode.InvalidParams, `Unknown resource ${uri}: resources look like pi-session://session/<id>`);
+    let path: string;
+    try {
+      path = await sessionPath(decodeURIComponent(match[1]));
+    } catch (error) {
+      if (error instanceof ToolFailure) throw new RpcError(ErrorCode.InvalidParams, error.message.split("|").join(". "));
+      throw error;
+    }
+    const output = await runCli(runtime, scope, ["export", "--format", "markdown", "-o", "-", ...(redact ? ["--redact"] : ["--no-redact"]), "--", path]);
+    if (output.exitCode !== 0) {
+      const { message, hint } = failure(output, "export");
+      throw new RpcError(ErrorCode.InternalError, hint ? `${message}. ${hint}` : message);
+    }
+    const text = cutText(output.stdout, maxChars, "the transcript goes on: page through it with read_session");
+    return { contents: [{ uri, mimeType: "text/markdown", text }] };
+  });
+
+  return server;
+}
