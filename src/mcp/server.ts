@@ -172,13 +172,11 @@ export function createMcpServer(options: McpServerOptions): Server {
     let page: PageInfo;
     if (tool.list) {
       let items = tool.list.get(value, params);
-      let itemCuts = 0;
+      let itemCuts: number[] = [];
       if (tool.item) {
-        items = items.map((item) => {
-          const r = tool.item!(params, item);
-          itemCuts += r.cut;
-          return r.value;
-        });
+        const cut = items.map((item) => tool.item!(params, item));
+        items = cut.map((r) => r.value);
+        itemCuts = cut.map((r) => r.cut);
       }
       if (offset > items.length) throw new ToolFailure(`cursor is past the end (${items.length} ${tool.list.noun}): the session changed, or the arguments differ|Start again without cursor`);
       const overhead = jsonLength(tool.list.with(value, [])) + 400;
@@ -187,7 +185,7 @@ export function createMcpServer(options: McpServerOptions): Server {
       result = tool.list.with(value, p.items);
       const nextCursor = p.next === null ? null : encodeCursor(tool.name, p.next);
       const shown = p.items.length === 0 ? `no ${tool.list.noun}` : `${tool.list.noun} ${offset + 1}–${offset + p.items.length} of ${items.length}`;
-      const cuts = p.cut + itemCuts;
+      const cuts = p.cut + itemCuts.slice(offset, offset + p.items.length).reduce((a, b) => a + b, 0);
       page = {
         offset,
         count: p.items.length,
