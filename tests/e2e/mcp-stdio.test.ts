@@ -167,6 +167,6 @@ describe("pi-session mcp over stdio", { skip: isNode ? false : "runs under Node;
     const loaded = loadMcpConfig({ agentDir, cwd: dirs.root, projectTrusted: false });
     assert.deepEqual(loaded.errors, []);
     const entry = loaded.servers.find((s: { name: string }) => s.name === "pi-session");
-    assert.deepEqual(entry?.config.args, ["mcp", "--all", "--agent-dir", agentDir]);
+    assert.deepEqual((entry?.config as { args?: string[] } | undefined)?.args, ["mcp", "--all", "--agent-dir", agentDir]);
   });
 });
