@@ -89,32 +89,53 @@ export interface Page<T> {
   offset: number;
   /** Where the next page starts; null when this page reaches the end. */
   next: number | null;
-  /** Strings cut so that a single item fits. */
+  /** Strings cut so that items fit (by `prepare`, or to fit a single item in the page). */
   cut: number;
+  /** Secrets masked in the page's items (by `prepare`). */
+  redacted: number;
+}
+
+/** What `prepare` makes of an item before it is measured: the item to show, texts cut, secrets masked. */
+export interface Prepared<T> {
+  value: T;
+  cut: number;
+  redacted: number;
 }
 
 /**
- * The items of `list` from `offset` on that fit in `budget` characters of JSON (besides
- * `overhead`, what the rest of the result takes), at most `limit` of them; at least one item,
- * cut to fit when it alone is too long.
+ * The items of `list` from `offset` on that fit in `budget` characters of JSON, at most `limit`
+ * of them; at least one item, cut to fit when it alone is too long. Only the items looked at go
+ * through `prepare` (a page of a 14 MB context costs a page, not the whole).
  */
-export function pageOf<T>(list: readonly T[], offset: number, budget: number, hint: string, limit = Infinity): Page<T> {
+export function pageOf<T>(
+  list: readonly T[],
+  offset: number,
+  budget: number,
+  hint: string,
+  limit = Infinity,
+  prepare: (item: T) => Prepared<T> = (value) => ({ value, cut: 0, redacted: 0 }),
+): Page<T> {
   const items: T[] = [];
   let used = 2;
   let cut = 0;
+  let redacted = 0;
   let i = offset;
   for (; i < list.length && items.length < limit; i++) {
-    const size = jsonLength(list[i]) + 1;
+    const prepared = prepare(list[i]);
+    const size = jsonLength(prepared.value) + 1;
     if (used + size > budget) {
       if (items.length > 0) break;
-      const fitted = fitItem(list[i], Math.max(0, budget - used - 1), hint);
+      const fitted = fitItem(prepared.value, Math.max(0, budget - used - 1), hint);
       items.push(fitted.value as T);
-      cut += fitted.cut;
+      cut += fitted.cut + prepared.cut;
+      redacted += prepared.redacted;
       used += jsonLength(fitted.value) + 1;
       continue;
     }
-    items.push(list[i]);
+    items.push(prepared.value);
+    cut += prepared.cut;
+    redacted += prepared.redacted;
     used += size;
   }
-  return { items, offset, next: i < list.length ? i : null, cut };
+  return { items, offset, next: i < list.length ? i : null, cut, redacted };
 }

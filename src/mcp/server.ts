@@ -165,44 +165,49 @@ export function createMcpServer(options: McpServerOptions): Server {
     const { scope: runScope, flags } = callScope(tool, params);
     const answer = await runJson(runtime, runScope, tool.argv(params, ref, () => flags));
     if (!answer.ok) throw new ToolFailure(`${answer.message}|${answer.hint}`);
-    const redactor = new Redactor({ secrets: redact });
-    const value = redact ? redactor.value(answer.value) : answer.value;
     const hint = "raise maxChars, or read a narrower part";
+    const masks = (part: unknown): { value: unknown; redacted: number } => {
+      if (!redact) return { value: part, redacted: 0 };
+      const redactor = new Redactor();
+      return { value: redactor.value(part), redacted: redactor.total };
+    };
     let result: unknown;
     let page: PageInfo;
     if (tool.list) {
-      let items = tool.list.get(value, params);
-      let itemCuts: number[] = [];
-      if (tool.item) {
-        const cut = items.map((item) => tool.item!(params, item));
-        items = cut.map((r) => r.value);
-        itemCuts = cut.map((r) => r.cut);
-      }
-      if (offset > items.length) throw new ToolFailure(`cursor is past the end (${items.length} ${tool.list.noun}): the session changed, or the arguments differ|Start again without cursor`);
-      const overhead = jsonLength(tool.list.with(value, [])) + 400;
+      const list = tool.list;
+      const items = list.get(answer.value, params);
+      if (offset > items.length) throw new ToolFailure(`cursor is past the end (${items.length} ${list.noun}): the session changed, or the arguments differ|Start again without cursor`);
+      // What is around the list (a path, a leaf id) is masked once; the items as the page takes them.
+      const shell = masks(list.with(answer.value, []));
+      const prepare = (item: unknown) => {
+        const cut = tool.item ? tool.item(params, item) : { value: item, cut: 0 };
+        const masked = masks(cut.value);
+        return { value: masked.value, cut: cut.cut, redacted: masked.redacted };
+      };
       const limit = tool.name === "read_session" && typeof params.limit === "number" ? params.limit : Infinity;
-      const p = pageOf(items, offset, Math.max(200, budget - overhead), hint, limit);
-      result = tool.list.with(value, p.items);
+      const p = pageOf(items, offset, Math.max(200, budget - jsonLength(shell.value) - 400), hint, limit, prepare);
+      result = list.with(shell.value, p.items);
       const nextCursor = p.next === null ? null : encodeCursor(tool.name, p.next);
-      const shown = p.items.length === 0 ? `no ${tool.list.noun}` : `${tool.list.noun} ${offset + 1}–${offset + p.items.length} of ${items.length}`;
-      const cuts = p.cut + itemCuts.slice(offset, offset + p.items.length).reduce((a, b) => a + b, 0);
+      const shown = p.items.length === 0 ? `no ${list.noun}` : `${list.noun} ${offset + 1}–${offset + p.items.length} of ${items.length}`;
+      const redacted = shell.redacted + p.redacted;
       page = {
         offset,
         count: p.items.length,
         total: items.length,
         nextCursor,
-        cutStrings: cuts,
-        redacted: redactor.total,
-        note: `${shown}${nextCursor ? "; more: call again with cursor = nextCursor" : ""}${cuts ? `; ${cuts} long text(s) cut (marked …[cut: …])` : ""}${redactor.total ? `; ${redactor.total} secret(s) masked` : ""}`,
+        cutStrings: p.cut,
+        redacted,
+        note: `${shown}${nextCursor ? "; more: call again with cursor = nextCursor" : ""}${p.cut ? `; ${p.cut} long text(s) cut (marked …[cut: …])` : ""}${redacted ? `; ${redacted} secret(s) masked` : ""}`,
       };
     } else {
-      const fitted = fitItem(value, Math.max(200, budget - 400), hint);
+      const masked = masks(answer.value);
+      const fitted = fitItem(masked.value, Math.max(200, budget - 400), hint);
       result = fitted.value;
       page = {
         nextCursor: null,
         cutStrings: fitted.cut,
-        redacted: redactor.total,
-        note: `complete${fitted.cut ? `; ${fitted.cut} long text(s) cut (marked …[cut: …])` : ""}${redactor.total ? `; ${redactor.total} secret(s) masked` : ""}`,
+        redacted: masked.redacted,
+        note: `complete${fitted.cut ? `; ${fitted.cut} long text(s) cut (marked …[cut: …])` : ""}${masked.redacted ? `; ${masked.redacted} secret(s) masked` : ""}`,
       };
     }
     const structured = { result, page };
