@@ -1,5 +1,5 @@
 /**
- * `pi-session mcp` as clients run it: the compiled binary (and the sources under Node) spawned
+ * `pi-session mcp` as clients run it: the compiled binary (and the sources under Node, Deno and Bun) spawned
  * over stdio by the official SDK's client, by the MCP Inspector's CLI, and by pi's own MCP
  * client (@earendil-works/pi-mcp); pi's config loader reads what `mcp --install` wrote. Tool
  * results are compared with what the binary prints for the same command with --json.
@@ -54,6 +54,8 @@ describe("pi-session mcp over stdio", { skip: isNode ? false : "runs under Node;
   const launchers: [string, () => [string, string[]]][] = [
     ["binary", () => [binary, server()]],
     ["node sources", () => [process.execPath, ["--import", "tsx", join(root, "src/cli/main.ts"), ...server()]]],
+    ["deno sources", () => [bin("deno"), ["run", "-A", "--quiet", join(root, "src/cli/main.ts"), ...server()]]],
+    ["bun sources", () => [bin("bun"), [join(root, "src/cli/main.ts"), ...server()]]],
   ];
   for (const [label, launch] of launchers) {
     it(`the SDK client calls every tool of the ${label}; results equal the binary's --json`, async () => {
