@@ -23,7 +23,9 @@ export interface QueryRuntime {
 }
 
 /** A command's answer: its `--json` value, or the error lines it printed and its exit code. */
-export type JsonAnswer = { ok: true; value: unknown; exitCode: number } | { ok: false; exitCode: number; message: string; hint: string };
+export type JsonAnswer =
+  | { ok: true; value: unknown; exitCode: number; warnings: string[] }
+  | { ok: false; exitCode: number; message: string; hint: string };
 
 /** A command's output: its exit code, what it printed on stdout, and its stderr lines. */
 export interface CliOutput {
@@ -78,7 +80,8 @@ export async function runJson(runtime: QueryRuntime, scope: QueryScope, argv: st
   const text = output.stdout;
   if (exitCode <= 1 && text.trim() !== "") {
     try {
-      return { ok: true, value: JSON.parse(text), exitCode };
+      const warnings = output.stderr.filter((line) => line.startsWith("warning: ")).map((line) => line.slice("warning: ".length));
+      return { ok: true, value: JSON.parse(text), exitCode, warnings };
     } catch {
       // reported below
     }

@@ -18,6 +18,7 @@ import { Redactor } from "../core/redact/redactor.ts";
 import { resolvePath } from "../core/storage/paths.ts";
 import { VERSION } from "../version.ts";
 import { cutText, decodeCursor, encodeCursor, fitItem, jsonLength, pageOf } from "./page.ts";
+import { outputSchema } from "./output-schema.ts";
 import { checkParams } from "./params.ts";
 import { failure, type QueryRuntime, type QueryScope, runCli, runJson } from "./queries.ts";
 import { type Params, type ToolDef, TOOLS } from "./tools.ts";
@@ -45,22 +46,6 @@ export const DEFAULT_MAX_CHARS = 16_000;
 
 export const RESOURCE_TEMPLATE = "pi-session://session/{id}";
 
-const PAGE_SCHEMA = {
-  type: "object",
-  description: "How this result was cut to the character budget, and how to get the rest",
-  properties: {
-    offset: { type: "integer", description: "Index of the first item of this page in the whole list" },
-    count: { type: "integer", description: "Items on this page" },
-    total: { type: "integer", description: "Items in the whole list" },
-    nextCursor: { type: ["string", "null"], description: "Pass as cursor (same arguments) for the next page; null on the last page" },
-    cutStrings: { type: "integer", description: "Texts cut short (they end in …[cut: N more chars; …])" },
-    redacted: { type: "integer", description: "Secrets masked (…[redacted KIND])" },
-    note: { type: "string", description: "The same in words" },
-  },
-  required: ["nextCursor", "cutStrings", "redacted", "note"],
-  additionalProperties: false,
-};
-
 /** What a tool call returns besides `result`. */
 interface PageInfo {
   offset?: number;
@@ -84,21 +69,6 @@ class RpcError extends Error {
     super(message);
     this.code = code;
   }
-}
-
-/**
- * `result` and `page` as an output schema's properties, with the `$defs` of the result's schema
- * (referred to as `#/$defs/…`) moved to the output schema's root, where those references point.
- */
-function hoistDefs(schema: Record<string, unknown>): { $defs?: Record<string, unknown>; properties: Record<string, unknown> } {
-  const defs: Record<string, unknown> = {};
-  const strip = (s: Record<string, unknown>): Record<string, unknown> => {
-    const { $defs, ...rest } = s;
-    Object.assign(defs, $defs ?? {});
-    return Array.isArray(rest.anyOf) ? { ...rest, anyOf: rest.anyOf.map(strip) } : rest;
-  };
-  const result = strip(schema);
-  return { ...(Object.keys(defs).length > 0 ? { $defs: defs } : {}), properties: { result, page: PAGE_SCHEMA } };
 }
 
 function toolError(message: string, hint: string): CallToolResult {
@@ -210,6 +180,8 @@ export function createMcpServer(options: McpServerOptions): Server {
         note: `complete${fitted.cut ? `; ${fitted.cut} long text(s) cut (marked …[cut: …])` : ""}${masked.redacted ? `; ${masked.redacted} secret(s) masked` : ""}`,
       };
     }
+    // What the command said on stderr (skipped broken lines, say) belongs to the answer.
+    if (answer.warnings.length > 0) page.note += `; warning: ${answer.warnings.join("; warning: ")}`;
     const structured = { result, page };
     return { content: [{ type: "text", text: `${page.note}\n${JSON.stringify(result)}` }], structuredContent: structured };
   }
@@ -228,12 +200,7 @@ export function createMcpServer(options: McpServerOptions): Server {
       title: tool.title,
       description: tool.description,
       inputSchema: tool.inputSchema as { type: "object" },
-      outputSchema: {
-        type: "object" as const,
-        ...hoistDefs(tool.resultSchema),
-        required: ["result", "page"],
-        additionalProperties: false,
-      },
+      outputSchema: outputSchema(tool.resultSchema),
       annotations: { title: tool.title, readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
     })),
   }));

@@ -15,6 +15,8 @@ import showSchema from "../../docs/schema/show.schema.json" with { type: "json" 
 import statsSchema from "../../docs/schema/stats.schema.json" with { type: "json" };
 import treeSchema from "../../docs/schema/tree.schema.json" with { type: "json" };
 
+import { cutEntry } from "./entry-cut.ts";
+
 type Json = Record<string, unknown>;
 export type Params = Record<string, unknown>;
 
@@ -96,48 +98,6 @@ function bool(flag: string, value: unknown): string[] {
 /** `re:PATTERN` (pi's /resume syntax) is a case-insensitive regular expression; anything else words and phrases. */
 function searchQuery(query: string): string[] {
   return query.startsWith("re:") ? ["--regex", "-i", "--", query.slice(3)] : ["--", query];
-}
-
-function cutBlockText(block: Json, key: string, max: number, hint: string): { block: Json; cut: number } {
-  const text = block[key];
-  if (typeof text !== "string" || text.length <= max) return { block, cut: 0 };
-  const keep = Math.max(0, max);
-  return { block: { ...block, [key]: `${text.slice(0, keep)}…[cut: ${text.length - keep} more chars; ${hint}]` }, cut: 1 };
-}
-
-/** An entry with tool outputs and thinking cut to their budgets (read_session, unless `full`). */
-function cutEntry(params: Params, entry: unknown): { value: unknown; cut: number } {
-  if (params.full === true) return { value: entry, cut: 0 };
-  const e = entry as Json;
-  const message = e.message as Json | undefined;
-  if (e.type !== "message" || !message || typeof message !== "object") return { value: entry, cut: 0 };
-  const toolMax = typeof params.toolOutputChars === "number" ? params.toolOutputChars : 2000;
-  const thinkingMax = typeof params.thinkingChars === "number" ? params.thinkingChars : 500;
-  const hint = "pass full: true (and a larger maxChars) for the whole text";
-  let cut = 0;
-  let out: Json = message;
-  if (message.role === "toolResult" && Array.isArray(message.content)) {
-    const content = message.content.map((b: Json) => {
-      if (b?.type !== "text") return b;
-      const r = cutBlockText(b, "text", toolMax, hint);
-      cut += r.cut;
-      return r.block;
-    });
-    out = { ...message, content };
-  } else if (message.role === "bashExecution") {
-    const r = cutBlockText(message, "output", toolMax, hint);
-    cut += r.cut;
-    out = r.block;
-  } else if (message.role === "assistant" && Array.isArray(message.content)) {
-    const content = message.content.map((b: Json) => {
-      if (b?.type !== "thinking") return b;
-      const r = cutBlockText(b, "thinking", thinkingMax, hint);
-      cut += r.cut;
-      return r.block;
-    });
-    out = { ...message, content };
-  }
-  return { value: cut === 0 ? entry : { ...e, message: out }, cut };
 }
 
 const ROLES = ["user", "assistant", "toolResult", "bashExecution", "custom", "summary", "label", "name"];

@@ -1,6 +1,7 @@
 /**
  * Sessions for the MCP tests: a copy of examples/agent in a temp folder, plus a multi-MB
- * session (long tool results and thinking) and one holding a secret, in a project of their own.
+ * session (long tool results and thinking) and one holding a secret, in a project of their own,
+ * and a session with a torn line in another.
  * @module
  */
 import { cpSync, mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
@@ -12,6 +13,8 @@ export const BIG_PROJECT = "/home/dev/big";
 export const BIG_ID = "019d0000-0000-7000-8000-00000000b16b";
 export const SECRET_ID = "019d0000-0000-7000-8000-0000005ec2e7";
 export const SECRET = "sk-proj-Ab3dEf6hIj9kLm2nOp5qRs8tUv1wXy4z";
+export const BROKEN_ID = "019d0000-0000-7000-8000-0000000b40ce";
+export const BROKEN_PROJECT = "/home/dev/broken";
 
 function line(value: unknown): string {
   return JSON.stringify(value) + "\n";
@@ -49,6 +52,14 @@ function secretSession(): string {
     line({ type: "message", id: "5ec00001", parentId: null, timestamp: new Date(ts).toISOString(), message: { role: "user", content: `my key is ${SECRET} keep it`, timestamp: ts } });
 }
 
+/** A session whose second line is torn. */
+function brokenSession(): string {
+  const ts = Date.parse("2026-02-03T10:00:00.000Z");
+  return line({ type: "session", version: 3, id: BROKEN_ID, timestamp: new Date(ts).toISOString(), cwd: BROKEN_PROJECT }) +
+    '{"type":"message","id":"b40c0001","par\n' +
+    line({ type: "message", id: "b40c0002", parentId: null, timestamp: new Date(ts).toISOString(), message: { role: "user", content: "after the torn line", timestamp: ts } });
+}
+
 /** A temp folder with `agent/` (examples plus the big and the secret session) and `home/`. */
 export function makeSessions(turns = 120, outputChars = 20_000): { root: string; agentDir: string; home: string } {
   const root = mkdtempSync(join(tmpdir(), "pi-session-mcp-"));
@@ -58,6 +69,9 @@ export function makeSessions(turns = 120, outputChars = 20_000): { root: string;
   mkdirSync(dir, { recursive: true });
   writeFileSync(join(dir, `2026-02-01T10-00-00-000Z_${BIG_ID}.jsonl`), bigSession(turns, outputChars));
   writeFileSync(join(dir, `2026-02-02T10-00-00-000Z_${SECRET_ID}.jsonl`), secretSession());
+  const brokenDir = defaultSessionDir(BROKEN_PROJECT, agentDir, BROKEN_PROJECT);
+  mkdirSync(brokenDir, { recursive: true });
+  writeFileSync(join(brokenDir, `2026-02-03T10-00-00-000Z_${BROKEN_ID}.jsonl`), brokenSession());
   const home = join(root, "home");
   mkdirSync(home);
   return { root, agentDir, home };

@@ -7,7 +7,7 @@ import type { CliDeps } from "../../src/cli/deps.ts";
 import { run } from "../../src/cli/run.ts";
 import { detectFileSystem } from "../../src/io/mod.ts";
 import { createMcpServer, type McpServerOptions } from "../../src/mcp/server.ts";
-import { BIG_ID, BIG_PROJECT, makeSessions, SECRET, SECRET_ID } from "./_sessions.ts";
+import { BIG_ID, BIG_PROJECT, BROKEN_ID, makeSessions, SECRET, SECRET_ID } from "./_sessions.ts";
 
 const NOW = new Date("2026-03-10T12:00:00.000Z");
 type Structured = { result: unknown; page: { nextCursor: string | null; note: string; cutStrings: number; redacted: number; total?: number; count?: number } };
@@ -185,6 +185,11 @@ describe("pi-session mcp (in-process, SDK client)", () => {
     assert.equal(entry.isError, true);
     assert.match((entry.content as { text: string }[])[0].text, /nope/);
     assert.equal((await call(client, "session_info", { session: BIG_ID })).page.nextCursor, null);
+  });
+
+  it("the command's warnings (skipped broken lines) are in the page note", async () => {
+    const got = await call(await connect(), "read_session", { session: BROKEN_ID });
+    assert.match(got.page.note, /^entries 1–1 of 1; warning: skipped 1 broken line of \S+ \(line 2\)/);
   });
 
   it("without --all, only the project's sessions are seen", async () => {

@@ -4,6 +4,7 @@
  * SDK is loaded only here, when the command runs.
  * @module
  */
+import { resolvePath } from "../../core/storage/paths.ts";
 import type { CommandSpec } from "../command.ts";
 import type { CliContext } from "../context.ts";
 import { CliError } from "../errors.ts";
@@ -16,7 +17,7 @@ function serverArgs(ctx: CliContext, opts: Record<string, unknown>): string[] {
     ...(opts.maxChars !== undefined ? ["--max-chars", String(opts.maxChars)] : []),
     ...(opts.redact === false ? ["--no-redact"] : []),
     ...(ctx.options.agentDir !== undefined ? ["--agent-dir", ctx.agentDir] : []),
-    ...(ctx.options.sessionDir !== undefined ? ["--session-dir", ctx.options.sessionDir] : []),
+    ...(ctx.options.sessionDir !== undefined ? ["--session-dir", resolvePath(ctx.deps.storage.processCwd, ctx.options.sessionDir)] : []),
   ];
 }
 
