@@ -25,6 +25,8 @@ export interface CatalogOptions {
    * wait on I/O (Deno's) gains from a few.
    */
   concurrency?: number;
+  /** False for a caller that reports a failed save itself (`saveProblem`): no note then. */
+  noteSaveFailures?: boolean;
 }
 
 /** What a refresh may also do. */
@@ -135,12 +137,20 @@ export class Catalog {
   #noted = new Set<string>();
   #concurrency: number;
   #loaded = new Map<string, Promise<Map<string, CatalogRecord>>>();
+  #saveProblem: string | undefined;
+  #noteSaveFailures: boolean;
 
   constructor(fs: FileSystem, options: CatalogOptions = {}) {
     this.fs = fs;
     this.#store = options.store ?? null;
     this.#note = options.note ?? (() => {});
     this.#concurrency = options.concurrency ?? 1;
+    this.#noteSaveFailures = options.noteSaveFailures ?? true;
+  }
+
+  /** Why the first save to the store failed since this catalog was made (undefined: none did). */
+  get saveProblem(): string | undefined {
+    return this.#saveProblem;
   }
 
   /** Where records are kept, or null when every run reads the files. */
@@ -220,7 +230,8 @@ export class Catalog {
     try {
       await this.#store.save(kind, changes);
     } catch (error) {
-      this.#warn("save", `The catalog at ${this.#store.location} cannot be updated (${(error as Error).message}); results are complete, the next run reads the files again`);
+      this.#saveProblem ??= (error as Error).message;
+      if (this.#noteSaveFailures) this.#warn("save", `The catalog at ${this.#store.location} cannot be updated (${(error as Error).message}); results are complete, the next run reads the files again`);
     }
   }
 

@@ -9,8 +9,9 @@ import { LineSplitter } from "../core/read/line-splitter.ts";
 import { stringEnd } from "../core/read/scan-keys.ts";
 import { type FileSystem, isFsError } from "../io/file-system.ts";
 import { withFileLock } from "../io/lock.ts";
+import { makePrivateDir } from "./private-files.ts";
 import { joinPath } from "../core/storage/paths.ts";
-import { type CatalogRecord, type CatalogStore, decodeState, encodeState, type SectionChanges, type SectionKey, type StoreDescription } from "./store.ts";
+import { type CatalogRecord, type CatalogStore, decodeState, encodeState, recordProblem, type SectionChanges, type SectionKey, type StoreDescription } from "./store.ts";
 
 const FORMAT = 1;
 const encoder = new TextEncoder();
@@ -33,15 +34,18 @@ function toLine(section: SectionKey, r: CatalogRecord): string {
   return JSON.stringify(row).replace(/[\u007f-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
 }
 
-function fromLine(section: SectionKey, line: string): CatalogRecord {
-  const row = JSON.parse(line) as Row;
-  if (!Array.isArray(row) || typeof row[0] !== "string" || typeof row[3] !== "number" || typeof row[8] !== "object") {
-    throw new SyntaxError("a record has the wrong shape");
+/** The record of a line, or null when it does not parse or has the wrong shape (then it counts as missing). */
+function fromLine(section: SectionKey, line: string): CatalogRecord | null {
+  try {
+    const row = JSON.parse(line) as Row;
+    if (!Array.isArray(row) || row.length < 9) return null;
+    const [path, size, mtimeMs, end, lines, headHash, tailHash, headerId, state, final] = row;
+    const record = { path, size, mtimeMs, end, lines, headHash, tailHash, headerId, state: decodeState(section, state) } as CatalogRecord;
+    if (final !== undefined && final !== null) record.final = decodeState(section, final);
+    return recordProblem(section, record) === null ? record : null;
+  } catch {
+    return null;
   }
-  const [path, size, mtimeMs, end, lines, headHash, tailHash, headerId, state, final] = row;
-  const record = { path, size, mtimeMs, end, lines, headHash, tailHash, headerId, state: decodeState(section, state) } as CatalogRecord;
-  if (final) record.final = decodeState(section, final);
-  return record;
 }
 
 /** Bytes written per chunk of a save. */
@@ -225,7 +229,7 @@ export class FileCatalogStore implements CatalogStore {
     const records = new Map<string, CatalogRecord>();
     await this.#scan(section, (bytes) => {
       const record = fromLine(section, decoder.decode(bytes));
-      records.set(record.path, record);
+      if (record) records.set(record.path, record);
     });
     return records;
   }
@@ -233,7 +237,7 @@ export class FileCatalogStore implements CatalogStore {
   async save(section: SectionKey, changes: SectionChanges): Promise<void> {
     if (changes.put.length === 0 && changes.remove.length === 0) return;
     const path = this.#file(section);
-    await this.#fs.mkdir(this.location, { recursive: true });
+    await makePrivateDir(this.#fs, this.location);
     await withFileLock(this.#fs, path, async () => {
       // Merge with the file as it is now (another process may have saved since we loaded),
       // streamed from the old file into the new one.

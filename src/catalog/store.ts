@@ -44,6 +44,8 @@ export interface SectionKey {
   version: number;
   encode?(data: unknown): unknown;
   decode?(stored: unknown): unknown;
+  /** A state's data when nothing was read (a `DigestKind` has it): what a stored one is checked against. */
+  initial?(): unknown;
 }
 
 /** Search documents of one file to store: those at offsets `from` and later are replaced. */
@@ -121,4 +123,48 @@ export function decodeState(section: SectionKey, stored: unknown): DigestState<u
   if (!section.decode) return stored as DigestState<unknown>;
   if (!isObject(stored)) throw new SyntaxError("a stored state is not an object");
   return { ...stored, data: section.decode(stored.data) } as DigestState<unknown>;
+}
+
+/** Same kind of JSON value: null, array, object or primitive type. */
+function sameKind(a: unknown, b: unknown): boolean {
+  if (a === null || b === null) return a === b;
+  if (Array.isArray(a) || Array.isArray(b)) return Array.isArray(a) && Array.isArray(b);
+  return typeof a === typeof b;
+}
+
+/**
+ * Why a decoded state cannot be used, or null when it can: it must be an object with a
+ * `rejected` flag, a header that is null or an object, and data of the section's shape (each
+ * field of its initial data present, of the same kind: null, array, object, number, …).
+ */
+export function stateProblem(section: SectionKey, state: unknown): string | null {
+  if (!isObject(state)) return "a state is not an object";
+  if (typeof state.rejected !== "boolean") return "a state has no rejected flag";
+  if (state.header !== null && !isObject(state.header)) return "a state's header is not an object";
+  const data = state.data;
+  if (data === null || data === undefined) return "a state has no data";
+  const initial = section.initial?.();
+  if (initial === undefined) return null;
+  if (!sameKind(initial, data)) return "a state's data has the wrong shape";
+  if (isObject(initial)) {
+    for (const [key, value] of Object.entries(initial)) {
+      if (!sameKind(value, (data as Record<string, unknown>)[key])) return `a state's data has the wrong "${key}"`;
+    }
+  }
+  return null;
+}
+
+/**
+ * Why a record loaded from a store cannot be used, or null when it can: the numbers must be
+ * finite, the fingerprints strings, the states (as decoded) sound. Stores leave such a record
+ * out, as if missing, so the file it describes is read again and the record replaced.
+ */
+export function recordProblem(section: SectionKey, record: CatalogRecord): string | null {
+  if (typeof record.path !== "string" || record.path === "") return "a record has no path";
+  for (const key of ["size", "mtimeMs", "end", "lines"] as const) {
+    if (typeof record[key] !== "number" || !Number.isFinite(record[key])) return `a record's ${key} is not a number`;
+  }
+  if (typeof record.headHash !== "string" || typeof record.tailHash !== "string") return "a record's fingerprints are not strings";
+  if (record.headerId !== null && typeof record.headerId !== "string") return "a record's header id is not a string";
+  return stateProblem(section, record.state) ?? (record.final === undefined ? null : stateProblem(section, record.final));
 }

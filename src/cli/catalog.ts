@@ -18,8 +18,12 @@ import { startProgress } from "./progress.ts";
 
 const MODES: readonly string[] = ["auto", "sqlite", "file", "off"];
 
-/** Runs `work` with the catalog for `ctx`, and closes it afterwards. */
-export async function withCatalog<T>(ctx: CliContext, work: (catalog: Catalog) => Promise<T>): Promise<T> {
+/**
+ * Runs `work` with the catalog for `ctx`, and closes it afterwards. `verify` checks a SQLite
+ * catalog in full first (a damaged one is set aside and rebuilt); `reportsSaves` is for a
+ * command that reports a failed save itself (no note then).
+ */
+export async function withCatalog<T>(ctx: CliContext, work: (catalog: Catalog) => Promise<T>, options: { verify?: boolean; reportsSaves?: boolean } = {}): Promise<T> {
   const wanted = ctx.deps.storage.env("PI_SESSION_CATALOG") ?? "auto";
   const mode = (MODES.includes(wanted) ? wanted : "auto") as CatalogMode;
   const catalog = await openCatalog({
@@ -30,6 +34,9 @@ export async function withCatalog<T>(ctx: CliContext, work: (catalog: Catalog) =
     // Deno's adapter waits on its reads: a few files at once keep the disk busy meanwhile.
     concurrency: ctx.fs === denoFileSystem ? 4 : undefined,
     note: (message) => ctx.note(`pi-session: ${message}`),
+    verify: options.verify,
+    noteSaveFailures: !options.reportsSaves,
+    now: ctx.deps.now,
   });
   try {
     return await work(catalog);

@@ -7,10 +7,11 @@ import { CURRENT_SESSION_VERSION } from "../core/format/types.ts";
 import type { IssueCode, ReadIssue } from "../core/read/issue.ts";
 import { parseSession } from "../core/read/read-session.ts";
 import type { FileSystem } from "../io/file-system.ts";
-import { withFileLock } from "../io/lock.ts";
 import { toJsonl } from "../session/entry-builders.ts";
 import { NotASessionError } from "../session/errors.ts";
-import { freeBackupPath, writeBackup } from "../session/backup.ts";
+import { backupCandidate, freeBackupPath } from "../session/backup.ts";
+import { type RewriteDecision, safeRewrite } from "../session/safe-rewrite.ts";
+import { carriedNote, migrateCarried } from "./migrate-carried.ts";
 import { describeError } from "./errors.ts";
 
 /** One line of `migrate --json`. */
@@ -21,6 +22,8 @@ export interface MigrateResult {
   action: "migrated" | "skipped" | "would-migrate" | "error";
   backup?: string;
   message?: string;
+  /** Lines others appended while the file was rewritten, kept at the end of the new file. */
+  carriedLines?: number;
   /** The exit code this file asks for (not printed). */
   exitCode: number;
 }
@@ -85,48 +88,51 @@ export async function planFileMigration(fs: FileSystem, path: string, force: boo
   return planMigration(path, await readAll(fs, path), force);
 }
 
-function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
-  if (a.length !== b.length) return false;
-  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
-  return true;
-}
-
-
 function lostNote(lost: readonly ReadIssue[], backup: string | undefined): string | undefined {
   if (lost.length === 0) return undefined;
   return `dropped ${describeLines(lost)}${backup ? `; they are kept in ${backup}` : ""}`;
 }
 
-/** Migrates (or, with `dryRun`, plans) one file; failures come back as results, never throws. */
+/**
+ * Migrates (or, with `dryRun`, plans) one file; failures come back as results, never throws.
+ * A symbolic link is followed: the target is rewritten and backed up beside itself, the link
+ * stays. Lines pi appends while the rewrite runs are carried over to the new file (see
+ * `safeRewrite`) and counted in the message; old-format ones are then migrated too
+ * (`migrateCarried`).
+ */
 export async function migrateFile(fs: FileSystem, path: string, options: MigrateOptions): Promise<MigrateResult> {
   try {
     const plan = await planFileMigration(fs, path, options.force);
-    if (plan.kind === "skip") return { path, ...plan.result };
+    // A refusal over lines the rewrite would drop is decided again under the lock: a torn last
+    // line may be one pi was still writing when this unlocked read ran.
+    if (plan.kind === "skip" && (options.dryRun || plan.result.exitCode !== 1)) return { path, ...plan.result };
     const toVersion = CURRENT_SESSION_VERSION;
-    if (options.dryRun) {
-      const backup = options.backup ? await freeBackupPath(fs, path, plan.fromVersion) : undefined;
+    const real = await fs.realPath(path);
+    if (options.dryRun && plan.kind === "rewrite") {
+      const backup = options.backup ? await freeBackupPath(fs, real, plan.fromVersion) : undefined;
       const message = lostNote(plan.lost, undefined);
       return { path, fromVersion: plan.fromVersion, toVersion, action: "would-migrate", ...(backup && { backup }), ...(message && { message }), exitCode: 0 };
     }
-    return await withFileLock(fs, path, async () => {
-      const stat = await fs.stat(path);
-      const mode = (stat?.mode ?? 0) & 0o777;
-      if (mode !== 0 && (mode & 0o222) === 0) {
-        return { path, fromVersion: plan.fromVersion, toVersion: null, action: "error", message: `${path} is read-only; not rewriting it`, exitCode: 3 };
-      }
-      // Decide again on what is on disk now: pi appends without taking our lock.
-      const original = await readAll(fs, path);
+    // Decided again under the lock, on what is on disk then: pi appends without taking our lock.
+    let seen: Uint8Array = new Uint8Array(0);
+    const outcome = await safeRewrite(fs, real, (original, stat): RewriteDecision<Plan | MigrateResult> => {
+      seen = original;
       const now = planMigration(path, original, options.force);
-      if (now.kind === "skip") return { path, ...now.result };
-      const backup = options.backup ? await writeBackup(fs, path, now.fromVersion, original, mode || 0o600) : undefined;
-      const after = await readAll(fs, path);
-      if (!sameBytes(after, original)) {
-        return { path, fromVersion: now.fromVersion, toVersion: null, action: "error", message: `${path} changed while it was being migrated; not rewriting it`, ...(backup && { backup }), exitCode: 1 };
+      if (now.kind === "skip") return { kind: "keep", detail: { path, ...now.result } };
+      const mode = stat.mode & 0o777;
+      if (mode !== 0 && (mode & 0o222) === 0) {
+        return { kind: "keep", detail: { path, fromVersion: now.fromVersion, toVersion: null, action: "error", message: `${path} is read-only; not rewriting it`, exitCode: 3 } };
       }
-      await fs.writeAtomic(path, now.bytes, { mode: mode || 0o600 });
-      const message = lostNote(now.lost, backup);
-      return { path, fromVersion: now.fromVersion, toVersion, action: "migrated", ...(backup && { backup }), ...(message && { message }), exitCode: 0 };
+      const backupName = options.backup ? (n: number) => backupCandidate(real, now.fromVersion, n) : undefined;
+      return { kind: "write", bytes: now.bytes, detail: now, ...(backupName && { backupName }) };
     });
+    if (!outcome.written) return outcome.detail as MigrateResult;
+    const now = outcome.detail as Plan & { kind: "rewrite" };
+    const backup = outcome.backup;
+    const written = { original: seen, written: now.bytes, carried: outcome.carried, lost: now.lost.length };
+    const carried = await migrateCarried(fs, path, real, written, options.force);
+    const message = [lostNote(now.lost, backup), carriedNote(carried)].filter((note) => note !== undefined).join("; ");
+    return { path, fromVersion: now.fromVersion, toVersion, action: "migrated", ...(backup && { backup }), ...(message && { message }), ...(carried.lines > 0 && { carriedLines: carried.lines }), exitCode: 0 };
   } catch (error) {
     const { exitCode, lines } = describeError(error);
     return { path, fromVersion: null, toVersion: null, action: "error", message: lines[0].replace(/^pi-session: /, ""), exitCode };

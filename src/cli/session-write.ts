@@ -35,7 +35,7 @@ export async function openForAppend(ctx: CliContext, path: string): Promise<Sess
   }
   if (version < 3) {
     const plan = await planFileMigration(ctx.fs, path, false);
-    const backup = backupPath(path, version);
+    const backup = backupPath(await ctx.fs.realPath(path), version);
     if (plan.kind === "skip" && plan.result.action === "error") {
       throw new CliError("needs-migration", `Cannot append to ${path}: ${plan.result.message}`, "Run `pi-session migrate --force` on it first", 1);
     }

@@ -151,4 +151,7 @@ export const denoFileSystem: FileSystem = {
   remove: (path) => mapped({ verb: "remove", path }, () => Deno.remove(path)),
   mkdir: (path, options = {}) =>
     mapped({ verb: "create directory", path }, () => Deno.mkdir(path, { recursive: options.recursive ?? false })),
+  chmod: (path, mode) => mapped({ verb: "change the permissions of", path }, () => Deno.chmod(path, mode)),
+  link: (existing, newPath) => mapped({ verb: "link", path: existing, to: newPath }, () => Deno.link(existing, newPath)),
+  realPath: (path) => mapped({ verb: "resolve", path }, () => Deno.realPath(path)),
 };

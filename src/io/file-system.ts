@@ -101,4 +101,18 @@ export interface FileSystem {
   remove(path: string): Promise<void>;
   /** Creates a directory; with `recursive`, parents too and no error if it exists. */
   mkdir(path: string, options?: { recursive?: boolean }): Promise<void>;
+  /**
+   * Sets the permission bits of a file or directory (following links). Optional: a file system
+   * without permissions (or a wrapper that does not pass them on) leaves it out.
+   */
+  chmod?(path: string, mode: number): Promise<void>;
+  /**
+   * Gives the file at `existing` a second name, `newPath` (a hard link): both name the same bytes,
+   * so the old file stays readable under `newPath` after another file is renamed over `existing`.
+   * Fails with `AlreadyExists` when `newPath` is taken; a file system without hard links fails
+   * with `PermissionDenied` or `Other`.
+   */
+  link(existing: string, newPath: string): Promise<void>;
+  /** The absolute path of what `path` names, with every symbolic link resolved; `NotFound` if nothing is there. */
+  realPath(path: string): Promise<string>;
 }

@@ -198,6 +198,28 @@ export class MemoryFileSystem implements FileSystem {
     }
   }
 
+  async chmod(path: string, mode: number): Promise<void> {
+    const node = this.#lookup(this.#parts(path), { verb: "change the permissions of", path });
+    node.mode = mode & 0o7777;
+  }
+
+  async link(existing: string, newPath: string): Promise<void> {
+    const op = { verb: "link", path: existing, to: newPath };
+    const node = this.#lookup(this.#parts(existing), op);
+    if (node.kind === "dir") throw fsError("PermissionDenied", op);
+    const target = this.#parentOf(newPath, op);
+    if (target.parent.children.has(target.name)) throw fsError("AlreadyExists", op);
+    // The same node under two names: an append through either shows in both, as on a disk.
+    target.parent.children.set(target.name, node);
+    target.parent.mtimeMs = this.#clock();
+  }
+
+  async realPath(path: string): Promise<string> {
+    const parts = this.#parts(path);
+    this.#lookup(parts, { verb: "resolve", path }); // no links here: only whether it exists
+    return `/${parts.join("/")}`;
+  }
+
   #parts(path: string): string[] {
     return resolve(this.#cwd, path);
   }

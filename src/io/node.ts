@@ -4,7 +4,7 @@
  * @module
  */
 
-import { lstat, mkdir, open, rename, rm, rmdir, unlink } from "node:fs/promises";
+import { chmod, link, lstat, mkdir, open, realpath, rename, rm, rmdir, unlink } from "node:fs/promises";
 import type { FileHandle } from "node:fs/promises";
 import { closeSync, type Dirent, fstatSync, openSync, readdirSync, readSync, type Stats, statSync, writeSync } from "node:fs";
 import { join } from "node:path";
@@ -222,4 +222,7 @@ export const nodeFileSystem: FileSystem = {
     mapped({ verb: "create directory", path }, async () => {
       await mkdir(path, { recursive: options.recursive ?? false });
     }),
+  chmod: (path, mode) => mapped({ verb: "change the permissions of", path }, () => chmod(path, mode)),
+  link: (existing, newPath) => mapped({ verb: "link", path: existing, to: newPath }, () => link(existing, newPath)),
+  realPath: (path) => mapped({ verb: "resolve", path }, () => realpath(path)),
 };

@@ -10,11 +10,16 @@ export function backupPath(path: string, fromVersion: number): string {
   return `${path}.v${fromVersion}.bak`;
 }
 
+/** The `n`th backup name tried (from 1): `<file>.v<N>.bak`, then `.bak.2`, `.bak.3`… */
+export function backupCandidate(path: string, fromVersion: number, n: number): string {
+  const base = backupPath(path, fromVersion);
+  return n === 1 ? base : `${base}.${n}`;
+}
+
 /** The first free backup name (looked up, not created). */
 export async function freeBackupPath(fs: FileSystem, path: string, fromVersion: number): Promise<string> {
-  const base = backupPath(path, fromVersion);
   for (let n = 1; ; n++) {
-    const candidate = n === 1 ? base : `${base}.${n}`;
+    const candidate = backupCandidate(path, fromVersion, n);
     if ((await fs.stat(candidate)) === null) return candidate;
   }
 }

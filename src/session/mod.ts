@@ -14,6 +14,8 @@ export type { ContextEditReplacement } from "./context-edit.ts";
 export type { ResolvedLabel } from "./entry-index.ts";
 export { SESSION_FILE_MODE } from "./session-writer.ts";
 export * from "./backup.ts";
+export { runRewrite, safeRewrite } from "./safe-rewrite.ts";
+export { rewriteSteps, type CarriedOver, type RewriteDecision, type RewriteInput, type RewriteOutcome, type RewriteRequest, type RewriteSteps } from "./rewrite-steps.ts";
 export { branchedEntries, branchedSession, forkedSession, type NewSessionParts } from "./branched-session.ts";
 export { findMostRecentSession } from "./session-files.ts";
 export { randomEntryId, uniqueEntryId, uuidV4, uuidV7 } from "./ids.ts";

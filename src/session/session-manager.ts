@@ -301,20 +301,44 @@ export class SessionManager extends SessionView {
 
   /**
    * Adds an entry at the leaf (`base.parentId` is the leaf) and persists it; if the write
-   * throws, the entry is taken back out. `validate` runs first, before any id or time is taken.
+   * throws, memory is put back as it was. `validate` runs first, before any id or time is taken.
+   *
+   * Entries another process appended to the file since we last wrote are taken in first (the
+   * writer reads them under the file lock). If the leaf was at the last entry we knew (the usual
+   * case: following the conversation), it follows them to the file's new last entry, as reopening
+   * the file would; if the caller had moved the leaf (`branch`, `resetLeaf`), it stays there.
    */
   async #append<T extends SessionEntry>(make: (base: build.EntryBase) => T, validate?: () => void): Promise<T> {
     validate?.();
-    const id = uniqueEntryId(this.index.byId, this.#deps.newId);
-    const entry = make({ id, parentId: this.getLeafId(), timestamp: this.#deps.clock().toISOString() });
-    const undo = this.addEntry(entry);
+    const undos: (() => void)[] = [];
+    let entry: T | undefined;
+    const add = (others: readonly SessionEntry[]) => {
+      const leaf = this.getLeafId();
+      const atTip = leaf === (this.entries.at(-1)?.id ?? null);
+      for (const other of others) undos.push(this.addEntry(other));
+      if (others.length > 0 && !atTip) {
+        const followed = this.getLeafId();
+        this.#moveLeaf(leaf);
+        undos.push(() => this.#moveLeaf(followed));
+      }
+      const id = uniqueEntryId(this.index.byId, this.#deps.newId);
+      entry = make({ id, parentId: this.getLeafId(), timestamp: this.#deps.clock().toISOString() });
+      undos.push(this.addEntry(entry));
+      return { header: this.getHeader(), entries: this.entries, hasConversation: this.index.hasConversation, entry };
+    };
     try {
-      await this.#writer?.persist({ header: this.getHeader(), entries: this.entries, hasConversation: this.index.hasConversation }, entry);
+      if (this.#writer) await this.#writer.persist(add);
+      else add([]);
     } catch (error) {
-      undo();
+      for (let i = undos.length - 1; i >= 0; i--) undos[i]();
       throw error;
     }
-    return entry;
+    return entry!;
+  }
+
+  #moveLeaf(id: string | null): void {
+    if (id === null) this.resetLeaf();
+    else this.branch(id);
   }
 
   #setFile(file: string | undefined, state: WriterState): void {

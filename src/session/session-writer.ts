@@ -1,8 +1,10 @@
 /**
  * How a session reaches the disk. Nothing is written until the session holds a user or
  * assistant message; then the whole buffer goes out in one exclusive create. After that
- * every entry is one appended line under the file lock, and a migrated file is first
- * backed up and rewritten atomically. Any throw leaves the writer's state as it was.
+ * every entry is one appended line under the file lock, its parent picked under the lock
+ * after taking in what others appended (so concurrent writers form one chain), and a migrated
+ * file is first backed up and rewritten with `safeRewrite`. Any throw leaves the writer's
+ * state as it was.
  * @module
  */
 import type { SessionEntry, SessionHeader } from "../core/format/types.ts";
@@ -10,8 +12,10 @@ import { dirName } from "../core/storage/paths.ts";
 import { type FileSystem, isFsError } from "../io/file-system.ts";
 import { withFileLock } from "../io/lock.ts";
 import { toJsonl } from "./entry-builders.ts";
-import { writeBackup } from "./backup.ts";
+import { appendedEntries } from "./appended-entries.ts";
+import { backupCandidate } from "./backup.ts";
 import { SessionWriteConflictError } from "./errors.ts";
+import { safeRewrite } from "./safe-rewrite.ts";
 
 /** New session files are private to their owner. */
 export const SESSION_FILE_MODE = 0o600;
@@ -41,6 +45,13 @@ export interface SessionSnapshot {
   hasConversation: boolean;
 }
 
+/**
+ * Adds the new entry in memory and returns it with the session after it. `others` are entries
+ * other writers appended to the file since this one last wrote (already on disk, in file
+ * order): they are added first, so the new entry can hang under them.
+ */
+export type AddEntry = (others: readonly SessionEntry[]) => SessionSnapshot & { entry: SessionEntry };
+
 
 /** Persists one session file. Calls must not overlap (the manager runs them one at a time). */
 export class SessionWriter {
@@ -55,17 +66,19 @@ export class SessionWriter {
   }
 
   /**
-   * Brings the file up to date after `entry` (already the last of `session.entries`) was
-   * added in memory. Nothing happens before a conversation exists.
+   * Adds an entry with `add` and brings the file up to date. On a file already written, `add`
+   * runs under the file lock with what others appended meanwhile. Nothing is written before a
+   * conversation exists. If this throws, whatever `add` did must be undone by the caller.
    */
-  async persist(session: SessionSnapshot, entry: SessionEntry): Promise<void> {
+  async persist(add: AddEntry): Promise<void> {
     const state = this.#state;
     if (state.kind === "pending") {
+      const session = add([]);
       if (session.hasConversation) await this.writeAll(session);
     } else if (state.kind === "migrate") {
-      await this.#rewriteMigrated(session, state);
+      await this.#rewriteMigrated(add([]), state);
     } else {
-      await this.#appendLine(entry, state.end);
+      await this.#appendLine(add, state.end);
     }
   }
 
@@ -92,20 +105,40 @@ export class SessionWriter {
   }
 
   /**
-   * One line in one `append` call; a torn last line gets its newline first. The last byte is
-   * only read when the file's size is not the size this writer last saw (someone else wrote).
+   * One line in one `append` call; a torn last line gets its newline first. When the file grew
+   * since this writer last saw it (someone else wrote), the entries past the known end are read
+   * and handed to `add` first, all under the lock: the new entry's parent is chosen knowing them.
    */
-  async #appendLine(entry: SessionEntry, known: FileEnd | undefined): Promise<void> {
-    const line = JSON.stringify(entry) + "\n";
-    const size = await withFileLock(this.#fs, this.path, async () => {
+  async #appendLine(add: AddEntry, known: FileEnd | undefined): Promise<void> {
+    // The lock of the file itself, as rewrites take it, also when this path is a symbolic link.
+    const real = await this.#fs.realPath(this.path).catch((error) => {
+      if (isFsError(error, "NotFound")) throw new SessionWriteConflictError(this.path, "the file was removed after it was written");
+      throw error;
+    });
+    const size = await withFileLock(this.#fs, real, async () => {
       const stat = await this.#fs.stat(this.path);
       if (stat === null) throw new SessionWriteConflictError(this.path, "the file was removed after it was written");
-      const clean = stat.size === 0 || (known?.size === stat.size ? known.newline : (await this.#lastByte(stat.size)) === NEWLINE);
+      if (known !== undefined && stat.size < known.size) {
+        throw new SessionWriteConflictError(this.path, "it was shortened or replaced since it was read");
+      }
+      const grown = known !== undefined && stat.size > known.size;
+      const tail = grown ? await this.#readRange(known.size, stat.size) : undefined;
+      const { entry } = add(tail ? appendedEntries(tail) : []);
+      const clean = await this.#endsClean(stat.size, known, tail);
+      const line = JSON.stringify(entry) + "\n";
       const bytes = encoder.encode(clean ? line : "\n" + line);
       await this.#fs.append(this.path, bytes);
       return stat.size + bytes.length;
     });
     this.#state = { kind: "written", end: { size, newline: true } };
+  }
+
+  /** Whether a line can go right after the file's `size` bytes: empty, or a newline at the end. */
+  async #endsClean(size: number, known: FileEnd | undefined, tail: Uint8Array | undefined): Promise<boolean> {
+    if (size === 0) return true;
+    if (tail !== undefined) return tail[tail.length - 1] === NEWLINE;
+    if (known?.size === size) return known.newline;
+    return (await this.#lastByte(size)) === NEWLINE;
   }
 
   async #lastByte(size: number): Promise<number | undefined> {
@@ -115,33 +148,33 @@ export class SessionWriter {
     return undefined;
   }
 
-  /**
-   * Keeps the original as `<file>.v<N>.bak` (or the next free name), then replaces the file
-   * atomically with the migrated session. Refuses if the file changed since it was read. Lines
-   * the reader could not use (malformed JSON, a second header) live on in the backup only.
-   */
-  async #rewriteMigrated(session: SessionSnapshot, state: { fromVersion: number; byteLength: number }): Promise<void> {
-    const size = await withFileLock(this.#fs, this.path, async () => {
-      const stat = await this.#fs.stat(this.path);
-      if (stat === null || stat.size !== state.byteLength) {
-        throw new SessionWriteConflictError(this.path, "it changed on disk since it was opened; not rewriting it");
-      }
-      await writeBackup(this.#fs, this.path, state.fromVersion, await this.#readAll(stat.size), SESSION_FILE_MODE);
-      const bytes = encoder.encode(toJsonl([session.header, ...session.entries]));
-      await this.#fs.writeAtomic(this.path, bytes, { mode: stat.mode || SESSION_FILE_MODE });
-      return bytes.length;
-    });
-    this.#state = { kind: "written", end: { size, newline: true } };
-  }
-
-  async #readAll(size: number): Promise<Uint8Array> {
-    const bytes = new Uint8Array(size);
+  async #readRange(start: number, end: number): Promise<Uint8Array> {
+    const bytes = new Uint8Array(end - start);
     let at = 0;
-    for await (const chunk of this.#fs.read(this.path)) {
-      if (at + chunk.length > size) throw new SessionWriteConflictError(this.path, "it grew while being backed up");
+    for await (const chunk of this.#fs.read(this.path, { start, end })) {
       bytes.set(chunk, at);
       at += chunk.length;
     }
-    return at === size ? bytes : bytes.subarray(0, at);
+    return bytes.subarray(0, at);
+  }
+
+  /**
+   * Keeps the original as `<file>.v<N>.bak` (or the next free name, beside the file a link
+   * points to), then replaces the file with the migrated session by `safeRewrite`. Refuses if
+   * the file changed since it was read. Lines the reader could not use (malformed JSON, a
+   * second header) live on in the backup only. Lines pi appends during the rewrite are carried
+   * over after ours; the end this writer remembers stops before them, so the next append takes
+   * them in as others' entries.
+   */
+  async #rewriteMigrated(session: SessionSnapshot, state: { fromVersion: number; byteLength: number }): Promise<void> {
+    const real = await this.#fs.realPath(this.path);
+    const bytes = encoder.encode(toJsonl([session.header, ...session.entries]));
+    await safeRewrite(this.#fs, real, (original) => {
+      if (original.length !== state.byteLength) {
+        throw new SessionWriteConflictError(this.path, "it changed on disk since it was opened; not rewriting it");
+      }
+      return { kind: "write", bytes, detail: undefined, backupName: (n) => backupCandidate(real, state.fromVersion, n), backupMode: SESSION_FILE_MODE };
+    });
+    this.#state = { kind: "written", end: { size: bytes.length, newline: true } };
   }
 }

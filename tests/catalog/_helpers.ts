@@ -40,6 +40,8 @@ export class CountingFileSystem implements FileSystem {
   rename = (from: string, to: string) => this.inner.rename(from, to);
   remove = (path: string) => this.inner.remove(path);
   mkdir: FileSystem["mkdir"] = (path, options) => this.inner.mkdir(path, options);
+  link = (existing: string, newPath: string) => this.inner.link(existing, newPath);
+  realPath = (path: string) => this.inner.realPath(path);
 }
 
 /** A memory file system whose clock moves on by a second at every write. */

@@ -74,9 +74,30 @@ export function storeContract(name: string, make: () => Promise<{ store: Catalog
     const loaded = await store.load(typed);
     assert.deepEqual([...loaded.values()].sort((a, b) => a.path.localeCompare(b.path)), records);
     assert.ok((loaded.get("/s/a.jsonl")!.state.data as { numbers: unknown }).numbers instanceof Float64Array);
-    // A record its decode refuses makes the load fail (the catalog then reads the files).
+    // A record its decode refuses is left out, as if missing (the catalog then reads that file again).
     await store.save({ name: "typed", version: 2 }, { put: [record("/s/a.jsonl", 1)], remove: [] });
-    await assert.rejects(async () => await store.load({ ...typed, version: 2 }));
+    assert.equal((await store.load({ ...typed, version: 2 })).size, 0);
+  });
+
+  it("leaves out a record that parses but has the wrong shape, as if missing, and loads the others", async (store) => {
+    // What a broken writer or a hand edit leaves: `state` null, no data, data of another shape, a bad final.
+    const shaped = { ...listing, initial: () => ({ messageCount: 0, firstMessage: "" }) };
+    const good = { ...record("/s/good.jsonl", 1), state: { header: { id: "g" }, rejected: false, data: { messageCount: 2, firstMessage: "hi" } } };
+    const bad = [
+      { ...good, path: "/s/null-state.jsonl", state: null },
+      { ...good, path: "/s/null-data.jsonl", state: { header: null, rejected: false, data: null } },
+      { ...good, path: "/s/no-flag.jsonl", state: { header: null, data: { messageCount: 1, firstMessage: "" } } },
+      { ...good, path: "/s/wrong-field.jsonl", state: { header: null, rejected: false, data: { messageCount: "2", firstMessage: "" } } },
+      { ...good, path: "/s/bad-header.jsonl", state: { header: 5, rejected: false, data: { messageCount: 1, firstMessage: "" } } },
+      { ...good, path: "/s/bad-final.jsonl", final: { header: null, rejected: false, data: null } },
+    ] as unknown as CatalogRecord[];
+    await store.save(shaped, { put: [good, ...bad], remove: [] });
+    const loaded = await store.load(shaped);
+    assert.deepEqual([...loaded.keys()], ["/s/good.jsonl"]);
+    if (store.loadPaths) assert.deepEqual([...(await store.loadPaths(shaped, bad.map((r) => r.path))).keys()], []);
+    // A save over the bad ones replaces them.
+    await store.save(shaped, { put: bad.map((r) => ({ ...good, path: r.path })), remove: [] });
+    assert.equal((await store.load(shaped)).size, bad.length + 1);
   });
 
   it("applies puts and removes, and keeps sections and versions apart", async (store) => {

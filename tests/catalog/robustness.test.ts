@@ -5,7 +5,7 @@
  */
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Catalog } from "../../src/catalog/catalog.ts";
@@ -34,24 +34,40 @@ async function rows(catalog: Catalog): Promise<number> {
   return [...view.records(usageDigest).values()].reduce((n, r) => n + rowCount(recordState(r).data), 0);
 }
 
-test("catalog: a corrupt cache file is noted once, read around, and replaced", async () => {
+test("catalog: a cache file cut short keeps its whole records; the cut one counts as missing, is read again and replaced", async () => {
   const fs = await corpus();
   await new Catalog(fs, { store: new FileCatalogStore(fs, "/cache") }).refresh([listingDigest, usageDigest], FILES);
   for (const name of ["listing-v1.jsonl", `usage-v${usageDigest.version}.jsonl`]) {
     const good = new TextDecoder().decode((await fs.read(`/cache/${name}`).next()).value);
-    await fs.writeAtomic(`/cache/${name}`, utf8(good.slice(0, good.length / 2)));
+    // The format line, the first record and half of the second.
+    const cut = good.indexOf("\n", good.indexOf("\n") + 1) + 1 + 20;
+    await fs.writeAtomic(`/cache/${name}`, utf8(good.slice(0, cut)));
   }
+  const notes: string[] = [];
+  const catalog = new Catalog(fs, { store: new FileCatalogStore(fs, "/cache"), note: (m) => notes.push(m) });
+  const view = await catalog.refresh([listingDigest, usageDigest], FILES);
+  assert.equal([...view.records(usageDigest).values()].reduce((n, r) => n + rowCount(recordState(r).data), 0), 10);
+  assert.deepEqual([view.counts.unchanged, view.counts.read], [1, 1]);
+  assert.deepEqual(notes, []);
+  const healed: string[] = [];
+  const again = new Catalog(fs, { store: new FileCatalogStore(fs, "/cache"), note: (m) => healed.push(m) });
+  const next = await again.refresh([listingDigest, usageDigest], FILES);
+  assert.deepEqual(healed, []);
+  assert.equal(next.counts.unchanged, 2);
+});
+
+test("catalog: a cache file that is not the catalog's format is noted once, read around, and replaced", async () => {
+  const fs = await corpus();
+  await new Catalog(fs, { store: new FileCatalogStore(fs, "/cache") }).refresh([listingDigest, usageDigest], FILES);
+  for (const name of ["listing-v1.jsonl", `usage-v${usageDigest.version}.jsonl`]) await fs.writeAtomic(`/cache/${name}`, utf8("garbage {\n"));
   const notes: string[] = [];
   const catalog = new Catalog(fs, { store: new FileCatalogStore(fs, "/cache"), note: (m) => notes.push(m) });
   assert.equal(await rows(catalog), 10);
   assert.equal(await rows(catalog), 10);
   assert.equal(notes.length, 1);
-  assert.match(notes[0], /^The catalog at \/cache cannot be read \(Cannot read the catalog file .*line \d+/);
-  const healed: string[] = [];
-  const again = new Catalog(fs, { store: new FileCatalogStore(fs, "/cache"), note: (m) => healed.push(m) });
-  const view = await again.refresh([listingDigest, usageDigest], FILES);
-  assert.deepEqual(healed, []);
-  assert.equal(view.counts.unchanged, 2);
+  assert.match(notes[0], /^The catalog at \/cache cannot be read \(Cannot read the catalog file .*the first line is not the catalog's format line/);
+  const again = new Catalog(fs, { store: new FileCatalogStore(fs, "/cache") });
+  assert.equal((await again.refresh([listingDigest, usageDigest], FILES)).counts.unchanged, 2);
 });
 
 test("catalog: an unwritable cache is noted once and the answer is still right", async () => {
@@ -76,16 +92,26 @@ test("catalog: a cache locked by another process is not waited on for long", asy
 
 const binding = await sqliteBinding();
 
-test(`openCatalog: a database file that is not one falls back to the file catalog, with a note (${"driver" in binding ? binding.driver : "no SQLite"})`, { skip: "skip" in binding ? binding.skip : false }, async () => {
+test(`openCatalog: a database file that is not one is set aside (said in a note) and a new one built (${"driver" in binding ? binding.driver : "no SQLite"})`, { skip: "skip" in binding ? binding.skip : false }, async () => {
   const dir = mkdtempSync(join(tmpdir(), "pi-session-badsqlite-"));
   try {
-    writeFileSync(sqliteCatalogPath(dir), "this is not a database\n".repeat(100));
+    const garbage = "this is not a database\n".repeat(100);
+    writeFileSync(sqliteCatalogPath(dir), garbage);
     const notes: string[] = [];
-    const catalog = await openCatalog({ fs: detectFileSystem(), cacheDir: dir, realDisk: true, note: (m) => notes.push(m) });
-    assert.equal(catalog.store?.kind, "file");
+    const now = () => new Date("2026-01-02T03:04:05.678Z");
+    const catalog = await openCatalog({ fs: detectFileSystem(), cacheDir: dir, realDisk: true, note: (m) => notes.push(m), now });
+    assert.match(catalog.store?.kind ?? "", /^sqlite/);
+    const aside = `${sqliteCatalogPath(dir)}.broken-2026-01-02T03-04-05-678Z`;
     assert.equal(notes.length, 1);
-    assert.match(notes[0], /cannot be opened/);
+    assert.equal(notes[0], `The catalog at ${sqliteCatalogPath(dir)} was damaged (file is not a database); it is kept as ${aside} and a new one is built`);
+    assert.equal(readFileSync(aside, "utf8"), garbage);
     catalog.close();
+    // The new one works, and opening it again says nothing.
+    await corpus();
+    const again: string[] = [];
+    const next = await openCatalog({ fs: detectFileSystem(), cacheDir: dir, realDisk: true, note: (m) => again.push(m) });
+    assert.deepEqual(again, []);
+    next.close();
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

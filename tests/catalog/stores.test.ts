@@ -87,6 +87,8 @@ test("FileCatalogStore.clear() is not upset by a file another process removed fi
     rename: (from, to) => fs.rename(from, to),
     remove: (path) => fs.remove(path),
     mkdir: (path, options) => fs.mkdir(path, options),
+    link: (existing, newPath) => fs.link(existing, newPath),
+    realPath: (path) => fs.realPath(path),
   };
   await new FileCatalogStore(racing, "/cache").clear();
   assert.deepEqual(await fs.list("/cache"), []);

@@ -123,6 +123,8 @@ export function readOnlyFs(fs: FileSystem, readOnlyDirs: string[]): FileSystem {
     rename: async (from, to) => (guard("rename", from, to), fs.rename(from, to)),
     remove: async (path) => (guard("remove", path), fs.remove(path)),
     mkdir: async (path, options) => (guard("create directory", path), fs.mkdir(path, options)),
+    link: async (existing, newPath) => (guard("link", newPath), fs.link(existing, newPath)),
+    realPath: (path) => fs.realPath(path),
   };
 }
 

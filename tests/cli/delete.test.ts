@@ -156,6 +156,8 @@ describe("delete", () => {
       writeAtomic: fs.writeAtomic.bind(fs),
       remove: fs.remove.bind(fs),
       mkdir: fs.mkdir.bind(fs),
+      link: fs.link.bind(fs),
+      realPath: fs.realPath.bind(fs),
       rename: async (from) => {
         throw new FsError("Other", from, `Cannot rename "${from}": EXDEV: cross-device link not permitted`, { cause: { code: "EXDEV" } });
       },

@@ -5,7 +5,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { run } from "../../src/cli/run.ts";
-import { HOME, harnessDeps, memoryFs, runCli, writeText } from "./_harness.ts";
+import { HOME, harnessDeps, memoryFs, readOnlyFs, runCli, writeText } from "./_harness.ts";
 import { usageSessions } from "./_usage-sessions.ts";
 
 async function setup() {
@@ -41,17 +41,46 @@ test("index with XDG_CACHE_HOME and with PI_SESSION_CATALOG=off", async () => {
   assert.equal(await fs.stat(`${HOME}/.cache/pi-session`), null);
 });
 
-test("a corrupt cache gives the same listing, with one note on stderr", async () => {
+test("a corrupt cache gives the same listing: a broken record counts as missing, a broken file gets one note on stderr", async () => {
   const { fs } = await setup();
   const good = await runCli(["list", "--all", "--json"], { fs });
-  await writeText(fs, `${HOME}/.cache/pi-session/listing-v1.jsonl`, '{"catalog":"pi-session","format":1,"section":"listing","version":1}\n{"broken');
+  const listing = `${HOME}/.cache/pi-session/listing-v1.jsonl`;
+  await writeText(fs, listing, '{"catalog":"pi-session","format":1,"section":"listing","version":1}\n{"broken');
+  const torn = await runCli(["list", "--all", "--json"], { fs });
+  assert.equal(torn.code, 0);
+  assert.equal(torn.stdout, good.stdout);
+  assert.equal(torn.stderr, "");
+  await writeText(fs, listing, '{"broken\n');
   const bad = await runCli(["list", "--all", "--json"], { fs });
   assert.equal(bad.code, 0);
   assert.equal(bad.stdout, good.stdout);
   assert.equal(bad.stderr.split("\n").filter(Boolean).length, 1);
-  assert.match(bad.stderr, /^pi-session: The catalog at \/home\/u\/\.cache\/pi-session cannot be read \(.*line 2.*\); reading the session files directly\n$/);
+  assert.match(bad.stderr, /^pi-session: The catalog at \/home\/u\/\.cache\/pi-session cannot be read \(.*the first line is not the catalog's format line\); reading the session files directly\n$/);
   const healed = await runCli(["list", "--all", "--json"], { fs });
   assert.equal(healed.stderr, "");
+});
+
+test("index exits 3 with the reason when it cannot write the catalog, and does not say it indexed", async () => {
+  const { fs } = await setup();
+  const cache = `${HOME}/.cache/pi-session`;
+  // A cache folder that cannot be written (as a read-only disk or another user's folder).
+  const locked = readOnlyFs(fs, [cache]);
+  for (const argv of [["index"], ["index", "--json"], ["index", "--rebuild"]]) {
+    const run = await runCli(argv, { fs: locked });
+    assert.equal(run.code, 3, `${argv.join(" ")}: ${run.stderr}`);
+    assert.doesNotMatch(run.stdout, /Indexed/);
+    assert.match(run.stderr, /Cannot write the catalog at \/home\/u\/\.cache\/pi-session: .*permission denied/);
+    assert.doesNotMatch(run.stderr, /results are complete/, "said once, as the error");
+    assert.doesNotMatch(run.stderr, /internal error/);
+  }
+  // Once it can write, it indexes (exit 0); a rebuild it cannot clear is refused the same way.
+  assert.equal((await runCli(["index"], { fs })).code, 0);
+  const rebuild = await runCli(["index", "--rebuild"], { fs: locked });
+  assert.equal(rebuild.code, 3, rebuild.stderr);
+  assert.match(rebuild.stderr, /Cannot write the catalog at .*permission denied/);
+  // Other commands still answer from the files, with a note.
+  const list = await runCli(["list"], { fs: locked });
+  assert.equal(list.code, 0);
 });
 
 test("progress shows on a terminal once a scan takes over half a second, and is wiped", async () => {

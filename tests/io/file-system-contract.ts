@@ -267,6 +267,44 @@ export function describeFileSystemContract(name: string, makeFs: () => Promise<F
       assert.equal((await fs.stat(at("a", "b", "c")))?.isDirectory, true);
     });
 
+    test("chmod() sets the permission bits of a file and a directory; a missing path is NotFound", async ({ fs, at }) => {
+      assert.ok(fs.chmod, "every adapter has chmod");
+      await fs.mkdir(at("d"));
+      await fs.append(at("d", "f"), bytes("x"), { mode: 0o644 });
+      await fs.chmod(at("d", "f"), 0o600);
+      await fs.chmod(at("d"), 0o700);
+      const [file, dir] = [(await fs.stat(at("d", "f")))!.mode & 0o777, (await fs.stat(at("d")))!.mode & 0o777];
+      // 0 means the platform has no modes (Windows keeps only a read-only flag).
+      if (file !== 0 && globalThis.navigator?.platform !== "Win32") assert.deepEqual([file, dir], [0o600, 0o700]);
+      assert.equal(await readText(fs, at("d", "f")), "x");
+      await rejectsWith(() => fs.chmod!(at("missing"), 0o600), ["NotFound"], at("missing"));
+    });
+
+    test("link() gives a file a second name that keeps the old bytes after a rename over the first", async ({ fs, at }) => {
+      await fs.append(at("s.jsonl"), bytes("one\n"));
+      await fs.link(at("s.jsonl"), at("old"));
+      await fs.append(at("s.jsonl"), bytes("two\n"));
+      assert.equal(await readText(fs, at("old")), "one\ntwo\n", "both names show an append through either");
+      await fs.writeAtomic(at("s.jsonl"), bytes("new\n"));
+      await fs.append(at("old"), bytes("late\n"));
+      assert.equal(await readText(fs, at("old")), "one\ntwo\nlate\n");
+      assert.equal(await readText(fs, at("s.jsonl")), "new\n");
+      await fs.remove(at("old"));
+      assert.deepEqual(await names(fs, at()), ["s.jsonl"]);
+      await rejectsWith(() => fs.link(at("s.jsonl"), at("s.jsonl")), ["AlreadyExists"], at("s.jsonl"));
+      await rejectsWith(() => fs.link(at("missing"), at("x")), ["NotFound"], at("missing"));
+    });
+
+    test("realPath() names a file absolutely, and fails with NotFound when nothing is there", async ({ fs, at }) => {
+      await fs.mkdir(at("d"));
+      await fs.append(at("d", "f"), bytes("x"));
+      const real = await fs.realPath(at("d", "f"));
+      assert.ok(real.startsWith("/") || /^[A-Za-z]:\\/.test(real), real);
+      assert.ok(real.endsWith("/d/f") || real.endsWith("\\d\\f"), real);
+      assert.equal(await fs.realPath(at("d", "..", "d", "f")), real);
+      await rejectsWith(() => fs.realPath(at("missing")), ["NotFound"], at("missing"));
+    });
+
     test("native failures come out as FsError kinds", async ({ fs, at }) => {
       await fs.mkdir(at("d"));
       await fs.append(at("d", "inner"), bytes("x"));

@@ -41,6 +41,22 @@ const diskAdapters: [string, FileSystem][] = [
 ];
 
 for (const [name, fs] of diskAdapters) {
+  test(`${name}: realPath() resolves symbolic links to the file they point to`, async () => {
+    const { root, cleanup } = await onDisk(fs);
+    try {
+      await mkdir(join(root, "real"));
+      await writeFile(join(root, "real", "a.jsonl"), "{}\n");
+      await symlink(join(root, "real", "a.jsonl"), join(root, "link.jsonl"));
+      await symlink(join(root, "real"), join(root, "dir-link"));
+      const target = await fs.realPath(join(root, "real", "a.jsonl"));
+      assert.equal(await fs.realPath(join(root, "link.jsonl")), target);
+      assert.equal(await fs.realPath(join(root, "dir-link", "a.jsonl")), target);
+    } finally {
+      await cleanup();
+    }
+  });
+
+
   test(`${name}: list() follows links for their kind; a dangling link or a loop is neither kind and fails nothing`, async () => {
     const { root, cleanup } = await onDisk(fs);
     try {

@@ -137,6 +137,15 @@ export class FlakyFileSystem implements FileSystem {
     return this.inner.mkdir(path, options);
   }
 
+  async link(existing: string, newPath: string): Promise<void> {
+    if (this.failWrites) throw new FsError("Other", newPath, `Cannot link ${newPath}: disk full`);
+    return this.inner.link(existing, newPath);
+  }
+
+  realPath(path: string) {
+    return this.inner.realPath(path);
+  }
+
   /** Appends to session files (lock directories aside). */
   sessionAppends(): { path: string; data: string; options?: AppendOptions }[] {
     return this.appends.filter((a) => a.path.endsWith(".jsonl"));

@@ -12,6 +12,7 @@ import {
   encodeState,
   type IndexedDoc,
   type RecordStamp,
+  recordProblem,
   type SectionChanges,
   type SectionKey,
   type StoreDescription,
@@ -35,21 +36,30 @@ const SELECT_RECORDS = "SELECT path, size, mtime, end_, lines, head, tail, heade
 /** Paths per `IN (…)` list: well below SQLite's limit on parameters. */
 const PATHS_PER_QUERY = 500;
 
+/**
+ * Adds the records of `rows` that are sound; one that does not parse or has the wrong shape
+ * (`state` 'null', no data) is left out, as if missing, so its file is read again.
+ */
 function addRecords(section: SectionKey, records: Map<string, CatalogRecord>, rows: Record<string, unknown>[]): void {
   for (const row of rows) {
-    const record: CatalogRecord = {
-      path: row.path as string,
-      size: Number(row.size),
-      mtimeMs: Number(row.mtime),
-      end: Number(row.end_),
-      lines: Number(row.lines),
-      headHash: row.head as string,
-      tailHash: row.tail as string,
-      headerId: (row.header_id as string | null) ?? null,
-      state: decodeState(section, JSON.parse(row.state as string)),
-    };
-    if (typeof row.final === "string") record.final = decodeState(section, JSON.parse(row.final));
-    records.set(record.path, record);
+    let record: CatalogRecord;
+    try {
+      record = {
+        path: row.path as string,
+        size: Number(row.size),
+        mtimeMs: Number(row.mtime),
+        end: Number(row.end_),
+        lines: Number(row.lines),
+        headHash: row.head as string,
+        tailHash: row.tail as string,
+        headerId: (row.header_id as string | null) ?? null,
+        state: decodeState(section, JSON.parse(row.state as string)),
+      };
+      if (typeof row.final === "string") record.final = decodeState(section, JSON.parse(row.final));
+    } catch {
+      continue;
+    }
+    if (recordProblem(section, record) === null) records.set(record.path, record);
   }
 }
 
@@ -228,6 +238,20 @@ export class SqliteCatalogStore implements CatalogStore {
       .all().map((r) => ({ name: r.name as string, version: Number(r.version), records: Number(r.records) }));
     const docs = Number(db.prepare("SELECT COUNT(*) AS n FROM docs").get()?.n ?? 0);
     return Promise.resolve({ kind: this.kind, location: this.location, bytes: pages * pageSize, sections, docs });
+  }
+
+  /**
+   * What SQLite's `quick_check` finds wrong with the file (it reads every page), or null when
+   * nothing: for a rebuild, which must not keep a damaged file.
+   */
+  damage(): string | null {
+    try {
+      const rows = this.#db.prepare("PRAGMA quick_check").values();
+      const found = rows.map((row) => String(row[0])).filter((line) => line !== "ok");
+      return found.length === 0 ? null : found.slice(0, 3).join("; ");
+    } catch (error) {
+      return (error as Error).message;
+    }
   }
 
   close(): void {

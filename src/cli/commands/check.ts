@@ -42,7 +42,7 @@ async function filesOfDirectory(ctx: CliContext, dir: string): Promise<string[]>
 }
 
 /** Turns the arguments into files; an unresolvable reference is reported and sets the exit code (2). */
-async function collectTargets(ctx: CliContext, inputs: string[]): Promise<{ targets: Target[]; failed: number }> {
+export async function collectTargets(ctx: CliContext, inputs: string[]): Promise<{ targets: Target[]; failed: number }> {
   const targets: Target[] = [];
   let failed = 0;
   for (const input of inputs) {

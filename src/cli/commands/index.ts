@@ -11,9 +11,15 @@ import { usageDigest } from "../../core/digest/usage-digest.ts";
 import { tildePath } from "../../core/storage/paths.ts";
 import { sessionScope, withCatalog, withProgress } from "../catalog.ts";
 import type { CommandSpec } from "../command.ts";
+import { CliError } from "../errors.ts";
 import { clearFirstPages } from "../interactive/pick/first-page.ts";
 
 const mb = (bytes: number) => `${(bytes / 1e6).toFixed(1)} MB`;
+
+/** `index` could not write the catalog (exit 3, as for any output that cannot be written). */
+function unwritable(location: string, reason: string): CliError {
+  return new CliError("catalog-unwritable", `Cannot write the catalog at ${location}: ${reason}`, "Check that the cache folder can be written (XDG_CACHE_HOME, ~/.cache), or run without a catalog: PI_SESSION_CATALOG=off", 3);
+}
 
 /** `pi-session index`. */
 export const indexCommand: CommandSpec = {
@@ -28,10 +34,19 @@ export const indexCommand: CommandSpec = {
     const every = await sessionScope(ctx, true);
     const report = await withCatalog(ctx, async (catalog) => {
       const store = catalog.store;
-      if (opts.rebuild) await Promise.all([catalog.clear(), clearFirstPages(ctx)]);
+      if (opts.rebuild) {
+        await Promise.all([
+          catalog.clear().catch((error: Error) => {
+            throw unwritable(store?.location ?? "", error.message);
+          }),
+          clearFirstPages(ctx),
+        ]);
+      }
       const kinds = [listingDigest, usageDigest, filesDigest, ...(store?.supportsDocs ? [docsDigest] : [])];
       const [options, done] = withProgress(ctx, "Indexing sessions", { listedDirs: every.dirs });
       const view = await catalog.refresh(kinds, every.files, options).finally(done);
+      // The answer of `index` is the catalog written: a save that failed is its failure.
+      if (store && catalog.saveProblem !== undefined) throw unwritable(store.location, catalog.saveProblem);
       const description = opts.stats && store ? await store.describe().catch(() => undefined) : undefined;
       return {
         store: store ? { kind: store.kind, location: store.location, fullText: store.supportsDocs } : null,
@@ -39,7 +54,7 @@ export const indexCommand: CommandSpec = {
         counts: view.counts,
         ...(description ? { description } : {}),
       };
-    });
+    }, { verify: Boolean(opts.rebuild), reportsSaves: true });
     if (ctx.json) {
       ctx.outJson(report);
       return 0;

@@ -48,7 +48,7 @@ export interface CompletionModel {
 }
 
 // Kinds follow the placeholder names the command specs use (`<ref>`, `<dir>`, `[path]`…).
-const ARG_KINDS: Record<string, ArgKind> = { ref: "session", target: "session", session: "session", path: "file", file: "file", shell: "shell", command: "command" };
+const ARG_KINDS: Record<string, ArgKind> = { ref: "session", target: "session", session: "session", path: "file", file: "file", shell: "shell", command: "command", "old-cwd": "file", "new-cwd": "file" };
 const VALUE_KINDS: Record<string, ValueKind> = { dir: "dir", directory: "dir", file: "file", path: "file" };
 
 const SAFE = /^[A-Za-z0-9@%+=:,./_-]+$/;

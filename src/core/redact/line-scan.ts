@@ -3,7 +3,8 @@
  * Exports stream large sessions without parsing them; only lines this flags are parsed,
  * masked and written again. It may say yes too often, never too rarely: it looks for the
  * fixed start of every rule (`sk-`, `AKIA`, `eyJ`, `://…:…@`, `NAME_TOKEN=`, …) and knows
- * the JSON escapes (`\t`, `\/`) that can sit between their parts.
+ * the JSON escapes (`\t`, `\/`) that can sit between their parts. A `\u` escape of a printable
+ * ASCII character (`\u0067` for `g`) may hide any of them, so a line with one is flagged too.
  * @module
  */
 import { ByteFilter, FILTER_WINDOW } from "./byte-filter.ts";
@@ -20,21 +21,26 @@ const SLASH = 0x2f;
 const COLON = 0x3a;
 const QUOTE = 0x22;
 const SPACE = 0x20;
+const LETTER_U = 0x75;
 
 /** Per byte, what `scanLine` must look at there (bits `SECRET_ANCHOR`, `LESS_THAN` and `WORD_START`); a 0 is skipped by one lookup. */
 const SECRET_ANCHOR = 1;
 const LESS_THAN = 2;
 const WORD_START = 4;
 const ANCHORS = new Uint8Array(256);
-for (const c of "-_AJbBYy=@") ANCHORS[c.charCodeAt(0)] = SECRET_ANCHOR;
+for (const c of "-_AJbBYy=@GTwW\\") ANCHORS[c.charCodeAt(0)] = SECRET_ANCHOR;
 ANCHORS[0x3c] = LESS_THAN;
 
 /** Names ending in these (then `=`) are `.env` secrets; see the `env-secret` rule. */
-const ENV_WORDS = ["SECRET", "TOKEN", "PASSWORD", "PASSWD", "PWD", "APIKEY", "API_KEY", "ACCESSKEY", "ACCESS_KEY", "PRIVATEKEY", "PRIVATE_KEY", "CREDENTIAL", "CREDENTIALS", "AUTH"].map(codes);
+const ENV_WORDS = [
+  ...["SECRET", "TOKEN", "PASSWORD", "PASSWD", "PWD", "APIKEY", "API_KEY", "ACCESSKEY", "ACCESS_KEY", "PRIVATEKEY", "PRIVATE_KEY", "CREDENTIAL", "CREDENTIALS", "AUTH"],
+  // The lower case rule (`api_key = "…"` in code).
+  ...["secret", "token", "password", "passwd", "apikey", "api_key", "accesskey", "access_key", "secretkey", "secret_key", "privatekey", "private_key"],
+].map(codes);
 
-/** The last bytes of the words, as a table. */
-const ENV_WORD_ENDS = new Uint8Array(256);
-for (const word of ENV_WORDS) ENV_WORD_ENDS[word[word.length - 1]] = 1;
+/** The words by their last byte (most `=` follow a byte no word ends in: then none is compared). */
+const ENV_WORDS_BY_END: (number[][] | undefined)[] = new Array(256);
+for (const word of ENV_WORDS) (ENV_WORDS_BY_END[word[word.length - 1]] ??= []).push(word);
 
 function lower(b: number): number {
   return b >= 0x41 && b <= 0x5a ? b | 0x20 : b;
@@ -67,7 +73,38 @@ const W = {
   bia: codes("BIA"),
   cca: codes("CCA"),
   iza: codes("Iza"),
+  glpat: codes("glpat"),
+  npm: codes("npm"),
+  pass: codes("pass"),
+  slack: codes("hooks.slack.com"),
+  /** JSON keys `"api_key":`, `"access_token":`, … end in one of these, then `_`. */
+  keyStarts: ["client", "api", "secret", "private", "access", "refresh", "auth"].map(codes),
 };
+
+function isHex(b: number): boolean {
+  return (b >= 0x30 && b <= 0x39) || (b >= 0x61 && b <= 0x66) || (b >= 0x41 && b <= 0x46);
+}
+
+/**
+ * `\u00XY` spelling a character JSON.stringify would have written as itself or a short escape:
+ * printable ASCII or white space. Control characters (`\u001b` in terminal output) do not count.
+ */
+function asciiEscapeAt(bytes: Uint8Array, i: number): boolean {
+  if (bytes[i + 1] !== LETTER_U || bytes[i + 2] !== 0x30 || bytes[i + 3] !== 0x30) return false;
+  const high = bytes[i + 4];
+  const low = bytes[i + 5];
+  if (low === undefined || !isHex(low)) return false;
+  if (high >= 0x32 && high <= 0x37) return true;
+  // \u0008 to \u000d: white space a rule may allow between its parts.
+  return high === 0x30 && ((low >= 0x38 && low <= 0x39) || (lower(low) >= 0x61 && lower(low) <= 0x64));
+}
+
+/** `hooks.slack.com/…/T…`: the team id's `T` of a webhook URL, after `/` (or `\/`). */
+function slackWebhookAt(bytes: Uint8Array, i: number): boolean {
+  if (bytes[i - 1] !== SLASH) return false;
+  for (let end = i - 2, stop = Math.max(0, i - 48); end >= stop; end--) if (bytes[end] === 0x6d && endsWith(bytes, end, W.slack)) return true;
+  return false;
+}
 
 function startsAt(bytes: Uint8Array, at: number, word: ArrayLike<number>): boolean {
   if (at + word.length > bytes.length) return false;
@@ -75,18 +112,28 @@ function startsAt(bytes: Uint8Array, at: number, word: ArrayLike<number>): boole
   return true;
 }
 
-/** `scheme://user:pass@`: from the `@`, back over the credentials to a `//` (or `\/\/`). */
+/**
+ * `scheme://user:pass@`: from the `@`, back over the credentials (which may hold `@` and `/`)
+ * to a `//` (or `\/\/`) with a `:` after it.
+ */
 function urlPasswordBefore(bytes: Uint8Array, at: number): boolean {
   let colon = false;
-  let i = at - 1;
-  for (let steps = 0; i >= 0 && steps < 512; i--, steps++) {
+  for (let i = at - 1, steps = 0; i >= 1 && steps < 512; i--, steps++) {
     const b = bytes[i];
     if (b === COLON) colon = true;
-    else if (b === SLASH || b === SPACE || b === QUOTE || b === AT) break;
+    else if (b === SPACE || b === QUOTE) return false;
+    else if (b === SLASH) {
+      const before = bytes[i - 1] === BACKSLASH ? i - 2 : i - 1;
+      if (before >= 0 && bytes[before] === SLASH) return colon;
+    }
   }
-  if (!colon || i < 1 || bytes[i] !== SLASH) return false;
-  const before = bytes[i - 1] === BACKSLASH ? i - 2 : i - 1;
-  return before >= 0 && bytes[before] === SLASH;
+  return false;
+}
+
+/** `_` after a word that starts a JSON secret key (`"api_key":`, `"client_secret":`, …). */
+function jsonKeyBefore(bytes: Uint8Array, at: number): boolean {
+  for (const word of W.keyStarts) if (endsWithCi(bytes, at - 1, word)) return true;
+  return false;
 }
 
 /** `NAME_TOKEN` `=`: back from the `=` over spaces and `\t`, then a secret word. */
@@ -97,19 +144,36 @@ function envSecretBefore(bytes: Uint8Array, at: number): boolean {
     else if (i >= 1 && bytes[i] === 0x74 && bytes[i - 1] === BACKSLASH) i -= 2;
     else break;
   }
-  // `=` is common: most are not after a word's last letter.
-  if (i < 0 || !ENV_WORD_ENDS[bytes[i]]) return false;
-  for (const word of ENV_WORDS) if (endsWith(bytes, i, word)) return true;
+  // `=` is common: most are not after a word's last letter, and the rest after few words'.
+  const words = i < 0 ? undefined : ENV_WORDS_BY_END[bytes[i]];
+  if (words === undefined) return false;
+  for (const word of words) if (endsWith(bytes, i, word)) return true;
   return false;
 }
 
 function anchorHit(bytes: Uint8Array, i: number): boolean {
   const b = bytes[i];
   switch (b) {
-    case DASH: // sk-, xox?-
-      return endsWith(bytes, i - 1, W.sk) || (i >= 4 && bytes[i - 4] === 0x78 && bytes[i - 3] === 0x6f && bytes[i - 2] === 0x78);
-    case UNDERSCORE: // gh?_, github_pat_
-      return (i >= 3 && bytes[i - 3] === 0x67 && bytes[i - 2] === 0x68) || endsWith(bytes, i - 1, W.githubPat);
+    case DASH: // sk-, xox?-, glpat-
+      return endsWith(bytes, i - 1, W.sk) || (i >= 4 && bytes[i - 4] === 0x78 && bytes[i - 3] === 0x6f && bytes[i - 2] === 0x78) || (bytes[i - 1] === 0x74 && endsWith(bytes, i - 1, W.glpat));
+    case UNDERSCORE: // gh?_, github_pat_, sk_/rk_ (Stripe), npm_, hf_, JSON keys like api_key
+      return (
+        (i >= 3 && bytes[i - 3] === 0x67 && bytes[i - 2] === 0x68) ||
+        (i >= 2 && bytes[i - 1] === 0x6b && (bytes[i - 2] === 0x73 || bytes[i - 2] === 0x72)) ||
+        (i >= 2 && bytes[i - 2] === 0x68 && bytes[i - 1] === 0x66) ||
+        endsWith(bytes, i - 1, W.npm) ||
+        endsWith(bytes, i - 1, W.githubPat) ||
+        jsonKeyBefore(bytes, i)
+      );
+    case 0x47: // SG. (SendGrid)
+      return i >= 1 && bytes[i - 1] === 0x53 && bytes[i + 1] === 0x2e;
+    case 0x54: // a Slack webhook's team id
+      return slackWebhookAt(bytes, i);
+    case 0x57:
+    case 0x77: // password, passwd (a JSON key)
+      return endsWithCi(bytes, i - 1, W.pass);
+    case BACKSLASH: // \u0067: an escaped ASCII character
+      return asciiEscapeAt(bytes, i);
     case 0x41: // AKIA, ASIA, ABIA, ACCA, AIza
       switch (bytes[i + 1]) {
         case 0x4b: return startsAt(bytes, i + 1, W.kia);
@@ -183,19 +247,28 @@ export class LineWords {
  */
 const FILTER_FROM = 128;
 
-const E = [0x65, 0x45];
+/** What may come right before `y`, `G`, `T`, `w`: `e` (key), `S` (SG.), `/` (…/T), `s` (password). */
+const AFTER = [0x65, 0x45, 0x53, 0x73, SLASH];
+/** What may come right after `b` and `\`: `e` (bearer), `u` (`\u0067`). */
+const BEFORE = [0x65, 0x45, LETTER_U];
 const filters = new WeakMap<Uint8Array, ByteFilter | null>();
 
 /**
- * The byte filter for a table. `y` and `b` are the commonest bytes it holds, and `anchorHit`
- * only takes a `y` after an `e` and a `b` before one: where they are secret anchors and nothing
- * else (not a word's first byte), the filter leaves the others out.
+ * The byte filter for a table. `y`, `b`, `w` and `\\` are the commonest bytes it holds, and
+ * `anchorHit` only takes each next to certain others (a `y` after an `e`, a `b` before one, a
+ * `\\` before a `u`; `G`, `T`, `w` likewise): where they are secret anchors and nothing else
+ * (not a word's first byte), the filter leaves the others out.
  */
 function filterFor(table: Uint8Array): ByteFilter | null {
   let filter = filters.get(table);
   if (filter === undefined) {
     const onlyAnchor = (c: number) => table[c] === SECRET_ANCHOR;
-    const neighbours = { afterOnly: [0x79, 0x59].filter(onlyAnchor), previous: E, beforeOnly: [0x62, 0x42].filter(onlyAnchor), next: E };
+    const neighbours = {
+      afterOnly: [0x79, 0x59, 0x47, 0x54, 0x77, 0x57].filter(onlyAnchor),
+      previous: AFTER,
+      beforeOnly: [0x62, 0x42, BACKSLASH].filter(onlyAnchor),
+      next: BEFORE,
+    };
     filters.set(table, filter = ByteFilter.create(table, neighbours));
   }
   return filter;

@@ -5,7 +5,7 @@
  * @module
  */
 import { LINE_HAS_LESS_THAN, LINE_HAS_WORD, LINE_MAY_HOLD_SECRET, LineWords, scanLine } from "./line-scan.ts";
-import { MASK_MARK, SECRET_RULES, type SecretRule } from "./secret-rules.ts";
+import { keyedSecretRule, MASK_MARK, SECRET_RULES, type SecretRule } from "./secret-rules.ts";
 
 export interface RedactOptions {
   /** Mask secrets (the default). */
@@ -23,7 +23,7 @@ export interface RedactionCount {
 
 /** A cheap first test: a string none of whose rules could match is returned untouched. */
 const SECRET_HINT =
-  /sk-|A[KS]IA|ABIA|ACCA|AIza|gh[pousr]_|github_pat_|xox[abposer]-|eyJ|bearer|PRIVATE KEY|secret_?access_?key|:\/\/[^\s@]*@|(?:SECRET|TOKEN|PASSWORD|PASSWD|PWD|API_?KEY|ACCESS_?KEY|PRIVATE_?KEY|CREDENTIALS?|AUTH)[ \t]*=/i;
+  /sk-|A[KS]IA|ABIA|ACCA|AIza|gh[pousr]_|github_pat_|xox[abposer]-|eyJ|bearer|PRIVATE KEY|secret_?access_?key|:\/\/[^\s@]*@|(?:SECRET|TOKEN|PASSWORD|PASSWD|PWD|API_?KEY|ACCESS_?KEY|PRIVATE_?KEY|KEY|CREDENTIALS?|AUTH)[ \t]*=|[sr]k_(?:live|test)_|npm_|hf_|glpat-|SG\.|hooks\.slack\.com|(?:password|passwd|secret|_key|_token)"[ \t]*:/i;
 
 function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
@@ -128,7 +128,10 @@ export class Redactor {
     return out;
   }
 
-  /** A copy of a JSON value with every string masked; image `data` is kept as is. */
+  /**
+   * A copy of a JSON value with every string masked, and the whole string under a secret key
+   * (`password`, `api_key`, …); image `data` is kept as is.
+   */
   value<T>(value: T): T {
     if (typeof value === "string") return this.text(value) as T;
     if (Array.isArray(value)) return value.map((item) => this.value(item)) as T;
@@ -137,7 +140,12 @@ export class Redactor {
     const isImage = source.type === "image";
     const out: Record<string, unknown> = {};
     for (const key of Object.keys(source)) {
-      out[key] = isImage && key === "data" ? source[key] : this.value(source[key]);
+      const item = source[key];
+      const keyed = this.#secrets && typeof item === "string" ? keyedSecretRule(key, item) : undefined;
+      if (keyed) {
+        this.#count(keyed.kind, keyed.label);
+        out[key] = `${MASK_MARK}${keyed.label}]`;
+      } else out[key] = isImage && key === "data" ? item : this.value(item);
     }
     return out as T;
   }
@@ -157,7 +165,7 @@ export class Redactor {
   #apply(rule: SecretRule, text: string): string {
     rule.pattern.lastIndex = 0;
     return text.replace(rule.pattern, (match: string, context: string, secret: string) => {
-      if (secret.includes(MASK_MARK) || (rule.accept && !rule.accept(secret))) return match;
+      if (secret.includes(MASK_MARK) || (rule.accept && !rule.accept(secret, context))) return match;
       this.#count(rule.kind, rule.label);
       return `${context}${rule.keep(secret)}${MASK_MARK}${rule.label}]`;
     });

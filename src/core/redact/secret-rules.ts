@@ -19,8 +19,8 @@ export interface SecretRule {
   pattern: RegExp;
   /** The start of the secret that stays visible. */
   keep(secret: string): string;
-  /** Second look at a match, for what a pattern cannot say (e.g. "has a digit"). */
-  accept?(secret: string): boolean;
+  /** Second look at a match, for what a pattern cannot say (e.g. "has a digit"); `context` is group 1. */
+  accept?(secret: string, context: string): boolean;
 }
 
 /** A mask already in place; never mask a mask. */
@@ -37,11 +37,46 @@ function notMasked(secret: string): boolean {
 
 const none = () => "";
 
+/** Mixed case: an identifier like `hf_hub_download_model_file_name` is not a token. */
+function hasUpperAndLower(secret: string): boolean {
+  return /[a-z]/.test(secret) && /[A-Z]/.test(secret);
+}
+
+/** A port and a path (`host:8080/users/@me`), not a password. */
+function notPortAndPath(secret: string): boolean {
+  return !/^\d{1,5}(?:[/?#]|$)/.test(secret) && notPlaceholder(secret);
+}
+
+/**
+ * `token=…` in code: a quoted value that is not a placeholder, or a bare one that looks random
+ * (letters and digits) and not like code (`tokens[0]`, `getToken()`, `config.token`).
+ */
+function assignedValue(secret: string, context: string): boolean {
+  if (!notPlaceholder(secret)) return false;
+  if (/["']$/.test(context)) return true;
+  return hasDigitAndLetter(secret) && !/[.([{$<>]/.test(secret);
+}
+
 /** Values that are references or placeholders, not secrets: `$VAR`, `${x}`, `<token>`, references into the process environment, `***`. */
 function notPlaceholder(secret: string): boolean {
   if (/^[$({<%=*]/.test(secret) || /^x+$/i.test(secret)) return false;
   if (/^(?:process\.env|os\.environ|os\.getenv|env\.|Deno\.env|import\.meta)/.test(secret)) return false;
   return notMasked(secret) && !secret.includes("(");
+}
+
+/** The keys whose JSON string values are secrets, as a pattern's alternatives. */
+const JSON_SECRET_KEYS = "password|passwd|client_secret|api_key|secret_key|private_key|access_token|refresh_token|auth_token";
+const JSON_SECRET_KIND = "json-secret";
+const JSON_SECRET_LABEL = "json secret";
+const JSON_SECRET_KEY = new RegExp(`^(?:${JSON_SECRET_KEYS})$`, "i");
+
+/**
+ * The rule for a string stored under `key` in a JSON object (a tool call's `{"password": …}`):
+ * the whole value is the secret. Undefined for other keys, placeholders and short values.
+ */
+export function keyedSecretRule(key: string, value: string): SecretRule | undefined {
+  if (!JSON_SECRET_KEY.test(key) || value.length < 4 || !notPlaceholder(value)) return undefined;
+  return SECRET_RULES.find((rule) => rule.kind === JSON_SECRET_KIND);
 }
 
 /** Every rule, most specific first (a JWT inside a `Bearer` header is counted as a JWT). */
@@ -94,9 +129,49 @@ export const SECRET_RULES: readonly SecretRule[] = [
     keep: () => "AIza",
   },
   {
+    kind: "stripe-key",
+    label: "stripe key",
+    pattern: /()(?<![A-Za-z0-9_])((?:sk|rk)_(?:live|test)_[A-Za-z0-9]{20,})/g,
+    keep: (secret) => secret.slice(0, 8),
+    accept: hasDigitAndLetter,
+  },
+  {
+    kind: "npm-token",
+    label: "npm token",
+    pattern: /()(?<![A-Za-z0-9_])(npm_[A-Za-z0-9]{36})(?![A-Za-z0-9])/g,
+    keep: () => "npm_",
+    accept: hasDigitAndLetter,
+  },
+  {
+    kind: "huggingface-token",
+    label: "hugging face token",
+    pattern: /()(?<![A-Za-z0-9_])(hf_[A-Za-z0-9]{30,})(?![A-Za-z0-9])/g,
+    keep: () => "hf_",
+    accept: hasUpperAndLower,
+  },
+  {
+    kind: "gitlab-token",
+    label: "gitlab token",
+    pattern: /()(?<![\w-])(glpat-[A-Za-z0-9_-]{20,})/g,
+    keep: () => "glpat-",
+  },
+  {
+    kind: "sendgrid-key",
+    label: "sendgrid key",
+    pattern: /()(?<![\w-])(SG\.[A-Za-z0-9_-]{22}\.[A-Za-z0-9_-]{43})(?![\w-])/g,
+    keep: () => "SG.",
+  },
+  {
+    kind: "slack-webhook",
+    label: "slack webhook",
+    pattern: /(\bhttps?:\/\/hooks\.slack\.com\/(?:services|workflows|triggers)\/)([A-Za-z0-9_/-]{20,})/g,
+    keep: none,
+  },
+  {
     kind: "aws-access-key-id",
     label: "aws access key id",
-    pattern: /()(?<![A-Za-z0-9/+])((?:AKIA|ASIA|ABIA|ACCA)[A-Z0-9]{16})(?![A-Za-z0-9/+])/g,
+    // Right after a `/` too (`s3://bucket/AKIA…`); a run of base64 is bounded by `+` as often.
+    pattern: /()(?<![A-Za-z0-9+])((?:AKIA|ASIA|ABIA|ACCA)[A-Z0-9]{16})(?![A-Za-z0-9+])/g,
     keep: (secret) => secret.slice(0, 4),
   },
   {
@@ -115,9 +190,12 @@ export const SECRET_RULES: readonly SecretRule[] = [
   {
     kind: "url-password",
     label: "url password",
-    pattern: /(\b[a-z][a-z0-9+.-]*:\/\/[^\s:@/?#"'<>]+:)([^\s@/?#"'<>]+)(?=@)/gi,
+    // The user may be empty (`redis://:pass@host`). The password may hold `@` and `/`: it ends
+    // at the last `@` before a query or a space that is followed by a host and the end of the
+    // authority; a path with an `@` is masked with it rather than a password cut short.
+    pattern: /(\b[a-z][a-z0-9+.-]*:\/\/[^\s:@/?#"'<>]*:)([^\s"'<>?#]+)(?=@[^\s@/?#"'<>\\]+(?:[/?#\s"'<>\\]|$))/gi,
     keep: none,
-    accept: notPlaceholder,
+    accept: notPortAndPath,
   },
   {
     kind: "env-secret",
@@ -125,6 +203,23 @@ export const SECRET_RULES: readonly SecretRule[] = [
     // `.env` style: an UPPER_SNAKE name ending in a secret word, `=`, a value.
     pattern:
       /(?<![A-Za-z0-9_])((?:export[ \t]+)?(?:[A-Z][A-Z0-9_]*)?(?:SECRET|TOKEN|PASSWORD|PASSWD|PWD|API_?KEY|ACCESS_?KEY|PRIVATE_?KEY|CREDENTIALS?|AUTH)[ \t]*=[ \t]*["']?)([^\s"'`#;,]{4,})/g,
+    keep: none,
+    accept: notPlaceholder,
+  },
+  {
+    kind: "env-secret",
+    label: "secret value",
+    // The same in code, lower case: `api_key = "…"`, `token=…` (not `max_tokens=`, `tokens[0]`).
+    pattern:
+      /(?<![A-Za-z0-9_])((?:[a-z][a-z0-9_]*_)?(?:secret|token|password|passwd|api_?key|access_?key|secret_?key|private_?key)[ \t]*=[ \t]*["']?)([^\s"'`#;,]{4,})/g,
+    keep: none,
+    accept: assignedValue,
+  },
+  {
+    kind: JSON_SECRET_KIND,
+    label: JSON_SECRET_LABEL,
+    // `"password": "…"` in JSON shown as text (a tool's output, a config file read).
+    pattern: new RegExp(`("(?:${JSON_SECRET_KEYS})"[ \\t]*:[ \\t]*")((?:[^"\\\\\\n]|\\\\.){4,})(?=")`, "gi"),
     keep: none,
     accept: notPlaceholder,
   },

@@ -74,6 +74,9 @@ test("scanLine() says the same of a line whether it loops over its bytes or asks
     '{"t":"Authorization: Bearer abcdef1234567890ABCDEF.ghij"}', '{"t":"API_TOKEN\\t=abcd1234"}', '{"t":"https:\\/\\/bob:hunter2@git.example.com"}',
     '{"t":"-----BEGIN RSA PRIVATE KEY-----"}', '{"t":"AKIAIOSFODNN7EXAMPLE"}', '{"cwd":"/home/ann/x <b>"}', '{"t":"ünïcode δ 日本 \u{1f600} Ωx"}',
     '{"t":"a = b + c, y-axis by the bay"}', '{"t":"xoxb-123"}', '{"t":"gh_ github_pat_1"}', '{"t":"eyJhbGciOi"}',
+    // Issue 16's anchors: \u escapes, SG., a Slack webhook's /T, password, sk_/npm_/hf_/glpat-, lower case names.
+    '{"t":"\\u0067\\u0068p_ \\u001b[0m \\u00e9"}', '{"t":"SG.x aSGb"}', '{"t":"https:\\/\\/hooks.slack.com\\/services\\/T0 \\/T1"}',
+    '{"t":"\\"password\\": \\"x\\" Passwd news"}', '{"t":"sk_live rk_ npm_ hf_ glpat- \\"api_key\\":"}', '{"t":"api_key = 1, token=2, tokens=3"}',
   ];
   const made = lines.length;
   for (const c of hostileCorpus()) {

@@ -5,6 +5,7 @@
  */
 import { describe, it } from "node:test";
 import assert from "node:assert/strict";
+import { NEW_KINDS } from "./_secret-cases.ts";
 import { describeRedactions, LINE_HAS_LESS_THAN, LINE_HAS_WORD, LINE_MAY_HOLD_SECRET, lineMayHoldSecret, LineWords, Redactor, scanLine, SECRET_RULES } from "../../../src/core/redact/mod.ts";
 
 /** [kind, input, expected output]. Secrets are made up; none is real. */
@@ -41,6 +42,7 @@ const POSITIVES: [string, string, string][] = [
   ["env-secret", "TOKEN=abcd1234", "TOKEN=…[redacted secret value]"],
   ["url-password", "postgres://admin:s3cr3tP4ss@db.example.com:5432/app", "postgres://admin:…[redacted url password]@db.example.com:5432/app"],
   ["url-password", "git clone https://bob:hunter2@git.example.com/x.git", "git clone https://bob:…[redacted url password]@git.example.com/x.git"],
+  ...NEW_KINDS.map(([kind, input, expected]) => [kind, input, expected] as [string, string, string]),
 ];
 
 /** Ordinary text that must come through unchanged. */
@@ -59,6 +61,14 @@ const NEGATIVES: string[] = [
   "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==",
   "entry ids a1b2c3d4, 0f9e8d7c; label:before-refactor; model claude-sonnet-4-20250514",
   "=== RUN TestSecretAccessKeyRotation\n--- PASS",
+  // Issue 16's kinds: what looks like them in code and text is left alone.
+  "https://example.com:8443/users/@me/repos and http://localhost:3000/u/bob@example.com",
+  "const token = await getToken(); token = tokens[0]; token=config.token; password = input(prompt)",
+  "skip_live_reload=true and risk_test_suite, npm_config_cache=/tmp, hf_hub_download(repo_id), hf_transfer",
+  "task_description SG.x glpat-short the password field and the api_key setting",
+  '{"password": "<your password>", "api_key": "${API_KEY}", "passwordHint": "abc123"}',
+  "https://hooks.slack.com/services/ is where webhooks go",
+  "a1b2c3d4e5f6a7b8c9d0e1f2a3b4c5d6e7f8a9b0 /3f786850e387550fdab836ed7e6dc881de23001b",
 ];
 
 describe("Redactor", () => {
@@ -109,6 +119,17 @@ describe("Redactor", () => {
     assert.equal(out.message.details.nested[0], "sk-ant-…[redacted anthropic key]");
   });
 
+  it("Redactor.value() masks the whole string under a secret key (a tool call's arguments), not placeholders or other keys", () => {
+    const redactor = new Redactor();
+    const args = { password: "hunter2!x", Client_Secret: "abc123def", api_key: "${API_KEY}", passwordHint: "abc123", token_count: "12345", pwd: "/home/u" };
+    assert.deepEqual(redactor.value({ type: "toolCall", arguments: args }).arguments, { ...args, password: "…[redacted json secret]", Client_Secret: "…[redacted json secret]" });
+    assert.deepEqual(redactor.summary(), [{ kind: "json-secret", label: "json secret", count: 2 }]);
+    assert.equal(new Redactor({ secrets: false }).value(args).password, "hunter2!x");
+    for (const line of ['{"arguments":{"password":"hunter2!x"}}', '{"a":{"Client_Secret":"abc123def"}}', '{"a":{"refresh_token":"abc123def"}}']) {
+      assert.equal(lineMayHoldSecret(new TextEncoder().encode(line)), true, line);
+    }
+  });
+
   it("Redactor with paths replaces the home directory and the user name, not longer words", () => {
     const redactor = new Redactor({ secrets: false, paths: { home: "/home/alice", user: "alice" } });
     assert.equal(redactor.text("cd /home/alice/proj; whoami: alice; alicex /home/alice2"), "cd ~/proj; whoami: [user]; alicex /home/alice2");
@@ -137,6 +158,12 @@ describe("lineMayHoldSecret()", () => {
   it("flags secrets behind JSON escapes (\\t before =, \\/ in URLs)", () => {
     assert.equal(lineMayHoldSecret(new TextEncoder().encode('{"t":"API_TOKEN\\t=abcd1234"}')), true);
     assert.equal(lineMayHoldSecret(new TextEncoder().encode('{"t":"https:\\/\\/bob:hunter2@git.example.com"}')), true);
+  });
+  it("flags a line whose secret starts with \\u escapes of ASCII, not one with escaped control characters", () => {
+    const escaped = '{"t":"\\u0067\\u0068\\u0070\\u005f1234567890abcdefghijABCDEFGHIJklmnop12"}';
+    assert.equal(lineMayHoldSecret(new TextEncoder().encode(escaped)), true);
+    assert.equal(lineMayHoldSecret(new TextEncoder().encode('{"t":"API_TOKEN\\u0009=abcd1234"}')), true);
+    assert.equal(lineMayHoldSecret(new TextEncoder().encode('{"t":"\\u001b[31mred\\u001b[0m \\u00e9t\\u00e9 \\n \\"q\\""}')), false);
   });
   it("lets ordinary lines through", () => {
     for (const text of ["hello world", "commit 3f786850e387550fdab836ed7e6dc881de23001b", "totalTokens and cacheRead", "a = b + c"]) {
