@@ -5,8 +5,8 @@
  */
 import type { CommandSpec } from "../command.ts";
 import { CliError } from "../errors.ts";
-import { loadSessionAt } from "../load.ts";
-import { resolveSessionRef } from "../resolve/session-ref.ts";
+import { loadSessionAt } from "../../query/load.ts";
+import { resolveSessionRef } from "../../query/resolve/session-ref.ts";
 import { openForAppend, writing } from "../session-write.ts";
 
 /** `pi-session name <ref> [NAME... | --clear]` */
