@@ -1,11 +1,15 @@
 /**
- * The questions the MCP tools ask, answered by the CLI's own `--json` code path run in-process:
- * so a tool's `result` is, by construction, what `pi-session <command> --json` prints. Every
- * answer goes through `runJson`; nothing here decides anything about sessions.
+ * Where the MCP tools get their answers: the query layer (src/query), one function per question,
+ * over a catalog the server keeps open. `asPrinted` gives a query's value as the CLI prints it
+ * with `--json` (objects with `schemaVersion` first), so a tool's `result` equals the command's
+ * output. The session resource's Markdown comes from the `export` command, run in-process.
  * @module
  */
+import type { Catalog } from "../catalog/catalog.ts";
+import { JSON_SCHEMA_VERSION } from "../cli/context.ts";
 import type { StorageEnv } from "../core/storage/layout.ts";
 import type { FileSystem } from "../io/file-system.ts";
+import { createQueryEnv, openQueryCatalog, type QueryEnv } from "../query/env.ts";
 
 /** Where the server's sessions are: the global flags it was started with. */
 export interface QueryScope {
@@ -15,17 +19,54 @@ export interface QueryScope {
   cwd?: string;
 }
 
-/** What the in-process CLI needs from the outside world. */
+/** What the queries need from the outside world. */
 export interface QueryRuntime {
   fs: FileSystem;
   storage: StorageEnv;
   now: () => Date;
 }
 
-/** A command's answer: its `--json` value, or the error lines it printed and its exit code. */
-export type JsonAnswer =
-  | { ok: true; value: unknown; exitCode: number; warnings: string[] }
-  | { ok: false; exitCode: number; message: string; hint: string };
+/** A value as `--json` prints it: an object gets `schemaVersion` first; arrays stay as they are. */
+export function asPrinted(value: unknown): unknown {
+  return value !== null && typeof value === "object" && !Array.isArray(value) ? { schemaVersion: JSON_SCHEMA_VERSION, ...value } : value;
+}
+
+/**
+ * The server's queries: `run` hands `work` an env for `scope` over one catalog, opened at the
+ * first call and kept until `close`; calls run one at a time (the catalog is not made for
+ * concurrent refreshes). Warnings the query reports (skipped broken lines) are returned beside.
+ */
+export class QueryRunner {
+  readonly #runtime: QueryRuntime;
+  readonly #log: (line: string) => void;
+  #catalog: Promise<Catalog> | undefined;
+  #queue: Promise<unknown> = Promise.resolve();
+
+  constructor(runtime: QueryRuntime, log: (line: string) => void = () => {}) {
+    this.#runtime = runtime;
+    this.#log = log;
+  }
+
+  run<T>(scope: QueryScope, work: (env: QueryEnv) => Promise<T>): Promise<{ value: T; warnings: string[] }> {
+    const next = this.#queue.then(async () => {
+      const { fs, storage, now } = this.#runtime;
+      this.#catalog ??= openQueryCatalog(fs, storage, this.#log);
+      const catalog = await this.#catalog;
+      const warnings: string[] = [];
+      const env = createQueryEnv({ fs, storage, now, catalog, ...scope, report: { warn: (line) => warnings.push(line) } });
+      return { value: await work(env), warnings };
+    });
+    this.#queue = next.catch(() => {});
+    return next;
+  }
+
+  /** Closes the catalog (when one was opened). */
+  async close(): Promise<void> {
+    const catalog = this.#catalog;
+    this.#catalog = undefined;
+    if (catalog) (await catalog.catch(() => undefined))?.close();
+  }
+}
 
 /** A command's output: its exit code, what it printed on stdout, and its stderr lines. */
 export interface CliOutput {
@@ -45,7 +86,6 @@ export async function runCli(runtime: QueryRuntime, scope: QueryScope, argv: str
     ...(scope.cwd === undefined ? [] : ["--cwd", scope.cwd]),
     "--quiet",
     "--no-color",
-    "--no-pager",
   ];
   const exitCode = await run([...globals, ...argv], {
     fs: runtime.fs,
@@ -67,24 +107,4 @@ export function failure(output: CliOutput, command: string): { message: string; 
     lines.find((line) => !line.startsWith("hint: ")) ?? `pi-session ${command} failed (exit code ${output.exitCode})`;
   const hint = lines.find((line) => line.startsWith("hint: "))?.slice("hint: ".length) ?? "";
   return { message: message.replace(/^error: /, ""), hint };
-}
-
-/**
- * Runs `pi-session [scope flags] <argv> --json` in this process and parses what it prints.
- * Exit code 1 with JSON printed (nothing found) is an answer; 2 and 3 are errors, with the
- * `pi-session: …` and `hint: …` lines the CLI prints.
- */
-export async function runJson(runtime: QueryRuntime, scope: QueryScope, argv: string[]): Promise<JsonAnswer> {
-  const output = await runCli(runtime, scope, ["--json", ...argv]);
-  const { exitCode } = output;
-  const text = output.stdout;
-  if (exitCode <= 1 && text.trim() !== "") {
-    try {
-      const warnings = output.stderr.filter((line) => line.startsWith("warning: ")).map((line) => line.slice("warning: ".length));
-      return { ok: true, value: JSON.parse(text), exitCode, warnings };
-    } catch {
-      // reported below
-    }
-  }
-  return { ok: false, exitCode, ...failure(output, argv[0]) };
 }

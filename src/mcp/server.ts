@@ -20,7 +20,9 @@ import { VERSION } from "../version.ts";
 import { cutText, decodeCursor, encodeCursor, fitItem, jsonLength, pageOf } from "./page.ts";
 import { outputSchema } from "./output-schema.ts";
 import { checkParams } from "./params.ts";
-import { failure, type QueryRuntime, type QueryScope, runCli, runJson } from "./queries.ts";
+import { listSessions } from "../query/list.ts";
+import { errorValue } from "../query/errors.ts";
+import { failure, QueryRunner, type QueryRuntime, type QueryScope, runCli } from "./queries.ts";
 import { type Params, type ToolDef, TOOLS } from "./tools.ts";
 
 /** What the server is started with (the `mcp` command's flags). */
@@ -36,6 +38,8 @@ export interface McpServerOptions {
   redact?: boolean;
   /** Lines for the server's log (stderr). */
   log?: (line: string) => void;
+  /** The queries' runner (and its open catalog) to share between servers; the caller closes it. */
+  queries?: QueryRunner;
 }
 
 /**
@@ -89,6 +93,8 @@ export function createMcpServer(options: McpServerOptions): Server {
   const redact = options.redact ?? true;
   const log = options.log ?? (() => {});
   const { runtime, scope } = options;
+  // Shared when given (an HTTP handler makes a server per request); else this server's own, closed with it.
+  const queries = options.queries ?? new QueryRunner(runtime, log);
   const serverCwd = resolvePath(runtime.storage.processCwd, scope.cwd ?? runtime.storage.processCwd);
   const server = new Server(
     { name: "pi-session", title: "pi sessions", version: VERSION },
@@ -102,19 +108,18 @@ export function createMcpServer(options: McpServerOptions): Server {
   );
 
   /** The project a call covers: `project` if the scope allows it, else the server's. */
-  function callScope(tool: ToolDef, params: Params): { scope: QueryScope; flags: string[] } {
+  function callScope(tool: ToolDef, params: Params): { scope: QueryScope; all: boolean } {
     const project = typeof params.project === "string" ? resolvePath(serverCwd, params.project) : undefined;
-    if (project === undefined) return { scope, flags: tool.scoped && options.all ? ["--all"] : [] };
+    if (project === undefined) return { scope, all: Boolean(tool.scoped && options.all) };
     if (!options.all && project !== serverCwd) {
       throw new ToolFailure(`project ${project} is outside this server's scope (the sessions of ${serverCwd})|Leave project out, or start the server with --all to see every project`);
     }
-    return { scope: { ...scope, cwd: project }, flags: [] };
+    return { scope: { ...scope, cwd: project }, all: false };
   }
 
   /** The path of the session `ref` names among the sessions the server may read. */
   async function sessionPath(ref: string): Promise<string> {
-    const answer = await runJson(runtime, scope, ["list", ...(options.all ? ["--all"] : [])]);
-    const sessions = answer.ok ? answer.value as { id: string; path: string }[] : [];
+    const { value: sessions } = await queries.run(scope, async (env) => (await listSessions(env, { all: options.all })).value);
     const where = options.all ? "in any project" : `among the sessions of ${serverCwd}`;
     const byPath = sessions.find((s) => s.path === resolvePath(serverCwd, ref));
     if (byPath) return byPath.path;
@@ -132,9 +137,8 @@ export function createMcpServer(options: McpServerOptions): Server {
     const budget = Math.min(typeof params.maxChars === "number" ? params.maxChars : maxChars, maxChars);
     const offset = typeof params.cursor === "string" ? decodeOrFail(tool.name, params.cursor) : 0;
     const ref = tool.session ? await sessionPath(tool.session(params)) : undefined;
-    const { scope: runScope, flags } = callScope(tool, params);
-    const answer = await runJson(runtime, runScope, tool.argv(params, ref, () => flags));
-    if (!answer.ok) throw new ToolFailure(`${answer.message}|${answer.hint}`);
+    const { scope: runScope, all } = callScope(tool, params);
+    const answer = await queries.run(runScope, (env) => tool.query(env, params, ref, all));
     const hint = "raise maxChars, or read a narrower part";
     const masks = (part: unknown): { value: unknown; redacted: number } => {
       if (!redact) return { value: part, redacted: 0 };
@@ -180,7 +184,7 @@ export function createMcpServer(options: McpServerOptions): Server {
         note: `complete${fitted.cut ? `; ${fitted.cut} long text(s) cut (marked …[cut: …])` : ""}${masked.redacted ? `; ${masked.redacted} secret(s) masked` : ""}`,
       };
     }
-    // What the command said on stderr (skipped broken lines, say) belongs to the answer.
+    // What the query reported (skipped broken lines, say) belongs to the answer.
     if (answer.warnings.length > 0) page.note += `; warning: ${answer.warnings.join("; warning: ")}`;
     const structured = { result, page };
     return { content: [{ type: "text", text: `${page.note}\n${JSON.stringify(result)}` }], structuredContent: structured };
@@ -219,6 +223,9 @@ export function createMcpServer(options: McpServerOptions): Server {
         const [message, hint] = error.message.split("|");
         return toolError(message, hint ?? "");
       }
+      // A problem a user can cause (a --session-dir that is a file, an unreadable file): said as it is.
+      const known = errorValue(error);
+      if (known) return toolError(known.message, known.hint);
       log(`pi-session mcp: ${tool.name} failed: ${error instanceof Error ? error.stack ?? error.message : String(error)}`);
       return toolError(`${tool.name} failed: ${error instanceof Error ? error.message : String(error)}`, "This is a bug in pi-session; the server's stderr has the details");
     }
@@ -235,8 +242,7 @@ export function createMcpServer(options: McpServerOptions): Server {
   }));
 
   server.setRequestHandler(ListResourcesRequestSchema, async () => {
-    const answer = await runJson(runtime, scope, ["list", "--limit", "50", ...(options.all ? ["--all"] : [])]);
-    const sessions = answer.ok ? answer.value as { id: string; name: string | null; firstMessage: string; cwd: string }[] : [];
+    const { value: sessions } = await queries.run(scope, async (env) => (await listSessions(env, { all: options.all, limit: 50 })).value);
     return {
       resources: sessions.map((s) => ({
         uri: `pi-session://session/${s.id}`,
@@ -268,5 +274,6 @@ export function createMcpServer(options: McpServerOptions): Server {
     return { contents: [{ uri, mimeType: "text/markdown", text }] };
   });
 
+  if (!options.queries) server.onclose = () => void queries.close();
   return server;
 }

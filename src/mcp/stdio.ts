@@ -12,7 +12,11 @@ export async function serveStdio(options: McpServerOptions): Promise<void> {
   const server = createMcpServer(options);
   const transport = new StdioServerTransport();
   const closed = new Promise<void>((resolve) => {
-    server.onclose = () => resolve();
+    const closeQueries = server.onclose;
+    server.onclose = () => {
+      closeQueries?.();
+      resolve();
+    };
     process.stdin.once("end", () => resolve());
     process.stdin.once("close", () => resolve());
   });

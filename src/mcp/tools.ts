@@ -1,8 +1,8 @@
 /**
- * The MCP tools: for each, what a model reads about it, its input schema, the CLI command whose
- * `--json` value it returns (and so that command's JSON Schema from docs/schema as the output's
- * `result`), and which list in that value is paged under the character budget. Mapping only:
- * parameters become command-line arguments.
+ * The MCP tools: for each, what a model reads about it, its input schema, the query whose value
+ * it returns (what the matching command prints with `--json`, and so that command's JSON Schema
+ * from docs/schema as the output's `result`), and which list in that value is paged under the
+ * character budget. Mapping only: parameters become query options.
  * @module
  */
 import contextSchema from "../../docs/schema/context.schema.json" with { type: "json" };
@@ -15,7 +15,18 @@ import showSchema from "../../docs/schema/show.schema.json" with { type: "json" 
 import statsSchema from "../../docs/schema/stats.schema.json" with { type: "json" };
 import treeSchema from "../../docs/schema/tree.schema.json" with { type: "json" };
 
+import type { QueryEnv } from "../query/env.ts";
+import { fileSessions } from "../query/files.ts";
+import { sessionInfo } from "../query/info.ts";
+import { listSessions, type ListSort } from "../query/list.ts";
+import { searchText } from "../query/search.ts";
+import { type StatsBy, usageStats } from "../query/stats.ts";
+import { sessionContext } from "../query/context.ts";
+import { sessionTranscript } from "../query/transcript.ts";
+import type { TreeFilter } from "../core/tree/tree-filter.ts";
+import { sessionTree } from "../query/tree.ts";
 import { cutEntry } from "./entry-cut.ts";
+import { asPrinted } from "./queries.ts";
 
 type Json = Record<string, unknown>;
 export type Params = Record<string, unknown>;
@@ -37,17 +48,17 @@ export interface ToolDef {
   resultSchema: Json;
   /** The one session the call reads, when it reads one (checked against the server's scope). */
   session?: (params: Params) => string;
-  /** The CLI arguments for `params` (`session` already resolved to `ref`), without the global flags. */
-  argv(params: Params, ref: string | undefined, scope: ScopeArgs): string[];
+  /**
+   * The value the matching command prints with `--json` for `params` (`session` already resolved
+   * to the path `ref`); `all` when the call covers every project.
+   */
+  query(env: QueryEnv, params: Params, ref: string | undefined, all: boolean): Promise<unknown>;
   /** Takes `project` (a project other than the server's, or every project). */
   scoped?: boolean;
   list?: PagedList;
   /** Applied to each list item before paging (read_session's cuts of tool outputs and thinking). */
   item?: (params: Params, item: unknown) => { value: unknown; cut: number };
 }
-
-/** Scope flags: `--all` when the call covers every project, else none (the project is the run's cwd). */
-export type ScopeArgs = (params: Params) => string[];
 
 const arrayList = (noun: string): PagedList => ({ noun, get: (v) => v as unknown[], with: (_v, items) => items });
 const fieldList = (noun: string, key: string): PagedList => ({
@@ -87,18 +98,7 @@ function resultSchema(schema: Json): Json {
   return rest;
 }
 
-function opt(flag: string, value: unknown): string[] {
-  return value === undefined ? [] : [flag, String(value)];
-}
-
-function bool(flag: string, value: unknown): string[] {
-  return value === true ? [flag] : [];
-}
-
-/** `re:PATTERN` (pi's /resume syntax) is a case-insensitive regular expression; anything else words and phrases. */
-function searchQuery(query: string): string[] {
-  return query.startsWith("re:") ? ["--regex", "-i", "--", query.slice(3)] : ["--", query];
-}
+const str = (value: unknown): string | undefined => (typeof value === "string" ? value : undefined);
 
 const ROLES = ["user", "assistant", "toolResult", "bashExecution", "custom", "summary", "label", "name"];
 
@@ -127,16 +127,22 @@ export const TOOLS: readonly ToolDef[] = [
       additionalProperties: false,
     },
     resultSchema: resultSchema(searchSchema),
-    argv: (p, _ref, scope) => [
-      "search",
-      ...scope(p),
-      ...(Array.isArray(p.role) ? ["--role", p.role.join(",")] : []),
-      ...bool("--thinking", p.thinking),
-      ...opt("--since", p.since),
-      ...opt("--until", p.until),
-      ...opt("--limit", p.limit ?? 50),
-      ...searchQuery(String(p.query)),
-    ],
+    query: async (env, p, _ref, all) => {
+      // pi's /resume syntax: re:PATTERN is a case-insensitive regular expression.
+      const query = String(p.query);
+      const regex = query.startsWith("re:");
+      return (await searchText(env, {
+        query: regex ? query.slice(3) : query,
+        regex,
+        ignoreCase: regex,
+        all,
+        roles: p.role as string[] | undefined,
+        thinking: p.thinking === true,
+        since: str(p.since),
+        until: str(p.until),
+        limit: typeof p.limit === "number" ? p.limit : 50,
+      })).value;
+    },
     list: arrayList("hits"),
   },
   {
@@ -159,7 +165,8 @@ export const TOOLS: readonly ToolDef[] = [
       additionalProperties: false,
     },
     resultSchema: resultSchema(listSchema),
-    argv: (p, _ref, scope) => ["list", ...scope(p), ...opt("--search", p.query), ...bool("--named", p.named), ...opt("--sort", p.sort), ...opt("--limit", p.limit)],
+    query: async (env, p, _ref, all) =>
+      (await listSessions(env, { all, search: str(p.query), named: p.named === true, sort: p.sort as ListSort | undefined, limit: p.limit as number | undefined })).value,
     list: arrayList("sessions"),
   },
   {
@@ -170,7 +177,7 @@ export const TOOLS: readonly ToolDef[] = [
     inputSchema: { type: "object", properties: { session: SESSION }, required: ["session"], additionalProperties: false },
     resultSchema: resultSchema(infoSchema),
     session: (p) => String(p.session),
-    argv: (_p, ref) => ["info", "--", ref!],
+    query: async (env, _p, ref) => asPrinted((await sessionInfo(env, { ref: ref! })).value),
   },
   {
     name: "read_session",
@@ -195,7 +202,7 @@ export const TOOLS: readonly ToolDef[] = [
     },
     resultSchema: resultSchema(showSchema),
     session: (p) => String(p.session),
-    argv: (p, ref) => ["show", "--format", "json", ...opt("--leaf", p.entry), "--", ref!],
+    query: async (env, p, ref) => asPrinted((await sessionTranscript(env, { ref: ref!, leaf: str(p.entry) })).value),
     list: fieldList("entries", "entries"),
     item: cutEntry,
   },
@@ -218,7 +225,7 @@ export const TOOLS: readonly ToolDef[] = [
     },
     resultSchema: resultSchema(treeSchema),
     session: (p) => String(p.session),
-    argv: (p, ref) => ["tree", ...opt("--filter", p.filter), "--", ref!],
+    query: async (env, p, ref) => asPrinted((await sessionTree(env, { ref: ref!, filter: p.filter as TreeFilter | undefined })).value),
     list: {
       noun: "rows",
       get: (v, p) => {
@@ -242,7 +249,8 @@ export const TOOLS: readonly ToolDef[] = [
     },
     resultSchema: { anyOf: [resultSchema(contextSchema), resultSchema(contextLlmSchema)] },
     session: (p) => String(p.session),
-    argv: (p, ref) => ["context", "--format", String(p.format ?? "json"), ...opt("--leaf", p.entry), "--", ref!],
+    // pi's own shapes: printed without schemaVersion.
+    query: async (env, p, ref) => (await sessionContext(env, { ref: ref!, leaf: str(p.entry), format: p.format === "llm" ? "llm" : "json" })).value,
     list: {
       noun: "messages",
       get: (v) => (Array.isArray(v) ? v : (v as { messages: unknown[] }).messages),
@@ -263,7 +271,7 @@ export const TOOLS: readonly ToolDef[] = [
       additionalProperties: false,
     },
     resultSchema: resultSchema(filesSchema),
-    argv: (p, _ref, scope) => ["files", ...scope(p), "--", String(p.path)],
+    query: async (env, p, _ref, all) => (await fileSessions(env, { path: String(p.path), all })).value,
     list: arrayList("sessions"),
   },
   {
@@ -285,7 +293,8 @@ export const TOOLS: readonly ToolDef[] = [
       additionalProperties: false,
     },
     resultSchema: resultSchema(statsSchema),
-    argv: (p, _ref, scope) => ["stats", ...scope(p), ...opt("--by", p.by), ...opt("--since", p.since), ...opt("--until", p.until), ...bool("--breakdown", p.breakdown)],
+    query: async (env, p, _ref, all) =>
+      asPrinted((await usageStats(env, { all, by: p.by as StatsBy | undefined, since: str(p.since), until: str(p.until), breakdown: p.breakdown === true })).value),
     list: fieldList("rows", "rows"),
   },
 ];

@@ -7,7 +7,7 @@ import { BIG_ID, BIG_PROJECT, makeSessions } from "./_sessions.ts";
 
 describe("mcpHttpHandler() (Streamable HTTP, stateless, for serve's /mcp)", () => {
   let dirs: ReturnType<typeof makeSessions>;
-  let handler: (request: Request) => Promise<Response>;
+  let handler: ReturnType<typeof mcpHttpHandler>;
   before(() => {
     dirs = makeSessions(3, 1000);
     handler = mcpHttpHandler({
