@@ -4,11 +4,12 @@
  *
  *   node --import tsx scripts/bench/mcp.ts --impl init    -- BINARY SERVER-ARGS...
  *   node --import tsx scripts/bench/mcp.ts --impl search  --query WORD --calls 10 -- BINARY SERVER-ARGS...
- *   node --import tsx scripts/bench/mcp.ts --impl context --session REF -- BINARY SERVER-ARGS...
+ *   node --import tsx scripts/bench/mcp.ts --impl context --session REF [--calls 3] -- BINARY SERVER-ARGS...
  *
  * init: from spawn to the `initialize` answer. search: after initialize and one untimed call (the
- * catalog warm), the mean of `--calls` search_sessions calls. context: one get_context call on the
- * session REF after initialize. The digest is of the last result's structuredContent.
+ * catalog warm), the mean of `--calls` search_sessions calls. context: the server's first
+ * get_context call on the session REF after initialize, or with `--calls`, after one untimed call,
+ * the mean of that many. The digest is of the last result's structuredContent.
  */
 import { spawn } from "node:child_process";
 import process from "node:process";
@@ -75,7 +76,16 @@ if (args.impl === "init") {
   } else {
     const session = args.flags.get("session");
     if (!session) throw new Error("--session REF is needed");
-    await measure(args, () => call("get_context", { session }), (result) => digest(result.structuredContent));
+    // --calls N (after one untimed call): the mean of N calls to a running server; without it, the server's first call.
+    const calls = args.flags.has("calls") ? Number(args.flags.get("calls")) : 0;
+    if (calls === 0) await measure(args, () => call("get_context", { session }), (result) => digest(result.structuredContent));
+    else {
+      await call("get_context", { session });
+      const started = performance.now();
+      for (let i = 0; i < calls; i++) last = await call("get_context", { session });
+      const ms = (performance.now() - started) / calls;
+      console.log(`BENCH_RESULT ${JSON.stringify({ ms, ...(args.verify ? { check: digest(last.structuredContent) } : {}) })}`);
+    }
   }
   server.stop();
 } else {
