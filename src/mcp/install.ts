@@ -7,7 +7,7 @@
 import { readBytes } from "../catalog/read-bytes.ts";
 import { dirName, joinPath } from "../core/storage/paths.ts";
 import type { FileSystem } from "../io/file-system.ts";
-import { SessionError } from "../session/errors.ts";
+import { QueryError } from "../query/errors.ts";
 import { McpJsonProblem, type McpJsonEdit, removeServerEntry, type ServerEntry, setServerEntry } from "./mcp-json.ts";
 
 /** pi's mcp.json: `<agentDir>/mcp.json`, or `<project>/.pi/mcp.json`. */
@@ -44,7 +44,7 @@ export async function editMcpJson(fs: FileSystem, path: string, entry: ServerEnt
     edit = entry ? setServerEntry(before ?? "", entry) : removeServerEntry(before ?? "");
   } catch (error) {
     if (!(error instanceof McpJsonProblem)) throw error;
-    throw new SessionError("bad-mcp-json", `Cannot edit ${path}: ${error.message}`, 3, "Fix the file by hand (it was left as it is), then run this again");
+    throw new QueryError("bad-mcp-json", `Cannot edit ${path}: ${error.message}`, "Fix the file by hand (it was left as it is), then run this again", 3);
   }
   if (edit.text === undefined) return { ...edit, path };
   let backup: string | undefined;

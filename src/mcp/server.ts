@@ -16,12 +16,12 @@ import {
 } from "@modelcontextprotocol/sdk/types.js";
 import { Redactor } from "../core/redact/redactor.ts";
 import { resolvePath } from "../core/storage/paths.ts";
+import { errorValue } from "../query/errors.ts";
+import { listSessions } from "../query/list.ts";
 import { VERSION } from "../version.ts";
 import { cutText, decodeCursor, encodeCursor, fitItem, jsonLength, pageOf } from "./page.ts";
 import { outputSchema } from "./output-schema.ts";
 import { checkParams } from "./params.ts";
-import { listSessions } from "../query/list.ts";
-import { errorValue } from "../query/errors.ts";
 import { failure, QueryRunner, type QueryRuntime, type QueryScope, runCli } from "./queries.ts";
 import { type Params, type ToolDef, TOOLS } from "./tools.ts";
 

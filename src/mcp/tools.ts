@@ -14,16 +14,15 @@ import searchSchema from "../../docs/schema/search.schema.json" with { type: "js
 import showSchema from "../../docs/schema/show.schema.json" with { type: "json" };
 import statsSchema from "../../docs/schema/stats.schema.json" with { type: "json" };
 import treeSchema from "../../docs/schema/tree.schema.json" with { type: "json" };
-
+import type { TreeFilter } from "../core/tree/tree-filter.ts";
+import { sessionContext } from "../query/context.ts";
 import type { QueryEnv } from "../query/env.ts";
 import { fileSessions } from "../query/files.ts";
 import { sessionInfo } from "../query/info.ts";
 import { listSessions, type ListSort } from "../query/list.ts";
 import { searchText } from "../query/search.ts";
 import { type StatsBy, usageStats } from "../query/stats.ts";
-import { sessionContext } from "../query/context.ts";
 import { sessionTranscript } from "../query/transcript.ts";
-import type { TreeFilter } from "../core/tree/tree-filter.ts";
 import { sessionTree } from "../query/tree.ts";
 import { cutEntry } from "./entry-cut.ts";
 import { asPrinted } from "./queries.ts";
