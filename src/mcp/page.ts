@@ -4,20 +4,30 @@
  * @module
  */
 
-/** Where a page starts, opaque to clients: the tool it belongs to and an offset into its list. */
+/** Where a page starts, opaque to clients: the tool, the call's arguments (a hash) and an offset into its list. */
 interface Cursor {
   tool: string;
+  args: string;
   offset: number;
 }
 
+/** A short hash (FNV-1a, 32 bits, hex) of the arguments that choose a list, so a cursor is not used with others. */
+export function argumentsKey(args: Record<string, unknown>, ignore: readonly string[]): string {
+  const kept = Object.keys(args).filter((key) => !ignore.includes(key) && args[key] !== undefined).sort();
+  const text = JSON.stringify(kept.map((key) => [key, args[key]]));
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) hash = Math.imul(hash ^ text.charCodeAt(i), 0x01000193) >>> 0;
+  return hash.toString(16).padStart(8, "0");
+}
+
 /** A cursor string a client got from `nextCursor`. */
-export function encodeCursor(tool: string, offset: number): string {
-  const json = JSON.stringify({ tool, offset } satisfies Cursor);
+export function encodeCursor(tool: string, args: string, offset: number): string {
+  const json = JSON.stringify({ tool, args, offset } satisfies Cursor);
   return btoa(json).replaceAll("+", "-").replaceAll("/", "_").replace(/=+$/, "");
 }
 
-/** The offset a cursor stands for; an Error (for a client's bad cursor) when it is not one of `tool`'s. */
-export function decodeCursor(tool: string, text: string): number {
+/** The offset a cursor stands for; an Error (for a client's bad cursor) when it is not one of `tool`'s with these `args`. */
+export function decodeCursor(tool: string, args: string, text: string): number {
   let value: Partial<Cursor> | undefined;
   try {
     value = JSON.parse(atob(text.replaceAll("-", "+").replaceAll("_", "/")));
@@ -27,6 +37,7 @@ export function decodeCursor(tool: string, text: string): number {
   if (value?.tool !== tool || !Number.isInteger(value.offset) || value.offset! < 0) {
     throw new Error(`cursor "${text}" is not a cursor of ${tool}: pass the nextCursor of a previous ${tool} call with the same arguments`);
   }
+  if (value.args !== args) throw new Error(`cursor "${text}" belongs to a ${tool} call with other arguments: pass the same arguments as the call that returned it`);
   return value.offset!;
 }
 

@@ -19,7 +19,7 @@ import { resolvePath } from "../core/storage/paths.ts";
 import { errorValue } from "../query/errors.ts";
 import { listSessions } from "../query/list.ts";
 import { VERSION } from "../version.ts";
-import { cutText, decodeCursor, encodeCursor, fitItem, jsonLength, pageOf } from "./page.ts";
+import { argumentsKey, cutText, decodeCursor, encodeCursor, fitItem, jsonLength, pageOf } from "./page.ts";
 import { outputSchema } from "./output-schema.ts";
 import { checkParams } from "./params.ts";
 import { failure, QueryRunner, type QueryRuntime, type QueryScope, runCli } from "./queries.ts";
@@ -135,7 +135,9 @@ export function createMcpServer(options: McpServerOptions): Server {
 
   async function callTool(tool: ToolDef, params: Params): Promise<CallToolResult> {
     const budget = Math.min(typeof params.maxChars === "number" ? params.maxChars : maxChars, maxChars);
-    const offset = typeof params.cursor === "string" ? decodeOrFail(tool.name, params.cursor) : 0;
+    // The page size may change between pages; what the list is may not.
+    const key = argumentsKey(params, ["cursor", "maxChars", ...(tool.name === "read_session" ? ["limit"] : [])]);
+    const offset = typeof params.cursor === "string" ? decodeOrFail(tool.name, key, params.cursor) : 0;
     const ref = tool.session ? await sessionPath(tool.session(params)) : undefined;
     const { scope: runScope, all } = callScope(tool, params);
     const answer = await queries.run(runScope, (env) => tool.query(env, params, ref, all));
@@ -161,7 +163,7 @@ export function createMcpServer(options: McpServerOptions): Server {
       const limit = tool.name === "read_session" && typeof params.limit === "number" ? params.limit : Infinity;
       const p = pageOf(items, offset, Math.max(200, budget - jsonLength(shell.value) - 400), hint, limit, prepare);
       result = list.with(shell.value, p.items);
-      const nextCursor = p.next === null ? null : encodeCursor(tool.name, p.next);
+      const nextCursor = p.next === null ? null : encodeCursor(tool.name, key, p.next);
       const shown = p.items.length === 0 ? `no ${list.noun}` : `${list.noun} ${offset + 1}–${offset + p.items.length} of ${items.length}`;
       const redacted = shell.redacted + p.redacted;
       page = {
@@ -190,9 +192,9 @@ export function createMcpServer(options: McpServerOptions): Server {
     return { content: [{ type: "text", text: `${page.note}\n${JSON.stringify(result)}` }], structuredContent: structured };
   }
 
-  function decodeOrFail(tool: string, cursor: string): number {
+  function decodeOrFail(tool: string, key: string, cursor: string): number {
     try {
-      return decodeCursor(tool, cursor);
+      return decodeCursor(tool, key, cursor);
     } catch (error) {
       throw new RpcError(ErrorCode.InvalidParams, (error as Error).message);
     }

@@ -1,16 +1,20 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { cutText, decodeCursor, encodeCursor, fitItem, jsonLength, pageOf } from "../../src/mcp/page.ts";
+import { argumentsKey, cutText, decodeCursor, encodeCursor, fitItem, jsonLength, pageOf } from "../../src/mcp/page.ts";
 import { checkParams } from "../../src/mcp/params.ts";
 
 describe("pages under a character budget", () => {
-  it("a cursor names its tool and offset; another tool's cursor or garbage is refused", () => {
-    const cursor = encodeCursor("read_session", 1234);
+  it("a cursor names its tool, arguments and offset; another tool's, other arguments' or garbage is refused", () => {
+    const key = argumentsKey({ session: "abc", cursor: "x", maxChars: 5000 }, ["cursor", "maxChars"]);
+    assert.equal(key, argumentsKey({ maxChars: 2000, session: "abc" }, ["cursor", "maxChars"]));
+    assert.notEqual(key, argumentsKey({ session: "abd" }, ["cursor", "maxChars"]));
+    const cursor = encodeCursor("read_session", key, 1234);
     assert.match(cursor, /^[A-Za-z0-9_-]+$/);
-    assert.equal(decodeCursor("read_session", cursor), 1234);
-    assert.throws(() => decodeCursor("get_context", cursor), /is not a cursor of get_context/);
-    assert.throws(() => decodeCursor("read_session", "%%%"), /is not a cursor of read_session/);
-    assert.throws(() => decodeCursor("read_session", encodeCursor("read_session", -1)), /not a cursor/);
+    assert.equal(decodeCursor("read_session", key, cursor), 1234);
+    assert.throws(() => decodeCursor("get_context", key, cursor), /is not a cursor of get_context/);
+    assert.throws(() => decodeCursor("read_session", "00000000", cursor), /belongs to a read_session call with other arguments/);
+    assert.throws(() => decodeCursor("read_session", key, "%%%"), /is not a cursor of read_session/);
+    assert.throws(() => decodeCursor("read_session", key, encodeCursor("read_session", key, -1)), /not a cursor/);
   });
 
   it("pageOf() takes the items that fit, and says where the next page starts", () => {

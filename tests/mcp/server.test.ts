@@ -158,6 +158,7 @@ describe("pi-session mcp (in-process, SDK client)", () => {
 
   it("bad parameters are JSON-RPC errors naming the parameter", async () => {
     const client = await connect();
+    const nextOfBig = (await call(client, "get_context", { session: BIG_ID })).page.nextCursor;
     const bad: [string, Record<string, unknown>, RegExp][] = [
       ["read_session", {}, /read_session: missing required parameter "session"/],
       ["read_session", { session: 3 }, /session must be a string, not integer/],
@@ -165,6 +166,7 @@ describe("pi-session mcp (in-process, SDK client)", () => {
       ["search_sessions", { query: "x", limit: 0 }, /limit must be at least 1/],
       ["session_info", { session: "x", extra: 1 }, /unknown parameter "extra"/],
       ["read_session", { session: BIG_ID, cursor: "nonsense" }, /is not a cursor of read_session/],
+      ["get_context", { session: SECRET_ID, cursor: nextOfBig }, /belongs to a get_context call with other arguments/],
       ["no_such_tool", {}, /Unknown tool "no_such_tool"/],
     ];
     for (const [name, args, message] of bad) {
