@@ -84,7 +84,10 @@ function sameEntry(a: unknown, b: ServerEntry): boolean {
  * setServerEntry('{\n  // mine\n  "mcpServers": {"x": {"command": "x"}}\n}', { command: "pi-session", args: ["mcp"] }).text;
  * ```
  */
-export function setServerEntry(text: string, entry: ServerEntry): McpJsonEdit {
+export function setServerEntry(withBom: string, entry: ServerEntry): McpJsonEdit {
+  // A byte-order mark (pi reads past one) is kept, outside the edit.
+  const bom = withBom.startsWith("\uFEFF") ? "\uFEFF" : "";
+  const text = withBom.slice(bom.length);
   const parsed = parseFile(text);
   const notStrictJson = !isStrictJson(text);
   const servers = parsed.mcpServers as Record<string, unknown> | undefined;
@@ -94,17 +97,19 @@ export function setServerEntry(text: string, entry: ServerEntry): McpJsonEdit {
   const edits = modify(base, ["mcpServers", SERVER_NAME], entry, { formattingOptions: formatting(base) });
   let out = applyEdits(base, edits);
   if (!/\r?\n$/.test(out)) out += formatting(base).eol;
-  return { text: out, outcome: existing === undefined ? "added" : "updated", notStrictJson };
+  return { text: bom + out, outcome: existing === undefined ? "added" : "updated", notStrictJson };
 }
 
 /** Removes `mcpServers["pi-session"]`; `absent` (and no text) when there is none. */
-export function removeServerEntry(text: string): McpJsonEdit {
+export function removeServerEntry(withBom: string): McpJsonEdit {
+  const bom = withBom.startsWith("\uFEFF") ? "\uFEFF" : "";
+  const text = withBom.slice(bom.length);
   const parsed = parseFile(text);
   const notStrictJson = !isStrictJson(text);
   const servers = parsed.mcpServers as Record<string, unknown> | undefined;
   if (servers === undefined || !Object.hasOwn(servers, SERVER_NAME)) return { text: undefined, outcome: "absent", notStrictJson };
   const edits = modify(text, ["mcpServers", SERVER_NAME], undefined, { formattingOptions: formatting(text) });
-  return { text: applyEdits(text, edits), outcome: "removed", notStrictJson };
+  return { text: bom + applyEdits(text, edits), outcome: "removed", notStrictJson };
 }
 
 /** The snippet `--print` shows: a whole `mcp.json` with just this entry. */

@@ -76,6 +76,15 @@ describe("mcp.json edits", () => {
     assert.throws(() => removeServerEntry("[1]"), /not a JSON object/);
   });
 
+  it("a byte-order mark is kept and not taken for an error", () => {
+    const added = setServerEntry('\uFEFF{"mcpServers": {}}\n', ENTRY).text!;
+    assert.ok(added.startsWith("\uFEFF{"));
+    assert.deepEqual(JSON.parse(added.slice(1)).mcpServers, { "pi-session": ENTRY });
+    const removed = removeServerEntry(added).text!;
+    assert.deepEqual(JSON.parse(removed.slice(1)), { mcpServers: {} });
+    assert.ok(removed.startsWith("\uFEFF"));
+  });
+
   it("entrySnippet() is a whole mcp.json with the entry", () => {
     assert.deepEqual(JSON.parse(entrySnippet(ENTRY)), { mcpServers: { "pi-session": ENTRY } });
   });
