@@ -6,6 +6,7 @@
 import type { Catalog } from "../catalog/catalog.ts";
 import type { SessionDirChoice, StorageEnv } from "../core/storage/layout.ts";
 import type { FileSystem } from "../io/file-system.ts";
+import { versioned } from "../query/json-version.ts";
 import { type CatalogUse, createQueryEnv, type QueryEnv, type QueryReport } from "../query/env.ts";
 import { type Colors, createColors } from "../render/colors.ts";
 import { printable } from "../render/control-chars.ts";
@@ -27,9 +28,6 @@ export interface GlobalOptions {
 }
 
 export type { Colors };
-
-/** The version of every `--json` shape (docs/JSON.md, docs/schema/); bumped on any change that is not an addition. */
-export const JSON_SCHEMA_VERSION = 1;
 
 /** The CLI's context: also the query env its commands run queries against (notes on stderr). */
 export class CliContext implements QueryEnv {
@@ -84,8 +82,7 @@ export class CliContext implements QueryEnv {
    * version of the shapes in docs/JSON.md (arrays stay arrays: see there).
    */
   outJson(value: unknown): void {
-    const versioned = value !== null && typeof value === "object" && !Array.isArray(value) ? { schemaVersion: JSON_SCHEMA_VERSION, ...value } : value;
-    this.outRawJson(versioned);
+    this.outRawJson(versioned(value));
   }
 
   /** Prints a value as pretty JSON as it is, for shapes that are pi's own (`context`). */

@@ -161,7 +161,7 @@ export async function listSessions(env: QueryEnv, options: ListOptions = {}): Pr
     start = at >= 0 ? at + 1 : next >= 0 ? next : sessions.length;
   }
   const page = sessions.slice(start, start + limit);
-  const more = start + page.length < sessions.length && limit !== Infinity;
+  const more = start + page.length < sessions.length;
   const last = page[page.length - 1];
   return {
     value: page.map(sessionJson),

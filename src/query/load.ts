@@ -1,11 +1,11 @@
 /**
- * Reading a whole session for a command: the file, its tree, and a clear error when the
+ * Reading a whole session for a query: the file, its tree, and a clear error when the
  * file is not a session. Never writes.
  * @module
  */
 import { readSession, type SessionFile } from "../core/read/read-session.ts";
 import { SessionTree } from "../core/tree/session-tree.ts";
-import { NotASessionError } from "../session/errors.ts";
+import { NotASessionError, refuseTooDeep } from "../session/errors.ts";
 import type { QueryEnv } from "./env.ts";
 import { resolveSessionRef } from "./resolve/session-ref.ts";
 
@@ -18,6 +18,7 @@ export interface LoadedSession {
 /** Reads the session at `path` in full. */
 export async function loadSessionAt(env: QueryEnv, path: string): Promise<LoadedSession> {
   const file = await readSession(env.fs.read(path, { reuseBuffer: true }));
+  refuseTooDeep(path, file.issues);
   if (file.notSession) throw new NotASessionError(path, file.issues);
   return { path, file, tree: new SessionTree(file.entries) };
 }

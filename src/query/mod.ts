@@ -6,6 +6,7 @@
  */
 export { createQueryEnv, openQueryCatalog, type Progress, type QueryEnv, type QueryEnvInit, type QueryReport } from "./env.ts";
 export { type ErrorValue, errorValue, QueryError } from "./errors.ts";
+export { JSON_SCHEMA_VERSION, versioned } from "./json-version.ts";
 export { resolveSessionRef } from "./resolve/session-ref.ts";
 export { resolveEntryRef } from "./resolve/entry-ref.ts";
 export { checkLimit, LIST_SORTS, type ListOptions, type ListResult, type ListSort, listSessions, type SessionJson, sessionJson } from "./list.ts";

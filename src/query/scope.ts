@@ -5,8 +5,10 @@
  */
 import { type Catalog, type RefreshOptions } from "../catalog/catalog.ts";
 import { catalogSessions, listingKinds, type SessionFiles } from "../catalog/list-cached.ts";
+import { type CatalogRecord, recordState } from "../catalog/store.ts";
 import type { SessionInfo } from "../core/info/session-info.ts";
 import { joinPath } from "../core/storage/paths.ts";
+import { oneLine } from "../render/control-chars.ts";
 import { allSessionFiles, sessionFilesIn } from "../session/list-sessions.ts";
 import type { CatalogUse, QueryEnv } from "./env.ts";
 
@@ -37,10 +39,33 @@ export async function sessionScope(env: QueryEnv, all: boolean): Promise<Session
   return { ...places, files };
 }
 
-/** Refresh options with a progress line for `label`, and the function that clears it. */
-export function withProgress(env: QueryEnv, label: string, options: RefreshOptions = {}): [RefreshOptions, () => void] {
+/** Refresh options, and where a scan that reads files itself reports one it skips (search). */
+export interface ProgressOptions extends RefreshOptions {
+  onBadHeader(path: string, problem: string): void;
+}
+
+/**
+ * Refresh options with a progress reporter for `label`, and the function that ends it. Files
+ * skipped for a header that cannot be used (`badHeader`) get a one-line note each, once the
+ * progress is over: a scan never stops for one bad file, and never hides it either.
+ */
+export function withProgress(env: QueryEnv, label: string, options: RefreshOptions = {}): [ProgressOptions, () => void] {
   const progress = env.report.progress(label);
-  return [{ ...options, onProgress: (done, total) => progress.update(done, total) }, () => progress.end()];
+  const skipped = new Map<string, string>();
+  const onRecords = (path: string, records: readonly CatalogRecord[]) => {
+    options.onRecords?.(path, records);
+    for (const record of records) {
+      const why = recordState(record).badHeader;
+      if (why !== undefined) skipped.set(path, why);
+    }
+  };
+  const end = () => {
+    progress.end();
+    for (const [path, why] of skipped) env.report.note(`pi-session: skipped ${oneLine(path)}: line 1 is a session header but ${why}`);
+    skipped.clear();
+  };
+  const onBadHeader = (path: string, why: string) => skipped.set(path, why);
+  return [{ ...options, onProgress: (done, total) => progress.update(done, total), onRecords, onBadHeader }, end];
 }
 
 /**

@@ -121,7 +121,7 @@ export async function searchText(env: QueryEnv, options: SearchOptions): Promise
     const scope = await sessionScope(env, Boolean(options.all));
     const [refresh, done] = withProgress(env, "Searching sessions", { listedDirs: scope.dirs });
     try {
-      const found = await searchSessions(catalog, scope, q, { limit, filter, cwdFilter: scope.cwdFilter, processCwd: env.storage.processCwd, refresh });
+      const found = await searchSessions(catalog, scope, q, { limit, filter, cwdFilter: scope.cwdFilter, processCwd: env.storage.processCwd, refresh, onBadHeader: refresh.onBadHeader });
       if (!options.shortIds) return { ...found, shortIds: undefined };
       // Printed ids are unique among every project's sessions, so each resolves back to its own.
       const ids = [...new Set(found.result.hits.map((hit) => found.sessions.get(hit.path)?.id ?? "?"))];

@@ -1,6 +1,6 @@
 /**
- * What a reading command says about lines it could not use: how many, the first few line
- * numbers, and where to look (`check`), on stderr; the exit code stays the command's own.
+ * What a reading query says about lines it could not use: how many, the first few line
+ * numbers, and where to look (`check`), as a warning; the answer stays the query's own.
  * @module
  */
 import { type ReadIssue, skippedLines } from "../core/read/issue.ts";
@@ -31,7 +31,7 @@ export function skippedNote(path: string, issues: readonly ReadIssue[]): string 
   return `skipped ${what}; run \`pi-session check ${shellWord(path)}\` for details`;
 }
 
-/** Prints `skippedNote` as a warning (kept with `-q`: output is missing); true when it did. */
+/** Reports `skippedNote` as a warning (the CLI keeps it with `-q`: output is missing); true when it did. */
 export function reportSkipped(env: QueryEnv, path: string, issues: readonly ReadIssue[]): boolean {
   const note = skippedNote(path, issues);
   if (note !== undefined) env.report.warn(note);

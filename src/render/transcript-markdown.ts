@@ -3,20 +3,27 @@
  * code blocks named after the tool, thinking in `<details>`, summaries as block quotes.
  * @module
  */
-import { oneLine } from "./control-chars.ts";
+import { oneLine, printable } from "./control-chars.ts";
 import { escapeMarkdownHtml } from "./markdown-escape.ts";
 import { abbreviate, type Block } from "./transcript.ts";
 
+/** The longest run of backticks in `text` (a loop: a spread of every run overflows on huge texts). */
+function longestBacktickRun(text: string): number {
+  let longest = 0;
+  for (const m of text.matchAll(/`+/g)) longest = Math.max(longest, m[0].length);
+  return longest;
+}
+
 /** A fence longer than any backtick run inside `text`, so the block cannot be closed early. */
 export function fenced(text: string, info = ""): string[] {
-  const longest = Math.max(0, ...[...text.matchAll(/`+/g)].map((m) => m[0].length));
+  const longest = longestBacktickRun(text);
   const fence = "`".repeat(Math.max(3, longest + 1));
   return [fence + info, text, fence];
 }
 
 /** Inline code that survives backticks in `text`. */
 export function inlineCode(text: string): string {
-  const longest = Math.max(0, ...[...text.matchAll(/`+/g)].map((m) => m[0].length));
+  const longest = longestBacktickRun(text);
   const ticks = "`".repeat(longest + 1);
   const pad = text.startsWith("`") || text.endsWith("`") ? " " : "";
   return `${ticks}${pad}${text}${pad}${ticks}`;
@@ -29,7 +36,8 @@ function capitalize(text: string): string {
 /** Argument values shortened so a `write` of a whole file does not flood the transcript. */
 function shortArgs(args: Record<string, unknown>): string {
   const clipped = JSON.stringify(args, (_key, value) => (typeof value === "string" && value.length > 200 ? value.slice(0, 199) + "…" : value), 2);
-  const { lines, more } = abbreviate(clipped ?? "{}", 20);
+  // JSON escapes C0 controls but not C1 ones nor bidi controls.
+  const { lines, more } = abbreviate(printable(clipped ?? "{}"), 20);
   return lines.join("\n") + (more > 0 ? `\n… (${more} more lines)` : "");
 }
 
@@ -71,7 +79,8 @@ export function markdownBlock(block: Block): string[] {
         break;
       }
       case "quote":
-        out.push(...escapeMarkdownHtml(part.text).split("\n").map((line) => (line ? `> ${line}` : ">")), "");
+        for (const line of escapeMarkdownHtml(part.text).split("\n")) out.push(line ? `> ${line}` : ">");
+        out.push("");
         break;
       case "note":
         out.push(`*${part.text.replace(/([*_`\\[\]])/g, "\\$1")}*`, "");
@@ -87,6 +96,6 @@ export function markdownBlock(block: Block): string[] {
 /** The whole transcript: a title, the file and leaf, then every block. */
 export function markdownTranscript(title: string, path: string, leafId: string | null, blocks: readonly Block[]): string {
   const lines = [`# ${oneLine(title)}`, "", `- File: ${inlineCode(oneLine(path))}`, `- Leaf: ${leafId === null ? "(none)" : inlineCode(oneLine(leafId))}`, ""];
-  for (const block of blocks) lines.push(...markdownBlock(block));
+  for (const block of blocks) for (const line of markdownBlock(block)) lines.push(line);
   return lines.join("\n").replace(/\n+$/, "\n");
 }

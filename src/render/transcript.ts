@@ -211,19 +211,20 @@ export function renderTextBlock(block: Block, c: Colors): string[] {
         lines.push(part.text);
         break;
       case "thinking":
-        lines.push(...part.text.split("\n").map((line) => c.dim(c.italic(line))));
+        // Loops, not push(...): a text of 100k+ lines would overflow the stack as arguments.
+        for (const line of part.text.split("\n")) lines.push(c.dim(c.italic(line)));
         break;
       case "call":
         lines.push(c.cyan(part.name === "$" ? `$ ${String(part.args.command ?? "")}` : `→ ${callText(part.name, part.args)}`));
         break;
       case "output": {
         const { lines: shown, more } = abbreviate(part.text);
-        lines.push(...shown);
+        for (const line of shown) lines.push(line);
         if (more > 0) lines.push(c.dim(`… (${more} more line${more === 1 ? "" : "s"})`));
         break;
       }
       case "quote":
-        lines.push(...part.text.split("\n").map((line) => c.dim("> ") + line));
+        for (const line of part.text.split("\n")) lines.push(c.dim("> ") + line);
         break;
       case "note":
         lines.push(c.dim(part.text));
@@ -246,7 +247,7 @@ export function transcriptLines(blocks: readonly Block[], c: Colors): string[] {
   for (const block of blocks) {
     const isLine = block.line !== undefined;
     if (lines.length > 0 && !(isLine && previousWasLine)) lines.push("");
-    lines.push(...renderTextBlock(block, c));
+    for (const line of renderTextBlock(block, c)) lines.push(line);
     previousWasLine = isLine;
   }
   return lines;

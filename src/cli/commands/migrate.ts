@@ -15,7 +15,7 @@ import { resolveSessionRef } from "../../query/resolve/session-ref.ts";
 async function filesUnder(ctx: CliContext, dir: string): Promise<string[]> {
   const files = await sessionFilesIn(ctx.fs, dir);
   for (const entry of await ctx.fs.list(dir)) {
-    if (entry.isDirectory) files.push(...(await sessionFilesIn(ctx.fs, joinPath(dir, entry.name))));
+    if (entry.isDirectory) for (const file of await sessionFilesIn(ctx.fs, joinPath(dir, entry.name))) files.push(file);
   }
   return files.sort();
 }
@@ -82,6 +82,6 @@ export const migrateCommand: CommandSpec = {
     else if (files.length > 0) ctx.note(summary(results, options.dryRun));
     if (files.length === 0) return 1;
     const codes = results.map((r) => r.exitCode);
-    return codes.includes(3) ? 3 : Math.max(0, ...codes);
+    return codes.includes(3) ? 3 : codes.reduce((a, b) => Math.max(a, b), 0);
   },
 };

@@ -15,12 +15,13 @@ import { oneLine } from "../../render/control-chars.ts";
 function marked(snippet: Snippet, c: Colors): string {
   let out = "";
   let at = 0;
+  // Each piece is made safe on its own, so the marks' offsets still hold.
   for (const [a, b] of snippet.marks) {
-    const match = snippet.text.slice(a, b);
-    out += snippet.text.slice(at, a) + (c.isColorSupported ? c.bold(c.yellow(match)) : `**${match}**`);
+    const match = oneLine(snippet.text.slice(a, b));
+    out += oneLine(snippet.text.slice(at, a)) + (c.isColorSupported ? c.bold(c.yellow(match)) : `**${match}**`);
     at = b;
   }
-  return out + snippet.text.slice(at);
+  return out + oneLine(snippet.text.slice(at));
 }
 
 /** `pi-session search <query>`. */

@@ -44,7 +44,8 @@ export const treeCommand: CommandSpec = {
     // Entry ids first, dim and aligned: unique among all the session's entries, so each one
     // works as an <entry> (fork --at, label, --leaf) whatever the filter hid.
     const ids = opts.ids === false ? undefined : uniquePrefixes([...tree.byId.keys()]);
-    const idWidth = ids ? Math.max(0, ...rows.map((row) => ids.get(row.entryId)!.length)) : 0;
+    // A reduce, not Math.max(...rows): a spread of one argument per row overflows on big trees.
+    const idWidth = ids ? rows.reduce((widest, row) => Math.max(widest, ids.get(row.entryId)!.length), 0) : 0;
     for (const row of rows) {
       // Deep rows keep half the width for their text (outer levels give way to `…`).
       const width = ids ? ctx.width - idWidth - 2 : ctx.width;
