@@ -1,12 +1,11 @@
 /**
  * Where the MCP tools get their answers: the query layer (src/query), one function per question,
- * over a catalog the server keeps open. `asPrinted` gives a query's value as the CLI prints it
- * with `--json` (objects with `schemaVersion` first), so a tool's `result` equals the command's
- * output. The session resource's Markdown comes from the `export` command, run in-process.
+ * over a catalog the server keeps open; `versioned` (src/query) gives a query's value as the CLI
+ * prints it with `--json`, so a tool's `result` equals the command's output. The session
+ * resource's Markdown comes from the `export` command, run in-process.
  * @module
  */
 import type { Catalog } from "../catalog/catalog.ts";
-import { JSON_SCHEMA_VERSION } from "../cli/context.ts";
 import type { StorageEnv } from "../core/storage/layout.ts";
 import type { FileSystem } from "../io/file-system.ts";
 import { createQueryEnv, openQueryCatalog, type QueryEnv } from "../query/env.ts";
@@ -24,11 +23,6 @@ export interface QueryRuntime {
   fs: FileSystem;
   storage: StorageEnv;
   now: () => Date;
-}
-
-/** A value as `--json` prints it: an object gets `schemaVersion` first; arrays stay as they are. */
-export function asPrinted(value: unknown): unknown {
-  return value !== null && typeof value === "object" && !Array.isArray(value) ? { schemaVersion: JSON_SCHEMA_VERSION, ...value } : value;
 }
 
 /**

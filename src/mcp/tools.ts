@@ -17,6 +17,7 @@ import treeSchema from "../../docs/schema/tree.schema.json" with { type: "json" 
 import type { TreeFilter } from "../core/tree/tree-filter.ts";
 import { sessionContext } from "../query/context.ts";
 import type { QueryEnv } from "../query/env.ts";
+import { versioned } from "../query/json-version.ts";
 import { fileSessions } from "../query/files.ts";
 import { sessionInfo } from "../query/info.ts";
 import { listSessions, type ListSort } from "../query/list.ts";
@@ -25,7 +26,6 @@ import { type StatsBy, usageStats } from "../query/stats.ts";
 import { sessionTranscript } from "../query/transcript.ts";
 import { sessionTree } from "../query/tree.ts";
 import { cutEntry } from "./entry-cut.ts";
-import { asPrinted } from "./queries.ts";
 
 type Json = Record<string, unknown>;
 export type Params = Record<string, unknown>;
@@ -176,7 +176,7 @@ export const TOOLS: readonly ToolDef[] = [
     inputSchema: { type: "object", properties: { session: SESSION }, required: ["session"], additionalProperties: false },
     resultSchema: resultSchema(infoSchema),
     session: (p) => String(p.session),
-    query: async (env, _p, ref) => asPrinted((await sessionInfo(env, { ref: ref! })).value),
+    query: async (env, _p, ref) => versioned((await sessionInfo(env, { ref: ref! })).value),
   },
   {
     name: "read_session",
@@ -201,7 +201,7 @@ export const TOOLS: readonly ToolDef[] = [
     },
     resultSchema: resultSchema(showSchema),
     session: (p) => String(p.session),
-    query: async (env, p, ref) => asPrinted((await sessionTranscript(env, { ref: ref!, leaf: str(p.entry) })).value),
+    query: async (env, p, ref) => versioned((await sessionTranscript(env, { ref: ref!, leaf: str(p.entry) })).value),
     list: fieldList("entries", "entries"),
     item: cutEntry,
   },
@@ -224,7 +224,7 @@ export const TOOLS: readonly ToolDef[] = [
     },
     resultSchema: resultSchema(treeSchema),
     session: (p) => String(p.session),
-    query: async (env, p, ref) => asPrinted((await sessionTree(env, { ref: ref!, filter: p.filter as TreeFilter | undefined })).value),
+    query: async (env, p, ref) => versioned((await sessionTree(env, { ref: ref!, filter: p.filter as TreeFilter | undefined })).value),
     list: {
       noun: "rows",
       get: (v, p) => {
@@ -293,7 +293,7 @@ export const TOOLS: readonly ToolDef[] = [
     },
     resultSchema: resultSchema(statsSchema),
     query: async (env, p, _ref, all) =>
-      asPrinted((await usageStats(env, { all, by: p.by as StatsBy | undefined, since: str(p.since), until: str(p.until), breakdown: p.breakdown === true })).value),
+      versioned((await usageStats(env, { all, by: p.by as StatsBy | undefined, since: str(p.since), until: str(p.until), breakdown: p.breakdown === true })).value),
     list: fieldList("rows", "rows"),
   },
 ];

@@ -34,7 +34,10 @@ export function errorValue(error: unknown): ErrorValue | undefined {
   if (error instanceof SessionError) return { code: error.code, message: error.message, hint: error.hint, exitCode: error.exitCode };
   if (!isFsError(error)) return undefined;
   const reading = /^Cannot (read|stat|list) /.test(error.message);
-  const hint = error.kind === "NotFound"
+  // An error that knows what to do about it says so (a lock held by another process: who and since when).
+  const hint = error.hint !== undefined
+    ? error.hint
+    : error.kind === "NotFound"
     ? reading ? "Check the path; `pi-session list --all` shows the sessions it can find" : "Check that the folder to write in exists"
     : error.kind === "PermissionDenied"
     ? "Check the file's permissions, or run as a user who may access it"

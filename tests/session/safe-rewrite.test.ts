@@ -139,15 +139,17 @@ describe("safeRewrite", () => {
   });
 
   it("safeRewrite() leaves no part of a backup it could not finish, and the file as it was", async () => {
-    const memory = new MemoryFileSystem();
+    // The disk fills up while the backup is written (its temp file's bytes).
+    let full = false;
+    const memory = new MemoryFileSystem({
+      fault: (step) => {
+        if (full && step.op === "write" && step.path.includes(".bak")) throw Object.assign(new Error("no space left on the device"), { code: "ENOSPC" });
+      },
+    });
     await memory.mkdir("/s");
     await memory.append(FILE, encoder.encode("a\n"));
+    full = true;
     const fs = new InjectingFileSystem(memory, FILE, async () => {});
-    fs.append = async (path, data, options) => {
-      if (!options?.exclusive) return memory.append(path, data, options);
-      await memory.append(path, data.subarray(0, 1), options);
-      throw new FsError("Other", path, `Cannot append to "${path}": no space left on the device`);
-    };
     await assert.rejects(() => safeRewrite(fs, FILE, upper), /no space left/);
     assert.equal(await text(memory, FILE), "a\n");
     assert.deepEqual((await memory.list("/s")).map((e) => e.name), ["a.jsonl"]);

@@ -7,7 +7,7 @@
  * cut between UTF-8 characters, and the viewer joins blocks before splitting lines.
  * Block buffers are reused, but never the last block returned until another block has been
  * returned and `add` or `finish` called once more: a consumer may write one block while the next
- * is made, as `writeOutput` does (it waits for the write of block n before asking for n + 2).
+ * is made (`writeOutput` today writes each block before asking for the next).
  * @module
  */
 
