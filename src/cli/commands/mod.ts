@@ -33,6 +33,7 @@ export const COMMAND_LOADERS: readonly (readonly [string, () => Promise<CommandS
   ["search", async () => (await import("./search.ts")).searchCommand],
   ["files", async () => (await import("./files.ts")).filesCommand],
   ["index", async () => (await import("./index.ts")).indexCommand],
+  ["mcp", async () => (await import("./mcp.ts")).mcpCommand],
   ["completions", async () => (await import("./completions.ts")).completionsCommand],
   ["__complete-sessions", async () => (await import("./complete-sessions.ts")).completeSessionsCommand],
 ];
