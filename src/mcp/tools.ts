@@ -150,13 +150,15 @@ export const TOOLS: readonly ToolDef[] = [
     title: "List past pi sessions",
     description:
       "Lists past pi sessions (id, path, cwd, name, created, modified, message count, first user message), newest first by default. " +
-      'query filters as pi\'s /resume does: every word must match the name, id, messages or cwd (fuzzily in name and cwd); "quoted words" match as a phrase; re:PATTERN is a case-insensitive regular expression.',
+      'query filters as pi\'s /resume does: every word must match the name, id, messages or cwd (fuzzily in name and cwd); "quoted words" match as a phrase; re:PATTERN is a case-insensitive regular expression. ' +
+      "since keeps the sessions last modified on or after a day, a month, an ISO time or a span back (7d: the last seven days).",
     inputSchema: {
       type: "object",
       properties: {
         project: PROJECT,
         query: { type: "string", minLength: 1, description: "Only sessions matching this /resume query" },
         named: { type: "boolean", description: "Only sessions that have a name" },
+        since: DATE("Only sessions last modified on or after"),
         sort: { type: "string", enum: ["modified", "created", "name", "messages", "size"], description: "Sort order (default modified, newest first)" },
         limit: { type: "integer", minimum: 1, description: "At most this many sessions in all (default: all); pages of them fit the budget" },
         ...PAGING,
@@ -165,7 +167,14 @@ export const TOOLS: readonly ToolDef[] = [
     },
     resultSchema: resultSchema(listSchema),
     query: async (env, p, _ref, all) =>
-      (await listSessions(env, { all, search: str(p.query), named: p.named === true, sort: p.sort as ListSort | undefined, limit: p.limit as number | undefined })).value,
+      (await listSessions(env, {
+        all,
+        search: str(p.query),
+        named: p.named === true,
+        since: str(p.since),
+        sort: p.sort as ListSort | undefined,
+        limit: p.limit as number | undefined,
+      })).value,
     list: arrayList("sessions"),
   },
   {

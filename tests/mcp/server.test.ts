@@ -84,6 +84,8 @@ describe("pi-session mcp (in-process, SDK client)", () => {
       ["search_sessions", { query: "re:exports? x", role: ["assistant"] }, ["search", "--all", "--role", "assistant", "--limit", "50", "--regex", "-i", "--", "exports? x"]],
       ["list_sessions", { sort: "messages" }, ["list", "--all", "--sort", "messages"]],
       ["list_sessions", { project: "/home/dev/webshop" }, ["list", "--cwd", "/home/dev/webshop"]],
+      ["list_sessions", { since: "10d" }, ["list", "--all", "--since", "10d"]],
+      ["list_sessions", { since: "2026-02-02T00:00:00Z", sort: "created" }, ["list", "--all", "--since", "2026-02-02T00:00:00Z", "--sort", "created"]],
       ["session_info", { session: "019c4a8d" }, ["info", "019c4a8d"]],
       ["read_session", { session: "019c4a8d", full: true }, ["show", "--format", "json", "019c4a8d"]],
       ["session_tree", { session: BIG_ID.slice(0, 33), filter: "all" }, ["tree", "--filter", "all", BIG_ID]],
@@ -98,6 +100,17 @@ describe("pi-session mcp (in-process, SDK client)", () => {
       assert.equal(got.page.nextCursor, null, tool);
       assert.equal(got.page.cutStrings, 0, tool);
     }
+  });
+
+  it("list_sessions since keeps the sessions modified since then; a bad date is a tool error saying what is taken", async () => {
+    const client = await connect();
+    const recent = (await call(client, "list_sessions", { since: "10d" })).result as { modified: string }[];
+    // NOW is 2026-03-10 noon: the four example sessions of 2026-03-02, not February's.
+    assert.equal(recent.length, 4);
+    for (const s of recent) assert.ok(s.modified >= "2026-02-28T12:00:00.000Z", s.modified);
+    const bad = await client.callTool({ name: "list_sessions", arguments: { since: "last tuesday" } });
+    assert.equal(bad.isError, true);
+    assert.match((bad.content as { text: string }[])[0].text, /since: [^]*hint: Pass e\.g\./);
   });
 
   it("read_session walks a multi-MB session page by page under the budget, to its last entry", async () => {
