@@ -270,11 +270,17 @@ export const TOOLS: readonly ToolDef[] = [
     scoped: true,
     title: "Sessions that touched a file",
     description:
-      "Which sessions and entries read, edited, wrote, listed or searched a file, or anything under a directory: from tool calls, bash commands and the file lists of compactions and branch summaries. " +
-      "Relative paths resolve against the server's directory; each use gives entryId, timestamp, operation, tool, the path as written and resolved. Sessions with the latest use first.",
+      "Which sessions and entries read, edited, wrote, listed or searched a file, anything under a directory, or what a glob matches: from tool calls, bash commands and the file lists of compactions and branch summaries. " +
+      "Glob syntax: * is any characters but /, ? one character but /, ** a whole path segment for any number of folders, {a,b} either one (src/**/*.{ts,tsx}); [ ] are plain characters. " +
+      "A glob is matched against the whole absolute path each session used, and a path also counts when a folder above it matches. " +
+      "Relative paths and globs resolve against the server's directory; each use gives entryId, timestamp, operation, tool, the path as written and resolved. Sessions with the latest use first.",
     inputSchema: {
       type: "object",
-      properties: { path: { type: "string", minLength: 1, description: "A file or directory path (absolute, ~/…, or relative to the server's directory)" }, project: PROJECT, ...PAGING },
+      properties: {
+        path: { type: "string", minLength: 1, description: "A file or directory path, or a glob (absolute, ~/…, or relative to the server's directory)" },
+        project: PROJECT,
+        ...PAGING,
+      },
       required: ["path"],
       additionalProperties: false,
     },

@@ -92,6 +92,7 @@ describe("pi-session mcp (in-process, SDK client)", () => {
       ["get_context", { session: BIG_ID, entry: "00000010" }, ["context", "--leaf", "00000010", BIG_ID]],
       ["get_context", { session: "019c4a8d", format: "llm" }, ["context", "--format", "llm", "019c4a8d"]],
       ["files_touched", { path: "src/part-3.ts" }, ["files", "--all", "src/part-3.ts"]],
+      ["files_touched", { path: "src/part-{3,1?}.ts" }, ["files", "--all", "src/part-{3,1?}.ts"]],
       ["usage_stats", { by: "model" }, ["stats", "--all", "--by", "model"]],
     ];
     for (const [tool, args, argv] of cases) {
@@ -111,6 +112,13 @@ describe("pi-session mcp (in-process, SDK client)", () => {
     const bad = await client.callTool({ name: "list_sessions", arguments: { since: "last tuesday" } });
     assert.equal(bad.isError, true);
     assert.match((bad.content as { text: string }[])[0].text, /since: [^]*hint: Pass e\.g\./);
+  });
+
+  it("files_touched takes a glob, as files does", async () => {
+    const client = await connect({ redact: false, maxChars: 50_000_000 });
+    const got = (await call(client, "files_touched", { path: "src/part-{3,1?}.ts" })).result as { refs: { resolved: string }[] }[];
+    const paths = new Set(got.flatMap((s) => s.refs.map((r) => r.resolved)));
+    assert.deepEqual([...paths].sort(), ["/home/dev/big/src/part-3.ts", ...Array.from({ length: 10 }, (_, i) => `/home/dev/big/src/part-1${i}.ts`)].sort());
   });
 
   it("read_session walks a multi-MB session page by page under the budget, to its last entry", async () => {
