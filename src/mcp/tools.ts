@@ -69,7 +69,7 @@ const fieldList = (noun: string, key: string): PagedList => ({
 const SESSION = {
   type: "string",
   minLength: 1,
-  description: "The session: its id, a unique prefix of the id (8 characters usually do), or the path of its .jsonl file",
+  description: "The session: its id, a unique prefix of the id (8 characters usually do), the path of its .jsonl file, or @ for the most recently written session of the server's directory (what pi -c would continue)",
 };
 const ENTRY = {
   type: "string",

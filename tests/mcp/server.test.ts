@@ -121,6 +121,20 @@ describe("pi-session mcp (in-process, SDK client)", () => {
     assert.deepEqual([...paths].sort(), ["/home/dev/big/src/part-3.ts", ...Array.from({ length: 10 }, (_, i) => `/home/dev/big/src/part-1${i}.ts`)].sort());
   });
 
+  it("@ is the most recent session of the server's directory, as the CLI's @, with or without --all", async () => {
+    const info = await cliJson(["info", "@"]);
+    for (const all of [true, false]) {
+      const client = await connect({ all, redact: false, maxChars: 50_000_000 });
+      assert.deepEqual((await call(client, "session_info", { session: "@" })).result, info, `all: ${all}`);
+      const shown = (await call(client, "read_session", { session: "@", full: true })).result;
+      assert.deepEqual(shown, await cliJson(["show", "--format", "json", "@"]), `all: ${all}`);
+    }
+    const empty = await connect({ scope: { agentDir: dirs.agentDir, cwd: "/home/dev/nothing-here" } });
+    const none = await empty.callTool({ name: "session_info", arguments: { session: "@" } });
+    assert.equal(none.isError, true);
+    assert.match((none.content as { text: string }[])[0].text, /no session "@": \/home\/dev\/nothing-here has no sessions/);
+  });
+
   it("read_session walks a multi-MB session page by page under the budget, to its last entry", async () => {
     const client = await connect({ maxChars: 20_000 });
     const whole = (await cliJson(["show", "--format", "json", BIG_ID])) as { entries: { id: string }[] };
