@@ -17,7 +17,9 @@ import {
 import { Redactor } from "../core/redact/redactor.ts";
 import { resolvePath } from "../core/storage/paths.ts";
 import { errorValue } from "../query/errors.ts";
+import { QueryError } from "../query/errors.ts";
 import { listSessions } from "../query/list.ts";
+import { resolveSessionRef } from "../query/resolve/session-ref.ts";
 import { VERSION } from "../version.ts";
 import { argumentsKey, cutText, decodeCursor, encodeCursor, fitItem, jsonLength, pageOf } from "./page.ts";
 import { outputSchema } from "./output-schema.ts";
@@ -102,7 +104,7 @@ export function createMcpServer(options: McpServerOptions): Server {
       capabilities: { tools: {}, resources: {} },
       instructions:
         `Past pi coding-agent sessions (${options.all ? "every project" : `the project ${serverCwd}`}), read-only: search_sessions finds messages, ` +
-        "list_sessions lists sessions, session_info/session_tree/read_session/get_context read one session (session = id, unique id prefix or path), " +
+        "list_sessions lists sessions, session_info/session_tree/read_session/get_context read one session (session = id, unique id prefix, path, or @ for the latest session of the server's directory), " +
         "files_touched finds who read or changed a file, usage_stats sums tokens and cost. Long results come in pages: pass nextCursor back as cursor.",
     },
   );
@@ -117,8 +119,22 @@ export function createMcpServer(options: McpServerOptions): Server {
     return { scope: { ...scope, cwd: project }, all: false };
   }
 
+  /**
+   * `@`: the most recent session of the server's directory, as the CLI's `@` (pi -c) is for its
+   * cwd; the same with --all (tools that read one session take no `project`).
+   */
+  async function latestSession(): Promise<string> {
+    try {
+      return (await queries.run(scope, (env) => resolveSessionRef(env, "@"))).value;
+    } catch (error) {
+      if (!(error instanceof QueryError) || error.code !== "no-session") throw error;
+      throw new ToolFailure(`no session "@": ${serverCwd} has no sessions|Pass a session id from list_sessions or search_sessions`);
+    }
+  }
+
   /** The path of the session `ref` names among the sessions the server may read. */
-  async function sessionPath(ref: string): Promise<string> {
+  async function sessionPath(given: string): Promise<string> {
+    const ref = given === "@" ? await latestSession() : given;
     const { value: sessions } = await queries.run(scope, async (env) => (await listSessions(env, { all: options.all })).value);
     const where = options.all ? "in any project" : `among the sessions of ${serverCwd}`;
     const byPath = sessions.find((s) => s.path === resolvePath(serverCwd, ref));

@@ -69,7 +69,7 @@ const fieldList = (noun: string, key: string): PagedList => ({
 const SESSION = {
   type: "string",
   minLength: 1,
-  description: "The session: its id, a unique prefix of the id (8 characters usually do), or the path of its .jsonl file",
+  description: "The session: its id, a unique prefix of the id (8 characters usually do), the path of its .jsonl file, or @ for the most recently written session of the server's directory (what pi -c would continue)",
 };
 const ENTRY = {
   type: "string",
@@ -150,13 +150,15 @@ export const TOOLS: readonly ToolDef[] = [
     title: "List past pi sessions",
     description:
       "Lists past pi sessions (id, path, cwd, name, created, modified, message count, first user message), newest first by default. " +
-      'query filters as pi\'s /resume does: every word must match the name, id, messages or cwd (fuzzily in name and cwd); "quoted words" match as a phrase; re:PATTERN is a case-insensitive regular expression.',
+      'query filters as pi\'s /resume does: every word must match the name, id, messages or cwd (fuzzily in name and cwd); "quoted words" match as a phrase; re:PATTERN is a case-insensitive regular expression. ' +
+      "since keeps the sessions last modified on or after a day, a month, an ISO time or a span back (7d: the last seven days).",
     inputSchema: {
       type: "object",
       properties: {
         project: PROJECT,
         query: { type: "string", minLength: 1, description: "Only sessions matching this /resume query" },
         named: { type: "boolean", description: "Only sessions that have a name" },
+        since: DATE("Only sessions last modified on or after"),
         sort: { type: "string", enum: ["modified", "created", "name", "messages", "size"], description: "Sort order (default modified, newest first)" },
         limit: { type: "integer", minimum: 1, description: "At most this many sessions in all (default: all); pages of them fit the budget" },
         ...PAGING,
@@ -165,7 +167,14 @@ export const TOOLS: readonly ToolDef[] = [
     },
     resultSchema: resultSchema(listSchema),
     query: async (env, p, _ref, all) =>
-      (await listSessions(env, { all, search: str(p.query), named: p.named === true, sort: p.sort as ListSort | undefined, limit: p.limit as number | undefined })).value,
+      (await listSessions(env, {
+        all,
+        search: str(p.query),
+        named: p.named === true,
+        since: str(p.since),
+        sort: p.sort as ListSort | undefined,
+        limit: p.limit as number | undefined,
+      })).value,
     list: arrayList("sessions"),
   },
   {
@@ -261,11 +270,17 @@ export const TOOLS: readonly ToolDef[] = [
     scoped: true,
     title: "Sessions that touched a file",
     description:
-      "Which sessions and entries read, edited, wrote, listed or searched a file, or anything under a directory: from tool calls, bash commands and the file lists of compactions and branch summaries. " +
-      "Relative paths resolve against the server's directory; each use gives entryId, timestamp, operation, tool, the path as written and resolved. Sessions with the latest use first.",
+      "Which sessions and entries read, edited, wrote, listed or searched a file, anything under a directory, or what a glob matches: from tool calls, bash commands and the file lists of compactions and branch summaries. " +
+      "Glob syntax: * is any characters but /, ? one character but /, ** a whole path segment for any number of folders, {a,b} either one (src/**/*.{ts,tsx}); [ ] are plain characters. " +
+      "A glob is matched against the whole absolute path each session used, and a path also counts when a folder above it matches. " +
+      "Relative paths and globs resolve against the server's directory; each use gives entryId, timestamp, operation, tool, the path as written and resolved. Sessions with the latest use first.",
     inputSchema: {
       type: "object",
-      properties: { path: { type: "string", minLength: 1, description: "A file or directory path (absolute, ~/…, or relative to the server's directory)" }, project: PROJECT, ...PAGING },
+      properties: {
+        path: { type: "string", minLength: 1, description: "A file or directory path, or a glob (absolute, ~/…, or relative to the server's directory)" },
+        project: PROJECT,
+        ...PAGING,
+      },
       required: ["path"],
       additionalProperties: false,
     },

@@ -84,12 +84,15 @@ describe("pi-session mcp (in-process, SDK client)", () => {
       ["search_sessions", { query: "re:exports? x", role: ["assistant"] }, ["search", "--all", "--role", "assistant", "--limit", "50", "--regex", "-i", "--", "exports? x"]],
       ["list_sessions", { sort: "messages" }, ["list", "--all", "--sort", "messages"]],
       ["list_sessions", { project: "/home/dev/webshop" }, ["list", "--cwd", "/home/dev/webshop"]],
+      ["list_sessions", { since: "10d" }, ["list", "--all", "--since", "10d"]],
+      ["list_sessions", { since: "2026-02-02T00:00:00Z", sort: "created" }, ["list", "--all", "--since", "2026-02-02T00:00:00Z", "--sort", "created"]],
       ["session_info", { session: "019c4a8d" }, ["info", "019c4a8d"]],
       ["read_session", { session: "019c4a8d", full: true }, ["show", "--format", "json", "019c4a8d"]],
       ["session_tree", { session: BIG_ID.slice(0, 33), filter: "all" }, ["tree", "--filter", "all", BIG_ID]],
       ["get_context", { session: BIG_ID, entry: "00000010" }, ["context", "--leaf", "00000010", BIG_ID]],
       ["get_context", { session: "019c4a8d", format: "llm" }, ["context", "--format", "llm", "019c4a8d"]],
       ["files_touched", { path: "src/part-3.ts" }, ["files", "--all", "src/part-3.ts"]],
+      ["files_touched", { path: "src/part-{3,1?}.ts" }, ["files", "--all", "src/part-{3,1?}.ts"]],
       ["usage_stats", { by: "model" }, ["stats", "--all", "--by", "model"]],
     ];
     for (const [tool, args, argv] of cases) {
@@ -98,6 +101,38 @@ describe("pi-session mcp (in-process, SDK client)", () => {
       assert.equal(got.page.nextCursor, null, tool);
       assert.equal(got.page.cutStrings, 0, tool);
     }
+  });
+
+  it("list_sessions since keeps the sessions modified since then; a bad date is a tool error saying what is taken", async () => {
+    const client = await connect();
+    const recent = (await call(client, "list_sessions", { since: "10d" })).result as { modified: string }[];
+    // NOW is 2026-03-10 noon: the four example sessions of 2026-03-02, not February's.
+    assert.equal(recent.length, 4);
+    for (const s of recent) assert.ok(s.modified >= "2026-02-28T12:00:00.000Z", s.modified);
+    const bad = await client.callTool({ name: "list_sessions", arguments: { since: "last tuesday" } });
+    assert.equal(bad.isError, true);
+    assert.match((bad.content as { text: string }[])[0].text, /since: [^]*hint: Pass e\.g\./);
+  });
+
+  it("files_touched takes a glob, as files does", async () => {
+    const client = await connect({ redact: false, maxChars: 50_000_000 });
+    const got = (await call(client, "files_touched", { path: "src/part-{3,1?}.ts" })).result as { refs: { resolved: string }[] }[];
+    const paths = new Set(got.flatMap((s) => s.refs.map((r) => r.resolved)));
+    assert.deepEqual([...paths].sort(), ["/home/dev/big/src/part-3.ts", ...Array.from({ length: 10 }, (_, i) => `/home/dev/big/src/part-1${i}.ts`)].sort());
+  });
+
+  it("@ is the most recent session of the server's directory, as the CLI's @, with or without --all", async () => {
+    const info = await cliJson(["info", "@"]);
+    for (const all of [true, false]) {
+      const client = await connect({ all, redact: false, maxChars: 50_000_000 });
+      assert.deepEqual((await call(client, "session_info", { session: "@" })).result, info, `all: ${all}`);
+      const shown = (await call(client, "read_session", { session: "@", full: true })).result;
+      assert.deepEqual(shown, await cliJson(["show", "--format", "json", "@"]), `all: ${all}`);
+    }
+    const empty = await connect({ scope: { agentDir: dirs.agentDir, cwd: "/home/dev/nothing-here" } });
+    const none = await empty.callTool({ name: "session_info", arguments: { session: "@" } });
+    assert.equal(none.isError, true);
+    assert.match((none.content as { text: string }[])[0].text, /no session "@": \/home\/dev\/nothing-here has no sessions/);
   });
 
   it("read_session walks a multi-MB session page by page under the budget, to its last entry", async () => {
