@@ -20,7 +20,7 @@
  * The table is printed as markdown and written to `.cache/bench/last.md`.
  */
 import { execFileSync, spawnSync } from "node:child_process";
-import { copyFileSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { copyFileSync, linkSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { cpus, totalmem } from "node:os";
 import { join } from "node:path";
 import process from "node:process";
@@ -304,6 +304,58 @@ const cases: Record<string, BenchCase> = {
       return [
         { name: "context", role: "reference", script: "scripts/bench/context.ts", impl: "ours", args: [big.path], note: "readContextFromFile, the yardstick" },
         { name: "export html", role: "ours", script: "scripts/bench/export.ts", impl: "html", args: [big.path], verify: false, target: { time: 2, source: "issue 6" } },
+      ];
+    },
+  },
+  mcp: {
+    title: "pi-session mcp (the compiled binary over stdio): start to initialize answered, search_sessions per call, get_context on the 90 MB session",
+    setup: () => {
+      const binary = compiledBinary();
+      const corpus = generateListCorpus(join(CACHE, "agent"));
+      const big = generateBigSession(join(CACHE, "big-session.jsonl"));
+      // The server sees a folder holding only the big session (a hard link: no 90 MB copy).
+      const bigDir = join(CACHE, "mcp-big");
+      const linked = join(bigDir, "big-session.jsonl");
+      if (statSync(linked, { throwIfNoEntry: false })?.ino !== statSync(big.path).ino) {
+        rmSync(bigDir, { recursive: true, force: true });
+        mkdirSync(bigDir, { recursive: true });
+        linkSync(big.path, linked);
+      }
+      const bigId = JSON.parse(readFileSync(big.path, "utf8").slice(0, 4096).split("\n")[0]).id as string;
+      const script = "scripts/bench/mcp.ts";
+      const env = { XDG_CACHE_HOME: join(CACHE, "mcp-cache") };
+      const server = ["--agent-dir", corpus.agentDir, "mcp", "--all"];
+      return [
+        { name: "initialize", impl: "init", role: "ours", script, args: ["--", binary, ...server], env, target: { timeMs: 100, source: "issue 20" }, note: "spawn of `pi-session mcp --all` to the initialize answer" },
+        {
+          name: "search_sessions",
+          impl: "search",
+          role: "ours",
+          script,
+          args: ["--query", SEARCH_WORD, "--calls", "10", "--", binary, ...server],
+          env,
+          target: { timeMs: 60, source: "issue 20" },
+          note: `mean of 10 calls for "${SEARCH_WORD}" over the 2,400 sessions after one untimed call (SQLite catalog warm)`,
+        },
+        {
+          name: "get_context (90 MB)",
+          impl: "context",
+          role: "ours",
+          script,
+          args: ["--session", bigId, "--calls", "3", "--", binary, "--session-dir", bigDir, "mcp", "--all"],
+          env,
+          target: { timeMs: 200, source: "issue 20" },
+          note: "mean of 3 calls at the default leaf (the first page under the default budget) after one untimed call",
+        },
+        {
+          name: "get_context (90 MB, first call)",
+          impl: "context",
+          role: "ours",
+          script,
+          args: ["--session", bigId, "--", binary, "--session-dir", bigDir, "mcp", "--all"],
+          env,
+          note: "the server's first call: its catalog opened and the query code loaded on the way",
+        },
       ];
     },
   },

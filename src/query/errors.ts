@@ -34,6 +34,7 @@ export function errorValue(error: unknown): ErrorValue | undefined {
   if (error instanceof SessionError) return { code: error.code, message: error.message, hint: error.hint, exitCode: error.exitCode };
   if (!isFsError(error)) return undefined;
   const reading = /^Cannot (read|stat|list) /.test(error.message);
+  // An error that knows what to do about it says so (a lock held by another process: who and since when).
   const hint = error.hint !== undefined
     ? error.hint
     : error.kind === "NotFound"

@@ -1,12 +1,14 @@
 /**
  * `files`: the sessions and entries that read, edited, wrote, listed or searched a path (or
- * anything under it, for a directory), from tool calls, bash commands and the file lists of
- * compactions and branch summaries; relative paths resolved against each session's cwd.
+ * anything under it, for a directory) or the paths a glob matches, from tool calls, bash
+ * commands and the file lists of compactions and branch summaries; relative paths resolved
+ * against each session's cwd.
  * @module
  */
 import { filesDigest } from "../core/digest/files-digest.ts";
 import { listingDigest } from "../core/digest/listing-digest.ts";
 import { pathWithin, resolveToolPath } from "../core/files/file-refs.ts";
+import { globMatcher, isGlob } from "../core/files/glob.ts";
 import { expandHome, resolvePath } from "../core/storage/paths.ts";
 import { recordState } from "../catalog/store.ts";
 import type { QueryEnv } from "./env.ts";
@@ -15,7 +17,10 @@ import { shortSessionIds } from "./known-ids.ts";
 import { sessionScope, withProgress } from "./scope.ts";
 
 export interface FilesOptions {
-  /** A file or folder: `~` expanded, relative to the env cwd. */
+  /**
+   * A file or folder, or a glob (`*`, `?`, `**`, `{a,b}`: see core/files/glob.ts) matched against
+   * the paths the sessions used, resolved: `~` expanded, relative to the env cwd.
+   */
   path: string;
   /** Every project (default: the env cwd's sessions). */
   all?: boolean;
@@ -48,17 +53,18 @@ export interface FileSessionJson {
 export interface FilesResult {
   /** What `files --json` prints: the sessions, the most recent use first. */
   value: FileSessionJson[];
-  /** The absolute path looked for. */
+  /** The absolute path (or glob) looked for. */
   target: string;
   /** With `shortIds`: session id → printable unique prefix. */
   shortIds?: Map<string, string>;
 }
 
-/** The sessions that touched `path`. */
+/** The sessions that touched `path` (or a path its glob matches). */
 export async function fileSessions(env: QueryEnv, options: FilesOptions): Promise<FilesResult> {
   if (options.path.trim() === "") throw new QueryError("bad-usage", "files needs a path, not an empty argument", "Pass a file or folder, e.g. pi-session files src/parser.ts");
   const home = env.storage.home;
   const target = resolvePath(env.cwd, expandHome(options.path, home));
+  const touches = isGlob(options.path) ? globMatcher(target) : (resolved: string) => pathWithin(resolved, target);
   const scope = await sessionScope(env, Boolean(options.all));
   const base = env.storage.processCwd;
   const cwdFilter = scope.cwdFilter === undefined ? undefined : resolvePath(base, scope.cwdFilter);
@@ -76,7 +82,7 @@ export async function fileSessions(env: QueryEnv, options: FilesOptions): Promis
       for (const [entryId, timestamp, op, tool, paths, command] of data.refs) {
         for (const raw of paths) {
           const resolved = resolveToolPath(raw, cwd, home);
-          if (!pathWithin(resolved, target)) continue;
+          if (!touches(resolved)) continue;
           refs.push({ entryId, timestamp, op, tool, path: raw, resolved, ...(command === undefined ? {} : { command }) });
         }
       }

@@ -83,6 +83,9 @@ const WRITING: [string, string[], number][] = [
   ["move", ["move", "/home/dev/old-project", "/home/dev/older-project", "--json"], 0],
   ["delete", ["delete", "019c4a6b", "--yes", "--json"], 0],
   ["prune", ["prune", "--older-than", "2025-12-01", "--yes", "--json"], 0],
+  ["mcp-install", ["mcp", "--install", "--json"], 0],
+  ["mcp-install", ["mcp", "--install", "--json"], 0],
+  ["mcp-install", ["mcp", "--uninstall", "--json"], 0],
 ];
 
 test("every --json output conforms to its schema in docs/schema/", async () => {
