@@ -78,7 +78,9 @@ interface Row {
 interface BenchCase {
   title: string;
   /** Builds fixtures (cached) and returns the rows. */
-  setup: () => Row[] | Promise<Row[]>;
+  setup?: () => Row[] | Promise<Row[]>;
+  /** Instead of rows: a case that measures in its own way (latency under load) and returns its markdown table. */
+  report?: () => Promise<string>;
 }
 
 /** A word of the corpus's session names: a search whose hits are few, among 208 MB of common words. */
@@ -290,6 +292,10 @@ const cases: Record<string, BenchCase> = {
         { name: "info (1 MB)", role: "ours", command: [binary, "info", small.path], target: { timeMs: 40, source: "issue 3" } },
       ];
     },
+  },
+  serve: {
+    title: "`serve` (the binary) over the list corpus and the 90 MB session: /api/sessions latency warm and under 50 connections, peak RSS, the big session's first entries and a live append in Chromium",
+    report: async () => (await import("./bench/serve.ts")).serveBench(),
   },
   export: {
     title: "HTML export (redaction on) of the 90 MB session, beside context on the same file",
@@ -598,10 +604,12 @@ async function main(argv: string[]): Promise<void> {
   const fault = pageFaultCost();
   const floor = runRows("floor", [FLOOR], runs, false)[0];
   const results: RowResult[] = [];
+  const reports: string[] = [];
   for (const name of names) {
     info(`${name}: ${cases[name].title}`);
-    const rows = await cases[name].setup();
-    results.push(...runRows(name, rows, runs, verify));
+    const { setup, report } = cases[name];
+    if (report) reports.push(await report());
+    if (setup) results.push(...runRows(name, await setup(), runs, verify));
   }
 
   const { markdown, notes } = table(results, floor);
@@ -615,7 +623,7 @@ async function main(argv: string[]): Promise<void> {
     "",
   ].join("\n");
   const cases_ = names.map((n) => `- **${n}**: ${cases[n].title}`).join("\n");
-  const text = `${header}${cases_}\n\n${markdown}\n${notes.length ? `\nNotes:\n${notes.map((n) => `- ${n}`).join("\n")}\n` : ""}`;
+  const text = `${header}${cases_}\n\n${results.length > 0 ? `${markdown}\n` : ""}${notes.length ? `\nNotes:\n${notes.map((n) => `- ${n}`).join("\n")}\n` : ""}${reports.map((r) => `\n${r}`).join("")}`;
   writeFileSync(join(CACHE, "last.md"), text);
   rmSync(join(CACHE, `.time-${process.pid}.txt`), { force: true });
   console.log(text);
