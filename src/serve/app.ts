@@ -1,6 +1,6 @@
 /**
  * The whole server as one runtime-agnostic `fetch` handler (Hono): safety checks first (Host,
- * token, CORS), then `/healthz`, the JSON API, the event stream, `/metrics` and the web app.
+ * token, CORS), then `/healthz`, MCP at `/mcp`, the JSON API, the event stream, `/metrics` and the web app.
  * Nothing here touches a socket or a runtime; `runtime/` serves it, tests call `fetch` directly.
  * @module
  */
@@ -80,6 +80,9 @@ export function createApp(state: ServeState): Hono {
       await next();
     });
   }
+
+  // MCP's Streamable HTTP posts JSON-RPC; its tools only read, like everything else here.
+  app.all("/mcp", (c) => state.mcp(c.req.raw));
 
   // Read-only: anything but reading is refused before routing.
   app.use("*", async (c, next) => {

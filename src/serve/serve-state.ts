@@ -19,6 +19,7 @@ import { allSessionFiles, sessionFilesIn } from "../session/list-sessions.ts";
 import { EventStreams } from "./live/event-stream.ts";
 import { SessionWatcher } from "./live/session-watcher.ts";
 import { ServeMetrics } from "./metrics/serve-metrics.ts";
+import { mcpHttpHandler } from "../mcp/http.ts";
 
 export interface ServeConfig {
   fs: FileSystem;
@@ -66,6 +67,8 @@ export interface ServeState {
    * time: a page asking for a 90 MB session's facts and tree at once would otherwise hold it twice.
    */
   oneSessionAtATime<T>(work: () => Promise<T>): Promise<T>;
+  /** The MCP server over Streamable HTTP (`/mcp`): the same tools as `pi-session mcp --all`, confined like the rest. */
+  mcp(request: Request): Promise<Response>;
   log(line: string): void;
   close(): Promise<void>;
 }
@@ -147,6 +150,13 @@ export async function openServeState(config: ServeConfig): Promise<ServeState> {
     sessionTurn = turn.catch(() => {});
     return turn;
   };
+  const mcp = mcpHttpHandler({
+    runtime: { fs, storage, now: config.now ?? (() => new Date()) },
+    scope: { agentDir: config.agentDir, sessionDir: config.sessionDir },
+    all: true,
+    redact: config.redact,
+    log,
+  });
   const state: ServeState = {
     config,
     watcher,
@@ -157,10 +167,12 @@ export async function openServeState(config: ServeConfig): Promise<ServeState> {
     present: (value) => redactor()?.value(value) ?? value,
     cached,
     oneSessionAtATime,
+    mcp,
     log,
     async close() {
       streams.closeAll();
       watcher.close();
+      await mcp.close();
       if (ownCatalog) catalog.close();
     },
   };
