@@ -4,7 +4,7 @@
  * backup of the old file. A file that cannot be parsed is reported and left alone.
  * @module
  */
-import { readBytes } from "../catalog/read-bytes.ts";
+import { readBytes } from "../io/read-bytes.ts";
 import { dirName, joinPath } from "../core/storage/paths.ts";
 import type { FileSystem } from "../io/file-system.ts";
 import { QueryError } from "../query/errors.ts";

@@ -7,7 +7,7 @@
  */
 import type { Catalog } from "../catalog/catalog.ts";
 import { type CatalogMode, defaultCacheDir, openCatalog } from "../catalog/open-catalog.ts";
-import { readBytes } from "../catalog/read-bytes.ts";
+import { readBytes } from "../io/read-bytes.ts";
 import { resolveAgentDir, resolveSessionDir, type SessionDirChoice, type StorageEnv } from "../core/storage/layout.ts";
 import { joinPath, resolvePath } from "../core/storage/paths.ts";
 import { mergeSettings, parseSettings } from "../core/storage/settings.ts";

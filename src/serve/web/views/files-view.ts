@@ -13,7 +13,7 @@ export function filesView(path: string, items: readonly FilesItem[] | null): Raw
   if (items.length === 0) return html`${form}<p class="empty">No session touched ${path}.</p>`;
   const sessions = items.map((item) => {
     const refs = item.refs.map((ref) =>
-      html`<li><a href="/sessions/${urlPart(item.id)}#entry-${urlPart(ref.entryId)}"><span class="op op-${ref.op.replace(/[^a-z]/g, "")}">${ref.op}</span> ${ref.tool} <code>${ref.command ?? ref.path}</code> <time>${shortTime(ref.timestamp)}</time></a></li>`
+      html`<li><a href="/sessions/${urlPart(item.id)}${ref.entryId === null ? "" : `#entry-${urlPart(ref.entryId)}`}"><span class="op op-${ref.op.replace(/[^a-z]/g, "")}">${ref.op}</span> ${ref.tool} <code>${ref.command ?? ref.path}</code> <time>${shortTime(ref.timestamp)}</time></a></li>`
     );
     return html`<li class="files-session"><a href="/sessions/${urlPart(item.id)}">${item.name ?? item.id.slice(0, 8)}</a> <span class="cwd">${item.cwd}</span><ul>${refs}</ul></li>`;
   });

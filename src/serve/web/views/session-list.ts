@@ -20,8 +20,9 @@ export function sessionRows(sessions: readonly ListedSession[]): Raw {
 
 /** One search hit, linking to the entry in its session. */
 export function hitRow(hit: SearchHit): Raw {
-  const href = `/sessions/${urlPart(hit.sessionId)}${hit.entryId ? `#entry-${urlPart(hit.entryId)}` : ""}`;
-  return html`<li class="row hit"><a href="${href}"><span class="title">${hit.snippet}</span><span class="meta">${hit.name ?? hit.sessionId.slice(0, 8)} · <span class="cwd">${shortCwd(hit.cwd)}</span> · ${hit.role ?? ""} · <time>${shortTime(hit.timestamp)}</time></span></a></li>`;
+  const id = hit.sessionId ?? "";
+  const href = `/sessions/${urlPart(id)}${hit.entryId ? `#entry-${urlPart(hit.entryId)}` : ""}`;
+  return html`<li class="row hit"><a href="${href}"><span class="title">${hit.snippet}</span><span class="meta">${hit.name ?? id.slice(0, 8)} · <span class="cwd">${shortCwd(hit.cwd ?? "")}</span> · ${hit.role ?? ""} · <time>${shortTime(hit.timestamp)}</time></span></a></li>`;
 }
 
 export function hitRows(hits: readonly SearchHit[]): Raw {

@@ -25,7 +25,7 @@ export function chartData(byDay: StatsValue): ChartData {
   return { days, models, cost: series((u) => u.cost.total), tokens: series((u) => u.totalTokens) };
 }
 
-const ZERO: UsageValue = { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, totalTokens: 0, cost: { total: 0 } };
+const ZERO: UsageValue = { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, totalTokens: 0, cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 } };
 
 function usageRow(key: Raw | string, row: StatsRow): Raw {
   return html`<tr><th scope="row">${key}</th><td>${count(row.sessions)}</td><td>${count(row.totalTokens)}</td><td>${dollars(row.cost.total)}</td></tr>`;

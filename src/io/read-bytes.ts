@@ -1,6 +1,6 @@
 /**
- * Small byte-range reads for the catalog's checks (a file's first bytes, the bytes before its
- * old end), concatenated into one array.
+ * Small byte-range reads (the catalog's checks of a file's first bytes, a rewrite's look at what was
+ * appended), concatenated into one array.
  * @module
  */
 import type { FileSystem } from "../io/file-system.ts";
