@@ -5,16 +5,8 @@
  * clones included), sessions and messages per project from `list --all`.
  * @module
  */
+import type { UsageTotals as Usage } from "../../core/info/usage-totals.ts";
 import type { MetricFamily, Sample } from "./prometheus-text.ts";
-
-interface Usage {
-  input: number;
-  output: number;
-  cacheRead: number;
-  cacheWrite: number;
-  totalTokens: number;
-  cost: { input: number; output: number; cacheRead: number; cacheWrite: number; total: number };
-}
 
 /** The parts of `stats --all --by project --breakdown --json` used here. */
 export interface ProjectStats {
