@@ -65,6 +65,7 @@ const READING: [string, string[], number][] = [
   ["name", ["name", CART, "--json"], 0],
   ["label", ["label", CART, "1a2b1111", "--json"], 1],
   ["prune", ["prune", "--older-than", "30d", "--dry-run", "--json"], 0],
+  ["otel", ["otel", "--all", "--dry-run", "--json"], 0],
 ];
 
 /** Commands that write, in an order where each still finds what it needs. */
