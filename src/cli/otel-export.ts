@@ -1,8 +1,9 @@
 /**
  * The run of `otel`: which session files have something new for this receiver, their new
  * entries as spans (copies from a parent left out), cut into bounded requests and sent one after
- * the other (or written as OTLP/JSON lines, or only counted); what the receiver accepted is
- * remembered, a failed request stops the run and leaves its sessions to the next one.
+ * the other (or written as OTLP/JSON lines, or only counted), the next sessions read while a
+ * request is on its way; what the receiver accepted is remembered, a failed request stops the
+ * run and leaves its sessions to the next one.
  * @module
  */
 import { readSession } from "../core/read/read-session.ts";
@@ -103,6 +104,14 @@ export async function runOtelExport(ctx: CliContext, run: OtelRun): Promise<Otel
     waiting.delete(key);
   };
 
+  /** The request on its way, if any: at most one at a time, in order. */
+  let inFlight: Promise<boolean> | undefined;
+  const enqueue = async (batch: Batch): Promise<boolean> => {
+    if (inFlight && !(await inFlight)) return false;
+    inFlight = deliver(batch);
+    return true;
+  };
+
   const progress = startProgress(ctx, run.mode === "send" ? "Sending sessions" : "Reading sessions");
   try {
     let done = 0;
@@ -130,11 +139,12 @@ export async function runOtelExport(ctx: CliContext, run: OtelRun): Promise<Otel
       const last = entries.at(-1);
       waiting.set(item.path, { left: spans.length, record: { size: item.size, mtimeMs: item.mtimeMs, entries: entries.length, lastId: last ? String(last.id) : null } });
       if (spans.length === 0) finish(item.path);
-      for (const batch of batcher.add(item.path, spans)) if (!(await deliver(batch))) return summary;
+      for (const batch of batcher.add(item.path, spans)) if (!(await enqueue(batch))) return summary;
     }
-    for (const batch of batcher.flush()) if (!(await deliver(batch))) return summary;
+    for (const batch of batcher.flush()) if (!(await enqueue(batch))) return summary;
     return summary;
   } finally {
+    await inFlight;
     progress.end();
     if (run.mode === "send") await store!.save();
   }

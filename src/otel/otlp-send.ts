@@ -1,9 +1,11 @@
 /**
  * Sending one OTLP/HTTP request: gzip, a timeout per attempt, and retries with exponential
  * backoff on 429, 502, 503, 504 and network errors (a `Retry-After` the receiver sends wins).
- * Web APIs only (`fetch`, `CompressionStream`), so it runs the same on Node, Deno and Bun.
+ * `fetch` and `node:zlib` (gzip at level 1, on the thread pool: `CompressionStream` has no level
+ * and cost the run more than the encoding), the same on Node, Deno and Bun.
  * @module
  */
+import { gzip as zlibGzip } from "node:zlib";
 import type { OtlpProtocol } from "./otlp-config.ts";
 import { type PartialSuccess, partialSuccessOf } from "./otlp-encode.ts";
 
@@ -32,10 +34,9 @@ const RETRY_STATUSES = new Set([429, 502, 503, 504]);
 /** The longest `Retry-After` honoured; a longer one is cut to this. */
 const MAX_RETRY_AFTER_MS = 60_000;
 
-/** `body` gzipped. */
-export async function gzip(body: Uint8Array): Promise<Uint8Array> {
-  const stream = new Blob([body as BlobPart]).stream().pipeThrough(new CompressionStream("gzip"));
-  return new Uint8Array(await new Response(stream).arrayBuffer());
+/** `body` gzipped (level 1: a third larger than level 6, six times faster). */
+export function gzip(body: Uint8Array): Promise<Uint8Array> {
+  return new Promise((resolve, reject) => zlibGzip(body, { level: 1 }, (error, out) => error ? reject(error) : resolve(new Uint8Array(out.buffer, out.byteOffset, out.byteLength))));
 }
 
 /** A `Retry-After` header (seconds or an HTTP date) in milliseconds from `now`, or undefined. */
