@@ -24,6 +24,8 @@ export interface ScanOptions {
   /** Which sessions count, by their header (e.g. only those of one directory); all when absent. */
   accept?: (header: HeaderFacts) => boolean;
   onProgress?: (done: number, total: number) => void;
+  /** Hears of each file skipped for a `{"type":"session"}` header that cannot be used, and why. */
+  onBadHeader?: (path: string, problem: string) => void;
 }
 
 const NEWLINE = 0x0a;
@@ -68,7 +70,7 @@ interface Scan extends Search {
 
 /** Until the header: the listing's own rule decides whether the file is a session. */
 function onHeaderLine(scan: Scan, bytes: Uint8Array, number: number): void {
-  const header = listingHeaderLine({ bytes, number, offset: 0, terminated: true });
+  const header = listingHeaderLine({ bytes, number, offset: 0, terminated: true }, (problem) => scan.options.onBadHeader?.(scan.path, problem));
   if (header === undefined) return;
   scan.header = header !== null && (scan.options.accept?.(header) ?? true) ? "found" : "skip";
 }

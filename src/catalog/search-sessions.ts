@@ -27,6 +27,8 @@ export interface SearchSessionsOptions {
   processCwd?: string;
   /** For the refresh of the index (`listedDirs`, progress); `onProgress` also reports the scan. */
   refresh?: RefreshOptions;
+  /** Hears of each file the scan skips for a header that cannot be used (see `ScanOptions`). */
+  onBadHeader?: (path: string, problem: string) => void;
 }
 
 /** The hits, and the listing details of each session that has one, by path. */
@@ -74,7 +76,7 @@ export async function searchSessions(catalog: Catalog, scope: SessionFiles, quer
   if (canIndexSearch(catalog.store, query)) {
     result = await indexSearch(catalog.fs, catalog.store, await indexedFiles(catalog, scope, options), query, { limit, filter });
   }
-  result ??= await scanSearch(catalog.fs, scope.files, query, { limit, filter, accept: headerTest(options), onProgress: refresh?.onProgress });
+  result ??= await scanSearch(catalog.fs, scope.files, query, { limit, filter, accept: headerTest(options), onProgress: refresh?.onProgress, onBadHeader: options.onBadHeader });
   const paths = [...new Set(result.hits.map((hit) => hit.path))];
   const view = await catalog.refresh([listingDigest], paths, { partial: true });
   return { result, sessions: new Map(viewSessions(view).map((s) => [s.path, s])) };

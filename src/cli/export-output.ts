@@ -1,11 +1,11 @@
 /**
- * Where an export goes: stdout (`-o -`), or a file that is created new (mode 0600) and never
- * written over an existing one unless forced, in which case it is replaced atomically (a temp
- * file beside it, renamed over it). Output arrives as a stream and is written in large pieces.
+ * Where an export goes: stdout (`-o -`), or a file that appears whole or not at all (mode 0600),
+ * never over an existing one unless forced: a temp file beside it is put in place at the end.
+ * Output arrives as a stream and is written in large pieces.
  * @module
  */
-import { siblingTempPath } from "../io/_temp-path.ts";
 import { isFsError } from "../io/file-system.ts";
+import { withFileLock } from "../io/lock.ts";
 import { dirName } from "../core/storage/paths.ts";
 import type { CliContext } from "./context.ts";
 import { CliError } from "./errors.ts";
@@ -87,26 +87,18 @@ export async function writeOutput(ctx: CliContext, target: OutputTarget, chunks:
   }
   const { fs } = ctx;
   if (target.mkdir) await fs.mkdir(dirName(target.path), { recursive: true });
-  // Forced: build a temp file and rename it over the target. Otherwise create the target
-  // itself exclusively, so an existing file is never touched.
-  const file = target.force ? siblingTempPath(target.path).temp : target.path;
-  let created = false;
-  // One piece is written while the next is made; pieces are never reused, so that is safe.
-  let writing: Promise<void> | undefined;
-  try {
+  async function* counted(): AsyncIterable<Uint8Array> {
     for await (const piece of pieces(chunks)) {
-      await writing;
-      writing = fs.append(file, piece, created ? {} : { exclusive: true, mode: 0o600 });
-      if (!created) await writing; // the exclusive create decides whether we own the file
-      created = true;
       written += piece.length;
+      yield piece;
     }
-    await writing;
-    if (!created) await fs.append(file, new Uint8Array(0), { exclusive: true, mode: 0o600 });
-    created = true;
-    if (target.force) await fs.rename(file, target.path);
+  }
+  try {
+    // Whole or not at all: a temp file beside the target, put in place at the end (over the
+    // target only when forced). Under the target's lock, so the temp file of a killed export is
+    // swept by the next one.
+    await withFileLock(fs, target.path, () => fs.writeAtomic(target.path, counted(), { exclusive: !target.force, mode: 0o600 }));
   } catch (error) {
-    if (created) await fs.remove(file).catch(() => {});
     if (isFsError(error, "AlreadyExists")) throw existsError(target.path);
     if (isFsError(error, "PermissionDenied")) {
       throw new CliError("output-denied", `Cannot write ${target.path}: ${error.message}`, "Choose a file in a directory you may write to (-o FILE)", 3);

@@ -37,7 +37,7 @@ export interface MigrateOptions {
 }
 
 /** Problems whose line the rewrite cannot carry over unchanged. */
-const LOST_IN_REWRITE: ReadonlySet<IssueCode> = new Set<IssueCode>(["malformed-json", "torn-line", "not-an-object", "duplicate-header", "invalid-utf8"]);
+const LOST_IN_REWRITE: ReadonlySet<IssueCode> = new Set<IssueCode>(["malformed-json", "torn-line", "too-deep", "not-an-object", "duplicate-header", "invalid-utf8"]);
 
 /** A decision about one file: leave it (with the result to report), or write `bytes`. */
 export type Plan =

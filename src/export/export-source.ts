@@ -13,7 +13,7 @@ import { readSession } from "../core/read/read-session.ts";
 import { type SkeletonEntry, SkeletonReader } from "../core/read/skeleton-reader.ts";
 import { SessionTree } from "../core/tree/session-tree.ts";
 import type { FileSystem } from "../io/file-system.ts";
-import { NotASessionError } from "../session/errors.ts";
+import { NotASessionError, refuseTooDeep } from "../session/errors.ts";
 
 /** Entry types whose content the tree needs (labels, the session name), read in full up front. */
 const NEEDED_IN_FULL = new Set(["label", "session_info"]);
@@ -130,10 +130,12 @@ export async function openExportSource(fs: FileSystem, path: string): Promise<Ex
   const reader = new SkeletonReader();
   for await (const chunk of fs.read(path, { reuseBuffer: true })) reader.push(chunk);
   const skeleton = reader.end();
+  refuseTooDeep(path, skeleton.issues);
   if (skeleton.notSession) throw new NotASessionError(path, skeleton.issues);
   if (skeleton.version >= 3) return streamingSource(fs, path, skeleton);
   // Old files: ids are assigned by migration, over the whole file, in memory.
   const file = await readSession(fs.read(path, { reuseBuffer: true }));
+  refuseTooDeep(path, file.issues);
   if (file.notSession || !file.header) throw new NotASessionError(path, file.issues);
   const tree = new SessionTree(file.entries);
   async function* entries(keep: ReadonlySet<SessionEntry>): AsyncIterable<SessionEntry> {

@@ -7,10 +7,10 @@
 import type { AssistantMessage, MessageEntry, SessionEntry } from "../core/format/types.ts";
 import { sessionUsage } from "../core/info/usage-totals.ts";
 import { describeRedactions, type Redactor } from "../core/redact/redactor.ts";
-import { groupDigits } from "../cli/output/numbers.ts";
-import { entryBlock, formatTime } from "../cli/render/transcript.ts";
-import { oneLine } from "../cli/output/control-chars.ts";
-import { inlineCode, markdownBlock } from "../cli/render/transcript-markdown.ts";
+import { groupDigits } from "../render/numbers.ts";
+import { entryBlock, formatTime } from "../render/transcript.ts";
+import { oneLine } from "../render/control-chars.ts";
+import { inlineCode, markdownBlock } from "../render/transcript-markdown.ts";
 import type { ExportSource } from "./export-source.ts";
 
 export interface MarkdownExportOptions {
@@ -59,7 +59,8 @@ export async function markdownExport(options: MarkdownExportOptions): Promise<st
     const out: string[] = [];
     for (const entry of entries) {
       const block = entryBlock(entry, { thinking: true, usage: true, labels });
-      if (block) out.push(...markdownBlock(block));
+      // Loops, not push(...): a spread of 100k+ arguments overflows the stack.
+      if (block) for (const line of markdownBlock(block)) out.push(line);
     }
     return out;
   };
@@ -91,7 +92,7 @@ export async function markdownExport(options: MarkdownExportOptions): Promise<st
   // Every entry, the header and the labels are masked by now, so the counts are complete.
   const redacted = redactor ? ` · secrets redacted: ${describeRedactions(redactor.summary()) || "none found"}` : "";
   lines.push("", `*Exported ${formatTime(options.now.toISOString())} UTC by ${options.generator}${redacted}*`, "", "---", "");
-  lines.push(...blocks(branch));
+  for (const line of blocks(branch)) lines.push(line);
 
   if (options.allBranches) {
     const shown = new Set(branch.map((e) => e.id));
@@ -102,7 +103,8 @@ export async function markdownExport(options: MarkdownExportOptions): Promise<st
       const rest = resolve(path.slice(fork));
       for (const e of path) shown.add(e.id);
       const from = fork > 0 ? ` (forks after ${inlineCode(oneLine(path[fork - 1].id))})` : "";
-      lines.push("---", "", `## Branch ending at ${inlineCode(oneLine(leaf.id))}${from}`, "", ...blocks(rest));
+      lines.push("---", "", `## Branch ending at ${inlineCode(oneLine(leaf.id))}${from}`, "");
+      for (const line of blocks(rest)) lines.push(line);
     }
   }
   return lines.join("\n").replace(/\n+$/, "\n");

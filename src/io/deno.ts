@@ -4,7 +4,7 @@
  * @module
  */
 
-import type { AppendOptions, DirEntry, FileStat, FileSystem, ReadRange, WriteData, WriteOptions } from "./file-system.ts";
+import type { AppendOptions, AtomicWriteOptions, DirEntry, FileStat, FileSystem, ReadRange, WriteData } from "./file-system.ts";
 import { chunksOf, SourceFailure } from "./_write-data.ts";
 import { isAbsent, mapError, mapped } from "./_map-error.ts";
 import { siblingTempPath } from "./_temp-path.ts";
@@ -23,6 +23,8 @@ interface DenoFile {
   write(data: Uint8Array): Promise<number>;
   seek(offset: number, whence: number): Promise<number>;
   sync(): Promise<void>;
+  stat(): Promise<{ size: number }>;
+  truncate(length: number): Promise<void>;
   close(): void;
 }
 
@@ -88,10 +90,13 @@ async function list(dir: string): Promise<DirEntry[]> {
   });
 }
 
-/** One write call; loops only if the OS reports a short write. */
-async function writeAll(file: DenoFile, data: Uint8Array): Promise<void> {
+/** One write call; loops only if the OS reports a short write. `progress` learns the bytes written so far. */
+async function writeAll(file: DenoFile, data: Uint8Array, progress?: (written: number) => void): Promise<void> {
   let offset = 0;
-  while (offset < data.length) offset += await file.write(data.subarray(offset));
+  while (offset < data.length) {
+    offset += await file.write(data.subarray(offset));
+    progress?.(offset);
+  }
 }
 
 async function append(path: string, data: Uint8Array, options: AppendOptions = {}): Promise<void> {
@@ -101,14 +106,33 @@ async function append(path: string, data: Uint8Array, options: AppendOptions = {
     ? { write: true, createNew: true, mode }
     : { append: true, create: true, mode };
   const file: DenoFile = await mapped(op, () => Deno.open(path, openOptions));
+  let before = 0;
+  let written = 0;
   try {
-    await mapped(op, () => writeAll(file, data));
+    if (!options.exclusive) before = (await file.stat()).size;
+    await writeAll(file, data, (offset) => (written = offset));
+  } catch (error) {
+    await takeBack(file, path, options.exclusive === true, before, written);
+    throw mapError(error, op);
   } finally {
     file.close();
   }
 }
 
-async function writeAtomic(path: string, data: WriteData, options: WriteOptions = {}): Promise<void> {
+/**
+ * Undoes a failed append: removes a file it created, or cuts the file back to its old length,
+ * unless someone else appended after us (the length is not ours alone to restore then).
+ */
+async function takeBack(file: DenoFile, path: string, created: boolean, before: number, written: number): Promise<void> {
+  try {
+    if (created) await Deno.remove(path);
+    else if ((await file.stat()).size === before + written) await file.truncate(before);
+  } catch {
+    // The write's own error is the one to report.
+  }
+}
+
+async function writeAtomic(path: string, data: WriteData, options: AtomicWriteOptions = {}): Promise<void> {
   const { temp, dir } = siblingTempPath(path);
   try {
     const file: DenoFile = await Deno.open(temp, { write: true, createNew: true, mode: options.mode ?? DEFAULT_FILE_MODE });
@@ -118,13 +142,38 @@ async function writeAtomic(path: string, data: WriteData, options: WriteOptions 
     } finally {
       file.close();
     }
-    await Deno.rename(temp, path);
+    if (options.exclusive) await placeNew(temp, path);
+    else await Deno.rename(temp, path);
   } catch (error) {
     await Deno.remove(temp).catch(() => {});
     if (error instanceof SourceFailure) throw error.error;
     throw mapError(error, { verb: "write", path });
   }
   await syncDirectory(dir);
+}
+
+/** Codes for a file system without hard links. */
+const NO_LINKS = new Set(["EPERM", "ENOTSUP", "EOPNOTSUPP", "ENOSYS", "EMLINK"]);
+
+/**
+ * Puts a finished temp file at `path` only if nothing is there: `link` fails on an existing
+ * name, where `rename` would replace it. Without hard links, the name is reserved empty first.
+ */
+async function placeNew(temp: string, path: string): Promise<void> {
+  try {
+    await Deno.link(temp, path);
+  } catch (error) {
+    if (!NO_LINKS.has((error as { code?: string }).code ?? "")) throw error;
+    (await Deno.open(path, { write: true, createNew: true, mode: DEFAULT_FILE_MODE })).close();
+    try {
+      await Deno.rename(temp, path);
+    } catch (renameError) {
+      await Deno.remove(path).catch(() => {});
+      throw renameError;
+    }
+    return;
+  }
+  await Deno.remove(temp).catch(() => {}); // the file is in place; the temp is only a second name for it
 }
 
 /** Makes the rename durable; platforms that cannot open a directory (Windows) skip it. */

@@ -45,6 +45,16 @@ export interface WriteOptions {
   mode?: number;
 }
 
+/** Options for `writeAtomic`. */
+export interface AtomicWriteOptions extends WriteOptions {
+  /**
+   * Create a new file: fail with `AlreadyExists` if one is there, never replace it. The file
+   * appears whole or not at all (the temp file is hard-linked into place; where a file system has
+   * no hard links, the name is reserved empty first and the temp renamed over it).
+   */
+  exclusive?: boolean;
+}
+
 export interface AppendOptions extends WriteOptions {
   /** Fail with `AlreadyExists` if the file exists (create it exclusively). */
   exclusive?: boolean;
@@ -64,11 +74,14 @@ export type FsErrorKind =
 export class FsError extends Error {
   readonly kind: FsErrorKind;
   readonly path: string;
-  constructor(kind: FsErrorKind, path: string, message: string, options?: { cause?: unknown }) {
+  /** What the user can do about it, when the adapter or caller knows better than the kind says. */
+  readonly hint: string | undefined;
+  constructor(kind: FsErrorKind, path: string, message: string, options?: { cause?: unknown; hint?: string }) {
     super(message, options);
     this.name = "FsError";
     this.kind = kind;
     this.path = path;
+    this.hint = options?.hint;
   }
 }
 
@@ -88,14 +101,18 @@ export interface FileSystem {
   stat(path: string): Promise<FileStat | null>;
   /** The entries of a directory, in no particular order. */
   list(dir: string): Promise<DirEntry[]>;
-  /** Appends bytes in one write call; creates the file (mode 0600 by default) if missing. */
+  /**
+   * Appends bytes in one write call; creates the file (mode 0600 by default) if missing. A write
+   * that fails (a full disk) takes back what it wrote: the file keeps its old length, and a file
+   * this call created is removed.
+   */
   append(path: string, data: Uint8Array, options?: AppendOptions): Promise<void>;
   /**
    * Replaces the file's content atomically: temp file beside it, fsync, rename. `data` may be
    * chunks produced as the file is written; if producing one throws, the file is left as it was
-   * and that error is thrown as it is.
+   * and that error is thrown as it is. Whatever fails, no temp file is left behind.
    */
-  writeAtomic(path: string, data: WriteData, options?: WriteOptions): Promise<void>;
+  writeAtomic(path: string, data: WriteData, options?: AtomicWriteOptions): Promise<void>;
   rename(from: string, to: string): Promise<void>;
   /** Removes a file, or an empty directory. */
   remove(path: string): Promise<void>;

@@ -6,6 +6,7 @@
 
 import {
   type AppendOptions,
+  type AtomicWriteOptions,
   type DirEntry,
   type FileStat,
   type FileSystem,
@@ -13,10 +14,9 @@ import {
   isFsError,
   type ReadRange,
   type WriteData,
-  type WriteOptions,
 } from "./file-system.ts";
 import { chunksOf, SourceFailure } from "./_write-data.ts";
-import { fsError, type FsOperation, isAbsent } from "./_map-error.ts";
+import { fsError, type FsOperation, isAbsent, mapError } from "./_map-error.ts";
 
 interface FileNode {
   kind: "file";
@@ -42,6 +42,25 @@ export interface MemoryFileSystemOptions {
   cwd?: string;
   /** Largest chunk `read` yields, so tests can exercise chunk boundaries; defaults to 64 KiB. */
   chunkSize?: number;
+  /**
+   * Bytes of file content the file system holds at most: a write past it fails as a full disk
+   * does (`no space left on the device`), and, like the disk adapters, leaves nothing of itself.
+   * A rewrite needs room for old and new content at once (the temp file sits beside the old one).
+   */
+  quota?: number;
+  /**
+   * Called before each step that changes the file system; an error it throws (a native-looking
+   * `{ code: "ENOSPC" }` works) fails that step, which then changes nothing.
+   */
+  fault?: (step: MemoryWriteStep) => void;
+}
+
+/** A step that changes a `MemoryFileSystem`, as its `fault` hook sees it. */
+export interface MemoryWriteStep {
+  op: "append" | "write" | "rename" | "remove" | "mkdir";
+  path: string;
+  /** For `append` and `write`: the bytes to be written. */
+  bytes?: number;
 }
 
 const DEFAULT_FILE_MODE = 0o600;
@@ -65,9 +84,13 @@ export class MemoryFileSystem implements FileSystem {
   readonly #clock: () => number;
   readonly #cwd: string[];
   readonly #chunkSize: number;
+  readonly #quota: number;
+  readonly #fault: ((step: MemoryWriteStep) => void) | undefined;
 
   constructor(options: MemoryFileSystemOptions = {}) {
     this.#clock = options.clock ?? Date.now;
+    this.#quota = options.quota ?? Infinity;
+    this.#fault = options.fault;
     this.#root = { kind: "dir", children: new Map(), mode: DIRECTORY_MODE, mtimeMs: this.#clock() };
     this.#cwd = resolve([], options.cwd ?? "/");
     this.#chunkSize = Math.max(1, options.chunkSize ?? 64 * 1024);
@@ -115,12 +138,13 @@ export class MemoryFileSystem implements FileSystem {
     const op = { verb: "append to", path };
     const { parent, name } = this.#parentOf(path, op);
     const existing = parent.children.get(name);
+    if (existing !== undefined && options.exclusive) throw fsError("AlreadyExists", op);
+    if (existing?.kind === "dir") throw fsError("IsDirectory", op);
+    this.#step({ op: "append", path, bytes: data.length }, op, data.length);
     if (existing === undefined) {
       this.#createFile(parent, name, data, options.mode);
       return;
     }
-    if (options.exclusive) throw fsError("AlreadyExists", op);
-    if (existing.kind === "dir") throw fsError("IsDirectory", op);
     const joined = new Uint8Array(existing.data.length + data.length);
     joined.set(existing.data);
     joined.set(data, existing.data.length);
@@ -128,11 +152,13 @@ export class MemoryFileSystem implements FileSystem {
     existing.mtimeMs = this.#clock();
   }
 
-  async writeAtomic(path: string, data: WriteData, options: WriteOptions = {}): Promise<void> {
+  async writeAtomic(path: string, data: WriteData, options: AtomicWriteOptions = {}): Promise<void> {
     const op = { verb: "write", path };
     const check = () => {
       const { parent, name } = this.#parentOf(path, op);
-      if (parent.children.get(name)?.kind === "dir") throw fsError("IsDirectory", op);
+      const existing = parent.children.get(name);
+      if (existing?.kind === "dir") throw fsError("IsDirectory", op);
+      if (existing !== undefined && options.exclusive) throw fsError("AlreadyExists", op);
       return { parent, name };
     };
     check();
@@ -144,7 +170,9 @@ export class MemoryFileSystem implements FileSystem {
       throw error instanceof SourceFailure ? error.error : error;
     }
     const bytes = new Uint8Array(await new Blob(parts).arrayBuffer());
+    this.#step({ op: "write", path, bytes: bytes.length }, op, bytes.length);
     const { parent, name } = check();
+    this.#step({ op: "rename", path }, op);
     this.#createFile(parent, name, bytes, options.mode);
   }
 
@@ -165,6 +193,7 @@ export class MemoryFileSystem implements FileSystem {
       const clash = conflict(node, existing);
       if (clash !== null) throw fsError(clash, op);
     }
+    this.#step({ op: "rename", path: from }, op);
     source.parent.children.delete(source.name);
     target.parent.children.set(target.name, node);
     source.parent.mtimeMs = target.parent.mtimeMs = this.#clock();
@@ -176,6 +205,7 @@ export class MemoryFileSystem implements FileSystem {
     const node = parent.children.get(name);
     if (node === undefined) throw fsError("NotFound", op);
     if (node.kind === "dir" && node.children.size > 0) throw fsError("NotEmpty", op);
+    this.#step({ op: "remove", path }, op);
     parent.children.delete(name);
     parent.mtimeMs = this.#clock();
   }
@@ -187,6 +217,7 @@ export class MemoryFileSystem implements FileSystem {
     if (!options.recursive) {
       const { parent, name } = this.#parentOf(path, op);
       if (parent.children.has(name)) throw fsError("AlreadyExists", op);
+      this.#step({ op: "mkdir", path }, op);
       this.#createDir(parent, name);
       return;
     }
@@ -218,6 +249,22 @@ export class MemoryFileSystem implements FileSystem {
     const parts = this.#parts(path);
     this.#lookup(parts, { verb: "resolve", path }); // no links here: only whether it exists
     return `/${parts.join("/")}`;
+  }
+
+  /** Runs the fault hook, and fails a write of `bytes` more that would not fit in the quota. */
+  #step(step: MemoryWriteStep, op: FsOperation, bytes = 0): void {
+    try {
+      this.#fault?.(step);
+    } catch (error) {
+      throw mapError(error, op);
+    }
+    if (bytes > 0 && this.#quota !== Infinity && this.#used(this.#root) + bytes > this.#quota) throw fsError("Other", op, "no space left on the device");
+  }
+
+  #used(dir: DirNode): number {
+    let total = 0;
+    for (const child of dir.children.values()) total += child.kind === "file" ? child.data.length : this.#used(child);
+    return total;
   }
 
   #parts(path: string): string[] {

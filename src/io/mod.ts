@@ -13,7 +13,7 @@ export * from "./file-system.ts";
 export { bunFileSystem } from "./bun.ts";
 export { denoFileSystem } from "./deno.ts";
 export { nodeFileSystem } from "./node.ts";
-export { MemoryFileSystem, type MemoryFileSystemOptions } from "./memory.ts";
+export { MemoryFileSystem, type MemoryFileSystemOptions, type MemoryWriteStep } from "./memory.ts";
 export { withFileLock, type FileLockOptions } from "./lock.ts";
 
 /**

@@ -6,10 +6,10 @@
 
 import { chmod, link, lstat, mkdir, open, realpath, rename, rm, rmdir, unlink } from "node:fs/promises";
 import type { FileHandle } from "node:fs/promises";
-import { closeSync, type Dirent, fstatSync, openSync, readdirSync, readSync, type Stats, statSync, writeSync } from "node:fs";
+import { closeSync, type Dirent, fstatSync, ftruncateSync, openSync, readdirSync, readSync, type Stats, statSync, unlinkSync, writeSync } from "node:fs";
 import { join } from "node:path";
 import { Buffer } from "node:buffer";
-import type { AppendOptions, DirEntry, FileStat, FileSystem, ReadRange, WriteData, WriteOptions } from "./file-system.ts";
+import type { AppendOptions, AtomicWriteOptions, DirEntry, FileStat, FileSystem, ReadRange, WriteData } from "./file-system.ts";
 import { chunksOf, SourceFailure } from "./_write-data.ts";
 import { isAbsent, mapError, mapped } from "./_map-error.ts";
 import { siblingTempPath } from "./_temp-path.ts";
@@ -158,18 +158,34 @@ async function append(path: string, data: Uint8Array, options: AppendOptions = {
   } catch (error) {
     throw mapError(error, op);
   }
+  let before = 0;
+  let offset = 0;
   try {
-    let offset = 0;
+    if (!options.exclusive) before = fstatSync(fd).size;
     // One write call; loops only if the kernel reports a short write.
     while (offset < data.length) offset += writeSync(fd, data, offset, data.length - offset);
   } catch (error) {
+    takeBack(fd, path, options.exclusive === true, before, offset);
     throw mapError(error, op);
   } finally {
     closeSync(fd);
   }
 }
 
-async function writeAtomic(path: string, data: WriteData, options: WriteOptions = {}): Promise<void> {
+/**
+ * Undoes a failed append: removes a file it created, or cuts the file back to its old length,
+ * unless someone else appended after us (the length is not ours alone to restore then).
+ */
+function takeBack(fd: number, path: string, created: boolean, before: number, written: number): void {
+  try {
+    if (created) unlinkSync(path);
+    else if (fstatSync(fd).size === before + written) ftruncateSync(fd, before);
+  } catch {
+    // The write's own error is the one to report.
+  }
+}
+
+async function writeAtomic(path: string, data: WriteData, options: AtomicWriteOptions = {}): Promise<void> {
   const { temp, dir } = siblingTempPath(path);
   try {
     const handle = await open(temp, "wx", options.mode ?? DEFAULT_FILE_MODE);
@@ -179,13 +195,36 @@ async function writeAtomic(path: string, data: WriteData, options: WriteOptions 
     } finally {
       await handle.close();
     }
-    await rename(temp, path);
+    if (options.exclusive) await placeNew(temp, path);
+    else await rename(temp, path);
   } catch (error) {
     await rm(temp, { force: true }).catch(() => {});
     if (error instanceof SourceFailure) throw error.error;
     throw mapError(error, { verb: "write", path });
   }
   await syncDirectory(dir);
+}
+
+/** Codes for a file system without hard links. */
+const NO_LINKS = new Set(["EPERM", "ENOTSUP", "EOPNOTSUPP", "ENOSYS", "EMLINK"]);
+
+/**
+ * Puts a finished temp file at `path` only if nothing is there: `link` fails on an existing
+ * name, where `rename` would replace it. Without hard links, the name is reserved empty first.
+ */
+async function placeNew(temp: string, path: string): Promise<void> {
+  try {
+    await link(temp, path);
+  } catch (error) {
+    if (!NO_LINKS.has((error as { code?: string }).code ?? "")) throw error;
+    await (await open(path, "wx", 0o600)).close();
+    await rename(temp, path).catch(async (renameError) => {
+      await unlink(path).catch(() => {});
+      throw renameError;
+    });
+    return;
+  }
+  await unlink(temp).catch(() => {}); // the file is in place; the temp is only a second name for it
 }
 
 /** Makes the rename durable; platforms that cannot open a directory (Windows) skip it. */

@@ -3,7 +3,7 @@
  * `.bak.2`, `.bak.3`… An existing backup is never overwritten.
  * @module
  */
-import { type FileSystem, isFsError } from "../io/file-system.ts";
+import type { FileSystem } from "../io/file-system.ts";
 
 /** The first backup name tried for a version-`fromVersion` file: `<file>.v<N>.bak`. */
 export function backupPath(path: string, fromVersion: number): string {
@@ -21,18 +21,5 @@ export async function freeBackupPath(fs: FileSystem, path: string, fromVersion: 
   for (let n = 1; ; n++) {
     const candidate = backupCandidate(path, fromVersion, n);
     if ((await fs.stat(candidate)) === null) return candidate;
-  }
-}
-
-/** Writes `bytes` to a new backup file (exclusive create, so never over another) and returns its path. */
-export async function writeBackup(fs: FileSystem, path: string, fromVersion: number, bytes: Uint8Array, mode: number): Promise<string> {
-  for (;;) {
-    const candidate = await freeBackupPath(fs, path, fromVersion);
-    try {
-      await fs.append(candidate, bytes, { exclusive: true, mode });
-      return candidate;
-    } catch (error) {
-      if (!isFsError(error, "AlreadyExists")) throw error;
-    }
   }
 }

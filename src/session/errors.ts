@@ -4,6 +4,7 @@
  * @module
  */
 import type { ReadIssue } from "../core/read/issue.ts";
+import { MAX_JSON_DEPTH } from "../core/read/json-depth.ts";
 
 /** Base class: `{code, exitCode, hint}` as STYLE.md asks. */
 export class SessionError extends Error {
@@ -24,7 +25,7 @@ export class NotASessionError extends SessionError {
   readonly path: string;
   readonly issues: ReadIssue[];
   constructor(path: string, issues: ReadIssue[] = []) {
-    const why = issues.find((i) => i.code === "not-a-session" || i.code === "empty-file");
+    const why = issues.find((i) => i.code === "not-a-session" || i.code === "bad-header" || i.code === "empty-file");
     super(
       "not-a-session",
       `${path} is not a pi session${why ? `: ${why.message.charAt(0).toLowerCase()}${why.message.slice(1)}` : ""}`,
@@ -34,6 +35,32 @@ export class NotASessionError extends SessionError {
     this.path = path;
     this.issues = issues;
   }
+}
+
+/** A line nests values deeper than `MAX_JSON_DEPTH`: nothing can walk it without overflowing the stack. */
+export class TooDeepError extends SessionError {
+  readonly path: string;
+  readonly line: number;
+  constructor(path: string, line: number) {
+    super(
+      "too-deep",
+      `Cannot read ${path}: line ${line} nests values more than ${MAX_JSON_DEPTH} levels deep`,
+      3,
+      "No pi entry nests that deep; `pi-session check` lists every such line",
+    );
+    this.path = path;
+    this.line = line;
+  }
+}
+
+/**
+ * Throws `TooDeepError` for the first too-deep line among `issues`. Readers leave such a line
+ * out (as they do a line that is not JSON), but a command that answered without it would answer
+ * about a different session: what needs the whole session calls this.
+ */
+export function refuseTooDeep(path: string, issues: readonly ReadIssue[]): void {
+  const deep = issues.find((i) => i.code === "too-deep");
+  if (deep) throw new TooDeepError(path, deep.line);
 }
 
 /** An entry id, prefix or label that names nothing (or more than one thing). */

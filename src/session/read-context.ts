@@ -14,7 +14,7 @@ import { projectLazyPath } from "../core/context/lazy-projection.ts";
 import { buildSessionContext } from "../core/context/session-projection.ts";
 import type { SessionEntry } from "../core/format/types.ts";
 import type { FileSystem } from "../io/file-system.ts";
-import { NotASessionError } from "./errors.ts";
+import { NotASessionError, refuseTooDeep } from "./errors.ts";
 
 /** Lines closer than this are read in one range rather than two. */
 const MERGE_GAP = 256 * 1024;
@@ -76,10 +76,12 @@ export async function readContextFromFile(
   } = {},
 ): Promise<{ context: SessionContext; issues: ReadIssue[] }> {
   const skeleton = await readSkeleton(fs, path);
+  refuseTooDeep(path, skeleton.issues);
   if (skeleton.notSession) throw new NotASessionError(path, skeleton.issues);
   if (skeleton.version < 3) {
     // Old files need ids assigned across the whole file: read them in full.
     const file = await readSession(fs.read(path, { reuseBuffer: true }));
+    refuseTooDeep(path, file.issues);
     return { context: buildSessionContext(file.entries, options.leafId), issues: file.issues };
   }
   const issues = skeleton.issues;

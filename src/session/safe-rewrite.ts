@@ -72,12 +72,11 @@ async function perform(fs: FileSystem, request: RewriteRequest): Promise<unknown
       return await readRange(fs, request.path, request.start, request.end);
     case "create":
       try {
-        await fs.append(request.path, request.data, { exclusive: true, mode: request.mode });
+        // Whole or not at all, never over another file: a kill or a full disk leaves no partial backup.
+        await fs.writeAtomic(request.path, inChunks(request.data), { exclusive: true, mode: request.mode });
         return true;
       } catch (error) {
         if (isFsError(error, "AlreadyExists")) return false;
-        // Any other failure of an exclusive create (a full disk) leaves at most a file of our own.
-        await fs.remove(request.path).catch(() => {});
         throw error;
       }
     case "write":

@@ -11,7 +11,7 @@ import { isValidSessionId, sessionFileName } from "../core/storage/layout.ts";
 import { dirName, joinPath, resolvePath } from "../core/storage/paths.ts";
 import type { FileSystem } from "../io/file-system.ts";
 import { forkedSession, type NewSessionParts } from "./branched-session.ts";
-import { InvalidForkSourceError, InvalidSessionIdError, NotASessionError } from "./errors.ts";
+import { InvalidForkSourceError, InvalidSessionIdError, NotASessionError, refuseTooDeep } from "./errors.ts";
 import { sessionFilesIn } from "./list-sessions.ts";
 import { readHeader } from "./read-header.ts";
 import { resolveUserPath, type SessionDeps, sessionDirFor } from "./session-options.ts";
@@ -32,6 +32,7 @@ export async function loadSessionFile(fs: FileSystem, path: string): Promise<Loa
   if (stat === null) return { kind: "missing" };
   if (stat.isFile && stat.size === 0) return { kind: "empty" };
   const file = await readSession(fs.read(path));
+  refuseTooDeep(path, file.issues);
   if (file.notSession || file.header === null) throw new NotASessionError(path, file.issues);
   return { kind: "session", file: file as SessionFile & { header: SessionHeader } };
 }

@@ -83,15 +83,17 @@ export class SessionWriter {
   }
 
   /**
-   * Writes header and entries as a new file: an exclusive create, or an atomic write over an
-   * empty file (one that was opened empty). A non-empty file already there is never touched.
+   * Writes header and entries as a new file, whole or not at all (a kill or a full disk leaves
+   * nothing): an exclusive create, or an atomic write over an empty file (one that was opened
+   * empty). A non-empty file already there is never touched.
    */
   async writeAll(session: SessionSnapshot): Promise<void> {
     const bytes = encoder.encode(toJsonl([session.header, ...session.entries]));
     await this.#fs.mkdir(dirName(this.path), { recursive: true });
+    // A new file's name is never used again: stale locks beside it are cleared now or never.
     await withFileLock(this.#fs, this.path, async () => {
       try {
-        await this.#fs.append(this.path, bytes, { exclusive: true, mode: SESSION_FILE_MODE });
+        await this.#fs.writeAtomic(this.path, bytes, { exclusive: true, mode: SESSION_FILE_MODE });
       } catch (error) {
         if (!isFsError(error, "AlreadyExists")) throw error;
         const existing = await this.#fs.stat(this.path);
@@ -100,7 +102,7 @@ export class SessionWriter {
         }
         await this.#fs.writeAtomic(this.path, bytes, { mode: existing.mode || SESSION_FILE_MODE });
       }
-    });
+    }, { sweepFolder: true });
     this.#state = { kind: "written", end: { size: bytes.length, newline: true } };
   }
 

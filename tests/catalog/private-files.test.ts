@@ -56,22 +56,22 @@ test("file catalog: a new folder is 0700 and its sections 0600", { skip }, () =>
   withDir(async (dir) => {
     const cache = join(dir, "cache", "pi-session");
     assert.equal(await index(dir, cache, "file"), "file");
-    assert.deepEqual(modes(cache), [". 700", "listing-v1.jsonl 600", `usage-v${usageDigest.version}.jsonl 600`]);
+    assert.deepEqual(modes(cache), [". 700", `listing-v${listingDigest.version}.jsonl 600`, `usage-v${usageDigest.version}.jsonl 600`]);
   }));
 
 test("file catalog: a folder and files left readable by others are made private when the catalog opens", { skip }, () =>
   withDir(async (dir) => {
     const cache = join(dir, "pi-session");
-    mkdirSync(join(cache, "listing-v1.jsonl.lock"), { recursive: true });
-    writeFileSync(join(cache, "listing-v1.jsonl"), "");
+    mkdirSync(join(cache, `listing-v${listingDigest.version}.jsonl.lock`), { recursive: true });
+    writeFileSync(join(cache, `listing-v${listingDigest.version}.jsonl`), "");
     writeFileSync(join(cache, "pick-first-page-0123abcd.json"), "{}");
     chmodSync(cache, 0o755);
-    chmodSync(join(cache, "listing-v1.jsonl.lock"), 0o755);
-    chmodSync(join(cache, "listing-v1.jsonl"), 0o644);
+    chmodSync(join(cache, `listing-v${listingDigest.version}.jsonl.lock`), 0o755);
+    chmodSync(join(cache, `listing-v${listingDigest.version}.jsonl`), 0o644);
     chmodSync(join(cache, "pick-first-page-0123abcd.json"), 0o666);
     const catalog = await openCatalog({ fs: detectFileSystem(), cacheDir: cache, mode: "file", realDisk: true });
     catalog.close();
-    assert.deepEqual(modes(cache), [". 700", "listing-v1.jsonl 600", "listing-v1.jsonl.lock 700", "pick-first-page-0123abcd.json 600"]);
+    assert.deepEqual(modes(cache), [". 700", `listing-v${listingDigest.version}.jsonl 600`, `listing-v${listingDigest.version}.jsonl.lock 700`, "pick-first-page-0123abcd.json 600"]);
   }));
 
 const binding = await sqliteBinding();

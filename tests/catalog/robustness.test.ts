@@ -37,7 +37,7 @@ async function rows(catalog: Catalog): Promise<number> {
 test("catalog: a cache file cut short keeps its whole records; the cut one counts as missing, is read again and replaced", async () => {
   const fs = await corpus();
   await new Catalog(fs, { store: new FileCatalogStore(fs, "/cache") }).refresh([listingDigest, usageDigest], FILES);
-  for (const name of ["listing-v1.jsonl", `usage-v${usageDigest.version}.jsonl`]) {
+  for (const name of [`listing-v${listingDigest.version}.jsonl`, `usage-v${usageDigest.version}.jsonl`]) {
     const good = new TextDecoder().decode((await fs.read(`/cache/${name}`).next()).value);
     // The format line, the first record and half of the second.
     const cut = good.indexOf("\n", good.indexOf("\n") + 1) + 1 + 20;
@@ -59,7 +59,7 @@ test("catalog: a cache file cut short keeps its whole records; the cut one count
 test("catalog: a cache file that is not the catalog's format is noted once, read around, and replaced", async () => {
   const fs = await corpus();
   await new Catalog(fs, { store: new FileCatalogStore(fs, "/cache") }).refresh([listingDigest, usageDigest], FILES);
-  for (const name of ["listing-v1.jsonl", `usage-v${usageDigest.version}.jsonl`]) await fs.writeAtomic(`/cache/${name}`, utf8("garbage {\n"));
+  for (const name of [`listing-v${listingDigest.version}.jsonl`, `usage-v${usageDigest.version}.jsonl`]) await fs.writeAtomic(`/cache/${name}`, utf8("garbage {\n"));
   const notes: string[] = [];
   const catalog = new Catalog(fs, { store: new FileCatalogStore(fs, "/cache"), note: (m) => notes.push(m) });
   assert.equal(await rows(catalog), 10);
@@ -82,12 +82,12 @@ test("catalog: an unwritable cache is noted once and the answer is still right",
 test("catalog: a cache locked by another process is not waited on for long", async () => {
   // Real time: the lock's age decides whether it is stale.
   const fs = await corpus(new MemoryFileSystem());
-  await fs.mkdir("/cache/listing-v1.jsonl.lock", { recursive: true });
+  await fs.mkdir(`/cache/listing-v${listingDigest.version}.jsonl.lock`, { recursive: true });
   const notes: string[] = [];
   const catalog = new Catalog(fs, { store: new FileCatalogStore(fs, "/cache", { lockTimeoutMs: 50 }), note: (m) => notes.push(m) });
   assert.equal(await rows(catalog), 10);
   assert.equal(notes.length, 1);
-  assert.match(notes[0], /another process holds/);
+  assert.match(notes[0], /listing-v1.jsonl.lock is held by an unknown process/);
 });
 
 const binding = await sqliteBinding();

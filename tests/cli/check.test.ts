@@ -5,6 +5,7 @@
  */
 import assert from "node:assert/strict";
 import { test } from "node:test";
+import { execFileSync } from "node:child_process";
 import { mkdtemp, rm, symlink, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -238,4 +239,25 @@ test("check keeps escape sequences from the file off the terminal, but not out o
   assert.match(r.stdout, /\[unknown-type\] Entry "e 1" has unknown type " \[2Jwipe"/);
   const json = await runCli(["check", path, "--json"], { fs });
   assert.equal(JSON.parse(json.stdout).problems[0].entryId, "e\x1b1");
+});
+
+test("check refuses a named FIFO as unreadable (exit 3) instead of waiting on it forever", async (t) => {
+  const dir = await mkdtemp(join(tmpdir(), "pi-session-check-fifo-"));
+  try {
+    const fifo = join(dir, "pipe.jsonl");
+    try {
+      execFileSync("mkfifo", [fifo]);
+    } catch {
+      t.skip("mkfifo is not available here");
+      return;
+    }
+    const good = join(dir, "good.jsonl");
+    await writeFile(good, line({ type: "session", version: 3, id: "g1", timestamp: TS, cwd: dir }) + "\n");
+    // Nobody ever writes to the pipe: a check that opened it would never return.
+    const r = await runCli(["check", fifo, good], { fs: nodeFileSystem, processCwd: dir, home: dir });
+    assert.equal(r.code, 3, r.stderr);
+    assert.equal(r.stdout, `${fifo}: [unreadable] ${fifo} is a pipe or a device, not a session file\n1 file checked, 1 problem\n`);
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
 });

@@ -5,6 +5,8 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { run } from "../../src/cli/run.ts";
+import { listingDigest } from "../../src/core/digest/listing-digest.ts";
+import { usageDigest } from "../../src/core/digest/usage-digest.ts";
 import { HOME, harnessDeps, memoryFs, readOnlyFs, runCli, writeText } from "./_harness.ts";
 import { usageSessions } from "./_usage-sessions.ts";
 
@@ -29,7 +31,7 @@ test("index reads every session once, then nothing; --rebuild reads them all aga
   const text = await runCli(["index", "--stats"], { fs });
   assert.equal(text.code, 0);
   assert.match(text.stdout, /^Indexed 3 session files: 0 read, 0 appended, 0 touched, 3 unchanged, 0 removed \(0\.0 MB read\)\nCatalog: file at ~\/\.cache\/pi-session\nSize: /);
-  assert.match(text.stdout, /\n {2}usage \(v3\): 3 files\n/);
+  assert.match(text.stdout, new RegExp(`\n {2}usage \\(v${usageDigest.version}\\): 3 files\n`));
 });
 
 test("index with XDG_CACHE_HOME and with PI_SESSION_CATALOG=off", async () => {
@@ -44,8 +46,8 @@ test("index with XDG_CACHE_HOME and with PI_SESSION_CATALOG=off", async () => {
 test("a corrupt cache gives the same listing: a broken record counts as missing, a broken file gets one note on stderr", async () => {
   const { fs } = await setup();
   const good = await runCli(["list", "--all", "--json"], { fs });
-  const listing = `${HOME}/.cache/pi-session/listing-v1.jsonl`;
-  await writeText(fs, listing, '{"catalog":"pi-session","format":1,"section":"listing","version":1}\n{"broken');
+  const listing = `${HOME}/.cache/pi-session/listing-v${listingDigest.version}.jsonl`;
+  await writeText(fs, listing, `{"catalog":"pi-session","format":1,"section":"listing","version":${listingDigest.version}}\n{"broken`);
   const torn = await runCli(["list", "--all", "--json"], { fs });
   assert.equal(torn.code, 0);
   assert.equal(torn.stdout, good.stdout);

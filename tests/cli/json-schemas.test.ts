@@ -65,6 +65,8 @@ const READING: [string, string[], number][] = [
   ["name", ["name", CART, "--json"], 0],
   ["label", ["label", CART, "1a2b1111", "--json"], 1],
   ["prune", ["prune", "--older-than", "30d", "--dry-run", "--json"], 0],
+  ["repair", ["repair", "/work/broken", "--dry-run", "--json"], 1],
+  ["move", ["move", WEBSHOP, "/home/dev/shop", "--dry-run", "--json"], 0],
   ["otel", ["otel", "--all", "--dry-run", "--json"], 0],
 ];
 
@@ -78,6 +80,8 @@ const WRITING: [string, string[], number][] = [
   ["export", ["export", CART, "--format", "html", "--redact", "-o", "/work/out/cart.html", "--json"], 0],
   ["migrate", ["migrate", `${AGENT_DIR}/sessions/--home-dev-old-project--`, "--dry-run", "--json"], 0],
   ["migrate", ["migrate", `${AGENT_DIR}/sessions/--home-dev-old-project--`, "--json"], 0],
+  ["repair", ["repair", "/work/broken", "--json"], 1],
+  ["move", ["move", "/home/dev/old-project", "/home/dev/older-project", "--json"], 0],
   ["delete", ["delete", "019c4a6b", "--yes", "--json"], 0],
   ["prune", ["prune", "--older-than", "2025-12-01", "--yes", "--json"], 0],
 ];

@@ -68,7 +68,7 @@ const EXPECTED: Record<string, [IssueCode, number][]> = {
   "version-not-a-number": [],
   "version-from-the-future": [],
   "v1-bad-compaction-index": [],
-  "deep-nesting": [],
+  "deep-nesting": [["too-deep", 2]],
   "chain-200k": [],
   "children-50k": [],
   "line-64mb": [],

@@ -92,7 +92,7 @@ async function exportAll(lines: string[]): Promise<{ format: string; raw: string
   await addSession(fs, ID, [], { text: lines.join("\n") + "\n" });
   const outputs = [];
   for (const { format, args } of FORMATS) {
-    const run = await runCli(["export", ID, "--format", format, ...args, "-o", `out.${format}`], { fs });
+    const run = await runCli(["export", ID, "--format", format, ...args, "-o", `out.${format}`, "--mkdir"], { fs });
     assert.equal(run.code, 0, `${format}: ${run.stderr}`);
     const raw = await readText(fs, `out.${format}`);
     let decoded = raw;

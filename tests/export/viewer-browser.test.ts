@@ -164,6 +164,20 @@ describe("HTML export in Chromium", { skip }, () => {
     }
   });
 
+  it("a malformed deep link (#entry-%E0%A4%A) is ignored: the page shows its branch, no error", async () => {
+    const { page, errors } = await open(files.all, "#entry-%E0%A4%A");
+    assert.ok(await page.locator(".messages .entry").count() > 0, "the conversation is shown");
+    // The same fragment after loading (a hashchange) leaves the page as it is.
+    const shown = await page.$$eval(".messages .entry", (els) => els.length);
+    await page.evaluate(() => {
+      location.hash = "#entry-%E0%A4%A";
+    });
+    await page.evaluate(() => new Promise((resolve) => setTimeout(resolve, 50)));
+    assert.equal(await page.$$eval(".messages .entry", (els) => els.length), shown);
+    assert.deepEqual(errors, []);
+    await page.close();
+  });
+
   it("renders a long session lazily and still jumps to its last entry", async () => {
     const { page, requests } = await open(files.long);
     const initial = await page.$$eval(".messages .entry", (els) => els.length);

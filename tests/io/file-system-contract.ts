@@ -230,6 +230,31 @@ export function describeFileSystemContract(name: string, makeFs: () => Promise<F
       assert.deepEqual(await names(fs, at()), ["s.jsonl"], "no temp file left behind");
     });
 
+    test("writeAtomic({exclusive}) creates a whole new file, mode 0600, and leaves no temp file", async ({ fs, at }) => {
+      await fs.writeAtomic(at("new.jsonl"), bytes("whole\n"), { exclusive: true });
+      assert.equal(await readText(fs, at("new.jsonl")), "whole\n");
+      assert.deepEqual(await names(fs, at()), ["new.jsonl"]);
+      const mode = (await fs.stat(at("new.jsonl")))?.mode;
+      if (mode !== 0) assert.equal(mode, 0o600);
+    });
+
+    test("writeAtomic({exclusive}) never replaces a file that is there", async ({ fs, at }) => {
+      await fs.append(at("s.jsonl"), bytes("theirs\n"));
+      await rejectsWith(() => fs.writeAtomic(at("s.jsonl"), bytes("ours\n"), { exclusive: true }), ["AlreadyExists"], at("s.jsonl"));
+      assert.equal(await readText(fs, at("s.jsonl")), "theirs\n");
+      assert.deepEqual(await names(fs, at()), ["s.jsonl"], "no temp file left behind");
+    });
+
+    test("writeAtomic({exclusive}) leaves nothing when producing a chunk fails", async ({ fs, at }) => {
+      const failure = new SyntaxError("the source broke");
+      async function* chunks() {
+        yield bytes("part one\n");
+        throw failure;
+      }
+      await assert.rejects(() => fs.writeAtomic(at("new.jsonl"), chunks(), { exclusive: true }), (error) => error === failure);
+      assert.deepEqual(await names(fs, at()), []);
+    });
+
     test("writeAtomic() fails with NotFound in a missing directory and onto a directory with IsDirectory", async ({ fs, at }) => {
       await rejectsWith(() => fs.writeAtomic(at("nope", "f"), bytes("x")), ["NotFound"], at("nope", "f"));
       await fs.mkdir(at("d"));

@@ -65,4 +65,33 @@ describe("MemoryFileSystem", () => {
     await assert.rejects(fs.remove("/"), (error: unknown) => isFsError(error, "Other"));
     await assert.rejects(fs.mkdir("/"), (error: unknown) => isFsError(error, "AlreadyExists"));
   });
+
+  it("MemoryFileSystem fails a write past its quota as a full disk does, keeping nothing of it", async () => {
+    const fs = new MemoryFileSystem({ quota: 10 });
+    await fs.append("/s.jsonl", bytes("12345678"));
+    const full = (error: unknown) => isFsError(error, "Other") && /no space left on the device/.test(error.message);
+    await assert.rejects(fs.append("/s.jsonl", bytes("abc")), full);
+    await assert.rejects(fs.append("/t.jsonl", bytes("abc"), { exclusive: true }), full);
+    await assert.rejects(fs.writeAtomic("/s.jsonl", bytes("abc")), full, "the temp needs room beside the old file");
+    assert.equal((await fs.stat("/s.jsonl"))?.size, 8);
+    assert.equal(await fs.stat("/t.jsonl"), null);
+    await fs.append("/s.jsonl", bytes("ab"));
+    assert.equal((await fs.stat("/s.jsonl"))?.size, 10);
+  });
+
+  it("MemoryFileSystem's fault hook fails the step it throws for, and that step changes nothing", async () => {
+    const steps: string[] = [];
+    const fs = new MemoryFileSystem({
+      fault: (step) => {
+        steps.push(`${step.op} ${step.path}`);
+        if (step.op === "rename") throw Object.assign(new Error("EIO"), { code: "EIO" });
+      },
+    });
+    await fs.mkdir("/d");
+    await fs.append("/d/s", bytes("x"));
+    await assert.rejects(fs.writeAtomic("/d/s", bytes("y")), (error: unknown) => isFsError(error, "Other") && /input\/output error/.test(error.message));
+    await assert.rejects(fs.rename("/d/s", "/d/t"));
+    await fs.remove("/d/s");
+    assert.deepEqual(steps, ["mkdir /d", "append /d/s", "write /d/s", "rename /d/s", "rename /d/s", "remove /d/s"]);
+  });
 });

@@ -5,7 +5,7 @@
  */
 import type { AgentMessage, Usage } from "../../src/core/format/types.ts";
 import type { StorageEnv } from "../../src/core/storage/layout.ts";
-import type { AppendOptions, FileSystem, ReadRange, WriteData, WriteOptions } from "../../src/io/file-system.ts";
+import type { AppendOptions, AtomicWriteOptions, FileSystem, ReadRange, WriteData } from "../../src/io/file-system.ts";
 import { FsError } from "../../src/io/file-system.ts";
 import { MemoryFileSystem } from "../../src/io/memory.ts";
 import type { SessionManagerOptions } from "../../src/session/session-options.ts";
@@ -95,7 +95,9 @@ export class FlakyFileSystem implements FileSystem {
   readonly inner: MemoryFileSystem;
   failWrites = false;
   appends: { path: string; data: string; options?: AppendOptions }[] = [];
+  /** Paths written whole (successfully), and the options of each write. */
   atomicWrites: string[] = [];
+  atomicOptions: (AtomicWriteOptions | undefined)[] = [];
 
   constructor(inner = new MemoryFileSystem()) {
     this.inner = inner;
@@ -119,10 +121,11 @@ export class FlakyFileSystem implements FileSystem {
     return this.inner.append(path, data, options);
   }
 
-  async writeAtomic(path: string, data: WriteData, options?: WriteOptions): Promise<void> {
+  async writeAtomic(path: string, data: WriteData, options?: AtomicWriteOptions): Promise<void> {
     if (this.failWrites) throw new FsError("Other", path, `Cannot write ${path}: disk full`);
+    await this.inner.writeAtomic(path, data, options);
     this.atomicWrites.push(path);
-    return this.inner.writeAtomic(path, data, options);
+    this.atomicOptions.push(options);
   }
 
   rename(from: string, to: string) {

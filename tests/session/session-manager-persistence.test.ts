@@ -26,10 +26,12 @@ describe("SessionManager persistence", () => {
     await session.appendThinkingLevelChange("high");
     assert.equal(await readText(fs, FILE), null);
     assert.equal(fs.appends.length, 0);
+    assert.equal(fs.atomicWrites.length, 0);
     await session.appendMessage(user("hi"));
-    const writes = fs.sessionAppends();
-    assert.equal(writes.length, 1);
-    assert.deepEqual(writes[0].options, { exclusive: true, mode: 0o600 });
+    assert.equal(fs.sessionAppends().length, 0);
+    // Whole or not at all: a kill or a full disk during the write leaves no partial session.
+    assert.deepEqual(fs.atomicWrites, [FILE]);
+    assert.deepEqual(fs.atomicOptions[0], { exclusive: true, mode: 0o600 });
     const lines = await readLines(fs, FILE);
     assert.deepEqual(lines.map((l) => l.type), ["session", "model_change", "thinking_level_change", "message"]);
     assert.equal(await fs.stat(`${FILE}.lock`), null);
@@ -51,9 +53,9 @@ describe("SessionManager persistence", () => {
     const before = (await readText(fs, FILE))!;
     const id = await session.appendMessage(assistant("hello"));
     const writes = fs.sessionAppends();
-    assert.equal(writes.length, 2);
-    assert.equal(writes[1].data, JSON.stringify(session.getEntry(id)) + "\n");
-    assert.equal(await readText(fs, FILE), before + writes[1].data);
+    assert.equal(writes.length, 1);
+    assert.equal(writes[0].data, JSON.stringify(session.getEntry(id)) + "\n");
+    assert.equal(await readText(fs, FILE), before + writes[0].data);
   });
 
   it("an append first ends a torn last line with a newline", async () => {

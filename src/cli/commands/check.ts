@@ -12,8 +12,8 @@ import { mapConcurrent, sessionFilesIn } from "../../session/list-sessions.ts";
 import type { CommandSpec } from "../command.ts";
 import type { CliContext } from "../context.ts";
 import { describeError } from "../errors.ts";
-import { oneLine } from "../output/control-chars.ts";
-import { looksLikePath, resolveSessionRef } from "../resolve/session-ref.ts";
+import { oneLine } from "../../render/control-chars.ts";
+import { looksLikePath, resolveSessionRef } from "../../query/resolve/session-ref.ts";
 
 /** Codes that are reported but do not make `check` fail unless `--strict`. */
 const NOTE_CODES: ReadonlySet<IssueCode> = new Set(["legacy-version", "unknown-from-id"]);
@@ -30,13 +30,15 @@ interface Target {
   path: string;
   /** Named on the command line (not found in a directory): not being a session is fatal. */
   named: boolean;
+  /** A pipe, socket or device: never read (a FIFO may never end), reported as unreadable. */
+  notAFile?: boolean;
 }
 
 /** The `.jsonl` files of a sessions directory: directly in it and one folder down. */
 async function filesOfDirectory(ctx: CliContext, dir: string): Promise<string[]> {
   const files = await sessionFilesIn(ctx.fs, dir);
   for (const entry of await ctx.fs.list(dir)) {
-    if (entry.isDirectory) files.push(...(await sessionFilesIn(ctx.fs, joinPath(dir, entry.name))));
+    if (entry.isDirectory) for (const file of await sessionFilesIn(ctx.fs, joinPath(dir, entry.name))) files.push(file);
   }
   return files.sort();
 }
@@ -52,7 +54,9 @@ export async function collectTargets(ctx: CliContext, inputs: string[]): Promise
     if (stat?.isDirectory) {
       const files = await filesOfDirectory(ctx, asPath);
       if (files.length === 0) ctx.note(`No .jsonl files in ${asPath}`);
-      targets.push(...files.map((path) => ({ path, named: false })));
+      for (const path of files) targets.push({ path, named: false });
+    } else if (stat && !stat.isFile) {
+      targets.push({ path: asPath, named: true, notAFile: true });
     } else if (stat || looksLikePath(input)) {
       targets.push({ path: asPath, named: true });
     } else {
@@ -78,7 +82,12 @@ interface Checked {
   fatal: boolean;
 }
 
-async function checkFile(ctx: CliContext, { path, named }: Target): Promise<Checked> {
+async function checkFile(ctx: CliContext, { path, named, notAFile }: Target): Promise<Checked> {
+  if (notAFile) {
+    // The words every command that takes a path uses for a pipe (see resolveSessionRef).
+    const message = `${path} is a pipe or a device, not a session file`;
+    return { problems: [{ path, line: 0, entryId: null, code: "unreadable", message }], read: false, fatal: true };
+  }
   let file;
   try {
     file = await readSession(ctx.fs.read(path));

@@ -5,10 +5,11 @@
  */
 import { SessionTree } from "../../core/tree/session-tree.ts";
 import type { CommandSpec } from "../command.ts";
+import { oneLine } from "../../render/control-chars.ts";
 import { CliError } from "../errors.ts";
-import { loadSessionAt } from "../load.ts";
-import { resolveEntryRef } from "../resolve/entry-ref.ts";
-import { resolveSessionRef } from "../resolve/session-ref.ts";
+import { loadSessionAt } from "../../query/load.ts";
+import { resolveEntryRef } from "../../query/resolve/entry-ref.ts";
+import { resolveSessionRef } from "../../query/resolve/session-ref.ts";
 import { openForAppend, requireSession, writing } from "../session-write.ts";
 
 /** `pi-session label <ref> <entry> [LABEL... | --clear]` */
@@ -27,8 +28,9 @@ export const labelCommand: CommandSpec = {
       const targetId = resolveEntryRef(tree, entry, path);
       const label = tree.getLabel(targetId);
       if (ctx.json) ctx.outJson({ path, targetId, label: label ?? null });
-      else if (label !== undefined) ctx.out(label);
-      if (label === undefined && !ctx.json) ctx.note(`Entry ${targetId} has no label`);
+      // Stored text: an escape in it (a clipboard write, a clear screen) never reaches the terminal.
+      else if (label !== undefined) ctx.out(oneLine(label));
+      if (label === undefined && !ctx.json) ctx.note(`Entry ${oneLine(targetId)} has no label`);
       return label === undefined ? 1 : 0;
     }
     const label = clear ? undefined : words.join(" ").trim() || undefined;

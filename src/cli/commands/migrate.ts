@@ -8,14 +8,14 @@ import { sessionFilesIn } from "../../session/list-sessions.ts";
 import type { CommandSpec } from "../command.ts";
 import type { CliContext } from "../context.ts";
 import { migrateFile, type MigrateResult } from "../migrate-file.ts";
-import { printable } from "../output/control-chars.ts";
-import { resolveSessionRef } from "../resolve/session-ref.ts";
+import { printable } from "../../render/control-chars.ts";
+import { resolveSessionRef } from "../../query/resolve/session-ref.ts";
 
 /** The `.jsonl` files of `dir` and of its direct subfolders (`sessions/--cwd--/*.jsonl`). */
 async function filesUnder(ctx: CliContext, dir: string): Promise<string[]> {
   const files = await sessionFilesIn(ctx.fs, dir);
   for (const entry of await ctx.fs.list(dir)) {
-    if (entry.isDirectory) files.push(...(await sessionFilesIn(ctx.fs, joinPath(dir, entry.name))));
+    if (entry.isDirectory) for (const file of await sessionFilesIn(ctx.fs, joinPath(dir, entry.name))) files.push(file);
   }
   return files.sort();
 }
@@ -82,6 +82,6 @@ export const migrateCommand: CommandSpec = {
     else if (files.length > 0) ctx.note(summary(results, options.dryRun));
     if (files.length === 0) return 1;
     const codes = results.map((r) => r.exitCode);
-    return codes.includes(3) ? 3 : Math.max(0, ...codes);
+    return codes.includes(3) ? 3 : codes.reduce((a, b) => Math.max(a, b), 0);
   },
 };

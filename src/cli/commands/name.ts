@@ -4,9 +4,10 @@
  * @module
  */
 import type { CommandSpec } from "../command.ts";
+import { oneLine } from "../../render/control-chars.ts";
 import { CliError } from "../errors.ts";
-import { loadSessionAt } from "../load.ts";
-import { resolveSessionRef } from "../resolve/session-ref.ts";
+import { loadSessionAt } from "../../query/load.ts";
+import { resolveSessionRef } from "../../query/resolve/session-ref.ts";
 import { openForAppend, writing } from "../session-write.ts";
 
 /** `pi-session name <ref> [NAME... | --clear]` */
@@ -23,7 +24,8 @@ export const nameCommand: CommandSpec = {
     if (!clear && words.length === 0) {
       const name = (await loadSessionAt(ctx, path)).tree.sessionName;
       if (ctx.json) ctx.outJson({ path, name: name ?? null });
-      else if (name !== undefined) ctx.out(name);
+      // Stored text: an escape in it (a clipboard write, a clear screen) never reaches the terminal.
+      else if (name !== undefined) ctx.out(oneLine(name));
       if (name === undefined && !ctx.json) ctx.note(`${path} has no name`);
       return name === undefined ? 1 : 0;
     }
@@ -32,7 +34,7 @@ export const nameCommand: CommandSpec = {
     if (!clear && name === "") throw new CliError("empty-name", "The name is empty after trimming", "Use --clear to remove a session's name");
     const manager = await openForAppend(ctx, path);
     const id = await writing(path, () => manager.appendSessionInfo(name));
-    if (!clear && name !== given.trim()) ctx.note(`Line breaks in the name were replaced: "${name}"`);
+    if (!clear && name !== given.trim()) ctx.note(`Line breaks in the name were replaced: "${oneLine(name)}"`);
     if (ctx.json) ctx.outJson({ path, id, type: "session_info", name });
     else ctx.out(`appended session_info ${id} to ${path}`);
     return 0;

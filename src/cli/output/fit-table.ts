@@ -5,7 +5,7 @@
  * @module
  */
 import { type Column, formatTable } from "./table.ts";
-import { textWidth, truncate } from "./text-width.ts";
+import { textWidth, truncate } from "../../render/text-width.ts";
 
 /** A column that may be left out when the terminal is narrow. */
 export interface FitColumn extends Column {
@@ -25,7 +25,8 @@ export interface FitColumn extends Column {
  * ```
  */
 export function fitTable(rows: string[][], columns: FitColumn[], maxWidth = Infinity): { lines: string[]; kept: number[] } {
-  const natural = columns.map((_, i) => Math.max(0, ...rows.map((row) => textWidth(row[i] ?? ""))));
+  // A reduce, not Math.max(...rows): a spread of 100k+ rows overflows the stack.
+  const natural = columns.map((_, i) => rows.reduce((widest, row) => Math.max(widest, textWidth(row[i] ?? "")), 0));
   let kept = columns.map((_, i) => i);
   const needed = (indices: number[]) =>
     indices.reduce((sum, i) => sum + (columns[i].flex ? Math.min(natural[i], columns[i].min ?? 24) : natural[i]), 0) + 2 * (indices.length - 1);

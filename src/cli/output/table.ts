@@ -4,7 +4,7 @@
  * one long cell (a deep cwd) cannot squeeze the others (the session's name) to nothing.
  * @module
  */
-import { pad, textWidth, truncate } from "./text-width.ts";
+import { pad, textWidth, truncate } from "../../render/text-width.ts";
 
 export interface Column {
   /** Right-align (numbers). */
@@ -70,7 +70,8 @@ function cutStart(text: string, width: number): string {
  * ```
  */
 export function formatTable(rows: string[][], columns: Column[], maxWidth = Infinity): string[] {
-  const widths = columns.map((_, i) => Math.max(0, ...rows.map((row) => textWidth(row[i] ?? ""))));
+  // A reduce, not Math.max(...rows): a spread of 100k+ rows overflows the stack.
+  const widths = columns.map((_, i) => rows.reduce((widest, row) => Math.max(widest, textWidth(row[i] ?? "")), 0));
   const giving = columns.map((c, i) => (c.flex || c.shrink ? i : -1)).filter((i) => i >= 0);
   const total = widths.reduce((sum, w) => sum + w, 0) + 2 * (columns.length - 1);
   if (giving.length > 0 && Number.isFinite(maxWidth) && total > maxWidth) {

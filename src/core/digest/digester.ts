@@ -21,6 +21,8 @@ export interface DigestState<S> {
   header: HeaderFacts | null;
   /** The first parsed line was not a header: not a session. */
   rejected: boolean;
+  /** Set when that line was a `{"type":"session"}` header that cannot be used: why (`headerProblem`). */
+  badHeader?: string;
   data: S;
 }
 
@@ -141,7 +143,7 @@ export class Digester<S, D = never> {
     const state = this.#state;
     if (state.rejected) return;
     if (state.header) return this.kind.entry(state.data, line, state.header, this.#emit);
-    const found = listingHeaderLine(line);
+    const found = listingHeaderLine(line, (problem) => state.badHeader = problem);
     if (found === null) state.rejected = true;
     else if (found) state.header = headerFacts(found);
   }

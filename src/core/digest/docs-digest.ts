@@ -53,7 +53,7 @@ export function docRowsOfLine(line: RawLine): DocRow[] {
 /** Search documents per session file (emitted, not kept). */
 export const docsDigest: DigestKind<{ docs: number }, DocRow> = {
   name: "docs",
-  version: 1,
+  version: 2,
   initial: () => ({ docs: 0 }),
   entry(data, line, _header, emit) {
     for (const row of docRowsOfLine(line)) {

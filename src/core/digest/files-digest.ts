@@ -74,7 +74,7 @@ export function fileRefRowsOfLine(line: RawLine): FileRefRow[] {
 /** File references per session file. */
 export const filesDigest: DigestKind<FilesState> = {
   name: "files",
-  version: 1,
+  version: 2,
   initial: () => ({ refs: [] }),
   entry(data, line) {
     for (const row of fileRefRowsOfLine(line)) data.refs.push(row);

@@ -9,7 +9,7 @@ import type { DigestKind, DigestState } from "./digester.ts";
 /** Listing state per session file. */
 export const listingDigest: DigestKind<ListingState> = {
   name: "listing",
-  version: 1,
+  version: 2,
   initial: emptyListing,
   entry: (data, line) => addListingLine(data, line),
 };
@@ -26,7 +26,7 @@ export interface MessageTexts {
  */
 export const messageTextsDigest: DigestKind<MessageTexts> = {
   name: "message-texts",
-  version: 2,
+  version: 3,
   initial: () => ({ text: "" }),
   entry: (state, line) => {
     // The listing's own fold collects the texts, so they are exactly the ones an uncached read finds.

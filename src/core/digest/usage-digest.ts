@@ -230,7 +230,7 @@ function addLine(state: UsageState, line: RawLine): void {
 export const usageDigest: DigestKind<UsageState> = {
   name: "usage",
   // 3: rows as numbers in a typed array (2: column by column; 1: one array per row).
-  version: 3,
+  version: 4,
   initial: emptyUsageState,
   entry: addLine,
   encode: encodeUsage,

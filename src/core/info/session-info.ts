@@ -5,6 +5,7 @@
  * @module
  */
 import { decodeLine, isObject } from "../read/decode-line.ts";
+import { headerProblem } from "../read/header-problem.ts";
 import { LineSplitter, type RawLine } from "../read/line-splitter.ts";
 import { isNullValue, keyIs, numberValue, stringValue, valueEnd } from "../read/scan-keys.ts";
 import { scanMembers, STOP } from "../digest/scan-members.ts";
@@ -115,12 +116,18 @@ function parseObject(line: RawLine): Record<string, unknown> | undefined {
 
 /**
  * How a listing treats a line while it still looks for the header: `undefined` to skip it
- * (blank or unparseable), the header object, or `null` when the file is not a session.
+ * (blank or unparseable), the header object, or `null` when the file is not a session. A
+ * `{"type":"session"}` line that cannot be a header (`headerProblem`) is null too, and `onBad`
+ * hears why.
  */
-export function listingHeaderLine(line: RawLine): Record<string, unknown> | null | undefined {
+export function listingHeaderLine(line: RawLine, onBad?: (problem: string) => void): Record<string, unknown> | null | undefined {
   const value = parseObject(line);
   if (value === undefined) return undefined;
-  return value.type === "session" ? value : null;
+  if (value.type !== "session") return null;
+  const problem = headerProblem(value);
+  if (problem === undefined) return value;
+  onBad?.(problem);
+  return null;
 }
 
 function addText(state: ListingState, message: Record<string, unknown>, texts: string[] | undefined): void {

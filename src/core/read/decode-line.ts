@@ -3,7 +3,9 @@
  * instead of failing on them. Shared by the full reader and the header scan.
  * @module
  */
+import { headerProblem } from "./header-problem.ts";
 import { issue, type ReadIssue } from "./issue.ts";
+import { MAX_JSON_DEPTH, nestsDeeperThan } from "./json-depth.ts";
 import type { RawLine } from "./line-splitter.ts";
 
 const strictDecoder = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
@@ -51,6 +53,7 @@ export function decodeLine(line: RawLine, notes: DecodeNotes, issues: ReadIssue[
     bytes = bytes.subarray(0, bytes.length - 1);
   }
   if (isBlank(bytes)) return { kind: "blank" };
+  if (nestsDeeperThan(bytes)) return { kind: "error", issue: tooDeepIssue(line.number) };
   const text = decodeText(bytes, line.number, issues);
   try {
     return { kind: "value", value: JSON.parse(text) };
@@ -61,6 +64,11 @@ export function decodeLine(line: RawLine, notes: DecodeNotes, issues: ReadIssue[
       ? { kind: "error", issue: issue(line.number, "malformed-json", `Line ${line.number} is not valid JSON${jsonHint(text)}`) }
       : { kind: "error", issue: issue(line.number, "torn-line", `Line ${line.number} is cut off: the file ends in the middle of it`) };
   }
+}
+
+/** The issue for a line that nests deeper than `MAX_JSON_DEPTH`: it is not parsed at all. */
+export function tooDeepIssue(line: number): ReadIssue {
+  return issue(line, "too-deep", `Line ${line} nests values more than ${MAX_JSON_DEPTH} levels deep`);
 }
 
 /** A short hint at what the bad line starts with. */
@@ -93,7 +101,18 @@ export function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
-/** True when `value` is a valid session header line. */
+/** True when `value` is a valid session header line (see `headerProblem`). */
 export function isHeader(value: unknown): boolean {
-  return isObject(value) && value.type === "session" && typeof value.id === "string";
+  return isObject(value) && value.type === "session" && headerProblem(value) === undefined;
+}
+
+/**
+ * The issue for a first line that is not a usable header: a `bad-header` naming the field
+ * when it is a `{"type":"session"}` line, else `not-a-session`.
+ */
+export function headerIssue(value: Record<string, unknown>, line: number): ReadIssue {
+  const problem = value.type === "session" ? headerProblem(value) : undefined;
+  return problem === undefined
+    ? issue(line, "not-a-session", `Line ${line} should be a session header ({"type":"session","id":…}) but is not`)
+    : issue(line, "bad-header", `Line ${line} is a session header but ${problem}`);
 }

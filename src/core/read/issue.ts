@@ -8,11 +8,13 @@
 export type IssueCode =
   | "empty-file"
   | "not-a-session"
+  | "bad-header"
   | "bom"
   | "crlf"
   | "invalid-utf8"
   | "malformed-json"
   | "torn-line"
+  | "too-deep"
   | "missing-newline"
   | "not-an-object"
   | "duplicate-header"
@@ -45,7 +47,7 @@ export function issue(line: number, code: IssueCode, message: string, entryId?: 
 }
 
 /** Codes of issues whose line the reader leaves out: it holds no entry that can be used. */
-const SKIPPING: ReadonlySet<IssueCode> = new Set<IssueCode>(["malformed-json", "torn-line", "not-an-object", "duplicate-header"]);
+const SKIPPING: ReadonlySet<IssueCode> = new Set<IssueCode>(["malformed-json", "torn-line", "too-deep", "not-an-object", "duplicate-header"]);
 
 /**
  * The lines a reader skipped (ascending, each once): broken JSON, a cut-off last line, a line

@@ -5,7 +5,7 @@
  */
 import type { SessionEntry, SessionHeader } from "../format/types.ts";
 import { headerVersion, migrateSession } from "../migrate/migrate-session.ts";
-import { type DecodeNotes, decodeObjectLine, isHeader } from "./decode-line.ts";
+import { type DecodeNotes, decodeObjectLine, headerIssue, isHeader } from "./decode-line.ts";
 import { issue, type ReadIssue } from "./issue.ts";
 import { LineSplitter, type RawLine } from "./line-splitter.ts";
 
@@ -82,7 +82,7 @@ export class SessionReader {
       issues.push(
         first === undefined
           ? issue(0, this.#bytes === 0 ? "empty-file" : "not-a-session", this.#bytes === 0 ? "The file is empty" : "The file holds no JSON entries")
-          : issue(line, "not-a-session", `Line ${line} should be a session header ({"type":"session","id":…}) but is not`),
+          : headerIssue(first, line),
       );
       issues.sort(byLine);
       return { ...base, header: null, entries: [], entryLines: [], version: 0, migrated: false, notSession: true };

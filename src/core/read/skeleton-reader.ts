@@ -5,8 +5,9 @@
  */
 import type { SessionEntry, SessionHeader } from "../format/types.ts";
 import { headerVersion } from "../migrate/migrate-session.ts";
-import { type DecodeNotes, decodeObjectLine, isHeader } from "./decode-line.ts";
+import { type DecodeNotes, decodeObjectLine, headerIssue, isHeader, tooDeepIssue } from "./decode-line.ts";
 import { issue, type ReadIssue } from "./issue.ts";
+import { nestsDeeperThan } from "./json-depth.ts";
 import { LineSplitter, type RawLine } from "./line-splitter.ts";
 import { scanEntryKeys } from "./scan-keys.ts";
 
@@ -43,6 +44,7 @@ export class SkeletonReader {
   #notes: DecodeNotes = { bom: false, crlf: false };
   #issues: ReadIssue[] = [];
   #header: SessionHeader | null = null;
+  #headerIssue: ReadIssue | null = null;
   #sawObject = false;
   #entries: SkeletonEntry[] = [];
 
@@ -54,7 +56,7 @@ export class SkeletonReader {
     this.#splitter.end();
     const header = this.#header;
     if (!header) {
-      this.#issues.push(issue(0, "not-a-session", "The file does not start with a session header"));
+      this.#issues.push(this.#headerIssue ?? issue(0, "not-a-session", "The file does not start with a session header"));
       return { header: null, entries: [], issues: this.#issues, version: 0, notSession: true };
     }
     const version = headerVersion(header);
@@ -63,6 +65,11 @@ export class SkeletonReader {
 
   #onLine(line: RawLine): void {
     if (this.#sawObject && this.#header === null) return;
+    // Checked before the key scan, which would find a deep line's linking fields all the same.
+    if (nestsDeeperThan(line.bytes)) {
+      this.#issues.push(tooDeepIssue(line.number));
+      return;
+    }
     const first = !this.#sawObject;
     const keys = first || line.number === 1 ? null : scanEntryKeys(line.bytes);
     if (keys && typeof keys.type === "string") {
@@ -79,6 +86,7 @@ export class SkeletonReader {
     this.#sawObject = true;
     if (first) {
       if (isHeader(value)) this.#header = value as SessionHeader;
+      else if (value.type === "session") this.#headerIssue = headerIssue(value, line.number);
       return;
     }
     if (value.type === "session") {

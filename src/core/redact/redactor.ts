@@ -130,24 +130,40 @@ export class Redactor {
 
   /**
    * A copy of a JSON value with every string masked, and the whole string under a secret key
-   * (`password`, `api_key`, …); image `data` is kept as is.
+   * (`password`, `api_key`, …); image `data` is kept as is. Walks with a stack of its own, not
+   * recursion: how deep a value nests is the file's to choose. Strings are masked in document
+   * order, as a recursive walk would.
    */
   value<T>(value: T): T {
-    if (typeof value === "string") return this.text(value) as T;
-    if (Array.isArray(value)) return value.map((item) => this.value(item)) as T;
-    if (typeof value !== "object" || value === null) return value;
-    const source = value as Record<string, unknown>;
-    const isImage = source.type === "image";
-    const out: Record<string, unknown> = {};
-    for (const key of Object.keys(source)) {
-      const item = source[key];
-      const keyed = this.#secrets && typeof item === "string" ? keyedSecretRule(key, item) : undefined;
-      if (keyed) {
-        this.#count(keyed.kind, keyed.label);
-        out[key] = `${MASK_MARK}${keyed.label}]`;
-      } else out[key] = isImage && key === "data" ? item : this.value(item);
+    const root: Record<string, unknown> = {};
+    const todo: [Record<string | number, unknown>, string | number, unknown][] = [[root, "value", value]];
+    while (todo.length > 0) {
+      const [holder, key, item] = todo.pop()!;
+      if (typeof item === "string") {
+        // Only an object's own key names a secret: not an array index, not the value as a whole.
+        const keyed = this.#secrets && typeof key === "string" && holder !== root ? keyedSecretRule(key, item) : undefined;
+        if (keyed) {
+          this.#count(keyed.kind, keyed.label);
+          holder[key] = `${MASK_MARK}${keyed.label}]`;
+        } else holder[key] = this.text(item);
+      } else if (Array.isArray(item)) {
+        const out: unknown[] = new Array(item.length);
+        holder[key] = out;
+        for (let i = item.length - 1; i >= 0; i--) todo.push([out as unknown as Record<number, unknown>, i, item[i]]);
+      } else if (typeof item === "object" && item !== null) {
+        const source = item as Record<string, unknown>;
+        const isImage = source.type === "image";
+        const keys = Object.keys(source);
+        const out: Record<string, unknown> = {};
+        // Keys are set now, in order; values arrive as the stack unwinds.
+        for (const k of keys) out[k] = isImage && k === "data" ? source[k] : undefined;
+        holder[key] = out;
+        for (let i = keys.length - 1; i >= 0; i--) if (!(isImage && keys[i] === "data")) todo.push([out, keys[i], source[keys[i]]]);
+      } else {
+        holder[key] = item;
+      }
     }
-    return out as T;
+    return root.value as T;
   }
 
   /** What was masked so far, most frequent first. */

@@ -4,6 +4,7 @@
  * Plain JSON, the usual case, never loads the JSONC parser (a few ms of every start-up).
  * @module
  */
+import { MAX_JSON_DEPTH, nestsDeeperThan } from "../read/json-depth.ts";
 import type { ParseError } from "jsonc-parser";
 
 export interface SettingsProblem {
@@ -35,6 +36,10 @@ function lineAndColumn(text: string, offset: number): { line: number; column: nu
 export async function parseSettings(text: string): Promise<{ settings: Record<string, unknown>; problems: SettingsProblem[] }> {
   const source = text.replace(/^\uFEFF/, "");
   if (source.trim() === "") return { settings: {}, problems: [] };
+  // Both parsers' results, and the JSONC parser itself, are walked recursively: refuse depth first.
+  if (nestsDeeperThan(new TextEncoder().encode(source))) {
+    return { settings: {}, problems: [{ line: 1, column: 1, message: `Settings nest values more than ${MAX_JSON_DEPTH} levels deep` }] };
+  }
   try {
     // What strict JSON gives, JSONC gives too.
     const value: unknown = JSON.parse(source);
@@ -63,8 +68,20 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
 /** Project settings deep-merged over global ones, as pi does. */
 export function mergeSettings(base: Record<string, unknown>, override: Record<string, unknown>): Record<string, unknown> {
   const result: Record<string, unknown> = { ...base };
-  for (const [key, value] of Object.entries(override)) {
-    result[key] = isPlainObject(value) && isPlainObject(result[key]) ? mergeSettings(result[key] as Record<string, unknown>, value) : value;
+  // A stack of pairs still to merge, not recursion: nesting depth is the settings file's to choose.
+  const todo: [Record<string, unknown>, Record<string, unknown>][] = [[result, override]];
+  while (todo.length > 0) {
+    const [into, from] = todo.pop()!;
+    for (const [key, value] of Object.entries(from)) {
+      const current = into[key];
+      if (isPlainObject(value) && isPlainObject(current)) {
+        const merged = { ...current };
+        into[key] = merged;
+        todo.push([merged, value]);
+      } else {
+        into[key] = value;
+      }
+    }
   }
   return result;
 }

@@ -40,7 +40,8 @@ export class SessionTree {
       leafId = entry.id;
       if (entry.type === "label") {
         const { targetId, label } = entry as LabelEntry;
-        if (label) this.labels.set(targetId, { label, timestamp: entry.timestamp });
+        // Like a name, a label that is not text clears: printing code relies on strings.
+        if (typeof label === "string" && label) this.labels.set(targetId, { label, timestamp: entry.timestamp });
         else this.labels.delete(targetId);
       } else if (entry.type === "session_info") {
         const raw = (entry as SessionInfoEntry).name;

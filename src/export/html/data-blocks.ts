@@ -7,7 +7,7 @@
  * cut between UTF-8 characters, and the viewer joins blocks before splitting lines.
  * Block buffers are reused, but never the last block returned until another block has been
  * returned and `add` or `finish` called once more: a consumer may write one block while the next
- * is made, as `writeOutput` does (it waits for the write of block n before asking for n + 2).
+ * is made (`writeOutput` today writes each block before asking for the next).
  * @module
  */
 
@@ -73,13 +73,18 @@ export class DataBlocks {
   /** Copies bytes[from, end) (no `<` among them), closing blocks as they fill; returns `end`. */
   #copy(bytes: Uint8Array, from: number, end: number, full: Uint8Array[]): number {
     while (from < end) {
-      let take = Math.min(end - from, this.#room());
+      const room = this.#room();
+      let take = Math.min(end - from, room);
       // Never cut a UTF-8 character: back up over continuation bytes (10xxxxxx).
       if (take < end - from) while (take > 0 && (bytes[from + take] & 0xc0) === 0x80) take--;
-      if (take === 0) {
+      if (take === 0 && this.#at > OPEN.length) {
         full.push(this.#close());
         continue;
       }
+      // A whole empty block of continuation bytes is no character (UTF-8 has at most three in
+      // a row): invalid bytes, which decode to U+FFFD alike however they are cut. Cut at the
+      // block's end, or the copy would back up to nothing forever.
+      if (take === 0) take = room;
       this.#out.set(take === bytes.length ? bytes : bytes.subarray(from, from + take), this.#at);
       this.#at += take;
       from += take;

@@ -150,7 +150,8 @@ test("parseSession() requires a string id on the header", () => {
   const file = parseSession(jsonl({ ...H, id: 7 }, U));
   assert.equal(file.notSession, true);
   assert.deepEqual(file.entries, []);
-  assert.deepEqual(codes(file), [["not-a-session", 1]]);
+  assert.deepEqual(codes(file), [["bad-header", 1]]);
+  assert.match(file.issues[0].message, /"id" is a number, not a string/);
 });
 
 test("parseSession() reports an empty file", () => {

@@ -34,3 +34,30 @@ test("project settings merge over global ones, objects deeply", () => {
     { a: 1, b: 2, theme: { name: "light", size: 2 } },
   );
 });
+
+test("parseSettings() refuses settings nested deeper than any walk of them can go, JSON or JSONC", async () => {
+  const deep = "[".repeat(100_000) + "]".repeat(100_000);
+  for (const text of [`{"a":${deep}}`, `{ // c\n "a": ${deep}, }`]) {
+    const { settings, problems } = await parseSettings(text);
+    assert.deepEqual(settings, {});
+    assert.deepEqual(problems, [{ line: 1, column: 1, message: "Settings nest values more than 1000 levels deep" }]);
+  }
+});
+
+test("mergeSettings() merges objects 100k levels deep without recursing, copying what it changes", () => {
+  const nest = (leaf: Record<string, unknown>) => {
+    let value = leaf;
+    for (let i = 0; i < 100_000; i++) value = { k: value };
+    return value;
+  };
+  const base = nest({ a: 1, b: 2 });
+  const merged = mergeSettings(base, nest({ b: 3 }));
+  let at: Record<string, unknown> = merged;
+  let was: Record<string, unknown> = base;
+  for (let i = 0; i < 100_000; i++) {
+    at = at.k as Record<string, unknown>;
+    was = was.k as Record<string, unknown>;
+  }
+  assert.deepEqual(at, { a: 1, b: 3 });
+  assert.deepEqual(was, { a: 1, b: 2 }, "the base is left as it was");
+});

@@ -301,3 +301,10 @@ test("SessionTree.getTree() handles more children than a function call can take 
   const [root] = new SessionTree(entries).getTree();
   assert.equal(root.children.length, 200_000);
 });
+
+test("SessionTree treats a label that is not text as cleared, so printing code only ever sees strings", () => {
+  const entries = [user("u1", null, "hi"), label("l1", "u1", "u1", "ok"), { ...label("l2", "l1", "u1", "x"), label: 7 } as unknown as SessionEntry];
+  const tree = new SessionTree(entries);
+  assert.equal(tree.getLabel("u1"), undefined);
+  assert.equal(tree.labels.size, 0);
+});

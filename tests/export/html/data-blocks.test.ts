@@ -47,3 +47,18 @@ test("the last block returned stays intact while the next ones are made", () => 
   receive(blocks.finish());
   assert.equal(data(seen.map((text) => encoder.encode(text))).join(""), Array.from({ length: 200 }, (_, i) => `line ${i} ${"y".repeat(i % 13)}\n`).join(""));
 });
+
+test("a run of continuation bytes longer than a block is cut at the block's end, every byte kept", () => {
+  // Bytes 0x80–0xBF with no character start: before, the copy backed off to nothing and never ended.
+  const size = 16;
+  const blocks = new DataBlocks(size);
+  const line = new Uint8Array([0x7b, 0x22, 0xe6, ...new Array(size * 5 + 3).fill(0x80), 0x22, 0x7d, 0x0a]);
+  const out: Uint8Array[] = [];
+  for (const block of blocks.add(line)) out.push(block.slice());
+  out.push(blocks.finish().slice());
+  const open = encoder.encode(OPEN).length;
+  const close = encoder.encode(CLOSE).length;
+  const joined = out.flatMap((block) => [...block.subarray(open, block.length - close)]);
+  assert.deepEqual(joined, [...line]);
+  for (const block of out) assert.ok(block.length - open - close <= size);
+});

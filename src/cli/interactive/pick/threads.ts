@@ -42,24 +42,32 @@ export function threadRows(sessions: readonly SessionInfo[], pathKey: (path: str
     if (parent && parent !== node && !isAncestor(node, parent)) parent.children.push(node);
     else roots.push(node);
   }
-  const latest = (node: Node): number => {
-    for (const child of node.children) node.latest = Math.max(node.latest, latest(child));
-    return node.latest;
-  };
-  const order = (nodes: Node[]) => {
-    nodes.sort((a, b) => b.latest - a.latest);
-    for (const node of nodes) order(node.children);
-  };
-  roots.forEach(latest);
-  order(roots);
+  // Loops with stacks of their own, not recursion: a chain of forks may be any length.
+  const preorder: Node[] = [];
+  for (const stack = [...roots]; stack.length > 0;) {
+    const node = stack.pop()!;
+    preorder.push(node);
+    for (const child of node.children) stack.push(child);
+  }
+  // Backwards, every child comes before its parent: a parent sees its children's final latest.
+  for (let i = preorder.length - 1; i >= 0; i--) {
+    const node = preorder[i];
+    for (const child of node.children) node.latest = Math.max(node.latest, child.latest);
+  }
+  const newestFirst = (a: Node, b: Node) => b.latest - a.latest;
+  roots.sort(newestFirst);
+  for (const node of preorder) node.children.sort(newestFirst);
   const rows: PickRow[] = [];
-  const walk = (node: Node, depth: number, gutters: string, last: boolean) => {
+  const todo: { node: Node; depth: number; gutters: string; last: boolean }[] = [];
+  for (let i = roots.length - 1; i >= 0; i--) todo.push({ node: roots[i], depth: 0, gutters: "", last: i === roots.length - 1 });
+  while (todo.length > 0) {
+    const { node, depth, gutters, last } = todo.pop()!;
     rows.push({ session: node.session, prefix: depth === 0 ? "" : gutters + (last ? "└─ " : "├─ ") });
     // Below a root the gutter is blank; below a nested row it continues unless that row was last.
     const next = gutters + (depth > 0 && !last ? "│  " : "   ");
-    node.children.forEach((child, i) => walk(child, depth + 1, next, i === node.children.length - 1));
-  };
-  roots.forEach((root, i) => walk(root, 0, "", i === roots.length - 1));
+    const { children } = node;
+    for (let i = children.length - 1; i >= 0; i--) todo.push({ node: children[i], depth: depth + 1, gutters: next, last: i === children.length - 1 });
+  }
   return rows;
 }
 
@@ -68,7 +76,7 @@ function isAncestor(node: Node, of: Node): boolean {
   while (stack.length > 0) {
     const next = stack.pop()!;
     if (next === of) return true;
-    stack.push(...next.children);
+    for (const child of next.children) stack.push(child);
   }
   return false;
 }

@@ -60,6 +60,20 @@ function readData(): { meta: Meta; entries: ViewerEntry[]; skipped: number } {
   return { meta, entries, skipped };
 }
 
+/**
+ * The entry id of a `#entry-ID` fragment, or null. A fragment that is not valid percent-encoding
+ * (`#entry-%E0%A4%A`) is ignored like any other unknown link: `decodeURIComponent` would throw
+ * and leave the page blank.
+ */
+function hashEntryId(hash: string): string | null {
+  if (!hash.startsWith("#entry-")) return null;
+  try {
+    return decodeURIComponent(hash.slice("#entry-".length));
+  } catch {
+    return null;
+  }
+}
+
 /** What the conversation shows: each entry once, tool results folded into their calls. */
 interface Branch {
   path: ViewerEntry[];
@@ -215,7 +229,7 @@ class App {
   /** A deep link: `#entry-ID`, or `?leafId=…&targetId=…`. */
   followLocation(): void {
     const params = new URLSearchParams(location.search);
-    const hashId = location.hash.startsWith("#entry-") ? decodeURIComponent(location.hash.slice("#entry-".length)) : null;
+    const hashId = hashEntryId(location.hash);
     const target = hashId ?? params.get("targetId");
     const leafParam = params.get("leafId");
     let leaf = leafParam && this.model.byId.has(leafParam) ? leafParam : this.leafId;
