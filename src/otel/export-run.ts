@@ -54,7 +54,8 @@ export async function runOtelExport(env: QueryEnv, run: OtelRun): Promise<OtelSu
   const summary: OtelSummary = { sessions: 0, spans: 0, requests: 0, delivered: 0, rejectedSpans: 0, partial: [], skipped: [] };
   const store = run.mode === "out" ? undefined : await SentStore.open(env.fs, defaultCacheDir(env.storage), run.config.endpoint);
   const changed: { path: string; size: number; mtimeMs: number; record?: SentRecord }[] = [];
-  for (const path of run.files) {
+  // In path order, whatever order the folders listed them in: the same requests on every runtime.
+  for (const path of [...run.files].sort()) {
     const stat = await env.fs.stat(path);
     if (stat === null || !stat.isFile) continue;
     const record = run.resend ? undefined : store?.get(path);
