@@ -172,3 +172,10 @@ test("otel refuses an unknown protocol from the environment (exit 2)", async () 
   assert.equal(run.code, 2);
   assert.match(run.stderr, /OTEL_EXPORTER_OTLP_PROTOCOL: "grpc" is not supported/);
 });
+
+test("otel --since leaves out older entries", async () => {
+  const run = await setup("since")(["otel", "--all", "--since", "2026-01-01T10:00:05Z", "--dry-run", "--json", "--endpoint", "http://127.0.0.1:9"]);
+  assert.equal(run.code, 0, run.stderr);
+  // The tool result, the failed reply and the compaction, and the root span (the session ran until 10:00:12).
+  assert.equal(JSON.parse(run.stdout).spans, 4);
+});
