@@ -20,6 +20,8 @@ import { sessionSpans } from "./session-spans.ts";
 
 export interface OtelRun {
   files: readonly string[];
+  /** For a flat session folder shared by projects: whether a header's cwd is in scope. */
+  inCwd?: (cwd: string) => boolean;
   config: OtlpConfig;
   /** Send, write OTLP/JSON lines to `out` (or to `write` when given), or only count. */
   mode: "send" | "out" | "dry-run";
@@ -123,6 +125,7 @@ export async function runOtelExport(env: QueryEnv, run: OtelRun): Promise<OtelSu
         summary.skipped.push(item.path);
         continue;
       }
+      if (run.inCwd && !run.inCwd(typeof file.header.cwd === "string" ? file.header.cwd : "")) continue;
       // The reader leaves out a torn last line (a session being written): it is sent once complete.
       const entries = file.entries;
       const { record } = item;

@@ -6,6 +6,7 @@
  */
 import { Redactor } from "../core/redact/redactor.ts";
 import { onOrAfter } from "../core/stats/date-bound.ts";
+import { resolvePath } from "../core/storage/paths.ts";
 import { runOtelExport } from "../otel/export-run.ts";
 import { OtlpConfigError, resolveOtlpConfig } from "../otel/otlp-config.ts";
 import type { SendResult } from "../otel/otlp-send.ts";
@@ -58,14 +59,17 @@ export interface OtelResult {
   mode: "send" | "out" | "dry-run";
 }
 
-async function scopeFiles(env: QueryEnv, refs: string[], all: boolean): Promise<string[]> {
+async function scopeFiles(env: QueryEnv, refs: string[], all: boolean): Promise<{ files: string[]; cwd?: string }> {
   if (refs.length > 0 && all) {
     throw new QueryError("bad-option", "Pass session references or --all, not both", "Drop --all to export the sessions named, or the references to export every project");
   }
-  if (refs.length === 0) return (await sessionScope(env, all)).files;
+  if (refs.length === 0) {
+    const scope = await sessionScope(env, all);
+    return { files: scope.files, cwd: scope.cwdFilter === undefined ? undefined : resolvePath(env.storage.processCwd, scope.cwdFilter) };
+  }
   const paths: string[] = [];
   for (const ref of refs) paths.push(await resolveSessionRef(env, ref));
-  return [...new Set(paths)];
+  return { files: [...new Set(paths)] };
 }
 
 /**
@@ -88,11 +92,12 @@ export async function otelExport(env: QueryEnv, options: OtelOptions): Promise<O
     throw new QueryError("bad-option", "Pass --out or --dry-run, not both", "--dry-run only counts; --out writes the requests to a file");
   }
   const mode = options.out !== undefined ? "out" : options.dryRun ? "dry-run" : "send";
-  const files = await scopeFiles(env, options.refs ?? [], Boolean(options.all));
+  const { files, cwd } = await scopeFiles(env, options.refs ?? [], Boolean(options.all));
   const backoffText = env.storage.env("PI_SESSION_OTEL_BACKOFF_MS");
   const backoff = Number(backoffText);
   const summary = await runOtelExport(env, {
     files,
+    inCwd: cwd === undefined ? undefined : (headerCwd) => headerCwd !== "" && resolvePath(env.storage.processCwd, headerCwd) === cwd,
     config,
     mode,
     out: options.out,

@@ -179,3 +179,15 @@ test("otel --since leaves out older entries", async () => {
   // The tool result, the failed reply and the compaction, and the root span (the session ran until 10:00:12).
   assert.equal(JSON.parse(run.stdout).spans, 4);
 });
+
+test("otel without --all in a flat session folder sends only this directory's sessions", async () => {
+  const flat = join(work, "flat", "sessions");
+  mkdirSync(flat, { recursive: true });
+  const text = LINES.map((l) => JSON.stringify(l) + "\n").join("");
+  writeFileSync(join(flat, "a.jsonl"), text);
+  writeFileSync(join(flat, "b.jsonl"), text.replace('"cwd":"/w"', '"cwd":"/elsewhere"').replaceAll("0190aaaa-0000-7000-8000-000000000001", "0190bbbb-0000-7000-8000-000000000002"));
+  const run = (argv: string[]) =>
+    runCli(argv, { fs: detectFileSystem(), env: { PI_CODING_AGENT_SESSION_DIR: flat, XDG_CACHE_HOME: join(work, "flat", "cache") }, home: join(work, "flat"), processCwd: "/w" });
+  assert.equal(JSON.parse((await run(["otel", "--dry-run", "--json"])).stdout).sessions, 1);
+  assert.equal(JSON.parse((await run(["otel", "--all", "--dry-run", "--json"])).stdout).sessions, 2);
+});
