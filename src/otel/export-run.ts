@@ -32,6 +32,8 @@ export interface OtelRun {
   redactor: Redactor;
   /** False for an entry time before `--since`. */
   wanted?: (ms: number) => boolean;
+  /** Whether to show a progress line (on a terminal; elsewhere the reporter's note would talk of the catalog). */
+  progress?: boolean;
   /** Retry tuning (tests shorten the waits). */
   baseDelayMs?: number;
 }
@@ -115,7 +117,7 @@ export async function runOtelExport(env: QueryEnv, run: OtelRun): Promise<OtelSu
     return true;
   };
 
-  const progress = env.report.progress(run.mode === "send" ? "Sending sessions" : "Reading sessions");
+  const progress = run.progress ? env.report.progress(run.mode === "send" ? "Sending sessions" : "Reading sessions") : { update() {}, end() {} };
   try {
     let done = 0;
     for (const item of changed) {

@@ -34,6 +34,8 @@ export interface OtelOptions {
   out?: string;
   /** Where `out: "-"` goes (the CLI: stdout). */
   write?: (line: string) => void;
+  /** Report progress through `env.report.progress` (the CLI: on a terminal). */
+  progress?: boolean;
 }
 
 /** What `otel --json` prints (docs/schema/otel.schema.json), without `schemaVersion`. */
@@ -103,6 +105,7 @@ export async function otelExport(env: QueryEnv, options: OtelOptions): Promise<O
     out: options.out,
     write: options.out === "-" ? options.write : undefined,
     resend: Boolean(options.resend),
+    progress: Boolean(options.progress),
     content: Boolean(options.content),
     redactor: new Redactor(),
     wanted: since && ((ms) => onOrAfter(since, ms, new Date(ms).toISOString().slice(0, 10))),

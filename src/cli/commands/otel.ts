@@ -67,6 +67,7 @@ export const otelCommand: CommandSpec = {
       dryRun: Boolean(opts.dryRun),
       out: opts.out as string | undefined,
       write: (line) => ctx.deps.stdout(line),
+      progress: ctx.deps.stderrIsTTY,
     });
     printSummary(ctx, result);
     const failure = result.value.failure;
