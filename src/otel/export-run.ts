@@ -53,6 +53,9 @@ export interface OtelSummary {
   skipped: string[];
 }
 
+/** Requests between two saves of the sent-store. */
+const SAVE_EVERY = 50;
+
 /** Runs an export; the caller reports the summary. */
 export async function runOtelExport(env: QueryEnv, run: OtelRun): Promise<OtelSummary> {
   const summary: OtelSummary = { sessions: 0, spans: 0, requests: 0, delivered: 0, rejectedSpans: 0, partial: [], skipped: [] };
@@ -101,6 +104,8 @@ export async function runOtelExport(env: QueryEnv, run: OtelRun): Promise<OtelSu
       w.left -= n;
       if (w.left === 0) finish(key);
     }
+    // Now and then, so that a run cut short (Ctrl-C, a reboot) does not send it all again.
+    if (run.mode === "send" && summary.requests % SAVE_EVERY === 0) await store!.save();
     return true;
   };
   const finish = (key: string) => {
