@@ -19,7 +19,7 @@
  *
  * The table is printed as markdown and written to `.cache/bench/last.md`.
  */
-import { execFileSync, spawnSync } from "node:child_process";
+import { execFileSync, spawn, spawnSync } from "node:child_process";
 import { copyFileSync, linkSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { cpus, totalmem } from "node:os";
 import { join } from "node:path";
@@ -247,6 +247,36 @@ const cases: Record<string, BenchCase> = {
         { name: plainRef, role: "baseline", command: [process.execPath, "scripts/bench/list-all-ref.mjs", corpus.agentDir], note: "the same listAll in node without tsx (wall clock, whole process), the yardstick of the next two rows" },
         npm("ours (cold, npm CLI)", "stats-cache-cold-npm", true, "node without tsx: the npm package's `pi-session.mjs stats --all --json`, file catalog deleted before each run"),
         npm("ours (warm, npm CLI)", "stats-cache-warm-npm", false, "the same, file catalog primed by the warm-up run"),
+      ];
+    },
+  },
+  otel: {
+    title: "otel --all: the 2,400 sessions as OTLP/protobuf to a loopback receiver, beside stats --all cold",
+    setup: async () => {
+      const corpus = generateListCorpus(join(CACHE, "agent"));
+      const port = 43180 + Math.floor(Math.random() * 1000);
+      const sink = spawn(process.execPath, ["scripts/bench/otlp-sink.mjs", String(port)], { cwd: ROOT, stdio: ["ignore", "pipe", "inherit"] });
+      await new Promise<void>((resolve) => sink.stdout!.once("data", () => resolve()));
+      process.on("exit", () => sink.kill("SIGTERM"));
+      const script = "scripts/bench/cli.ts";
+      const otel = ["--", "otel", "--all", "--agent-dir", corpus.agentDir, "--endpoint", `http://127.0.0.1:${port}`];
+      /** A bun row (as the executable runs) with its own cache folder, deleted before each run when `cold`. */
+      const row = (name: string, args: string[], cache: string, cold: boolean, extra: Partial<Row>): Row => ({
+        name,
+        impl: "cli",
+        role: "ours",
+        runtime: "bun",
+        script,
+        args,
+        env: { XDG_CACHE_HOME: join(CACHE, cache) },
+        beforeEach: cold ? () => rmSync(join(CACHE, cache), { recursive: true, force: true }) : undefined,
+        compare: false,
+        ...extra,
+      });
+      return [
+        row("stats --all (cold)", ["--", "stats", "--all", "--json", "--agent-dir", corpus.agentDir], "otel-stats-cold", true, { role: "reference", note: "the yardstick: SQLite catalog deleted before each run" }),
+        row("otel --all (cold)", otel, "otel-cold", true, { target: { time: 1.5, source: "issue 21" }, note: "catalog and sent-store deleted before each run: every session read, mapped, encoded, gzipped and sent" }),
+        row("otel --all (nothing new)", otel, "otel-warm", false, { target: { timeMs: 200, source: "issue 21" }, note: "after the warm-up run sent everything: one stat per file, nothing read or sent" }),
       ];
     },
   },

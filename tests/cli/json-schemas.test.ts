@@ -67,6 +67,7 @@ const READING: [string, string[], number][] = [
   ["prune", ["prune", "--older-than", "30d", "--dry-run", "--json"], 0],
   ["repair", ["repair", "/work/broken", "--dry-run", "--json"], 1],
   ["move", ["move", WEBSHOP, "/home/dev/shop", "--dry-run", "--json"], 0],
+  ["otel", ["otel", "--all", "--dry-run", "--json"], 0],
 ];
 
 /** Commands that write, in an order where each still finds what it needs. */

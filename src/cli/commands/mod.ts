@@ -30,6 +30,7 @@ export const COMMAND_LOADERS: readonly (readonly [string, () => Promise<CommandS
   ["export", async () => (await import("./export.ts")).exportCommand],
   ["stats", async () => (await import("./stats.ts")).statsCommand],
   ["blocks", async () => (await import("./blocks.ts")).blocksCommand],
+  ["otel", async () => (await import("./otel.ts")).otelCommand],
   ["search", async () => (await import("./search.ts")).searchCommand],
   ["files", async () => (await import("./files.ts")).filesCommand],
   ["serve", async () => (await import("./serve.ts")).serveCommand],
