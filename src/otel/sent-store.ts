@@ -6,7 +6,7 @@
  * @module
  */
 import { joinPath } from "../core/storage/paths.ts";
-import { readBytes } from "../catalog/read-bytes.ts";
+import { readBytes } from "../io/read-bytes.ts";
 import { makePrivateDir, PRIVATE_FILE_MODE } from "../catalog/private-files.ts";
 import { type FileSystem, isFsError } from "../io/file-system.ts";
 
