@@ -11,6 +11,7 @@
  */
 
 import type { AppendOptions, AtomicWriteOptions, DirEntry, FileStat, FileSystem } from "./file-system.ts";
+import { readBytes } from "./read-bytes.ts";
 
 /** One thing a step function asks of the disk (or the clock). */
 export type IoRequest =
@@ -212,22 +213,6 @@ function inChunks(data: Uint8Array): Uint8Array | AsyncIterable<Uint8Array> {
   })();
 }
 
-async function readBytes(fs: FileSystem, path: string, start?: number, end?: number): Promise<Uint8Array> {
-  const chunks: Uint8Array[] = [];
-  let length = 0;
-  for await (const chunk of fs.read(path, { start, end })) {
-    chunks.push(chunk);
-    length += chunk.length;
-  }
-  if (chunks.length === 1) return chunks[0];
-  const bytes = new Uint8Array(length);
-  let at = 0;
-  for (const chunk of chunks) {
-    bytes.set(chunk, at);
-    at += chunk.length;
-  }
-  return bytes;
-}
 
 function defaultSleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));

@@ -175,14 +175,14 @@ function* take(lockPath: string, holder: LockHolder): Steps<boolean> {
       yield* rename(temp, lockPath);
       taken = true;
     } catch (error) {
-      // Taken by another meanwhile (it may even be released again by now: the rename failed
-      // because a lock was there); or our temp was swept as a killed taker's. We try again.
-      const lockWasThere = isFsError(error, "NotEmpty") || isFsError(error, "AlreadyExists") || isFsError(error, "IsDirectory");
-      if (!isFsError(error, "NotFound") && !lockWasThere && (yield* stat(lockPath)) === null) throw error;
+      // Taken by another meanwhile (it may even be released again by now, so the answer is the
+      // error's kind, not a second look); or our temp was swept as a killed taker's. Try again.
+      if (!isFsError(error, "NotEmpty") && !isFsError(error, "AlreadyExists") && !isFsError(error, "NotFound")) throw error;
     }
     return taken;
   } finally {
-    if (!taken) yield* removeTree(temp);
+    // Best effort: a temp lock left behind holds no lock and is swept as a killed taker's.
+    if (!taken) yield* bestEffort(removeTree(temp));
   }
 }
 
@@ -233,7 +233,8 @@ function* removeAside(lockPath: string): Steps<boolean> {
     if (isFsError(error, "NotFound")) return false;
     throw error;
   }
-  yield* removeTree(aside);
+  // The lock is gone once renamed; what is left aside is swept later if it cannot be removed now.
+  yield* bestEffort(removeTree(aside));
   return true;
 }
 

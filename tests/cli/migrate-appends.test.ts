@@ -49,7 +49,7 @@ const FILE = `${DIR}/2024-01-01T00-00-00-000Z_legacy-1.jsonl`;
 const encoder = new TextEncoder();
 
 describe("migrate while pi appends", () => {
-  it("migrate keeps a line pi appends at any point of its run exactly once, and says when it carried lines over", async () => {
+  it("migrate keeps a line pi appends at any point of its run exactly once, and says when it carried lines over", { timeout: 120_000 }, async () => {
     const content = v1File(40, 30_000); // ~1.2 MB: the new file is written in two chunks
     const fresh = async () => {
       const memory = new MemoryFileSystem();
@@ -81,7 +81,7 @@ describe("migrate while pi appends", () => {
     assert.ok(carried > 0, "some lines came in while the new file was being written");
   });
 
-  it("migrate keeps a carried-over line that has an id as written", async () => {
+  it("migrate keeps a carried-over line that has an id as written", { timeout: 120_000 }, async () => {
     const entry = `{"type":"custom","customType":"x","id":"late0001","parentId":null,"timestamp":"2024-01-01T01:00:00.000Z"}\n`;
     let carried = 0;
     for (let at = 0; at < 40 && carried === 0; at++) {
@@ -99,7 +99,7 @@ describe("migrate while pi appends", () => {
     assert.equal(carried, 1, "a point where the line was carried over");
   });
 
-  it("label on an old-format file keeps a line pi appends at any point of its rewrite exactly once, or refuses and changes nothing", async () => {
+  it("label on an old-format file keeps a line pi appends at any point of its rewrite exactly once, or refuses and changes nothing", { timeout: 120_000 }, async () => {
     const content = v1File(40, 30_000);
     const fresh = async () => {
       const memory = new MemoryFileSystem();
@@ -129,7 +129,7 @@ describe("migrate while pi appends", () => {
     assert.ok(outcomes.has(0));
   });
 
-  it("migrate of a symbolic link rewrites its target and keeps the backup beside it", async () => {
+  it("migrate of a symbolic link rewrites its target and keeps the backup beside it", { timeout: 120_000 }, async () => {
     const fs = detectFileSystem();
     const root = await mkdtemp(join(tmpdir(), "pi-session-migrate-link-"));
     try {
@@ -152,7 +152,7 @@ describe("migrate while pi appends", () => {
     }
   });
 
-  it("label through a symbolic link to an old-format file rewrites the target, keeps the link, and appends through it", async () => {
+  it("label through a symbolic link to an old-format file rewrites the target, keeps the link, and appends through it", { timeout: 120_000 }, async () => {
     const fs = detectFileSystem();
     const root = await mkdtemp(join(tmpdir(), "pi-session-label-link-"));
     try {

@@ -30,7 +30,7 @@ async function project() {
 }
 
 describe("move", () => {
-  it("move takes a folder's sessions to pi's folder for the new path and rewrites their cwd", async () => {
+  it("move takes a folder's sessions to pi's folder for the new path and rewrites their cwd", { timeout: 120_000 }, async () => {
     const { fs, a, fork, other } = await project();
     const r = await runCli(["move", OLD, NEW, "--exact"], { fs });
     assert.equal(r.code, 0, r.stderr);
@@ -53,7 +53,7 @@ describe("move", () => {
     assert.ok([newA, newFork].includes(recent.stdout.trim()), recent.stdout);
   });
 
-  it("move takes the sessions of subfolders along, unless --exact", async () => {
+  it("move takes the sessions of subfolders along, unless --exact", { timeout: 120_000 }, async () => {
     const { fs, sub } = await project();
     const r = await runCli(["move", OLD, NEW, "--json"], { fs });
     assert.equal(r.code, 0, r.stderr);
@@ -68,7 +68,7 @@ describe("move", () => {
     assert.equal(await readText(fs, moved), text("sub", `${NEW}/web`));
   });
 
-  it("move --dry-run lists what it would do and writes nothing", async () => {
+  it("move --dry-run lists what it would do and writes nothing", { timeout: 120_000 }, async () => {
     const { fs, a } = await project();
     const before = await fingerprint(fs, "/");
     const r = await runCli(["move", OLD, NEW, "--dry-run"], { fs });
@@ -79,7 +79,7 @@ describe("move", () => {
     assert.equal(await fingerprint(fs, "/"), before);
   });
 
-  it("move refuses a file whose name is taken in the new folder, and one that is locked, changing neither", async () => {
+  it("move refuses a file whose name is taken in the new folder, and one that is locked, changing neither", { timeout: 120_000 }, async () => {
     const { fs, a, fork } = await project();
     await writeText(fs, `${sessionDir(NEW)}/${nameOf("a")}`, text("a", NEW));
     await fs.mkdir(`${fork}.lock`);
@@ -92,7 +92,7 @@ describe("move", () => {
     assert.match(r.stderr, /0 sessions moved, 2 refused/);
   });
 
-  it("move keeps a line appended during the header rewrite, and reports one written to the old path after the move", async () => {
+  it("move keeps a line appended during the header rewrite, and reports one written to the old path after the move", { timeout: 120_000 }, async () => {
     const { fs: inner, a } = await project();
     const newA = `${sessionDir(NEW)}/${nameOf("a")}`;
     const during = jsonl(userEntry("u2", "u1", "during"));
@@ -119,7 +119,7 @@ describe("move", () => {
     assert.equal(await readText(inner, a), after);
   });
 
-  it("move loses no line pi appends to the old path at any moment (each file operation in turn)", async () => {
+  it("move loses no line pi appends to the old path at any moment (each file operation in turn)", { timeout: 120_000 }, async () => {
     for (let moment = 0; ; moment++) {
       const fs = memoryFs();
       await fs.mkdir(NEW, { recursive: true });
@@ -146,7 +146,7 @@ describe("move", () => {
     }
   });
 
-  it("move in a flat custom session dir rewrites headers in place", async () => {
+  it("move in a flat custom session dir rewrites headers in place", { timeout: 120_000 }, async () => {
     const fs = memoryFs();
     const flat = "/flat";
     const mine = `${flat}/${nameOf("m")}`;
@@ -160,7 +160,7 @@ describe("move", () => {
     assert.equal(await readText(fs, theirs), text("t", "/elsewhere"));
   });
 
-  it("move finishes a move cut short (file moved, header not yet rewritten)", async () => {
+  it("move finishes a move cut short (file moved, header not yet rewritten)", { timeout: 120_000 }, async () => {
     const fs = memoryFs();
     const there = await addSession(fs, "half", [], { cwd: NEW, text: text("half", OLD) });
     const r = await runCli(["move", OLD, NEW], { fs });
@@ -169,7 +169,7 @@ describe("move", () => {
     assert.equal(await readText(fs, there), text("half", NEW));
   });
 
-  it("move with nothing to move exits 1; the same or a nested folder is a usage error", async () => {
+  it("move with nothing to move exits 1; the same or a nested folder is a usage error", { timeout: 120_000 }, async () => {
     const fs = memoryFs();
     const none = await runCli(["move", OLD, NEW], { fs });
     assert.equal(none.code, 1);
@@ -179,14 +179,14 @@ describe("move", () => {
     assert.equal((await runCli(["move", "app", "app-v2"], { fs, processCwd: "/work" })).code, 1);
   });
 
-  it("move resolves relative folders against the current directory", async () => {
+  it("move resolves relative folders against the current directory", { timeout: 120_000 }, async () => {
     const { fs } = await project();
     const r = await runCli(["move", "app", "app-v2", "--exact", "--dry-run"], { fs, processCwd: "/work" });
     assert.equal(r.code, 0, r.stderr);
     assert.match(r.stdout, /cwd \/work\/app -> \/work\/app-v2/);
   });
 
-  it("move on disk: pi's own lookup for the new folder finds the moved session", async () => {
+  it("move on disk: pi's own lookup for the new folder finds the moved session", { timeout: 120_000 }, async () => {
     const root = await mkdtemp(join(tmpdir(), "pi-move-"));
     try {
       const agent = join(root, "agent");

@@ -33,7 +33,7 @@ async function damaged(text = DAMAGED) {
 }
 
 describe("repair", () => {
-  it("repair fixes the file, keeps the original as a backup and the cut-off bytes in .rejected", async () => {
+  it("repair fixes the file, keeps the original as a backup and the cut-off bytes in .rejected", { timeout: 120_000 }, async () => {
     const { fs, path } = await damaged();
     const r = await runCli(["repair", path], { fs });
     assert.equal(r.code, 0, r.stderr);
@@ -53,7 +53,7 @@ describe("repair", () => {
     assert.equal(await fs.stat(`${path}.lock`), null);
   });
 
-  it("repair a second time changes nothing and says so", async () => {
+  it("repair a second time changes nothing and says so", { timeout: 120_000 }, async () => {
     const { fs, path } = await damaged();
     await runCli(["repair", path], { fs });
     const before = await fingerprint(fs, sessionDir());
@@ -63,7 +63,7 @@ describe("repair", () => {
     assert.equal(await fingerprint(fs, sessionDir()), before);
   });
 
-  it("repair --dry-run writes nothing and says what it would do", async () => {
+  it("repair --dry-run writes nothing and says what it would do", { timeout: 120_000 }, async () => {
     const { fs, path } = await damaged();
     const before = await fingerprint(fs, "/");
     const r = await runCli(["repair", path, "--dry-run"], { fs });
@@ -74,7 +74,7 @@ describe("repair", () => {
     assert.equal(await fingerprint(fs, "/"), before);
   });
 
-  it("repair --json reports every change with its line", async () => {
+  it("repair --json reports every change with its line", { timeout: 120_000 }, async () => {
     const { fs, path } = await damaged(`\uFEFF${H}\r\n${U1}${U2}\r\n`);
     const r = await runCli(["repair", path, "--json"], { fs });
     assert.equal(r.code, 0, r.stderr);
@@ -88,7 +88,7 @@ describe("repair", () => {
     assert.equal(await readText(fs, path), `${H}\n${U1}\n${U2}\n`);
   });
 
-  it("repair lists a missing parent with the command line that fixes it, and that command does", async () => {
+  it("repair lists a missing parent with the command line that fixes it, and that command does", { timeout: 120_000 }, async () => {
     const { fs, path } = await damaged(`${H}\n${U1}\n${line(userEntry("u9", "gone", "orphan"))}\n`);
     const r = await runCli(["repair", path], { fs });
     assert.equal(r.code, 1);
@@ -104,7 +104,7 @@ describe("repair", () => {
     assert.equal(await readText(fs, path), `${H}\n${U1}\n${line(userEntry("u9", "u1", "orphan"))}\n`);
   });
 
-  it("repair prints ids from the file without their control characters", async () => {
+  it("repair prints ids from the file without their control characters", { timeout: 120_000 }, async () => {
     const { fs, path } = await damaged(`${H}\n${U1}\n${line(userEntry("x\u001b]52;c;aGk=\u0007", "gone\u001b[2J", "orphan"))}\n`);
     const r = await runCli(["repair", path], { fs });
     assert.equal(r.code, 1);
@@ -112,7 +112,7 @@ describe("repair", () => {
     assert.doesNotMatch(r.stdout + r.stderr, /[\u0007\u001b]/);
   });
 
-  it("repair --json gives each judgement its fix command, quoted for the shell", async () => {
+  it("repair --json gives each judgement its fix command, quoted for the shell", { timeout: 120_000 }, async () => {
     const fs = memoryFs();
     const path = `${sessionDir()}/it's here.jsonl`;
     await writeText(fs, path, `${H}\n${line(userEntry("a", "b", "x"))}\n${line(userEntry("b", "a", "y"))}\n`);
@@ -124,7 +124,7 @@ describe("repair", () => {
     ]);
   });
 
-  it("repair leaves a line it cannot take apart as it is, and exits 1", async () => {
+  it("repair leaves a line it cannot take apart as it is, and exits 1", { timeout: 120_000 }, async () => {
     const text = `${H}\nnot json\n${U1}\n`;
     const { fs, path } = await damaged(text);
     const r = await runCli(["repair", path], { fs });
@@ -134,7 +134,7 @@ describe("repair", () => {
     assert.equal(await fs.stat(`${path}.repair.bak`), null);
   });
 
-  it("repair refuses a named file that is not a session (exit 3) and passes over one in a folder", async () => {
+  it("repair refuses a named file that is not a session (exit 3) and passes over one in a folder", { timeout: 120_000 }, async () => {
     const fs = memoryFs();
     const bad = `${sessionDir()}/notes.jsonl`;
     await writeText(fs, bad, "\0\0\0\0");
@@ -148,12 +148,12 @@ describe("repair", () => {
     assert.equal(await readText(fs, bad), "\0\0\0\0");
   });
 
-  it("repair of a reference that names nothing exits 2", async () => {
+  it("repair of a reference that names nothing exits 2", { timeout: 120_000 }, async () => {
     const r = await runCli(["repair", "no-such-session"], { fs: memoryFs() });
     assert.equal(r.code, 2);
   });
 
-  it("repair keeps a line pi appends while the file is being rewritten", async () => {
+  it("repair keeps a line pi appends while the file is being rewritten", { timeout: 120_000 }, async () => {
     const { fs: inner, path } = await damaged();
     const late = `${line(userEntry("u4", "u3", "appended meanwhile"))}\n`;
     let appended = false;
@@ -174,7 +174,7 @@ describe("repair", () => {
     assert.match(r.stdout, /1 line appended meanwhile kept at the end/);
   });
 
-  it("repair loses no line pi appends at any moment of the rewrite (each file operation in turn)", async () => {
+  it("repair loses no line pi appends at any moment of the rewrite (each file operation in turn)", { timeout: 120_000 }, async () => {
     for (let moment = 0; ; moment++) {
       const { fs: inner, path } = await damaged();
       const late = `${line(userEntry("late", "u3", `appended at operation ${moment}`))}\n`;
@@ -193,7 +193,7 @@ describe("repair", () => {
     }
   });
 
-  it("repair says so (exit 3) when the .rejected file cannot be written, and the backup still holds those bytes", async () => {
+  it("repair says so (exit 3) when the .rejected file cannot be written, and the backup still holds those bytes", { timeout: 120_000 }, async () => {
     const { fs: inner, path } = await damaged();
     const fs = wrap(inner, {
       append: (p, data, options) =>
@@ -206,7 +206,7 @@ describe("repair", () => {
     assert.equal(await readText(inner, `${path}.repair.bak`), DAMAGED);
   });
 
-  it("repair on disk: the backup holds the original byte for byte, and a read-only file is refused", async () => {
+  it("repair on disk: the backup holds the original byte for byte, and a read-only file is refused", { timeout: 120_000 }, async () => {
     const dir = await mkdtemp(join(tmpdir(), "pi-repair-"));
     try {
       const path = join(dir, "s.jsonl");
@@ -231,7 +231,7 @@ describe("repair", () => {
     }
   });
 
-  it("repair gives pi's own reader back the entries it dropped", async () => {
+  it("repair gives pi's own reader back the entries it dropped", { timeout: 120_000 }, async () => {
     const dir = await mkdtemp(join(tmpdir(), "pi-repair-"));
     try {
       const path = join(dir, "s.jsonl");

@@ -61,7 +61,7 @@ function appendedCounts(content: string): Map<number, number> {
 }
 
 describe("safeRewrite", () => {
-  it("safeRewrite() keeps a line appended at any one point of the rewrite, exactly once", async () => {
+  it("safeRewrite() keeps a line appended at any one point of the rewrite, exactly once", { timeout: 120_000 }, async () => {
     const content = original(30, 60_000); // ~1.8 MB: the temp file is written in two chunks
     const { points: total } = await rewriteWith(content, async () => {});
     assert.ok(total > 10, `only ${total} injection points`);
@@ -82,7 +82,7 @@ describe("safeRewrite", () => {
     }
   });
 
-  it("safeRewrite() keeps lines appended at every point of one rewrite, and on the old file after the rename", async () => {
+  it("safeRewrite() keeps lines appended at every point of one rewrite, and on the old file after the rename", { timeout: 120_000 }, async () => {
     const content = original(30, 60_000);
     let n = 0;
     let afterRename = 0;
@@ -102,7 +102,7 @@ describe("safeRewrite", () => {
     assert.equal(countLines(outcome.carried.bytes), outcome.carried.lines);
   });
 
-  it("safeRewrite() keeps nothing aside when told to keep the file, and leaves no scratch names", async () => {
+  it("safeRewrite() keeps nothing aside when told to keep the file, and leaves no scratch names", { timeout: 120_000 }, async () => {
     const memory = new MemoryFileSystem();
     await memory.mkdir("/s");
     await memory.append(FILE, encoder.encode("a\n"));
@@ -111,7 +111,7 @@ describe("safeRewrite", () => {
     assert.deepEqual((await memory.list("/s")).map((e) => e.name), ["a.jsonl"]);
   });
 
-  it("safeRewrite() leaves the file as it was when deciding throws", async () => {
+  it("safeRewrite() leaves the file as it was when deciding throws", { timeout: 120_000 }, async () => {
     const memory = new MemoryFileSystem();
     await memory.mkdir("/s");
     await memory.append(FILE, encoder.encode("a\n"));
@@ -120,7 +120,7 @@ describe("safeRewrite", () => {
     assert.deepEqual((await memory.list("/s")).map((e) => e.name), ["a.jsonl"]);
   });
 
-  it("safeRewrite() waits for a last line still being written before it decides", async () => {
+  it("safeRewrite() waits for a last line still being written before it decides", { timeout: 120_000 }, async () => {
     let shown = "";
     let points = 0;
     const memory = new MemoryFileSystem();
@@ -138,22 +138,24 @@ describe("safeRewrite", () => {
     assert.equal(await text(memory, FILE), "ONE\nTWO\n");
   });
 
-  it("safeRewrite() leaves no part of a backup it could not finish, and the file as it was", async () => {
-    const memory = new MemoryFileSystem();
+  it("safeRewrite() leaves no part of a backup it could not finish, and the file as it was", { timeout: 120_000 }, async () => {
+    // The disk fills up while the backup is written (its temp file's bytes).
+    let full = false;
+    const memory = new MemoryFileSystem({
+      fault: (step) => {
+        if (full && step.op === "write" && step.path.includes(".bak")) throw Object.assign(new Error("no space left on the device"), { code: "ENOSPC" });
+      },
+    });
     await memory.mkdir("/s");
     await memory.append(FILE, encoder.encode("a\n"));
+    full = true;
     const fs = new InjectingFileSystem(memory, FILE, async () => {});
-    fs.append = async (path, data, options) => {
-      if (!options?.exclusive) return memory.append(path, data, options);
-      await memory.append(path, data.subarray(0, 1), options);
-      throw new FsError("Other", path, `Cannot append to "${path}": no space left on the device`);
-    };
     await assert.rejects(() => safeRewrite(fs, FILE, upper), /no space left/);
     assert.equal(await text(memory, FILE), "a\n");
     assert.deepEqual((await memory.list("/s")).map((e) => e.name), ["a.jsonl"]);
   });
 
-  it("safeRewrite() that cannot write the new file removes the backup it made and leaves the file as it was", async () => {
+  it("safeRewrite() that cannot write the new file removes the backup it made and leaves the file as it was", { timeout: 120_000 }, async () => {
     const memory = new MemoryFileSystem();
     await memory.mkdir("/s");
     await memory.append(FILE, encoder.encode("a\n"));
@@ -166,7 +168,7 @@ describe("safeRewrite", () => {
     assert.deepEqual((await memory.list("/s")).map((e) => e.name), ["a.jsonl"]);
   });
 
-  it("safeRewrite() that cannot remove its scratch link still succeeds: the new file is in place", async () => {
+  it("safeRewrite() that cannot remove its scratch link still succeeds: the new file is in place", { timeout: 120_000 }, async () => {
     const memory = new MemoryFileSystem();
     await memory.mkdir("/s");
     await memory.append(FILE, encoder.encode("a\n"));
@@ -182,7 +184,7 @@ describe("safeRewrite", () => {
     assert.equal(await text(memory, `${FILE}.bak`), "a\n");
   });
 
-  it("safeRewrite() keeps the old file, and says where, when it cannot carry over what reached it after the rename", async () => {
+  it("safeRewrite() keeps the old file, and says where, when it cannot carry over what reached it after the rename", { timeout: 120_000 }, async () => {
     let oldName: string | undefined;
     const memory = new MemoryFileSystem();
     await memory.mkdir("/s");
@@ -205,7 +207,7 @@ describe("safeRewrite", () => {
     assert.equal(await text(memory, oldName!), "a\n" + line(1));
   });
 
-  it("safeRewrite() rewrites the target of a symbolic link, never the link", async () => {
+  it("safeRewrite() rewrites the target of a symbolic link, never the link", { timeout: 120_000 }, async () => {
     const fs = detectFileSystem();
     const dir = await mkdtemp(join(tmpdir(), "pi-session-rewrite-"));
     try {
