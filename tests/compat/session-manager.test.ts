@@ -20,6 +20,8 @@ import {
   SessionManager,
   type SyncFileSystem,
 } from "../../src/compat/mod.ts";
+import { MemoryFileSystem } from "../../src/io/memory.ts";
+import { SessionManager as AsyncSessionManager } from "../../src/session/session-manager.ts";
 
 const work = mkdtempSync(join(tmpdir(), "pi-session-compat-"));
 after(() => rmSync(work, { recursive: true, force: true }));
@@ -181,6 +183,21 @@ describe("pi-session/compat SessionManager", () => {
     assert.deepEqual(all.map((s) => s.firstMessage), ["b"]);
     const aborted = AbortSignal.abort();
     await assert.rejects(SessionManager.listAll(dir, undefined, aborted));
+  });
+});
+
+describe("pi-session/compat over a memory disk", () => {
+  it("writes through MemoryFileSystem's sync view what the async SessionManager then reads from the same disk", async () => {
+    const memory = new MemoryFileSystem();
+    let n = 0;
+    const options = { fs: memory.sync, clock: () => new Date(Date.UTC(2024, 0, 1, 0, 0, ++n)), newId: () => `e${String(n).padStart(7, "0")}`, newSessionId: () => "s1" };
+    const session = SessionManager.create("/work/p", "/sessions", options);
+    const id = session.appendMessage(user("hi"));
+    assert.equal(session.getSessionFile(), "/sessions/2024-01-01T00-00-01-000Z_s1.jsonl");
+    const reopened = await AsyncSessionManager.open(session.getSessionFile()!, undefined, { fs: memory });
+    assert.deepEqual(reopened.getEntries().map((e) => e.id), [id]);
+    assert.deepEqual((await SessionManager.list("/work/p", "/sessions", undefined, undefined, options)).map((s) => s.id), ["s1"]);
+    assert.equal(await memory.stat("/sessions/2024-01-01T00-00-01-000Z_s1.jsonl.lock"), null);
   });
 });
 
