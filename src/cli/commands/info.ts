@@ -4,7 +4,7 @@
  * @module
  */
 import type { MessageEntry, ToolCall } from "../../core/format/types.ts";
-import { leanEntry } from "../../core/read/lean-entry.ts";
+import { LEAN_READ } from "../../core/read/lean-entry.ts";
 import { roundCosts } from "../../core/info/round-cost.ts";
 import { sessionUsage, type UsageTotals } from "../../core/info/usage-totals.ts";
 import { listingInfo, listingOfEntries } from "../../core/info/session-info.ts";
@@ -45,7 +45,7 @@ export const infoCommand: CommandSpec = {
   examples: ["pi-session info @", "pi-session info 01a2b3c4 --json", "pi-session info ~/.pi/agent/sessions/--home-me-app--/2026-01-01T10-00-00-000Z_x.jsonl"],
   async run(ctx, [ref]) {
     // Lean entries: counts, usage, models and the tree without the texts (bounded by the entry count).
-    const { path, file, tree } = await loadSession(ctx, ref, { keep: leanEntry });
+    const { path, file, tree } = await loadSession(ctx, ref, LEAN_READ);
     // created and modified as `list` gives them, folded from the entries just read.
     const mtimeMs = (await ctx.fs.stat(path))?.mtimeMs ?? 0;
     const listed = listingInfo(path, file.header as unknown as Record<string, unknown>, listingOfEntries(file.entries), mtimeMs);

@@ -8,6 +8,9 @@
  * @module
  */
 
+import type { ReadOptions } from "./read-session.ts";
+import { skimLine } from "./skim-line.ts";
+
 type Json = Record<string, unknown>;
 
 /** Top-level string fields kept verbatim; other strings are cut (see `cut`). */
@@ -20,6 +23,9 @@ const KEPT_STRINGS: ReadonlySet<string> = new Set([
 const KEPT_MESSAGE: ReadonlySet<string> = new Set([
   "role", "provider", "model", "responseModel", "api", "usage", "stopReason", "timestamp", "toolCallId", "toolName", "isError",
 ]);
+
+/** Keys whose string values a lean entry keeps whole (for `skimLine`). */
+export const LEAN_KEPT_KEYS: ReadonlySet<string> = new Set([...KEPT_STRINGS, ...KEPT_MESSAGE]);
 
 function isObject(value: unknown): value is Json {
   return typeof value === "object" && value !== null && !Array.isArray(value);
@@ -81,3 +87,9 @@ export function leanEntry(entry: Json): Json {
   }
   return out;
 }
+
+/** Reader options that hold lean entries and skip parsing the bulk of long lines. */
+export const LEAN_READ: ReadOptions = {
+  keep: leanEntry,
+  skim: (bytes) => skimLine(bytes, LEAN_KEPT_KEYS),
+};

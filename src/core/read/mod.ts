@@ -12,3 +12,4 @@ export * from "./scan-keys.ts";
 export * from "./skeleton-reader.ts";
 export * from "./header-scan.ts";
 export * from "./lean-entry.ts";
+export * from "./skim-line.ts";

@@ -36,7 +36,16 @@ export interface ReadOptions {
    * memory at once; an older file is migrated whole first.
    */
   keep?: (entry: Record<string, unknown>) => Record<string, unknown>;
+  /**
+   * With `keep`, for long lines of a current-version file: the line's bytes with what `keep`
+   * would drop anyway cut out before parsing (e.g. `skimLine`), or undefined to parse it whole.
+   * A skimmed line that does not parse cleanly is parsed again whole.
+   */
+  skim?: (bytes: Uint8Array) => Uint8Array | undefined;
 }
+
+/** Lines at least this long are offered to `skim`. */
+const SKIM_FROM = 4096;
 
 /**
  * Incremental reader; `readSession` and `parseSession` wrap it.
@@ -57,11 +66,13 @@ export class SessionReader {
   #lastLine: RawLine | null = null;
   #bytes = 0;
   #keep: ReadOptions["keep"];
+  #skim: ReadOptions["skim"];
   /** True once the header says the file needs no migration: `keep` runs line by line. */
   #live = false;
 
   constructor(options: ReadOptions = {}) {
     this.#keep = options.keep;
+    this.#skim = options.skim;
   }
 
   push(chunk: Uint8Array): void {
@@ -76,13 +87,23 @@ export class SessionReader {
 
   #onLine(line: RawLine): void {
     this.#lastLine = line;
-    let value = decodeObjectLine(line, this.#notes, this.#issues);
+    let value = this.#live && this.#skim && line.bytes.length >= SKIM_FROM ? this.#skimmed(line) : undefined;
+    value ??= decodeObjectLine(line, this.#notes, this.#issues);
     if (value === undefined) return;
     if (this.#objects.length === 0) {
       this.#live = this.#keep !== undefined && isHeader(value) && headerVersion(value) >= CURRENT_SESSION_VERSION;
     } else if (this.#live && value.type !== "session") value = this.#keep!(value);
     this.#objects.push(value);
     this.#objectLines.push(line.number);
+  }
+
+  /** The line parsed with its bulk cut out, or undefined to parse it whole. */
+  #skimmed(line: RawLine): Record<string, unknown> | undefined {
+    const bytes = this.#skim!(line.bytes);
+    if (bytes === undefined) return undefined;
+    const issues: ReadIssue[] = [];
+    const value = decodeObjectLine({ ...line, bytes }, this.#notes, issues);
+    return issues.length === 0 ? value : undefined;
   }
 
   #finish(): SessionFile {

@@ -13,7 +13,8 @@ import { checkSession } from "../../../src/core/check/check-entries.ts";
 import type { MessageEntry, ToolCall } from "../../../src/core/format/types.ts";
 import { listingOfEntries } from "../../../src/core/info/session-info.ts";
 import { sessionUsage } from "../../../src/core/info/usage-totals.ts";
-import { leanEntry } from "../../../src/core/read/lean-entry.ts";
+import { LEAN_READ, leanEntry } from "../../../src/core/read/lean-entry.ts";
+import { skimLine } from "../../../src/core/read/skim-line.ts";
 import { type SessionFile, SessionReader } from "../../../src/core/read/read-session.ts";
 import { SessionTree } from "../../../src/core/tree/session-tree.ts";
 import { hostileCorpus } from "../_hostile-corpus.ts";
@@ -22,8 +23,8 @@ import { assistant, compaction, entry, header, jsonl, label, message, sessionInf
 const SLOW = { timeout: 120_000 };
 const EXAMPLES = fileURLToPath(new URL("../../../examples", import.meta.url));
 
-function read(bytes: Uint8Array, keep?: typeof leanEntry): SessionFile {
-  const reader = new SessionReader({ keep });
+function read(bytes: Uint8Array, options?: typeof LEAN_READ): SessionFile {
+  const reader = new SessionReader(options);
   // In pieces, as a file is read, so `keep` runs while lines arrive.
   for (let i = 0; i < bytes.length; i += 65_536) reader.push(bytes.subarray(i, i + 65_536));
   return reader.end();
@@ -51,6 +52,33 @@ function* cases(): Generator<{ name: string; bytes: Uint8Array }> {
       assistant("a1", "s1", "done"),
     )),
   };
+  // Long strings (the reader cuts them before parsing): only where nothing could change.
+  const long = "naïve 日本語 🚀 \"quoted\" \\ tab\t ".repeat(400);
+  const enc = (s: string) => new TextEncoder().encode(s);
+  const line = (e: unknown) => JSON.stringify(e) + "\n";
+  const base = jsonl(H, user("u1", null, long));
+  yield {
+    name: "long strings, kept and cut",
+    bytes: enc(base + jsonl(
+      label("l1", "u1", "u1", "L".repeat(6000)),
+      sessionInfo("s1", "l1", "N".repeat(6000)),
+      message("m1", "s1", { role: "assistant", content: [{ type: "text", text: long }, { type: "toolCall", id: "t", name: "x".repeat(5000), arguments: { big: long } }], provider: "p".repeat(3000), model: "m", usage: { input: 1, output: 2, cacheRead: 0, cacheWrite: 0, totalTokens: 3, note: long, cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 } } }),
+      compaction("c1", "m1", { summary: long, tokensBefore: "\u0001".repeat(3000), retainedTail: long, firstKeptEntryId: "u1" }),
+      user("u2", "c1", "\u0001".repeat(3000)),
+      message("u3", "u2", { role: "user", content: "\ud83d\ude80".repeat(2000) }),
+    )),
+  };
+  const bad = (middle: Uint8Array) => {
+    const [head, tail] = line(user("x1", "u1", "A".repeat(3000) + "@@" + "B".repeat(3000))).split("@@");
+    const out = new Uint8Array([...enc(base + head), ...middle, ...enc(tail)]);
+    return out;
+  };
+  yield { name: "invalid UTF-8 inside a long string", bytes: bad(new Uint8Array([0xff, 0xc3])) };
+  yield { name: "a raw control byte inside a long string", bytes: bad(new Uint8Array([0x09, 0x01])) };
+  yield { name: "a bad escape inside a long string", bytes: bad(enc("\\x")) };
+  yield { name: "a bad \\u escape inside a long string", bytes: bad(enc("\\u12G4")) };
+  yield { name: "a long string torn at the end of the file", bytes: enc(base + line(user("x1", "u1", "C".repeat(9000))).slice(0, 6000)) };
+  yield { name: "malformed JSON after a long string", bytes: enc(base + line(user("x1", "u1", "D".repeat(9000))).replace(/}\n$/, ",}\n") + line(assistant("a9", "x1", "ok"))) };
 }
 
 /** What `info` derives from the entries. */
@@ -82,17 +110,25 @@ function infoFacts(file: SessionFile) {
   };
 }
 
+test("skimLine() cuts long values only, keeping kept keys and enough of each string", () => {
+  const text = "x".repeat(5000);
+  const bytes = new TextEncoder().encode(JSON.stringify({ id: "a", label: text, text, usage: { note: text } }));
+  const skimmed = JSON.parse(new TextDecoder().decode(skimLine(bytes, new Set(["label"]))));
+  assert.deepEqual(skimmed, { id: "a", label: text, text: "x".repeat(300), usage: { note: text } });
+  assert.equal(skimLine(new TextEncoder().encode('{"id":"a","text":"short"}'), new Set()), undefined);
+});
+
 test("checkSession() reports the same problems from lean entries as from full ones", SLOW, () => {
   let count = 0;
   for (const c of cases()) {
-    assert.deepEqual(checkSession(read(c.bytes, leanEntry)), checkSession(read(c.bytes)), c.name);
+    assert.deepEqual(checkSession(read(c.bytes, LEAN_READ)), checkSession(read(c.bytes)), c.name);
     count++;
   }
   assert.ok(count > 20);
 });
 
 test("leanEntry() keeps what info counts: types, roles, models, tool calls, usage, dates, tree, labels, name", SLOW, () => {
-  for (const c of cases()) assert.deepEqual(infoFacts(read(c.bytes, leanEntry)), infoFacts(read(c.bytes)), c.name);
+  for (const c of cases()) assert.deepEqual(infoFacts(read(c.bytes, LEAN_READ)), infoFacts(read(c.bytes)), c.name);
 });
 
 test("SessionReader runs keep while a current file is read, and on migrated entries of an older one", () => {
