@@ -3,6 +3,7 @@
  * the active path marked with `•`, labels in brackets, one line per entry cut to the terminal.
  * @module
  */
+import { PREVIEW_READ } from "../../core/read/lean-entry.ts";
 import type { CommandSpec } from "../command.ts";
 import { oneLine } from "../output/control-chars.ts";
 import { navigateTree } from "../interactive/tree-nav/navigate.ts";
@@ -37,7 +38,8 @@ export const treeCommand: CommandSpec = {
       if (terminal) return navigateTree(ctx, terminal, await resolveSessionRef(ctx, ref), filter);
       ctx.note("tree -i needs a terminal (stdin and stderr); printing the tree instead");
     }
-    const { path, file, tree } = await loadSession(ctx, ref);
+    // Preview entries: what a row shows, not the texts (a 1 GB session stays small).
+    const { path, file, tree } = await loadSession(ctx, ref, PREVIEW_READ);
     const rows = treeRows(tree, { filter, home: ctx.deps.storage.home });
     const problems = file.issues.length + tree.findIssues(file.entryLines).length;
     // Lines left out are said first (the tree lacks them); other problems get the general note.

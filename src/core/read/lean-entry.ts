@@ -24,42 +24,108 @@ const KEPT_MESSAGE: ReadonlySet<string> = new Set([
   "role", "provider", "model", "responseModel", "api", "usage", "stopReason", "timestamp", "toolCallId", "toolName", "isError",
 ]);
 
+/** Tool call arguments a preview shows whole (`[read: path]`). */
+const KEPT_ARGUMENTS = ["path", "file_path", "pattern"];
+
 /** Keys whose string values a lean entry keeps whole (for `skimLine`). */
-export const LEAN_KEPT_KEYS: ReadonlySet<string> = new Set([...KEPT_STRINGS, ...KEPT_MESSAGE]);
+export const LEAN_KEPT_KEYS: ReadonlySet<string> = new Set([...KEPT_STRINGS, ...KEPT_MESSAGE, ...KEPT_ARGUMENTS]);
 
 function isObject(value: unknown): value is Json {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
-/** A string cut to what a problem message can quote of it (`describe` in check-entries.ts). */
-function cut(value: string): string {
-  return value.length > 41 ? value.slice(0, 41) : value;
+/** How much a lean copy keeps. */
+interface Cut {
+  /** Other strings keep this many UTF-16 units at most. */
+  chars: number;
+  /** Keep the text of message content (its text blocks as one, cut) and tool call arguments. */
+  texts: boolean;
+}
+
+const CHECK: Cut = { chars: 41, texts: false };
+/** Enough for a one-line preview: `tree` clips free text at 200 characters, tool arguments at 50. */
+const PREVIEW: Cut = { chars: 400, texts: true };
+
+/** Blanks and control characters a one-line preview trims away. */
+const LEAD = /^[\s\p{C}]*/u;
+
+/**
+ * A string cut to `cut.chars` (41: a problem message quotes at most 40 and an ellipsis) after
+ * its leading blanks and control characters, which a trimmed preview skips.
+ */
+function cutString(value: string, cut: Cut): string {
+  if (value.length <= cut.chars) return value;
+  const lead = LEAD.exec(value)![0].length;
+  return value.length > lead + cut.chars ? value.slice(0, lead + cut.chars) : value;
 }
 
 /** Same kind, no bulk: a cut string, [] for an array, {} for an object; other values as they are. */
-function husk(value: unknown): unknown {
-  if (typeof value === "string") return cut(value);
+function husk(value: unknown, cut: Cut): unknown {
+  if (typeof value === "string") return cutString(value, cut);
   if (Array.isArray(value)) return [];
   if (isObject(value)) return {};
   return value;
 }
 
-/** Content of the same kind; of an array, only its tool calls (as `{type: "toolCall"}`) stay. */
-function leanContent(content: unknown): unknown {
-  if (!Array.isArray(content)) return husk(content);
-  const calls: Json[] = [];
-  for (const block of content) if (isObject(block) && block.type === "toolCall") calls.push({ type: "toolCall" });
-  return calls;
+/** Strings cut, arrays and objects kept with their members cut (tool call arguments). */
+function cutDeep(value: unknown, cut: Cut, depth = 0): unknown {
+  if (typeof value === "string") return cutString(value, cut);
+  if (depth > 8 || typeof value !== "object" || value === null) return depth > 8 ? husk(value, cut) : value;
+  if (Array.isArray(value)) return value.map((v) => cutDeep(v, cut, depth + 1));
+  const out: Json = {};
+  for (const key in value) {
+    const v = (value as Json)[key];
+    out[key] = depth === 0 && KEPT_ARGUMENTS.includes(key) && typeof v === "string" ? v : cutDeep(v, cut, depth + 1);
+  }
+  return out;
 }
 
-function leanMessage(message: Json): Json {
+/** A cut text that is blank only when the whole text is. */
+function cutText(text: string, cut: Cut): string {
+  const kept = cutString(text, cut);
+  return kept.length < text.length && kept.trim() === "" && text.trim() !== "" ? kept + text.trimStart()[0] : kept;
+}
+
+/**
+ * Content of the same kind. Of an array, its tool calls stay (as `{type: "toolCall"}`, or whole
+ * with cut arguments when keeping texts), and with texts its text blocks, as one cut block.
+ */
+function leanContent(content: unknown, cut: Cut): unknown {
+  if (!Array.isArray(content)) return typeof content === "string" && cut.texts ? cutText(content, cut) : husk(content, cut);
+  const out: Json[] = [];
+  let text = "";
+  for (const block of content) {
+    if (!isObject(block)) continue;
+    if (block.type === "toolCall") {
+      out.push(cut.texts ? { type: "toolCall", id: block.id, name: block.name, arguments: cutDeep(block.arguments, cut) } : { type: "toolCall" });
+    } else if (cut.texts && block.type === "text" && typeof block.text === "string" && (text.length <= cut.chars || text.trim() === "")) text += block.text;
+  }
+  if (text) out.unshift({ type: "text", text: cutText(text, cut) });
+  return out;
+}
+
+function leanMessage(message: Json, cut: Cut): Json {
   const out: Json = {};
   for (const key in message) {
     const value = message[key];
-    if (key === "content") out.content = leanContent(value);
+    if (key === "content") out.content = leanContent(value, cut);
     else if (KEPT_MESSAGE.has(key)) out[key] = value;
-    // Other keys keep their presence only when small (numbers, booleans, null).
-    else if (typeof value !== "object" || value === null) out[key] = husk(value);
+    // Other keys keep their presence only when small (numbers, booleans, null, cut strings).
+    else if (typeof value !== "object" || value === null) out[key] = husk(value, cut);
+  }
+  return out;
+}
+
+function lean(entry: Json, cut: Cut): Json {
+  const out: Json = {};
+  for (const key in entry) {
+    const value = entry[key];
+    if (typeof value === "string") out[key] = KEPT_STRINGS.has(key) ? value : cutString(value, cut);
+    else if (key === "message" && isObject(value)) out.message = leanMessage(value, cut);
+    else if (key === "usage") out.usage = value;
+    else if (key === "replacement" && isObject(value)) out.replacement = { content: leanContent(value.content, cut) };
+    else if (key === "content" && cut.texts) out.content = leanContent(value, cut);
+    else out[key] = husk(value, cut);
   }
   return out;
 }
@@ -76,20 +142,26 @@ function leanMessage(message: Json): Json {
  * ```
  */
 export function leanEntry(entry: Json): Json {
-  const out: Json = {};
-  for (const key in entry) {
-    const value = entry[key];
-    if (typeof value === "string") out[key] = KEPT_STRINGS.has(key) ? value : cut(value);
-    else if (key === "message" && isObject(value)) out.message = leanMessage(value);
-    else if (key === "usage") out.usage = value;
-    else if (key === "replacement" && isObject(value)) out.replacement = { content: leanContent(value.content) };
-    else out[key] = husk(value);
-  }
-  return out;
+  return lean(entry, CHECK);
+}
+
+/**
+ * A lean copy that still previews in one line (`tree`): strings keep 400 characters, message
+ * text its first 400 (blank only when all of it is), tool calls their ids, names and cut
+ * arguments.
+ */
+export function previewEntry(entry: Json): Json {
+  return lean(entry, PREVIEW);
 }
 
 /** Reader options that hold lean entries and skip parsing the bulk of long lines. */
 export const LEAN_READ: ReadOptions = {
   keep: leanEntry,
-  skim: (bytes) => skimLine(bytes, LEAN_KEPT_KEYS),
+  skim: (bytes) => skimLine(bytes, LEAN_KEPT_KEYS, CHECK.chars),
+};
+
+/** Reader options that hold preview entries (`previewEntry`) and skip parsing the rest of long lines. */
+export const PREVIEW_READ: ReadOptions = {
+  keep: previewEntry,
+  skim: (bytes) => skimLine(bytes, LEAN_KEPT_KEYS, PREVIEW.chars),
 };

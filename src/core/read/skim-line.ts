@@ -5,14 +5,14 @@
  * cannot change what the lean entry or the reader's problems would be: its value is valid JSON
  * text and valid UTF-8 from end to end (so parsing the whole line would not have failed on it),
  * its key is not one the lean entry keeps verbatim, it is not inside `usage`, and what stays
- * (at least 42 UTF-16 units) is more than a lean entry keeps of it.
+ * (at least `chars` + 1 UTF-16 units, not all blank) is more than a lean entry keeps of it.
  * @module
  */
 
 /** Strings shorter than this many bytes are left alone. */
 const MIN_CUT = 1024;
-/** Bytes of a cut string that stay: at least 42 characters even if every one is a `\uXXXX`. */
-const KEEP_BYTES = 300;
+/** Bytes of a string literal one character takes at most (`\uXXXX`). */
+const MAX_CHAR_BYTES = 6;
 
 const QUOTE = 0x22;
 const BACKSLASH = 0x5c;
@@ -48,14 +48,21 @@ function utf8Length(b: Uint8Array, i: number, end: number): number {
  * quote, whether its content is clean (valid escapes, no control bytes, valid UTF-8), and the
  * first character boundary at or after `start + 1 + KEEP_BYTES`.
  */
-function walkString(b: Uint8Array, start: number): { end: number; clean: boolean; cutAt: number } {
+function walkString(b: Uint8Array, start: number, keepBytes: number): { end: number; clean: boolean; cutAt: number } {
   let clean = true;
   let cutAt = -1;
-  const want = start + 1 + KEEP_BYTES;
+  // Whether the part that stays holds something else than blanks (a blank text shows otherwise).
+  let ink = false;
+  let want = start + 1 + keepBytes;
   let i = start + 1;
   while (i < b.length) {
-    if (cutAt < 0 && i >= want) cutAt = i;
+    if (cutAt < 0 && i >= want && ink) cutAt = i;
     const c = b[i];
+    if (!ink && c > 0x20 && c < 0x7f && c !== BACKSLASH) {
+      // What stays runs `keepBytes` past the first printable character (a preview trims blanks).
+      ink = true;
+      want = Math.max(want, i + keepBytes);
+    }
     if (c === QUOTE) return { end: i, clean, cutAt };
     if (c === BACKSLASH) {
       const n = b[i + 1];
@@ -87,14 +94,17 @@ const decoder = new TextDecoder();
 /**
  * The line with long string values cut (see the module comment), or undefined when nothing was
  * cut. `kept`: keys whose string values stay whole; strings inside a `usage` object stay too.
+ * `chars`: how many characters of a string the reader keeps; more than that stays.
  *
  * @example
  * ```ts
  * const line = new TextEncoder().encode(`{"id":"a","text":"${"x".repeat(5000)}"}`);
- * skimLine(line, new Set(["id"]))!.length; // 321: the text keeps 300 bytes
+ * skimLine(line, new Set(["id"]), 41)!.length; // 272: the text keeps 6 × 42 bytes
  * ```
  */
-export function skimLine(b: Uint8Array, kept: ReadonlySet<string>): Uint8Array | undefined {
+export function skimLine(b: Uint8Array, kept: ReadonlySet<string>, chars: number): Uint8Array | undefined {
+  const keepBytes = (chars + 1) * MAX_CHAR_BYTES;
+  const minCut = Math.max(MIN_CUT, 2 * keepBytes);
   const parts: Uint8Array[] = [];
   let copied = 0;
   let total = 0;
@@ -112,14 +122,14 @@ export function skimLine(b: Uint8Array, kept: ReadonlySet<string>): Uint8Array |
       if (keys.pop() === "usage") inUsage--;
       key = undefined;
     } else if (c === QUOTE) {
-      const { end, clean, cutAt } = walkString(b, i);
+      const { end, clean, cutAt } = walkString(b, i, keepBytes);
       if (end < 0) break;
       let j = end + 1;
       while (j < b.length && (b[j] === 0x20 || b[j] === 0x09)) j++;
       if (b[j] === COLON) {
         key = end - i - 1 <= 64 ? decoder.decode(b.subarray(i + 1, end)) : "";
       } else {
-        if (clean && cutAt > 0 && end - i - 1 >= MIN_CUT && inUsage === 0 && !(key !== undefined && kept.has(key))) {
+        if (clean && cutAt > 0 && end - i - 1 >= minCut && inUsage === 0 && !(key !== undefined && kept.has(key))) {
           parts.push(b.subarray(copied, cutAt));
           total += cutAt - copied;
           copied = end; // the closing quote and all after it come next

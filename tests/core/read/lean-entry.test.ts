@@ -13,7 +13,8 @@ import { checkSession } from "../../../src/core/check/check-entries.ts";
 import type { MessageEntry, ToolCall } from "../../../src/core/format/types.ts";
 import { listingOfEntries } from "../../../src/core/info/session-info.ts";
 import { sessionUsage } from "../../../src/core/info/usage-totals.ts";
-import { LEAN_READ, leanEntry } from "../../../src/core/read/lean-entry.ts";
+import { LEAN_READ, leanEntry, PREVIEW_READ } from "../../../src/core/read/lean-entry.ts";
+import { TREE_FILTERS, treeRows } from "../../../src/cli/render/tree-rows.ts";
 import { skimLine } from "../../../src/core/read/skim-line.ts";
 import { type SessionFile, SessionReader } from "../../../src/core/read/read-session.ts";
 import { SessionTree } from "../../../src/core/tree/session-tree.ts";
@@ -68,6 +69,24 @@ function* cases(): Generator<{ name: string; bytes: Uint8Array }> {
       message("u3", "u2", { role: "user", content: "\ud83d\ude80".repeat(2000) }),
     )),
   };
+  const blank = " ".repeat(3000);
+  const call = (id: string, name: string, args: unknown) => ({ type: "toolCall", id, name, arguments: args });
+  yield {
+    name: "long previews",
+    bytes: enc(base + jsonl(
+      message("m1", "u1", { role: "assistant", content: [{ type: "text", text: blank }, { type: "text", text: blank + "late text" }, call("c1", "bash", { command: blank + "npm test " + long }), call("c2", "mcp__x", { q: long, deep: [{ a: long }] }), call("c3", "read", { path: "p".repeat(3000), offset: 5, limit: 9 })] }),
+      message("r1", "m1", { role: "toolResult", toolCallId: "c1", toolName: "bash", content: [{ type: "text", text: long }] }),
+      message("r2", "r1", { role: "toolResult", toolCallId: "c2", toolName: "mcp__x", content: long }),
+      message("r3", "r2", { role: "toolResult", toolCallId: "c3", toolName: "read", content: long }),
+      message("a2", "r3", { role: "assistant", content: [{ type: "text", text: blank }], stopReason: "error", errorMessage: blank + long }),
+      message("a3", "a2", { role: "assistant", content: "\u00a0".repeat(3000) + "x" }),
+      message("b1", "a3", { role: "bashExecution", command: blank + long, output: long }),
+      entry("branch_summary", "s1", "b1", { fromId: "u1", summary: blank + long }),
+      entry("custom_message", "x1", "s1", { customType: "ext", content: [{ type: "text", text: long }], display: true }),
+      entry("usage", "g1", "x1", { kind: long, provider: "p", model: "m" }),
+      user("u9", "g1", "\u2028".repeat(2000) + "tail"),
+    )),
+  };
   const bad = (middle: Uint8Array) => {
     const [head, tail] = line(user("x1", "u1", "A".repeat(3000) + "@@" + "B".repeat(3000))).split("@@");
     const out = new Uint8Array([...enc(base + head), ...middle, ...enc(tail)]);
@@ -113,9 +132,9 @@ function infoFacts(file: SessionFile) {
 test("skimLine() cuts long values only, keeping kept keys and enough of each string", () => {
   const text = "x".repeat(5000);
   const bytes = new TextEncoder().encode(JSON.stringify({ id: "a", label: text, text, usage: { note: text } }));
-  const skimmed = JSON.parse(new TextDecoder().decode(skimLine(bytes, new Set(["label"]))));
-  assert.deepEqual(skimmed, { id: "a", label: text, text: "x".repeat(300), usage: { note: text } });
-  assert.equal(skimLine(new TextEncoder().encode('{"id":"a","text":"short"}'), new Set()), undefined);
+  const skimmed = JSON.parse(new TextDecoder().decode(skimLine(bytes, new Set(["label"]), 41)));
+  assert.deepEqual(skimmed, { id: "a", label: text, text: "x".repeat(252), usage: { note: text } });
+  assert.equal(skimLine(new TextEncoder().encode('{"id":"a","text":"short"}'), new Set(), 41), undefined);
 });
 
 test("checkSession() reports the same problems from lean entries as from full ones", SLOW, () => {
@@ -129,6 +148,16 @@ test("checkSession() reports the same problems from lean entries as from full on
 
 test("leanEntry() keeps what info counts: types, roles, models, tool calls, usage, dates, tree, labels, name", SLOW, () => {
   for (const c of cases()) assert.deepEqual(infoFacts(read(c.bytes, LEAN_READ)), infoFacts(read(c.bytes)), c.name);
+});
+
+test("previewEntry() gives the tree the rows of full entries, in every filter", SLOW, () => {
+  for (const c of cases()) {
+    const full = new SessionTree(read(c.bytes).entries);
+    const preview = new SessionTree(read(c.bytes, PREVIEW_READ).entries);
+    for (const filter of TREE_FILTERS) {
+      assert.deepEqual(treeRows(preview, { filter, home: "/home/dev" }), treeRows(full, { filter, home: "/home/dev" }), `${c.name} (${filter})`);
+    }
+  }
 });
 
 test("SessionReader runs keep while a current file is read, and on migrated entries of an older one", () => {
