@@ -44,19 +44,41 @@ interface Cut {
 
 const CHECK: Cut = { chars: 41, texts: false };
 /** Enough for a one-line preview: `tree` clips free text at 200 characters, tool arguments at 50. */
-const PREVIEW: Cut = { chars: 400, texts: true };
+const PREVIEW: Cut = { chars: 201, texts: true };
 
 /** Blanks and control characters a one-line preview trims away. */
 const LEAD = /^[\s\p{C}]*/u;
+const BLANK = /\s/;
+
+/** Whether a code unit is one that a one-line preview folds into a run of one space (`oneLine`). */
+function folds(c: number): boolean {
+  return c <= 0x1f || (c >= 0x7f && c <= 0x9f) || (c >= 0x202a && c <= 0x202e) || (c >= 0x2066 && c <= 0x2069);
+}
 
 /**
- * A string cut to `cut.chars` (41: a problem message quotes at most 40 and an ellipsis) after
- * its leading blanks and control characters, which a trimmed preview skips.
+ * A string cut once it holds `cut.chars` characters after its leading blanks and control
+ * characters, a run of control characters counting as one, and then at a character that is not
+ * blank (41: a problem message quotes at most 40 and an ellipsis; a preview folds runs into a
+ * space, trims, then clips at 200 or less).
  */
 function cutString(value: string, cut: Cut): string {
   if (value.length <= cut.chars) return value;
-  const lead = LEAD.exec(value)![0].length;
-  return value.length > lead + cut.chars ? value.slice(0, lead + cut.chars) : value;
+  let seen = 0;
+  let inRun = false;
+  for (let i = LEAD.exec(value)![0].length; i < value.length; i++) {
+    const run = folds(value.charCodeAt(i));
+    if (!run || !inRun) seen++;
+    inRun = run;
+    if (seen < cut.chars) continue;
+    // Then on to a character that is not blank, so a trim cannot eat into what was counted.
+    let end = i;
+    while (end < value.length && (folds(value.charCodeAt(end)) || BLANK.test(value[end]))) end++;
+    if (end >= value.length) return value;
+    // Never end on half a surrogate pair.
+    const code = value.charCodeAt(end);
+    return value.slice(0, code >= 0xd800 && code <= 0xdbff ? end + 2 : end + 1);
+  }
+  return value;
 }
 
 /** Same kind, no bulk: a cut string, [] for an array, {} for an object; other values as they are. */
@@ -146,8 +168,8 @@ export function leanEntry(entry: Json): Json {
 }
 
 /**
- * A lean copy that still previews in one line (`tree`): strings keep 400 characters, message
- * text its first 400 (blank only when all of it is), tool calls their ids, names and cut
+ * A lean copy that still previews in one line (`tree`): strings keep 201 characters, message
+ * text its first 201 (blank only when all of it is), tool calls their ids, names and cut
  * arguments.
  */
 export function previewEntry(entry: Json): Json {

@@ -48,21 +48,19 @@ function utf8Length(b: Uint8Array, i: number, end: number): number {
  * quote, whether its content is clean (valid escapes, no control bytes, valid UTF-8), and the
  * first character boundary at or after `start + 1 + KEEP_BYTES`.
  */
-function walkString(b: Uint8Array, start: number, keepBytes: number): { end: number; clean: boolean; cutAt: number } {
+function walkString(b: Uint8Array, start: number, keepBytes: number, chars: number): { end: number; clean: boolean; cutAt: number } {
   let clean = true;
   let cutAt = -1;
-  // Whether the part that stays holds something else than blanks (a blank text shows otherwise).
-  let ink = false;
-  let want = start + 1 + keepBytes;
+  // Printable ASCII characters seen: each is one a preview shows (it trims blanks and folds runs
+  // of control characters, never these), so the part that stays is long enough once it holds
+  // `chars` + 1 of them, and `keepBytes` bytes.
+  let printable = 0;
+  const want = start + 1 + keepBytes;
   let i = start + 1;
   while (i < b.length) {
-    if (cutAt < 0 && i >= want && ink) cutAt = i;
+    if (cutAt < 0 && i >= want && printable > chars) cutAt = i;
     const c = b[i];
-    if (!ink && c > 0x20 && c < 0x7f && c !== BACKSLASH) {
-      // What stays runs `keepBytes` past the first printable character (a preview trims blanks).
-      ink = true;
-      want = Math.max(want, i + keepBytes);
-    }
+    if (c > 0x20 && c < 0x7f && c !== BACKSLASH) printable++;
     if (c === QUOTE) return { end: i, clean, cutAt };
     if (c === BACKSLASH) {
       const n = b[i + 1];
@@ -122,7 +120,7 @@ export function skimLine(b: Uint8Array, kept: ReadonlySet<string>, chars: number
       if (keys.pop() === "usage") inUsage--;
       key = undefined;
     } else if (c === QUOTE) {
-      const { end, clean, cutAt } = walkString(b, i, keepBytes);
+      const { end, clean, cutAt } = walkString(b, i, keepBytes, chars);
       if (end < 0) break;
       let j = end + 1;
       while (j < b.length && (b[j] === 0x20 || b[j] === 0x09)) j++;

@@ -74,7 +74,8 @@ function* cases(): Generator<{ name: string; bytes: Uint8Array }> {
   yield {
     name: "long previews",
     bytes: enc(base + jsonl(
-      message("m1", "u1", { role: "assistant", content: [{ type: "text", text: blank }, { type: "text", text: blank + "late text" }, call("c1", "bash", { command: blank + "npm test " + long }), call("c2", "mcp__x", { q: long, deep: [{ a: long }] }), call("c3", "read", { path: "p".repeat(3000), offset: 5, limit: 9 })] }),
+      message("m1", "u1", { role: "assistant", content: [{ type: "text", text: blank }, { type: "text", text: blank + "late text" }, call("c1", "bash", { command: blank + "npm test " + long }), call("c2", "mcp__x", { q: long, deep: [{ a: long }] }), call("c3", "read", { path: "p".repeat(3000), offset: 5, limit: 9 }), call("c4", "bash", { command: "a" + "\n\u0001 ".repeat(2000) + "b".repeat(3000) })] }),
+      message("r4", "m1", { role: "toolResult", toolCallId: "c4", toolName: "bash", content: "" }),
       message("r1", "m1", { role: "toolResult", toolCallId: "c1", toolName: "bash", content: [{ type: "text", text: long }] }),
       message("r2", "r1", { role: "toolResult", toolCallId: "c2", toolName: "mcp__x", content: long }),
       message("r3", "r2", { role: "toolResult", toolCallId: "c3", toolName: "read", content: long }),
@@ -85,6 +86,7 @@ function* cases(): Generator<{ name: string; bytes: Uint8Array }> {
       entry("custom_message", "x1", "s1", { customType: "ext", content: [{ type: "text", text: long }], display: true }),
       entry("usage", "g1", "x1", { kind: long, provider: "p", model: "m" }),
       user("u9", "g1", "\u2028".repeat(2000) + "tail"),
+      message("a9", "u9", { role: "assistant", content: [{ type: "text", text: " " }], errorMessage: "e" + "\u0000\u0085".repeat(3000) + "f".repeat(3000) }),
     )),
   };
   const bad = (middle: Uint8Array) => {
