@@ -40,7 +40,7 @@ export interface FileJobResult {
 export type DocsSink = (job: number, from: number, rows: DocRow[]) => Promise<void>;
 
 /** Characters of document text held per job before they go to the sink. */
-export const DOCS_HELD = 4_000_000;
+export const DOCS_HELD = 1_000_000;
 
 type Plan = { outcome: "unchanged" | "touched" | "read" } | { outcome: "appended"; from: CatalogRecord };
 
