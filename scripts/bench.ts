@@ -23,8 +23,8 @@
  *
  * The table is printed as markdown and written to `.cache/bench/last.md`.
  */
-import { execFileSync, spawnSync } from "node:child_process";
-import { copyFileSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { execFileSync, spawn, spawnSync } from "node:child_process";
+import { copyFileSync, existsSync, linkSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { cpus, totalmem } from "node:os";
 import { join } from "node:path";
 import process from "node:process";
@@ -83,7 +83,9 @@ interface Row {
 interface BenchCase {
   title: string;
   /** Builds fixtures (cached) and returns the rows. */
-  setup: () => Row[] | Promise<Row[]>;
+  setup?: () => Row[] | Promise<Row[]>;
+  /** Instead of rows: a case that measures in its own way (latency under load) and returns its markdown table. */
+  report?: () => Promise<string>;
   /** Only with `--scale` (or `--only`): cases that need gigabytes of fixtures. */
   scale?: boolean;
 }
@@ -258,6 +260,36 @@ const cases: Record<string, BenchCase> = {
       ];
     },
   },
+  otel: {
+    title: "otel --all: the 2,400 sessions as OTLP/protobuf to a loopback receiver, beside stats --all cold",
+    setup: async () => {
+      const corpus = generateListCorpus(join(CACHE, "agent"));
+      const port = 43180 + Math.floor(Math.random() * 1000);
+      const sink = spawn(process.execPath, ["scripts/bench/otlp-sink.mjs", String(port)], { cwd: ROOT, stdio: ["ignore", "pipe", "inherit"] });
+      await new Promise<void>((resolve) => sink.stdout!.once("data", () => resolve()));
+      process.on("exit", () => sink.kill("SIGTERM"));
+      const script = "scripts/bench/cli.ts";
+      const otel = ["--", "otel", "--all", "--agent-dir", corpus.agentDir, "--endpoint", `http://127.0.0.1:${port}`];
+      /** A bun row (as the executable runs) with its own cache folder, deleted before each run when `cold`. */
+      const row = (name: string, args: string[], cache: string, cold: boolean, extra: Partial<Row>): Row => ({
+        name,
+        impl: "cli",
+        role: "ours",
+        runtime: "bun",
+        script,
+        args,
+        env: { XDG_CACHE_HOME: join(CACHE, cache) },
+        beforeEach: cold ? () => rmSync(join(CACHE, cache), { recursive: true, force: true }) : undefined,
+        compare: false,
+        ...extra,
+      });
+      return [
+        row("stats --all (cold)", ["--", "stats", "--all", "--json", "--agent-dir", corpus.agentDir], "otel-stats-cold", true, { role: "reference", note: "the yardstick: SQLite catalog deleted before each run" }),
+        row("otel --all (cold)", otel, "otel-cold", true, { target: { time: 1.5, source: "issue 21" }, note: "catalog and sent-store deleted before each run: every session read, mapped, encoded, gzipped and sent" }),
+        row("otel --all (nothing new)", otel, "otel-warm", false, { target: { timeMs: 200, source: "issue 21" }, note: "after the warm-up run sent everything: one stat per file, nothing read or sent" }),
+      ];
+    },
+  },
   pick: {
     title: "the picker (pick --all) of the compiled binary over 2,400 sessions: time to the first frame with rows",
     setup: () => {
@@ -301,6 +333,10 @@ const cases: Record<string, BenchCase> = {
       ];
     },
   },
+  serve: {
+    title: "`serve` (the binary) over the list corpus and the 90 MB session: /api/sessions latency warm and under 50 connections, peak RSS, the big session's first entries and a live append in Chromium",
+    report: async () => (await import("./bench/serve.ts")).serveBench(),
+  },
   export: {
     title: "HTML export (redaction on) of the 90 MB session, beside context on the same file",
     setup: () => {
@@ -320,7 +356,7 @@ const cases: Record<string, BenchCase> = {
       const huge = join(scaleDir, "huge-session.jsonl");
       const marker = `${huge}.size`;
       const known = statSync(huge, { throwIfNoEntry: false });
-      if (!known || readFileSync(marker, "utf8").trim() !== String(known.size)) {
+      if (!known || !existsSync(marker) || readFileSync(marker, "utf8").trim() !== String(known.size)) {
         info(`huge: writing ${huge}`);
         const made = chainSession(big.path, huge, { targetBytes: 1.2e9, sessionId: "huge-session", cwd: "/home/dev/huge" });
         writeFileSync(marker, String(made.bytes));
@@ -341,6 +377,58 @@ const cases: Record<string, BenchCase> = {
         ours("info", "info"),
         ours("check", "check"),
         ours("tree --filter user-only", "tree", "--filter", "user-only"),
+      ];
+    },
+  },
+  mcp: {
+    title: "pi-session mcp (the compiled binary over stdio): start to initialize answered, search_sessions per call, get_context on the 90 MB session",
+    setup: () => {
+      const binary = compiledBinary();
+      const corpus = generateListCorpus(join(CACHE, "agent"));
+      const big = generateBigSession(join(CACHE, "big-session.jsonl"));
+      // The server sees a folder holding only the big session (a hard link: no 90 MB copy).
+      const bigDir = join(CACHE, "mcp-big");
+      const linked = join(bigDir, "big-session.jsonl");
+      if (statSync(linked, { throwIfNoEntry: false })?.ino !== statSync(big.path).ino) {
+        rmSync(bigDir, { recursive: true, force: true });
+        mkdirSync(bigDir, { recursive: true });
+        linkSync(big.path, linked);
+      }
+      const bigId = JSON.parse(readFileSync(big.path, "utf8").slice(0, 4096).split("\n")[0]).id as string;
+      const script = "scripts/bench/mcp.ts";
+      const env = { XDG_CACHE_HOME: join(CACHE, "mcp-cache") };
+      const server = ["--agent-dir", corpus.agentDir, "mcp", "--all"];
+      return [
+        { name: "initialize", impl: "init", role: "ours", script, args: ["--", binary, ...server], env, target: { timeMs: 100, source: "issue 20" }, note: "spawn of `pi-session mcp --all` to the initialize answer" },
+        {
+          name: "search_sessions",
+          impl: "search",
+          role: "ours",
+          script,
+          args: ["--query", SEARCH_WORD, "--calls", "10", "--", binary, ...server],
+          env,
+          target: { timeMs: 60, source: "issue 20" },
+          note: `mean of 10 calls for "${SEARCH_WORD}" over the 2,400 sessions after one untimed call (SQLite catalog warm)`,
+        },
+        {
+          name: "get_context (90 MB)",
+          impl: "context",
+          role: "ours",
+          script,
+          args: ["--session", bigId, "--calls", "3", "--", binary, "--session-dir", bigDir, "mcp", "--all"],
+          env,
+          target: { timeMs: 200, source: "issue 20" },
+          note: "mean of 3 calls at the default leaf (the first page under the default budget) after one untimed call",
+        },
+        {
+          name: "get_context (90 MB, first call)",
+          impl: "context",
+          role: "ours",
+          script,
+          args: ["--session", bigId, "--", binary, "--session-dir", bigDir, "mcp", "--all"],
+          env,
+          note: "the server's first call: its catalog opened and the query code loaded on the way",
+        },
       ];
     },
   },
@@ -593,10 +681,12 @@ async function main(argv: string[]): Promise<void> {
   const fault = pageFaultCost();
   const floor = runRows("floor", [FLOOR], runs, false)[0];
   const results: RowResult[] = [];
+  const reports: string[] = [];
   for (const name of names) {
     info(`${name}: ${cases[name].title}`);
-    const rows = await cases[name].setup();
-    results.push(...runRows(name, rows, runs, verify));
+    const { setup, report } = cases[name];
+    if (report) reports.push(await report());
+    if (setup) results.push(...runRows(name, await setup(), runs, verify));
   }
 
   const { markdown, notes } = table(results, floor);
@@ -610,7 +700,7 @@ async function main(argv: string[]): Promise<void> {
     "",
   ].join("\n");
   const cases_ = names.map((n) => `- **${n}**: ${cases[n].title}`).join("\n");
-  const text = `${header}${cases_}\n\n${markdown}\n${notes.length ? `\nNotes:\n${notes.map((n) => `- ${n}`).join("\n")}\n` : ""}`;
+  const text = `${header}${cases_}\n\n${results.length > 0 ? `${markdown}\n` : ""}${notes.length ? `\nNotes:\n${notes.map((n) => `- ${n}`).join("\n")}\n` : ""}${reports.map((r) => `\n${r}`).join("")}`;
   writeFileSync(join(CACHE, "last.md"), text);
   rmSync(join(CACHE, `.time-${process.pid}.txt`), { force: true });
   console.log(text);

@@ -8,7 +8,7 @@ import { type DigestKind, Digester, type DigestResult } from "../core/digest/dig
 import type { DocRow } from "../core/digest/docs-digest.ts";
 import { hashBytes } from "../core/digest/hash-bytes.ts";
 import type { FileStat, FileSystem } from "../io/file-system.ts";
-import { readBytes } from "./read-bytes.ts";
+import { readBytes } from "../io/read-bytes.ts";
 import { type CatalogRecord, HEAD_BYTES, TAIL_BYTES } from "./store.ts";
 
 /** What had to be done for a record. */

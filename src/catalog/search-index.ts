@@ -10,7 +10,7 @@ import { entryDocs } from "../core/search/entry-docs.ts";
 import { ftsExpression } from "../core/search/fts-expression.ts";
 import type { SearchQuery } from "../core/search/query.ts";
 import type { FileSystem } from "../io/file-system.ts";
-import { readBytes } from "./read-bytes.ts";
+import { readBytes } from "../io/read-bytes.ts";
 import { mapConcurrent } from "../session/list-sessions.ts";
 import { HitCollector, hitOf, type SearchHit, type SearchResult } from "./search-hit.ts";
 import type { CatalogStore, IndexedDoc } from "./store.ts";

@@ -3,16 +3,16 @@
  * the effective cwd, output mode and colours, and helpers to print data and notes.
  * @module
  */
-import { resolveAgentDir, resolveSessionDir, type SessionDirChoice } from "../core/storage/layout.ts";
-import { joinPath, resolvePath } from "../core/storage/paths.ts";
-import { mergeSettings, parseSettings } from "../core/storage/settings.ts";
+import type { Catalog } from "../catalog/catalog.ts";
+import type { SessionDirChoice, StorageEnv } from "../core/storage/layout.ts";
 import type { FileSystem } from "../io/file-system.ts";
-import { readBytes } from "../catalog/read-bytes.ts";
+import { versioned } from "../query/json-version.ts";
+import { type CatalogUse, createQueryEnv, type QueryEnv, type QueryReport } from "../query/env.ts";
+import { type Colors, createColors } from "../render/colors.ts";
+import { printable } from "../render/control-chars.ts";
 import type { CliDeps } from "./deps.ts";
-import { CliError } from "./errors.ts";
 import { colorEnabled } from "./output/color-choice.ts";
-import { type Colors, createColors } from "./output/colors.ts";
-import { printable } from "./output/control-chars.ts";
+import { startProgress } from "./progress.ts";
 
 /** The global flags of SPEC §4. */
 export interface GlobalOptions {
@@ -29,18 +29,8 @@ export interface GlobalOptions {
 
 export type { Colors };
 
-/** The version of every `--json` shape (docs/JSON.md, docs/schema/); bumped on any change that is not an addition. */
-export const JSON_SCHEMA_VERSION = 1;
-
-async function readText(fs: FileSystem, path: string): Promise<string | undefined> {
-  try {
-    return new TextDecoder().decode(await readBytes(fs, path));
-  } catch {
-    return undefined;
-  }
-}
-
-export class CliContext {
+/** The CLI's context: also the query env its commands run queries against (notes on stderr). */
+export class CliContext implements QueryEnv {
   readonly deps: CliDeps;
   readonly fs: FileSystem;
   readonly options: GlobalOptions;
@@ -53,16 +43,23 @@ export class CliContext {
   readonly color: Colors;
   /** Colours on stderr. */
   readonly errColor: Colors;
-  #settings: Promise<Record<string, unknown>> | undefined;
-  #sessionDir: Promise<SessionDirChoice> | undefined;
+  readonly report: QueryReport;
+  readonly #env: QueryEnv;
 
   constructor(deps: CliDeps, options: GlobalOptions) {
     this.deps = deps;
     this.fs = deps.fs;
     this.options = options;
     const { storage } = deps;
-    this.cwd = resolvePath(storage.processCwd, options.cwd ?? storage.processCwd);
-    this.agentDir = resolvePath(storage.processCwd, resolveAgentDir(storage, options.agentDir));
+    this.report = {
+      note: (line) => this.note(line),
+      notice: (line) => this.notice(line),
+      warn: (line) => this.warn(line),
+      progress: (label) => startProgress(this, label),
+    };
+    this.#env = createQueryEnv({ fs: deps.fs, storage, agentDir: options.agentDir, sessionDir: options.sessionDir, cwd: options.cwd, now: deps.now, report: this.report });
+    this.cwd = this.#env.cwd;
+    this.agentDir = this.#env.agentDir;
     this.json = options.json ?? false;
     this.quiet = options.quiet ?? false;
     const choice = (isTTY: boolean) => colorEnabled({ flag: options.color, env: storage.env, isTTY });
@@ -85,8 +82,7 @@ export class CliContext {
    * version of the shapes in docs/JSON.md (arrays stay arrays: see there).
    */
   outJson(value: unknown): void {
-    const versioned = value !== null && typeof value === "object" && !Array.isArray(value) ? { schemaVersion: JSON_SCHEMA_VERSION, ...value } : value;
-    this.outRawJson(versioned);
+    this.outRawJson(versioned(value));
   }
 
   /** Prints a value as pretty JSON as it is, for shapes that are pi's own (`context`). */
@@ -108,51 +104,26 @@ export class CliContext {
     this.deps.stderr(this.errColor.yellow("warning: ") + printable(line) + "\n");
   }
 
-  /** Merged global and project settings; problems are reported once as warnings. */
-  settings(): Promise<Record<string, unknown>> {
-    this.#settings ??= (async () => {
-      let merged: Record<string, unknown> = {};
-      for (const path of [joinPath(this.agentDir, "settings.json"), joinPath(this.cwd, ".pi", "settings.json")]) {
-        const text = await readText(this.fs, path);
-        if (text === undefined) continue;
-        const { settings, problems } = await parseSettings(text);
-        for (const p of problems) this.warn(`Ignoring ${path}: line ${p.line}, column ${p.column}: ${p.message}`);
-        merged = mergeSettings(merged, settings);
-      }
-      return merged;
-    })();
-    return this.#settings;
+  get storage(): StorageEnv {
+    return this.deps.storage;
   }
 
-  /**
-   * A folder named by `--session-dir` or `--agent-dir` that is a file is a usage error; one that
-   * does not exist gets a note, so that "no sessions" is not taken for an empty folder.
-   */
-  async #checkFlagDir(flag: "--agent-dir" | "--session-dir", given: string | undefined, dir: string): Promise<void> {
-    if (given === undefined) return;
-    const stat = await this.fs.stat(dir).catch(() => null);
-    if (stat === null) this.notice(`${flag} ${dir} does not exist`);
-    else if (!stat.isDirectory) {
-      const want = flag === "--agent-dir" ? "pi's agent folder (the one holding sessions/ and settings.json)" : "the folder that holds the session files";
-      throw new CliError("bad-option", `${flag} ${dir} is a file, not a folder`, `Pass ${want}`);
-    }
+  now(): Date {
+    return this.deps.now();
+  }
+
+  /** Merged global and project settings; problems are reported once as warnings. */
+  settings(): Promise<Record<string, unknown>> {
+    return this.#env.settings();
   }
 
   /** The session directory for the effective cwd, by SPEC precedence. */
   sessionDir(): Promise<SessionDirChoice> {
-    this.#sessionDir ??= (async () => {
-      await this.#checkFlagDir("--agent-dir", this.options.agentDir, this.agentDir);
-      const settings = this.options.sessionDir || this.deps.storage.env("PI_CODING_AGENT_SESSION_DIR") ? {} : await this.settings();
-      const choice = resolveSessionDir(this.deps.storage, {
-        cwd: this.cwd,
-        agentDir: this.agentDir,
-        flag: this.options.sessionDir,
-        setting: settings.sessionDir,
-      });
-      const dir = resolvePath(this.deps.storage.processCwd, choice.dir);
-      await this.#checkFlagDir("--session-dir", this.options.sessionDir, dir);
-      return { ...choice, dir };
-    })();
-    return this.#sessionDir;
+    return this.#env.sessionDir();
+  }
+
+  /** Runs `work` with a catalog opened for it, and closes it afterwards. */
+  withCatalog<T>(work: (catalog: Catalog) => Promise<T>, options?: CatalogUse): Promise<T> {
+    return this.#env.withCatalog(work, options);
   }
 }

@@ -3,17 +3,11 @@
  * 2 bad usage or unresolvable reference, 3 unreadable input or not a session.
  * @module
  */
-import { SessionError } from "../session/errors.ts";
-import { isFsError } from "../io/file-system.ts";
-import { printable } from "./output/control-chars.ts";
+import { errorValue, QueryError } from "../query/errors.ts";
+import { printable } from "../render/control-chars.ts";
 
-/** A usage or reference problem, with a hint; exit code 2 unless said otherwise. */
-export class CliError extends SessionError {
-  constructor(code: string, message: string, hint: string, exitCode = 2) {
-    super(code, message, exitCode, hint);
-    this.name = "CliError";
-  }
-}
+/** The CLI's name for the query layer's error: one class, raised and read alike by every surface. */
+export { QueryError as CliError };
 
 /**
  * Exit code and the two lines (what failed, what to do) for any error; bugs keep their stack.
@@ -25,22 +19,8 @@ export function describeError(error: unknown): { exitCode: number; lines: string
 }
 
 function describe(error: unknown): { exitCode: number; lines: string[] } {
-  if (error instanceof SessionError) {
-    return { exitCode: error.exitCode, lines: [`pi-session: ${error.message}`, `hint: ${error.hint}`] };
-  }
-  if (isFsError(error)) {
-    const reading = /^Cannot (read|stat|list) /.test(error.message);
-    const hint = error.hint !== undefined
-      ? error.hint
-      : error.kind === "NotFound"
-      ? reading ? "Check the path; `pi-session list --all` shows the sessions it can find" : "Check that the folder to write in exists"
-      : error.kind === "PermissionDenied"
-      ? "Check the file's permissions, or run as a user who may access it"
-      : reading
-      ? "Check that the path is a readable session file"
-      : "Check that the place can be written: not a read-only mount, and the disk is not full";
-    return { exitCode: 3, lines: [`pi-session: ${error.message}`, `hint: ${hint}`] };
-  }
+  const known = errorValue(error);
+  if (known) return { exitCode: known.exitCode, lines: [`pi-session: ${known.message}`, `hint: ${known.hint}`] };
   const stack = error instanceof Error ? error.stack ?? error.message : String(error);
   return {
     exitCode: 1,

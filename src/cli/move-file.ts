@@ -9,7 +9,7 @@ import { type PlannedMove, rewriteHeader } from "../core/move/mod.ts";
 import { dirName } from "../core/storage/paths.ts";
 import type { FileSystem } from "../io/file-system.ts";
 import { withFileLock } from "../io/lock.ts";
-import { readBytes } from "../catalog/read-bytes.ts";
+import { readBytes } from "../io/read-bytes.ts";
 import { safeRewrite } from "../session/safe-rewrite.ts";
 import { describeError } from "./errors.ts";
 

@@ -4,7 +4,7 @@
  * the text is taller than it, and never with `--no-pager`. Pure decisions; `main.ts` runs it.
  * @module
  */
-import { textWidth } from "./output/text-width.ts";
+import { textWidth } from "../render/text-width.ts";
 
 /** The pager to run, or undefined for none. */
 export function pagerCommand(env: (name: string) => string | undefined): string | undefined {

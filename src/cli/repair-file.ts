@@ -6,7 +6,7 @@
  */
 import { planRepair, type RepairOptions, type RepairPlan } from "../core/repair/mod.ts";
 import type { FileSystem } from "../io/file-system.ts";
-import { readBytes } from "../catalog/read-bytes.ts";
+import { readBytes } from "../io/read-bytes.ts";
 import { NotASessionError } from "../session/errors.ts";
 import { safeRewrite } from "../session/safe-rewrite.ts";
 import { describeError } from "./errors.ts";

@@ -7,10 +7,10 @@
 import type { AssistantMessage, MessageEntry, SessionEntry } from "../core/format/types.ts";
 import { sessionUsage } from "../core/info/usage-totals.ts";
 import { describeRedactions, type Redactor } from "../core/redact/redactor.ts";
-import { groupDigits } from "../cli/output/numbers.ts";
-import { entryBlock, formatTime } from "../cli/render/transcript.ts";
-import { oneLine } from "../cli/output/control-chars.ts";
-import { inlineCode, markdownBlock } from "../cli/render/transcript-markdown.ts";
+import { groupDigits } from "../render/numbers.ts";
+import { entryBlock, formatTime } from "../render/transcript.ts";
+import { oneLine } from "../render/control-chars.ts";
+import { inlineCode, markdownBlock } from "../render/transcript-markdown.ts";
 import type { ExportSource } from "./export-source.ts";
 
 export interface MarkdownExportOptions {

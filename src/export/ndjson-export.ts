@@ -7,7 +7,7 @@
  */
 import type { SessionEntry } from "../core/format/types.ts";
 import { addUsage, emptyUsage, entryUsage } from "../core/info/usage-totals.ts";
-import { contentText, messageText } from "../cli/render/message-text.ts";
+import { contentText, messageText } from "../render/message-text.ts";
 import type { DataExportOptions } from "./jsonl-export.ts";
 
 /** One row; null where a column does not apply to the entry. */

@@ -4,7 +4,7 @@
  * @module
  */
 
-import type { AppendOptions, AtomicWriteOptions, DirEntry, FileStat, FileSystem, ReadRange, WriteData } from "./file-system.ts";
+import type { AppendOptions, AtomicWriteOptions, DirEntry, FileStat, FileSystem, FsWatcher, ReadRange, WriteData } from "./file-system.ts";
 import { chunksOf, SourceFailure } from "./_write-data.ts";
 import { isAbsent, mapError, mapped } from "./_map-error.ts";
 import { siblingTempPath } from "./_temp-path.ts";
@@ -189,6 +189,37 @@ async function syncDirectory(dir: string): Promise<void> {
   }
 }
 
+interface DenoWatcher extends AsyncIterable<{ paths: string[] }> {
+  close(): void;
+}
+
+/** `Deno.watchFs`, recursive: a hint, so any failure means "poll". */
+function watch(dir: string, onChange: (path: string | null) => void): FsWatcher | null {
+  let watcher: DenoWatcher;
+  try {
+    watcher = Deno.watchFs(dir, { recursive: true }) as DenoWatcher;
+  } catch {
+    return null;
+  }
+  (async () => {
+    try {
+      for await (const event of watcher) {
+        if (event.paths.length === 0) onChange(null);
+        for (const path of event.paths) onChange(path);
+      }
+    } catch {
+      // Closed, or the folder went away: the caller's poll carries on.
+    }
+  })();
+  return { close: () => {
+    try {
+      watcher.close();
+    } catch {
+      // Already closed.
+    }
+  } };
+}
+
 /** `FileSystem` over `Deno.*`; use it only when running under Deno. */
 export const denoFileSystem: FileSystem = {
   read,
@@ -200,6 +231,7 @@ export const denoFileSystem: FileSystem = {
   remove: (path) => mapped({ verb: "remove", path }, () => Deno.remove(path)),
   mkdir: (path, options = {}) =>
     mapped({ verb: "create directory", path }, () => Deno.mkdir(path, { recursive: options.recursive ?? false })),
+  watch,
   chmod: (path, mode) => mapped({ verb: "change the permissions of", path }, () => Deno.chmod(path, mode)),
   link: (existing, newPath) => mapped({ verb: "link", path: existing, to: newPath }, () => Deno.link(existing, newPath)),
   realPath: (path) => mapped({ verb: "resolve", path }, () => Deno.realPath(path)),

@@ -132,4 +132,16 @@ export interface FileSystem {
   link(existing: string, newPath: string): Promise<void>;
   /** The absolute path of what `path` names, with every symbolic link resolved; `NotFound` if nothing is there. */
   realPath(path: string): Promise<string>;
+  /**
+   * Calls `onChange` soon after something under `dir` (recursively) is created, written, renamed
+   * or removed, with the path when the platform names it. Only a hint: events may be merged,
+   * late or missing, so callers confirm with `stat` and keep a slow poll as a fallback. Absent,
+   * or returning null (no such folder, no watcher left), means: poll.
+   */
+  watch?(dir: string, onChange: (path: string | null) => void): FsWatcher | null;
+}
+
+/** A running `watch`; `close` stops it. */
+export interface FsWatcher {
+  close(): void;
 }

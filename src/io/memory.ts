@@ -11,6 +11,7 @@ import {
   type FileStat,
   type FileSystem,
   type FsErrorKind,
+  type FsWatcher,
   isFsError,
   type ReadRange,
   type WriteData,
@@ -84,6 +85,7 @@ export class MemoryFileSystem implements FileSystem {
   readonly #clock: () => number;
   readonly #cwd: string[];
   readonly #chunkSize: number;
+  readonly #watchers = new Set<{ dir: string[]; onChange: (path: string) => void }>();
   readonly #quota: number;
   readonly #fault: ((step: MemoryWriteStep) => void) | undefined;
 
@@ -143,6 +145,7 @@ export class MemoryFileSystem implements FileSystem {
     this.#step({ op: "append", path, bytes: data.length }, op, data.length);
     if (existing === undefined) {
       this.#createFile(parent, name, data, options.mode);
+      this.#changed(path);
       return;
     }
     const joined = new Uint8Array(existing.data.length + data.length);
@@ -150,6 +153,7 @@ export class MemoryFileSystem implements FileSystem {
     joined.set(data, existing.data.length);
     existing.data = joined;
     existing.mtimeMs = this.#clock();
+    this.#changed(path);
   }
 
   async writeAtomic(path: string, data: WriteData, options: AtomicWriteOptions = {}): Promise<void> {
@@ -174,6 +178,7 @@ export class MemoryFileSystem implements FileSystem {
     const { parent, name } = check();
     this.#step({ op: "rename", path }, op);
     this.#createFile(parent, name, bytes, options.mode);
+    this.#changed(path);
   }
 
   async rename(from: string, to: string): Promise<void> {
@@ -197,6 +202,8 @@ export class MemoryFileSystem implements FileSystem {
     source.parent.children.delete(source.name);
     target.parent.children.set(target.name, node);
     source.parent.mtimeMs = target.parent.mtimeMs = this.#clock();
+    this.#changed(from);
+    this.#changed(to);
   }
 
   async remove(path: string): Promise<void> {
@@ -208,6 +215,30 @@ export class MemoryFileSystem implements FileSystem {
     this.#step({ op: "remove", path }, op);
     parent.children.delete(name);
     parent.mtimeMs = this.#clock();
+    this.#changed(path);
+  }
+
+  /** Tells every watcher of a folder above `path`, after the change is made (as a disk would). */
+  watch(dir: string, onChange: (path: string | null) => void): FsWatcher | null {
+    let node: Node;
+    try {
+      node = this.#lookup(this.#parts(dir), { verb: "watch", path: dir });
+    } catch {
+      return null;
+    }
+    if (node.kind !== "dir") return null;
+    const watcher = { dir: this.#parts(dir), onChange };
+    this.#watchers.add(watcher);
+    return { close: () => void this.#watchers.delete(watcher) };
+  }
+
+  #changed(path: string): void {
+    if (this.#watchers.size === 0) return;
+    const parts = this.#parts(path);
+    const absolute = "/" + parts.join("/");
+    for (const watcher of this.#watchers) {
+      if (watcher.dir.every((part, i) => parts[i] === part)) queueMicrotask(() => watcher.onChange(absolute));
+    }
   }
 
   async mkdir(path: string, options: { recursive?: boolean } = {}): Promise<void> {

@@ -6,10 +6,10 @@
 
 import { chmod, link, lstat, mkdir, open, realpath, rename, rm, rmdir, unlink } from "node:fs/promises";
 import type { FileHandle } from "node:fs/promises";
-import { closeSync, type Dirent, fstatSync, ftruncateSync, openSync, readdirSync, readSync, type Stats, statSync, unlinkSync, writeSync } from "node:fs";
+import { closeSync, type Dirent, fstatSync, ftruncateSync, openSync, readdirSync, readSync, type Stats, statSync, unlinkSync, watch as watchTree, writeSync } from "node:fs";
 import { join } from "node:path";
 import { Buffer } from "node:buffer";
-import type { AppendOptions, AtomicWriteOptions, DirEntry, FileStat, FileSystem, ReadRange, WriteData } from "./file-system.ts";
+import type { AppendOptions, AtomicWriteOptions, DirEntry, FileStat, FileSystem, FsWatcher, ReadRange, WriteData } from "./file-system.ts";
 import { chunksOf, SourceFailure } from "./_write-data.ts";
 import { isAbsent, mapError, mapped } from "./_map-error.ts";
 import { siblingTempPath } from "./_temp-path.ts";
@@ -248,6 +248,22 @@ async function remove(path: string): Promise<void> {
   });
 }
 
+/** `fs.watch`, recursive (Linux since Node 19.1, and Bun): a hint, so any failure means "poll". */
+function watch(dir: string, onChange: (path: string | null) => void): FsWatcher | null {
+  try {
+    // Not every runtime's fs.watch throws at once for a missing folder (Deno's emits later).
+    if (!statSync(dir).isDirectory()) return null;
+    const watcher = watchTree(dir, { recursive: true, persistent: false }, (_event, name) => {
+      onChange(name === null || name === undefined ? null : join(dir, String(name)));
+    });
+    // An error later (the folder removed, the watch limit reached) ends the hints, not the server.
+    watcher.on("error", () => watcher.close());
+    return { close: () => watcher.close() };
+  } catch {
+    return null;
+  }
+}
+
 /** `FileSystem` over `node:fs/promises`. */
 export const nodeFileSystem: FileSystem = {
   read,
@@ -261,6 +277,7 @@ export const nodeFileSystem: FileSystem = {
     mapped({ verb: "create directory", path }, async () => {
       await mkdir(path, { recursive: options.recursive ?? false });
     }),
+  watch,
   chmod: (path, mode) => mapped({ verb: "change the permissions of", path }, () => chmod(path, mode)),
   link: (existing, newPath) => mapped({ verb: "link", path: existing, to: newPath }, () => link(existing, newPath)),
   realPath: (path) => mapped({ verb: "resolve", path }, () => realpath(path)),

@@ -7,6 +7,7 @@
 import { type FileStat, type FileSystem, isFsError } from "../io/file-system.ts";
 import { withFileLock } from "../io/lock.ts";
 import { siblingTempPath } from "../io/_temp-path.ts";
+import { readBytes } from "../io/read-bytes.ts";
 import { type RewriteDecision, type RewriteOutcome, type RewriteRequest, type RewriteSteps, rewriteSteps } from "./rewrite-steps.ts";
 
 export type { CarriedOver, RewriteDecision, RewriteOutcome } from "./rewrite-steps.ts";
@@ -69,7 +70,7 @@ async function perform(fs: FileSystem, request: RewriteRequest): Promise<unknown
     case "stat":
       return await fs.stat(request.path);
     case "read":
-      return await readRange(fs, request.path, request.start, request.end);
+      return await readBytes(fs, request.path, request.start, request.end);
     case "create":
       try {
         // Whole or not at all, never over another file: a kill or a full disk leaves no partial backup.
@@ -111,19 +112,3 @@ async function* inChunks(data: Uint8Array): AsyncGenerator<Uint8Array> {
   for (let at = 0; at < data.length; at += WRITE_CHUNK) yield data.subarray(at, at + WRITE_CHUNK);
 }
 
-async function readRange(fs: FileSystem, path: string, start: number, end: number): Promise<Uint8Array> {
-  const parts: Uint8Array[] = [];
-  let length = 0;
-  for await (const chunk of fs.read(path, { start, end })) {
-    parts.push(chunk);
-    length += chunk.length;
-  }
-  if (parts.length === 1) return parts[0];
-  const bytes = new Uint8Array(length);
-  let at = 0;
-  for (const part of parts) {
-    bytes.set(part, at);
-    at += part.length;
-  }
-  return bytes;
-}

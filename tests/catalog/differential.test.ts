@@ -12,8 +12,8 @@ import { generateSessions } from "../../scripts/gen-sessions.ts";
 import { detectFileSystem } from "../../src/io/mod.ts";
 import { roundCost } from "../../src/core/info/round-cost.ts";
 import { listAllSessions } from "../../src/session/list-sessions.ts";
-import { sessionJson } from "../../src/cli/commands/list.ts";
-import { matchesQuery } from "../../src/cli/search-query.ts";
+import { sessionJson } from "../../src/query/list.ts";
+import { matchesQuery } from "../../src/query/resume-search.ts";
 import { listAllCached } from "../../src/catalog/list-cached.ts";
 import { runCli } from "../cli/_harness.ts";
 // The package's "exports" hides dist/, so the reference is imported by path.

@@ -9,7 +9,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { test } from "node:test";
 import { FileCatalogStore } from "../../src/catalog/file-store.ts";
-import { readBytes } from "../../src/catalog/read-bytes.ts";
+import { readBytes } from "../../src/io/read-bytes.ts";
 import { arrayRows, type NodeStatement } from "../../src/catalog/sqlite/node-sqlite.ts";
 import { openSqliteStore } from "../../src/catalog/sqlite/open-sqlite.ts";
 import { detectFileSystem } from "../../src/io/mod.ts";

@@ -6,6 +6,7 @@ import { describe, it } from "node:test";
 import assert from "node:assert/strict";
 import { describeError } from "../../src/cli/errors.ts";
 import { fsError } from "../../src/io/_map-error.ts";
+import { FsError } from "../../src/io/file-system.ts";
 
 describe("describeError for file-system errors", () => {
   it("a write on a read-only mount hints at the mount, not at the file's format", () => {
@@ -21,6 +22,11 @@ describe("describeError for file-system errors", () => {
   it("a failed read hints at the file", () => {
     const { lines } = describeError(fsError("Other", { verb: "read", path: "/s/a.jsonl" }, "EIO: i/o error"));
     assert.equal(lines[1], "hint: Check that the path is a readable session file");
+  });
+
+  it("an error that carries its own hint (a held lock) keeps it", () => {
+    const error = new FsError("Other", "/s/a.jsonl", "Cannot lock /s/a.jsonl: held by pid 42", { hint: "Wait for pid 42 on host h (since 10:00) to finish" });
+    assert.deepEqual(describeError(error), { exitCode: 3, lines: ["pi-session: Cannot lock /s/a.jsonl: held by pid 42", "hint: Wait for pid 42 on host h (since 10:00) to finish"] });
   });
 
   it("missing files and permissions keep their own hints", () => {

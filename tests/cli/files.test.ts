@@ -62,3 +62,35 @@ test("files refuses an empty path (exit 2) rather than taking the current direct
     assert.match(run.stderr, /files needs a path, not an empty argument/);
   }
 });
+
+test("files takes a glob: *, ?, ** and {a,b} against the resolved paths, relative ones from this directory", async () => {
+  const files = await setup();
+  const uses = async (...argv: string[]) => {
+    const run = await files(...argv, "--json");
+    const sessions = JSON.parse(run.stdout) as { id: string; refs: { entryId: string; op: string; resolved: string }[] }[];
+    return [run.code, sessions.flatMap((s) => s.refs.map((r) => `${s.id} ${r.entryId} ${r.op} ${r.resolved}`))];
+  };
+  assert.deepEqual(await uses("**/*.ts"), [0, [
+    "11111111-aaaa a1 read /work/proj/src/parser.ts",
+    "11111111-aaaa a1 bash /work/proj/test/parser.test.ts",
+    "11111111-aaaa a2 edit /work/proj/src/parser.ts",
+    "22222222-bbbb a1 read /work/proj/src/parser.ts",
+    "22222222-bbbb a1 bash /work/proj/test/parser.test.ts",
+  ]]);
+  assert.deepEqual(await uses("{docs,test}/*.{md,json}"), [0, ["22222222-bbbb a3 write /work/proj/docs/notes.md"]]);
+  assert.deepEqual(await uses("src/pars?r.ts", "--all"), await uses("/work/proj/src/parser.ts", "--all"));
+  // Another project's session reads ../proj/src/parser.ts from its own cwd.
+  assert.deepEqual((await uses("/work/*/src/*", "--all"))[1], [
+    "33333333-cccc o1 read /work/proj/src/parser.ts",
+    "11111111-aaaa a1 read /work/proj/src/parser.ts",
+    "11111111-aaaa a2 edit /work/proj/src/parser.ts",
+    "22222222-bbbb a1 read /work/proj/src/parser.ts",
+  ]);
+  // * stays in one folder: docs/notes.md is not *.md of this directory.
+  assert.deepEqual(await uses("*.md"), [1, []]);
+  const none = await files("*.md");
+  assert.match(none.stderr, /No session touched \/work\/proj\/\*\.md; try --all/);
+  const text = await files("src/*");
+  assert.equal(text.code, 0, text.stderr);
+  assert.match(text.stdout, /^11111111  Parser fix  [^\n]*\n  2025-06-01T10:00:01\.000Z  a1  read     src\/parser\.ts\n/);
+});

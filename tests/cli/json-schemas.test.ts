@@ -67,6 +67,7 @@ const READING: [string, string[], number][] = [
   ["prune", ["prune", "--older-than", "30d", "--dry-run", "--json"], 0],
   ["repair", ["repair", "/work/broken", "--dry-run", "--json"], 1],
   ["move", ["move", WEBSHOP, "/home/dev/shop", "--dry-run", "--json"], 0],
+  ["otel", ["otel", "--all", "--dry-run", "--json"], 0],
 ];
 
 /** Commands that write, in an order where each still finds what it needs. */
@@ -83,6 +84,9 @@ const WRITING: [string, string[], number][] = [
   ["move", ["move", "/home/dev/old-project", "/home/dev/older-project", "--json"], 0],
   ["delete", ["delete", "019c4a6b", "--yes", "--json"], 0],
   ["prune", ["prune", "--older-than", "2025-12-01", "--yes", "--json"], 0],
+  ["mcp-install", ["mcp", "--install", "--json"], 0],
+  ["mcp-install", ["mcp", "--install", "--json"], 0],
+  ["mcp-install", ["mcp", "--uninstall", "--json"], 0],
 ];
 
 test("every --json output conforms to its schema in docs/schema/", async () => {

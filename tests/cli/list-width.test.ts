@@ -7,7 +7,7 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 import type { CliDeps } from "../../src/cli/deps.ts";
 import { run } from "../../src/cli/run.ts";
-import { textWidth } from "../../src/cli/output/text-width.ts";
+import { textWidth } from "../../src/render/text-width.ts";
 import { addSession, harnessDeps, memoryFs, userEntry } from "./_harness.ts";
 
 const NAME = "Refactor the session catalog so that listing stays fast on a cold cache";

@@ -52,3 +52,32 @@ test("list finds nothing: exit 1 in every output mode, --json printing []", asyn
   const found = await runCli(["list", "--json", "--search", "parser"], { fs });
   assert.equal(found.code, 0);
 });
+
+test("list --since keeps the sessions modified on or after a day, a time or a span back; a bad date exits 2", async () => {
+  const fs = memoryFs();
+  const on = (day: number, id: string) => {
+    const at = new Date(Date.UTC(2025, 5, day, 10));
+    return { type: "message", id, parentId: null, timestamp: at.toISOString(), message: { role: "user", content: `day ${day}`, timestamp: at.getTime() } };
+  };
+  await addSession(fs, "aaaa1111", [on(1, "u1")]);
+  await addSession(fs, "bbbb2222", [on(3, "u1")]);
+  await addSession(fs, "cccc3333", [on(5, "u1")]);
+  const ids = async (...argv: string[]) => {
+    const run = await runCli(["list", "--json", ...argv], { fs });
+    return [run.code, JSON.parse(run.stdout).map((s: { id: string }) => s.id).sort()];
+  };
+  assert.deepEqual(await ids("--since", "2025-06-03", "--tz", "UTC"), [0, ["bbbb2222", "cccc3333"]]);
+  assert.deepEqual(await ids("--since", "2025-06-03T10:00:00.001Z"), [0, ["cccc3333"]]);
+  assert.deepEqual(await ids("--since", "2025-06", "--tz", "UTC", "--sort", "created"), [0, ["aaaa1111", "bbbb2222", "cccc3333"]]);
+  // NOW is 2026-01-02: nothing in the last week.
+  assert.deepEqual(await ids("--since", "7d"), [1, []]);
+  const none = await runCli(["list", "--since", "7d"], { fs });
+  assert.equal(none.code, 1);
+  assert.match(none.stderr, /No sessions modified since 7d for \/work\/proj; try --all/);
+  const bad = await runCli(["list", "--since", "last tuesday"], { fs });
+  assert.equal(bad.code, 2);
+  assert.match(bad.stderr, /^pi-session: --since: /);
+  const zone = await runCli(["list", "--since", "2025-06-03", "--tz", "Mars/Olympus"], { fs });
+  assert.equal(zone.code, 2);
+  assert.match(zone.stderr, /--tz: unknown time zone "Mars\/Olympus"/);
+});

@@ -5,7 +5,7 @@
  */
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { skippedNote } from "../../src/cli/skipped-note.ts";
+import { skippedNote } from "../../src/query/skipped-note.ts";
 import { issue } from "../../src/core/read/issue.ts";
 import { addSession, assistantEntry, header, jsonl, memoryFs, runCli, userEntry } from "./_harness.ts";
 

@@ -7,7 +7,7 @@
  */
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { oneLine, printable } from "../../src/cli/output/control-chars.ts";
+import { oneLine, printable } from "../../src/render/control-chars.ts";
 import { CWD, memoryFs, runCli, sessionDir, writeText } from "./_harness.ts";
 
 const E = "\u001b]52;c;cm0gLXJmIH4=\u0007\u001b[2J\u001b]0;owned\u0007\u0007\r\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069\u0085\u009b";

@@ -343,6 +343,29 @@ export function describeFileSystemContract(name: string, makeFs: () => Promise<F
       assert.deepEqual(await names(fs, at("d")), ["inner"]);
     });
 
+    test("watch() tells of an append in a subfolder until closed, and a missing folder gives null", async ({ fs, at }) => {
+      await fs.mkdir(at("sessions", "p"), { recursive: true });
+      await fs.append(at("sessions", "p", "s.jsonl"), bytes("{}\n"));
+      const seen: (string | null)[] = [];
+      let wake = () => {};
+      const watcher = fs.watch?.(at("sessions"), (path) => {
+        seen.push(path);
+        wake();
+      });
+      assert.ok(watcher, "every adapter watches an existing folder");
+      try {
+        // The watch may take a moment to arm on a disk: append until it reports the file.
+        while (!seen.some((path) => path === null || path.endsWith("s.jsonl"))) {
+          const woken = new Promise<void>((resolve) => (wake = resolve));
+          await fs.append(at("sessions", "p", "s.jsonl"), bytes("{}\n"));
+          await Promise.race([woken, new Promise((resolve) => setTimeout(resolve, 50))]);
+        }
+      } finally {
+        watcher.close();
+      }
+      assert.equal(fs.watch?.(at("missing"), () => {}) ?? null, null);
+    });
+
     test("error messages name the operation and quote the path", async ({ fs, at }) => {
       await assert.rejects(() => readAll(fs, at("missing")), {
         message: `Cannot read "${at("missing")}": no such file or directory`,

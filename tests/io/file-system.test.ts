@@ -82,3 +82,20 @@ for (const [name, fs] of diskAdapters) {
     }
   });
 }
+
+for (const [name, fs] of diskAdapters) {
+  test(`${name}: realPath() follows links to where they lead`, async () => {
+    const { root, cleanup } = await onDisk(fs);
+    try {
+      await mkdir(join(root, "outside"));
+      await writeFile(join(root, "outside", "s.jsonl"), "{}\n");
+      await mkdir(join(root, "inside"));
+      await symlink(join(root, "outside", "s.jsonl"), join(root, "inside", "link.jsonl"));
+      const real = await fs.realPath!(join(root, "outside", "s.jsonl"));
+      assert.equal(await fs.realPath!(join(root, "inside", "link.jsonl")), real);
+      assert.ok(real.endsWith(join("outside", "s.jsonl")));
+    } finally {
+      await cleanup();
+    }
+  });
+}

@@ -3,18 +3,15 @@
  * for the window still open its burn rate and where it will end at that rate.
  * @module
  */
-import { onOrAfter } from "../../core/stats/date-bound.ts";
-import { localDays, localMinutes } from "../../core/stats/time-buckets.ts";
-import { type UsageBlock, usageBlocks } from "../../core/stats/usage-blocks.ts";
+import { localMinutes } from "../../core/stats/time-buckets.ts";
+import type { UsageBlock } from "../../core/stats/usage-blocks.ts";
+import { usageBlockReport } from "../../query/blocks.ts";
+import { timeZoneOption } from "../../query/date-options.ts";
 import type { CommandSpec } from "../command.ts";
 import type { CliContext } from "../context.ts";
-import { dateOption, timeZoneOption } from "../date-options.ts";
 import { type FitColumn, fitTable } from "../output/fit-table.ts";
-import { oneLine } from "../output/control-chars.ts";
-import { groupDigits as n } from "../output/numbers.ts";
-import { usageScope, usageSessions } from "../usage-sessions.ts";
-
-const BLOCK_HOURS = 5;
+import { oneLine } from "../../render/control-chars.ts";
+import { groupDigits as n } from "../../render/numbers.ts";
 
 /** Dollars as `stats` prints them. */
 const usd = (value: number) => `$${value.toFixed(3)}`;
@@ -68,15 +65,15 @@ export const blocksCommand: CommandSpec = {
   examples: ["pi-session blocks --all --since 2d", "pi-session blocks --all --active", "pi-session blocks --all --json | jq '.blocks[-1].burnRate'"],
   async run(ctx, _args, opts) {
     const tz = timeZoneOption(opts.tz);
-    const since = dateOption(ctx, "since", opts.since);
-    const day = localDays(tz);
-    const sessions = await usageSessions(ctx, false);
-    const inScope = await usageScope(ctx, Boolean(opts.all));
-    const now = ctx.deps.now().getTime();
-    let blocks = usageBlocks(sessions, { now, hours: BLOCK_HOURS, inScope, since: since && ((ms) => onOrAfter(since, ms, day(ms))) });
-    if (opts.active) blocks = blocks.filter((b) => b.active);
+    const { value } = await usageBlockReport(ctx, {
+      all: Boolean(opts.all),
+      since: typeof opts.since === "string" ? opts.since : undefined,
+      active: Boolean(opts.active),
+      tz,
+    });
+    const { blocks } = value;
     if (ctx.json) {
-      ctx.outJson({ blockHours: BLOCK_HOURS, now: new Date(now).toISOString(), blocks });
+      ctx.outJson(value);
       return blocks.length ? 0 : 1; // found nothing: 1, as without --json (SPEC §4)
     }
     if (blocks.length === 0) {

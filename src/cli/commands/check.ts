@@ -13,8 +13,8 @@ import { mapConcurrent, sessionFilesIn } from "../../session/list-sessions.ts";
 import type { CommandSpec } from "../command.ts";
 import type { CliContext } from "../context.ts";
 import { describeError } from "../errors.ts";
-import { oneLine } from "../output/control-chars.ts";
-import { looksLikePath, resolveSessionRef } from "../resolve/session-ref.ts";
+import { oneLine } from "../../render/control-chars.ts";
+import { looksLikePath, resolveSessionRef } from "../../query/resolve/session-ref.ts";
 
 /** Codes that are reported but do not make `check` fail unless `--strict`. */
 const NOTE_CODES: ReadonlySet<IssueCode> = new Set(["legacy-version", "unknown-from-id"]);

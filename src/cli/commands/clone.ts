@@ -5,8 +5,8 @@
  */
 import { branchOut } from "../branch-out.ts";
 import type { CommandSpec } from "../command.ts";
-import { resolveEntryRef } from "../resolve/entry-ref.ts";
-import { resolveSessionRef } from "../resolve/session-ref.ts";
+import { resolveEntryRef } from "../../query/resolve/entry-ref.ts";
+import { resolveSessionRef } from "../../query/resolve/session-ref.ts";
 
 /** `pi-session clone <ref> [--leaf <entry>]` */
 export const cloneCommand: CommandSpec = {

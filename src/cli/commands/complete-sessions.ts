@@ -4,7 +4,7 @@
  * @module
  */
 import type { CommandSpec } from "../command.ts";
-import { globalCandidates, localCandidates } from "../resolve/session-ref.ts";
+import { globalCandidates, localCandidates } from "../../query/resolve/session-ref.ts";
 
 /** `pi-session __complete-sessions [prefix]` (hidden) */
 export const completeSessionsCommand: CommandSpec = {

@@ -3,21 +3,10 @@
  * model}` as JSON (the default), the provider-facing `convertToLlm` array, or plain text.
  * @module
  */
-import type { AgentMessage } from "../../core/format/types.ts";
-import { convertToLlm } from "../../core/context/convert-to-llm.ts";
-import { buildSessionContext } from "../../core/context/session-projection.ts";
-import { readContextFromFile } from "../../session/read-context.ts";
+import { CONTEXT_FORMATS, type ContextFormat, sessionContext } from "../../query/context.ts";
+import { contextText } from "../../render/message-text.ts";
+import { printable } from "../../render/control-chars.ts";
 import type { CommandSpec } from "../command.ts";
-import { loadSessionAt } from "../load.ts";
-import { reportSkipped } from "../skipped-note.ts";
-import { resolveEntryRef } from "../resolve/entry-ref.ts";
-import { resolveSessionRef } from "../resolve/session-ref.ts";
-import { messageText } from "../render/message-text.ts";
-import { printable } from "../output/control-chars.ts";
-
-function textOf(message: AgentMessage): string {
-  return `--- ${message.role} ---\n${messageText(message)}\n`;
-}
 
 export const contextCommand: CommandSpec = {
   name: "context",
@@ -26,25 +15,15 @@ export const contextCommand: CommandSpec = {
   paged: true,
   options: [
     { flags: "--leaf <entry>", description: "entry id, unique prefix or label:NAME (default: the last entry)" },
-    { flags: "--format <format>", description: "json: {messages, thinkingLevel, model}; llm: convertToLlm output; text", choices: ["json", "llm", "text"], default: "json" },
+    { flags: "--format <format>", description: "json: {messages, thinkingLevel, model}; llm: convertToLlm output; text", choices: [...CONTEXT_FORMATS, "text"], default: "json" },
   ],
   examples: ["pi-session context @", "pi-session context 01a2b3 --leaf label:before-refactor --format llm", "pi-session context session.jsonl --format text | less"],
   async run(ctx, [ref], opts) {
-    const path = await resolveSessionRef(ctx, ref);
-    let context;
-    if (typeof opts.leaf === "string") {
-      const { file, tree } = await loadSessionAt(ctx, path);
-      reportSkipped(ctx, path, file.issues);
-      context = buildSessionContext(file.entries, resolveEntryRef(tree, opts.leaf, path), tree.byId);
-    } else {
-      // The fast path parses only what the context at the default leaf needs (and checks every line).
-      const read = await readContextFromFile(ctx.fs, path);
-      reportSkipped(ctx, path, read.issues);
-      context = read.context;
-    }
-    if (opts.format === "llm") ctx.outRawJson(convertToLlm(context.messages));
-    else if (opts.format === "text") ctx.deps.stdout(printable(context.messages.map(textOf).join("\n")));
-    else ctx.outRawJson(context);
+    const text = opts.format === "text";
+    const format = (text ? "json" : String(opts.format ?? "json")) as ContextFormat;
+    const { value, context } = await sessionContext(ctx, { ref, leaf: typeof opts.leaf === "string" ? opts.leaf : undefined, format });
+    if (text) ctx.deps.stdout(printable(contextText(context.messages)));
+    else ctx.outRawJson(value);
     return 0;
   },
 };

@@ -7,7 +7,7 @@ import { readHeader } from "../../session/read-header.ts";
 import type { CommandSpec } from "../command.ts";
 import type { CliContext } from "../context.ts";
 import { confirmDelete, deleteSessions } from "../delete-sessions.ts";
-import { resolveSessionRef } from "../resolve/session-ref.ts";
+import { resolveSessionRef } from "../../query/resolve/session-ref.ts";
 
 async function resolveAll(ctx: CliContext, refs: string[]): Promise<string[]> {
   const paths: string[] = [];

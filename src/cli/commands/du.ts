@@ -5,33 +5,14 @@
  */
 import { tildePath } from "../../core/storage/paths.ts";
 import type { CommandSpec } from "../command.ts";
-import { CliError } from "../errors.ts";
 import { formatBytes } from "../output/bytes.ts";
-import { oneLine } from "../output/control-chars.ts";
+import { oneLine } from "../../render/control-chars.ts";
 import { type FitColumn, fitTable } from "../output/fit-table.ts";
-import { groupDigits } from "../output/numbers.ts";
-import { type SizedSession, sizedSessions } from "../sized-sessions.ts";
-import { uniquePrefixesAmong } from "../output/unique-prefix.ts";
+import { groupDigits } from "../../render/numbers.ts";
+import { diskUse } from "../../query/du.ts";
+import { uniquePrefixesAmong } from "../../render/unique-prefix.ts";
 
 /** One project's share. */
-interface ProjectUse {
-  cwd: string;
-  sessions: number;
-  bytes: number;
-}
-
-function byProject(sessions: SizedSession[]): ProjectUse[] {
-  const projects = new Map<string, ProjectUse>();
-  for (const s of sessions) {
-    let p = projects.get(s.cwd);
-    if (!p) projects.set(s.cwd, p = { cwd: s.cwd, sessions: 0, bytes: 0 });
-    p.sessions++;
-    p.bytes += s.bytes;
-  }
-  return [...projects.values()].sort((a, b) => b.bytes - a.bytes || (a.cwd < b.cwd ? -1 : 1));
-}
-
-/** `pi-session du [--limit N] [--project P]` */
 export const duCommand: CommandSpec = {
   name: "du",
   summary: "Disk use of the sessions: per project, and the largest sessions",
@@ -41,22 +22,13 @@ export const duCommand: CommandSpec = {
   ],
   examples: ["pi-session du", "pi-session du --limit 30 --project .", "pi-session du --json | jq '.projects[0]'"],
   async run(ctx, _args, opts) {
-    const limit = Number(opts.limit);
-    if (!Number.isInteger(limit) || limit < 0) throw new CliError("bad-option", `--limit must be a whole number, not "${opts.limit}"`, "Pass e.g. --limit 20");
-    const { sessions, knownIds } = await sizedSessions(ctx, typeof opts.project === "string" ? opts.project : undefined);
-    const projects = byProject(sessions);
-    const largest = [...sessions].sort((a, b) => b.bytes - a.bytes || (a.path < b.path ? -1 : 1)).slice(0, limit);
-    const totalBytes = sessions.reduce((n, s) => n + s.bytes, 0);
+    const { value, largest, knownIds } = await diskUse(ctx, { limit: String(opts.limit), project: typeof opts.project === "string" ? opts.project : undefined });
+    const { totalBytes, sessionCount, projects } = value;
     if (ctx.json) {
-      ctx.outJson({
-        totalBytes,
-        sessionCount: sessions.length,
-        projects,
-        largest: largest.map((s) => ({ path: s.path, id: s.id, cwd: s.cwd, name: s.name ?? null, bytes: s.bytes, modified: s.modified.toISOString() })),
-      });
-      return sessions.length ? 0 : 1; // found nothing: 1, as without --json (SPEC §4)
+      ctx.outJson(value);
+      return sessionCount ? 0 : 1; // found nothing: 1, as without --json (SPEC §4)
     }
-    if (sessions.length === 0) {
+    if (sessionCount === 0) {
       ctx.note("No sessions found.");
       return 1;
     }
@@ -64,7 +36,7 @@ export const duCommand: CommandSpec = {
     const home = ctx.deps.storage.home;
     const size = (bytes: number) => formatBytes(bytes);
     const rows = [["Project", "Sessions", "Size"], ...projects.map((p) => [oneLine(tildePath(p.cwd, home) || "(no cwd)"), groupDigits(p.sessions), size(p.bytes)])];
-    rows.push(["Total", groupDigits(sessions.length), size(totalBytes)]);
+    rows.push(["Total", groupDigits(sessionCount), size(totalBytes)]);
     const columns: FitColumn[] = [{ flex: true }, { right: true }, { right: true }];
     fitTable(rows, columns, ctx.width).lines.forEach((line, i) => ctx.out(i === 0 || i === rows.length - 1 ? c.bold(line) : line));
     if (largest.length === 0) return 0;

@@ -18,8 +18,8 @@ import type { CommandSpec } from "../command.ts";
 import type { CliContext } from "../context.ts";
 import { CliError } from "../errors.ts";
 import { checkTarget, type OutputTarget, writeOutput } from "../export-output.ts";
-import { resolveEntryRef } from "../resolve/entry-ref.ts";
-import { resolveSessionRef } from "../resolve/session-ref.ts";
+import { resolveEntryRef } from "../../query/resolve/entry-ref.ts";
+import { resolveSessionRef } from "../../query/resolve/session-ref.ts";
 
 const FORMATS = ["html", "markdown", "jsonl", "json", "ndjson"] as const;
 type Format = (typeof FORMATS)[number];

@@ -10,8 +10,8 @@ import type { CommandSpec } from "../command.ts";
 import { CliError } from "../errors.ts";
 import { forkBefore } from "../interactive/fork-select/fork-before.ts";
 import { selectAndFork } from "../interactive/fork-select/select-and-fork.ts";
-import { resolveEntryRef } from "../resolve/entry-ref.ts";
-import { resolveSessionRef } from "../resolve/session-ref.ts";
+import { resolveEntryRef } from "../../query/resolve/entry-ref.ts";
+import { resolveSessionRef } from "../../query/resolve/session-ref.ts";
 
 /** `pi-session fork <ref> --at <entry> | --before <entry>` (global `--cwd DIR`: into DIR's sessions) */
 export const forkCommand: CommandSpec = {

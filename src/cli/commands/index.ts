@@ -9,7 +9,7 @@ import { filesDigest } from "../../core/digest/files-digest.ts";
 import { listingDigest } from "../../core/digest/listing-digest.ts";
 import { usageDigest } from "../../core/digest/usage-digest.ts";
 import { tildePath } from "../../core/storage/paths.ts";
-import { sessionScope, withCatalog, withProgress } from "../catalog.ts";
+import { sessionScope, withCatalog, withProgress } from "../../query/scope.ts";
 import type { CommandSpec } from "../command.ts";
 import { CliError } from "../errors.ts";
 import { clearFirstPages } from "../interactive/pick/first-page.ts";

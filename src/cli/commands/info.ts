@@ -3,20 +3,11 @@
  * and compacted history), plus leaves, labels, models and the problems found reading it.
  * @module
  */
-import type { MessageEntry, ToolCall } from "../../core/format/types.ts";
-import { LEAN_READ } from "../../core/read/lean-entry.ts";
-import { roundCosts } from "../../core/info/round-cost.ts";
-import { sessionUsage, type UsageTotals } from "../../core/info/usage-totals.ts";
-import { listingInfo, listingOfEntries } from "../../core/info/session-info.ts";
+import type { UsageTotals } from "../../core/info/usage-totals.ts";
+import { sessionInfo } from "../../query/info.ts";
 import type { CommandSpec } from "../command.ts";
-import { inheritedUsage } from "../inherited-usage.ts";
-import { loadSession } from "../load.ts";
-import { oneLine } from "../output/control-chars.ts";
-import { groupDigits } from "../output/numbers.ts";
-
-function count(map: Record<string, number>, key: string): void {
-  map[key] = (map[key] ?? 0) + 1;
-}
+import { oneLine } from "../../render/control-chars.ts";
+import { groupDigits } from "../../render/numbers.ts";
 
 /** How the text names message roles other than user, assistant and tool results. */
 const OTHER_ROLES: Record<string, string> = {
@@ -44,52 +35,8 @@ export const infoCommand: CommandSpec = {
   args: ["<ref>"],
   examples: ["pi-session info @", "pi-session info 01a2b3c4 --json", "pi-session info ~/.pi/agent/sessions/--home-me-app--/2026-01-01T10-00-00-000Z_x.jsonl"],
   async run(ctx, [ref]) {
-    // Lean entries: counts, usage, models and the tree without the texts (bounded by the entry count).
-    const { path, file, tree } = await loadSession(ctx, ref, LEAN_READ);
-    // created and modified as `list` gives them, folded from the entries just read.
-    const mtimeMs = (await ctx.fs.stat(path))?.mtimeMs ?? 0;
-    const listed = listingInfo(path, file.header as unknown as Record<string, unknown>, listingOfEntries(file.entries), mtimeMs);
-    const entryTypes: Record<string, number> = {};
-    const messageRoles: Record<string, number> = {};
-    let toolCalls = 0;
-    const models: string[] = [];
-    for (const entry of file.entries) {
-      count(entryTypes, String(entry.type));
-      if (entry.type !== "message") continue;
-      const message = (entry as MessageEntry).message;
-      if (!message || typeof message !== "object") continue;
-      count(messageRoles, String(message.role));
-      if (message.role === "assistant") {
-        const key = `${message.provider}/${message.responseModel ?? message.model}`;
-        if (!models.includes(key)) models.push(key);
-        if (Array.isArray(message.content)) toolCalls += (message.content as ToolCall[]).filter((b) => b?.type === "toolCall").length;
-      }
-    }
-    const { totals, byKey } = sessionUsage(file.entries);
-    const inherited = await inheritedUsage(ctx, file.header!, file.entries);
-    const problems = [...file.issues, ...tree.findIssues(file.entryLines)];
-    const iso = (d: Date | undefined) => (d && !Number.isNaN(d.getTime()) ? d.toISOString() : null);
-    const data = {
-      path,
-      id: file.header!.id,
-      version: file.version,
-      cwd: typeof file.header!.cwd === "string" ? file.header!.cwd : "",
-      name: tree.sessionName ?? null,
-      parentSession: file.header!.parentSession ?? null,
-      created: iso(listed.created),
-      modified: iso(listed.modified),
-      entryCount: file.entries.length,
-      entryTypes,
-      messageRoles,
-      leafId: tree.leafId,
-      leafCount: tree.leaves().length,
-      labelCount: tree.labels.size,
-      usage: roundCosts(totals),
-      // The part of `usage` copied from the parent session (fork or clone); null without a parent.
-      inheritedUsage: inherited?.usage ? { ...inherited, usage: roundCosts(inherited.usage) } : inherited,
-      models,
-      problems,
-    };
+    const { value: data, usage: totals, byKey, inherited, toolCalls, messageCount: messages, migrated } = await sessionInfo(ctx, { ref });
+    const { path, entryTypes, messageRoles, models, problems } = data;
     if (ctx.json) {
       ctx.outJson(data);
       return 0;
@@ -97,7 +44,6 @@ export const infoCommand: CommandSpec = {
     const c = ctx.color;
     // Everything below but numbers comes from the file: control characters never reach the terminal.
     const text = (value: unknown) => oneLine(String(value));
-    const messages = file.entries.filter((e) => e.type === "message").length;
     const lines = [
       c.bold("Session Info"),
       "",
@@ -108,7 +54,7 @@ export const infoCommand: CommandSpec = {
       ...(data.parentSession ? [`Parent:   ${text(data.parentSession)}`] : []),
       `Created:  ${data.created ?? "?"}`,
       `Modified: ${data.modified ?? "?"}`,
-      `Version:  ${data.version}${file.migrated ? " (read as 3)" : ""}`,
+      `Version:  ${data.version}${migrated ? " (read as 3)" : ""}`,
       "",
       c.bold("Messages"),
       `  Total: ${messages}`,

@@ -5,12 +5,12 @@
  */
 import { SessionTree } from "../../core/tree/session-tree.ts";
 import type { CommandSpec } from "../command.ts";
-import { oneLine } from "../output/control-chars.ts";
+import { oneLine } from "../../render/control-chars.ts";
 import { CliError } from "../errors.ts";
 import { LEAN_READ } from "../../core/read/lean-entry.ts";
-import { loadSessionAt } from "../load.ts";
-import { resolveEntryRef } from "../resolve/entry-ref.ts";
-import { resolveSessionRef } from "../resolve/session-ref.ts";
+import { loadSessionAt } from "../../query/load.ts";
+import { resolveEntryRef } from "../../query/resolve/entry-ref.ts";
+import { resolveSessionRef } from "../../query/resolve/session-ref.ts";
 import { openForAppend, requireSession, writing } from "../session-write.ts";
 
 /** `pi-session label <ref> <entry> [LABEL... | --clear]` */

@@ -8,8 +8,8 @@ import { sessionFilesIn } from "../../session/list-sessions.ts";
 import type { CommandSpec } from "../command.ts";
 import type { CliContext } from "../context.ts";
 import { migrateFile, type MigrateResult } from "../migrate-file.ts";
-import { printable } from "../output/control-chars.ts";
-import { resolveSessionRef } from "../resolve/session-ref.ts";
+import { printable } from "../../render/control-chars.ts";
+import { resolveSessionRef } from "../../query/resolve/session-ref.ts";
 
 /** The `.jsonl` files of `dir` and of its direct subfolders (`sessions/--cwd--/*.jsonl`). */
 async function filesUnder(ctx: CliContext, dir: string): Promise<string[]> {

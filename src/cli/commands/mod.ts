@@ -30,10 +30,14 @@ export const COMMAND_LOADERS: readonly (readonly [string, () => Promise<CommandS
   ["export", async () => (await import("./export.ts")).exportCommand],
   ["stats", async () => (await import("./stats.ts")).statsCommand],
   ["blocks", async () => (await import("./blocks.ts")).blocksCommand],
+  ["otel", async () => (await import("./otel.ts")).otelCommand],
   ["search", async () => (await import("./search.ts")).searchCommand],
   ["files", async () => (await import("./files.ts")).filesCommand],
+  ["serve", async () => (await import("./serve.ts")).serveCommand],
   ["index", async () => (await import("./index.ts")).indexCommand],
+  ["mcp", async () => (await import("./mcp.ts")).mcpCommand],
   ["completions", async () => (await import("./completions.ts")).completionsCommand],
+  ["__healthcheck", async () => (await import("./healthcheck.ts")).healthcheckCommand],
   ["__complete-sessions", async () => (await import("./complete-sessions.ts")).completeSessionsCommand],
 ];
 

@@ -14,7 +14,7 @@ import type { CommandSpec } from "../command.ts";
 import { CliContext } from "../context.ts";
 import { CliError } from "../errors.ts";
 import { moveFile, type MoveResult } from "../move-file.ts";
-import { oneLine } from "../output/control-chars.ts";
+import { oneLine } from "../../render/control-chars.ts";
 
 /** The session files that may belong to `from` (or to `to`, for a move cut short). */
 async function candidateFiles(ctx: CliContext, from: string, to: string, exact: boolean, flatDir: string | null): Promise<string[]> {

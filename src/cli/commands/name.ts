@@ -4,11 +4,11 @@
  * @module
  */
 import type { CommandSpec } from "../command.ts";
-import { oneLine } from "../output/control-chars.ts";
+import { oneLine } from "../../render/control-chars.ts";
 import { CliError } from "../errors.ts";
 import { LEAN_READ } from "../../core/read/lean-entry.ts";
-import { loadSessionAt } from "../load.ts";
-import { resolveSessionRef } from "../resolve/session-ref.ts";
+import { loadSessionAt } from "../../query/load.ts";
+import { resolveSessionRef } from "../../query/resolve/session-ref.ts";
 import { openForAppend, writing } from "../session-write.ts";
 
 /** `pi-session name <ref> [NAME... | --clear]` */

@@ -5,7 +5,7 @@
  */
 import type { CommandSpec } from "../command.ts";
 import type { CliContext } from "../context.ts";
-import { scopePlaces, withCatalog } from "../catalog.ts";
+import { scopePlaces, withCatalog } from "../../query/scope.ts";
 import { readFirstPage } from "../interactive/pick/first-page.ts";
 import { loadInquirer } from "../interactive/terminal.ts";
 import { knownSessions, pickProgram, quietContext } from "../interactive/pick/program.ts";

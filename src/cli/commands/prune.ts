@@ -10,7 +10,7 @@ import type { CliContext } from "../context.ts";
 import { confirmDelete, type DeleteResult, deleteSessions } from "../delete-sessions.ts";
 import { CliError } from "../errors.ts";
 import { formatBytes, parseBytes } from "../output/bytes.ts";
-import { type SizedSession, sizedSessions } from "../sized-sessions.ts";
+import { type SizedSession, sizedSessions } from "../../query/sized-sessions.ts";
 
 function olderThan(ctx: CliContext, value: unknown): DateBound | undefined {
   if (typeof value !== "string") return undefined;

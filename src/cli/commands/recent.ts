@@ -4,7 +4,7 @@
  * @module
  */
 import type { CommandSpec } from "../command.ts";
-import { mostRecentLocal } from "../resolve/session-ref.ts";
+import { mostRecentLocal } from "../../query/resolve/session-ref.ts";
 
 export const recentCommand: CommandSpec = {
   name: "recent",

@@ -8,7 +8,7 @@
 import type { Judgement } from "../../core/repair/mod.ts";
 import type { CommandSpec } from "../command.ts";
 import type { CliContext } from "../context.ts";
-import { oneLine } from "../output/control-chars.ts";
+import { oneLine } from "../../render/control-chars.ts";
 import { repairFile, type RepairResult } from "../repair-file.ts";
 import { collectTargets } from "./check.ts";
 

@@ -9,7 +9,7 @@ import { readHeader } from "../../session/read-header.ts";
 import type { CommandSpec } from "../command.ts";
 import { CliError } from "../errors.ts";
 import { CANCELLED } from "../interactive/require-terminal.ts";
-import { resolveSessionRef } from "../resolve/session-ref.ts";
+import { resolveSessionRef } from "../../query/resolve/session-ref.ts";
 import { pickSession } from "./pick.ts";
 
 /** `pi-session resume [<ref>] [--all] [--pi CMD]` */

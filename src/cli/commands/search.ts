@@ -4,39 +4,12 @@
  * index where SQLite is available, else streams the files; both give the same hits.
  * @module
  */
-import type { SessionInfo } from "../../core/info/session-info.ts";
-import { docFilter } from "../../core/search/doc-filter.ts";
-import { DOC_ROLES } from "../../core/search/entry-docs.ts";
-import { parseSearchQuery, type SearchQuery } from "../../core/search/query.ts";
 import type { Snippet } from "../../core/search/snippet.ts";
 import { tildePath } from "../../core/storage/paths.ts";
-import type { SearchHit } from "../../catalog/search-hit.ts";
-import { searchSessions } from "../../catalog/search-sessions.ts";
-import { sessionScope, withCatalog, withProgress } from "../catalog.ts";
+import { DOC_ROLES, searchText } from "../../query/search.ts";
 import type { CommandSpec } from "../command.ts";
 import type { Colors } from "../context.ts";
-import { dateOption, timeZoneOption } from "../date-options.ts";
-import { CliError } from "../errors.ts";
-import { shortSessionIds } from "../known-ids.ts";
-import { oneLine } from "../output/control-chars.ts";
-
-const ALIASES: Record<string, string> = { tool: "toolResult", bash: "bashExecution" };
-
-function roles(value: unknown): string[] | undefined {
-  if (typeof value !== "string") return undefined;
-  const list = value.split(",").map((r) => r.trim()).filter(Boolean).map((r) => ALIASES[r] ?? r);
-  const bad = list.find((r) => !(DOC_ROLES as readonly string[]).includes(r));
-  if (bad) throw new CliError("bad-option", `--role: unknown role "${bad}"`, `Use one or more of ${DOC_ROLES.join(", ")} (or tool, bash), separated by commas`);
-  return list;
-}
-
-function query(source: string, opts: Record<string, unknown>): SearchQuery {
-  try {
-    return parseSearchQuery(source, { regex: Boolean(opts.regex), ignoreCase: Boolean(opts.ignoreCase) });
-  } catch (error) {
-    throw new CliError("bad-query", `Cannot search for "${source}": ${(error as Error).message}`, opts.regex ? "Check the regular expression" : "Give at least one word");
-  }
-}
+import { oneLine } from "../../render/control-chars.ts";
 
 /** The snippet with its matches marked: coloured on a terminal, else `**like this**`. */
 function marked(snippet: Snippet, c: Colors): string {
@@ -49,22 +22,6 @@ function marked(snippet: Snippet, c: Colors): string {
     at = b;
   }
   return out + oneLine(snippet.text.slice(at));
-}
-
-function hitJson(hit: SearchHit, session: SessionInfo | undefined) {
-  return {
-    path: hit.path,
-    sessionId: session?.id ?? null,
-    cwd: session?.cwd ?? null,
-    name: session?.name ?? null,
-    entryId: hit.entryId,
-    role: hit.role,
-    part: hit.part,
-    timestamp: hit.timestamp,
-    line: hit.line,
-    snippet: hit.snippet.text,
-    marks: hit.snippet.marks,
-  };
 }
 
 /** `pi-session search <query>`. */
@@ -92,50 +49,41 @@ export const searchCommand: CommandSpec = {
   examples: ['pi-session search "tree walk" --all', "pi-session search '\"npm test\" failed'", "pi-session search --regex 'TODO\\(\\w+\\)' --role assistant", "pi-session search parser --since 7d --json | jq '.[].entryId'"],
   async run(ctx, words, opts) {
     const source = words.join(" ");
-    const q = query(source, opts);
-    const limit = Number(opts.limit);
-    if (!Number.isInteger(limit) || limit < 1) throw new CliError("bad-option", `--limit must be a whole number above 0, not "${opts.limit}"`, "Pass e.g. --limit 20");
-    const filter = docFilter({
-      roles: roles(opts.role),
+    const { value, hits, more, sessions, shortIds } = await searchText(ctx, {
+      query: source,
+      all: Boolean(opts.all),
+      regex: Boolean(opts.regex),
+      ignoreCase: Boolean(opts.ignoreCase),
+      roles: typeof opts.role === "string" ? opts.role : undefined,
       thinking: Boolean(opts.thinking),
-      since: dateOption(ctx, "since", opts.since),
-      until: dateOption(ctx, "until", opts.until),
-      tz: timeZoneOption(opts.tz),
-    });
-    const { result, sessions, short } = await withCatalog(ctx, async (catalog) => {
-      const scope = await sessionScope(ctx, Boolean(opts.all));
-      const [refresh, done] = withProgress(ctx, "Searching sessions", { listedDirs: scope.dirs });
-      try {
-        const found = await searchSessions(catalog, scope, q, { limit, filter, cwdFilter: scope.cwdFilter, processCwd: ctx.deps.storage.processCwd, refresh, onBadHeader: refresh.onBadHeader });
-        // Printed ids are unique among every project's sessions, so each resolves back to its own.
-        const ids = ctx.json ? [] : [...new Set(found.result.hits.map((hit) => found.sessions.get(hit.path)?.id ?? "?"))];
-        return { ...found, short: await shortSessionIds(ctx, catalog, ids) };
-      } finally {
-        done();
-      }
+      since: typeof opts.since === "string" ? opts.since : undefined,
+      until: typeof opts.until === "string" ? opts.until : undefined,
+      tz: typeof opts.tz === "string" ? opts.tz : undefined,
+      limit: String(opts.limit),
+      shortIds: !ctx.json,
     });
     if (ctx.json) {
-      ctx.outJson(result.hits.map((hit) => hitJson(hit, sessions.get(hit.path))));
-      return result.hits.length ? 0 : 1;
+      ctx.outJson(value);
+      return value.length ? 0 : 1;
     }
-    if (result.hits.length === 0) {
+    if (hits.length === 0) {
       ctx.note(`No hits for ${JSON.stringify(source)}${opts.all ? "" : "; try --all"}`);
       return 1;
     }
     const c = ctx.color;
     const home = ctx.deps.storage.home;
     let current: string | undefined;
-    for (const hit of result.hits) {
+    for (const hit of hits) {
       if (hit.path !== current) {
         const s = sessions.get(hit.path);
         if (current !== undefined) ctx.out("");
-        ctx.out(`${c.cyan(oneLine(short.get(s?.id ?? "?")!))}  ${c.bold(oneLine(s?.name ?? s?.firstMessage ?? ""))}  ${c.dim(oneLine(tildePath(hit.path, home)))}`);
+        ctx.out(`${c.cyan(oneLine(shortIds!.get(s?.id ?? "?")!))}  ${c.bold(oneLine(s?.name ?? s?.firstMessage ?? ""))}  ${c.dim(oneLine(tildePath(hit.path, home)))}`);
         current = hit.path;
       }
       const role = hit.part === "thinking" ? "thinking" : hit.role;
       ctx.out(`  ${c.dim(oneLine(hit.timestamp ?? "?"))}  ${oneLine(hit.entryId ?? "-")}  ${oneLine(role).padEnd(13)} ${marked(hit.snippet, c)}`);
     }
-    if (result.more) ctx.note(`Showing the newest ${limit} hits; pass --limit to see more`);
+    if (more) ctx.note(`Showing the newest ${hits.length} hits; pass --limit to see more`);
     return 0;
   },
 };

@@ -4,12 +4,10 @@
  * @module
  */
 import type { CommandSpec } from "../command.ts";
-import { loadSession } from "../load.ts";
-import { reportSkipped } from "../skipped-note.ts";
-import { entryBlock, renderTextBlock } from "../render/transcript.ts";
-import { markdownTranscript } from "../render/transcript-markdown.ts";
-import { passesFilter, TREE_FILTERS, type TreeFilter } from "../render/tree-rows.ts";
-import { resolveEntryRef } from "../resolve/entry-ref.ts";
+import { sessionTranscript } from "../../query/transcript.ts";
+import { entryBlock, transcriptLines } from "../../render/transcript.ts";
+import { markdownTranscript } from "../../render/transcript-markdown.ts";
+import { TREE_FILTERS, type TreeFilter } from "../../render/tree-rows.ts";
 
 /** `pi-session show <ref> [--leaf E] [--filter F] [--format F] [--thinking] [--usage]`. */
 export const showCommand: CommandSpec = {
@@ -31,36 +29,22 @@ export const showCommand: CommandSpec = {
   ],
   examples: ["pi-session show @", "pi-session show 01a2b3c4 --leaf label:before-refactor --thinking", "pi-session show session.jsonl --format markdown > transcript.md"],
   async run(ctx, [ref], opts) {
-    const { path, file, tree } = await loadSession(ctx, ref);
-    reportSkipped(ctx, path, file.issues);
-    const leafId = typeof opts.leaf === "string" ? resolveEntryRef(tree, opts.leaf, path) : tree.leafId;
-    const walk = tree.walk(leafId);
-    if (walk.stop) {
-      const why = walk.stop.kind === "cycle" ? "leads back into a parent cycle" : "is not in the file";
-      ctx.notice(`the branch starts at "${walk.stop.entryId}": its parent "${walk.stop.parentId}" ${why}`);
-    }
     const filter = String(opts.filter ?? "all") as TreeFilter;
-    const entries = walk.path.filter((entry) => passesFilter(entry, filter, tree.labels.has(entry.id)));
+    const { value, tree, title } = await sessionTranscript(ctx, { ref, leaf: typeof opts.leaf === "string" ? opts.leaf : undefined, filter });
+    const { path, leafId, entries } = value;
     const format = ctx.json ? "json" : String(opts.format ?? "text");
     if (format === "json") {
-      ctx.outJson({ path, leafId, entries });
+      ctx.outJson(value);
       return 0;
     }
     const options = { thinking: Boolean(opts.thinking), usage: Boolean(opts.usage), labels: tree.labels };
     const blocks = entries.map((entry) => entryBlock(entry, options)).filter((block) => block !== null);
     if (format === "markdown") {
-      ctx.deps.stdout(markdownTranscript(`Session ${tree.sessionName ?? file.header!.id}`, path, leafId, blocks));
+      ctx.deps.stdout(markdownTranscript(title, path, leafId, blocks));
       return 0;
     }
     // Blocks are separated by a blank line; runs of one-line settings entries stay together.
-    const lines: string[] = [];
-    let previousWasLine = false;
-    for (const block of blocks) {
-      const isLine = block.line !== undefined;
-      if (lines.length > 0 && !(isLine && previousWasLine)) lines.push("");
-      for (const line of renderTextBlock(block, ctx.color)) lines.push(line);
-      previousWasLine = isLine;
-    }
+    const lines = transcriptLines(blocks, ctx.color);
     for (const line of lines) ctx.out(line);
     return 0;
   },

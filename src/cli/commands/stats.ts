@@ -5,20 +5,18 @@
  * @module
  */
 import type { UsageTotals } from "../../core/info/usage-totals.ts";
-import { aggregateStats, type StatsReport } from "../../core/stats/aggregate-stats.ts";
+import type { StatsReport } from "../../core/stats/aggregate-stats.ts";
 import type { UsageSession } from "../../core/stats/attribution.ts";
 import type { StatsBy } from "../../core/stats/time-buckets.ts";
 import { tildePath } from "../../core/storage/paths.ts";
-import { usageScope, usageSessions } from "../usage-sessions.ts";
+import { STATS_BY, usageStats } from "../../query/stats.ts";
 import type { CommandSpec } from "../command.ts";
 import type { CliContext } from "../context.ts";
-import { dateOption, timeZoneOption } from "../date-options.ts";
-import { groupDigits } from "../output/numbers.ts";
+import { groupDigits } from "../../render/numbers.ts";
 import { type FitColumn, fitTable } from "../output/fit-table.ts";
-import { oneLine } from "../output/control-chars.ts";
-import { uniquePrefixesAmong } from "../output/unique-prefix.ts";
+import { oneLine } from "../../render/control-chars.ts";
+import { uniquePrefixesAmong } from "../../render/unique-prefix.ts";
 
-const GROUPS: StatsBy[] = ["hour", "day", "week", "month", "session", "model", "project"];
 const HEADINGS: Record<StatsBy, string> = { hour: "Hour", day: "Day", week: "Week", month: "Month", session: "Session", model: "Model", project: "Project" };
 
 const n = groupDigits;
@@ -69,7 +67,7 @@ export const statsCommand: CommandSpec = {
   summary: "Tokens and cost by hour, day, week, month, session, model or project, counting forked entries once",
   options: [
     { flags: "-a, --all", description: "every project (default: the sessions of this directory)" },
-    { flags: "--by <group>", description: "how to group rows", choices: GROUPS, default: "day" },
+    { flags: "--by <group>", description: "how to group rows", choices: [...STATS_BY], default: "day" },
     { flags: "--since <date>", description: "from this day or month (YYYY-MM-DD, YYYY-MM), ISO time, or span back (7d, 12h, 2w)" },
     { flags: "--until <date>", description: "up to and including this day or month, or before this ISO time" },
     { flags: "--tz <zone>", description: "time zone for hours, days, weeks and months (default: this machine's)" },
@@ -79,15 +77,17 @@ export const statsCommand: CommandSpec = {
   examples: ["pi-session stats --all --by month", "pi-session stats --by model --since 30d --json", "pi-session stats --all --by day --tz UTC --explain 2025-06-01"],
   async run(ctx, _args, opts) {
     const by = String(opts.by) as StatsBy;
-    const since = dateOption(ctx, "since", opts.since);
-    const until = dateOption(ctx, "until", opts.until);
-    const tz = timeZoneOption(opts.tz);
-    const sessions = await usageSessions(ctx, by === "session");
-    const inScope = await usageScope(ctx, Boolean(opts.all));
-    const explain = opts.explain === undefined ? undefined : opts.explain === true ? true : String(opts.explain);
-    const report = aggregateStats(sessions, { by, tz, since, until, inScope, breakdown: Boolean(opts.breakdown), explain });
+    const { value: report, sessions } = await usageStats(ctx, {
+      all: Boolean(opts.all),
+      by,
+      since: typeof opts.since === "string" ? opts.since : undefined,
+      until: typeof opts.until === "string" ? opts.until : undefined,
+      tz: typeof opts.tz === "string" ? opts.tz : undefined,
+      breakdown: Boolean(opts.breakdown),
+      explain: opts.explain === undefined ? undefined : opts.explain === true ? true : String(opts.explain),
+    });
     if (ctx.json) {
-      ctx.outJson({ totals: report.totals, rows: report.rows, copies: report.copies });
+      ctx.outJson(report);
       return report.rows.length ? 0 : 1; // found nothing: 1, as without --json (SPEC §4)
     }
     if (report.rows.length === 0) {

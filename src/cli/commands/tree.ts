@@ -3,16 +3,14 @@
  * the active path marked with `•`, labels in brackets, one line per entry cut to the terminal.
  * @module
  */
-import { PREVIEW_READ } from "../../core/read/lean-entry.ts";
 import type { CommandSpec } from "../command.ts";
-import { oneLine } from "../output/control-chars.ts";
+import { oneLine } from "../../render/control-chars.ts";
 import { navigateTree } from "../interactive/tree-nav/navigate.ts";
-import { loadSession } from "../load.ts";
-import { reportSkipped } from "../skipped-note.ts";
-import { uniquePrefixes } from "../output/unique-prefix.ts";
-import { resolveSessionRef } from "../resolve/session-ref.ts";
-import { capIndent } from "../render/tree-indent.ts";
-import { filterTag, renderTreeRow, TREE_FILTERS, type TreeFilter, treeRows } from "../render/tree-rows.ts";
+import { sessionTree } from "../../query/tree.ts";
+import { uniquePrefixes } from "../../render/unique-prefix.ts";
+import { resolveSessionRef } from "../../query/resolve/session-ref.ts";
+import { capIndent } from "../../render/tree-indent.ts";
+import { filterTag, renderTreeRow, TREE_FILTERS, type TreeFilter } from "../../render/tree-rows.ts";
 
 /** `pi-session tree <ref> [--filter F]`. */
 export const treeCommand: CommandSpec = {
@@ -38,27 +36,9 @@ export const treeCommand: CommandSpec = {
       if (terminal) return navigateTree(ctx, terminal, await resolveSessionRef(ctx, ref), filter);
       ctx.note("tree -i needs a terminal (stdin and stderr); printing the tree instead");
     }
-    // Preview entries: what a row shows, not the texts (a 1 GB session stays small).
-    const { path, file, tree } = await loadSession(ctx, ref, PREVIEW_READ);
-    const rows = treeRows(tree, { filter, home: ctx.deps.storage.home });
-    const problems = file.issues.length + tree.findIssues(file.entryLines).length;
-    // Lines left out are said first (the tree lacks them); other problems get the general note.
-    if (!reportSkipped(ctx, path, file.issues) && problems > 0) ctx.notice(`${path} has ${problems} problem${problems === 1 ? "" : "s"}; run \`pi-session check\` on it`);
+    const { value, rows, tree } = await sessionTree(ctx, { ref, filter });
     if (ctx.json) {
-      ctx.outJson({
-        leafId: tree.leafId,
-        filter,
-        rows: rows.map((row) => ({
-          id: row.entryId,
-          parentId: row.parentId,
-          depth: row.depth,
-          type: row.type,
-          ...(row.role !== undefined ? { role: row.role } : {}),
-          ...(row.label !== undefined ? { label: row.label } : {}),
-          active: row.onActivePath,
-          text: row.text,
-        })),
-      });
+      ctx.outJson(value);
       return 0;
     }
     // Entry ids first, dim and aligned: unique among all the session's entries, so each one

@@ -3,10 +3,10 @@
  * terminal width with `…`, colours optional (none in tests and with NO_COLOR).
  * @module
  */
-import { type Colors, createColors } from "../output/colors.ts";
-import { oneLine } from "../output/control-chars.ts";
-import { textWidth, truncate } from "../output/text-width.ts";
-import { renderSpans, type Span } from "../render/entry-line.ts";
+import { type Colors, createColors } from "../../render/colors.ts";
+import { oneLine } from "../../render/control-chars.ts";
+import { textWidth, truncate } from "../../render/text-width.ts";
+import { renderSpans, type Span } from "../../render/entry-line.ts";
 
 /** Colours that do nothing: what renders use unless given real ones. */
 export const PLAIN: Colors = createColors(false);

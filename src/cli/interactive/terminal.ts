@@ -186,7 +186,7 @@ async function runOnTerminal<S extends PromptState<E, R>, E, R>(
 ): Promise<Exit<R>> {
   // Loaded here, not with this module: every command loads this module, and string-width's
   // set-up is a few milliseconds of start-up (a prompt's render loads it anyway).
-  const { textWidth } = await import("../output/text-width.ts");
+  const { textWidth } = await import("../../render/text-width.ts");
   // Raw mode first: keys pressed while the prompt starts (Ctrl+C too) wait for it, unechoed.
   streams.input.setRawMode(true);
   let drawn = false;

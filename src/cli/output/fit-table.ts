@@ -5,7 +5,7 @@
  * @module
  */
 import { type Column, formatTable } from "./table.ts";
-import { textWidth, truncate } from "./text-width.ts";
+import { textWidth, truncate } from "../../render/text-width.ts";
 
 /** A column that may be left out when the terminal is narrow. */
 export interface FitColumn extends Column {

@@ -4,7 +4,7 @@
  * one long cell (a deep cwd) cannot squeeze the others (the session's name) to nothing.
  * @module
  */
-import { pad, textWidth, truncate } from "./text-width.ts";
+import { pad, textWidth, truncate } from "../../render/text-width.ts";
 
 export interface Column {
   /** Right-align (numbers). */

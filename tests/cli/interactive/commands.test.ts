@@ -10,7 +10,7 @@ import { typing } from "../../../src/cli/interactive/keys.ts";
 import { run } from "../../../src/cli/run.ts";
 import { CliContext } from "../../../src/cli/context.ts";
 import { knownSessions, pickProgram } from "../../../src/cli/interactive/pick/program.ts";
-import { withCatalog } from "../../../src/cli/catalog.ts";
+import { withCatalog } from "../../../src/query/scope.ts";
 import type { PickState } from "../../../src/cli/interactive/pick/state.ts";
 import type { Apply } from "../../../src/cli/interactive/prompt.ts";
 import { addSession, assistantEntry, type CliRun, harnessDeps, type HarnessOptions, memoryFs, readText, runCli, userEntry } from "../_harness.ts";

@@ -7,7 +7,7 @@ import { test } from "node:test";
 import { renderForkSelect } from "../../../src/cli/interactive/fork-select/render.ts";
 import { type ForkSelectState, initialForkSelect, reduceForkSelect, userMessages } from "../../../src/cli/interactive/fork-select/state.ts";
 import { keyOf } from "../../../src/cli/interactive/keys.ts";
-import { textWidth } from "../../../src/cli/output/text-width.ts";
+import { textWidth } from "../../../src/render/text-width.ts";
 import { assistant, message, user, userMsg } from "../../core/_builders.ts";
 
 const MESSAGES = Array.from({ length: 25 }, (_, i) => ({ id: `m${i + 1}`, text: `message ${i + 1}` }));

@@ -7,8 +7,8 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import type { SessionInfo } from "../../../src/core/info/session-info.ts";
-import { fuzzyScore } from "../../../src/cli/interactive/pick/fuzzy.ts";
-import { parseQuery, scoreSession, searchSessions } from "../../../src/cli/search-query.ts";
+import { fuzzyScore } from "../../../src/query/fuzzy.ts";
+import { parseQuery, scoreSession, searchSessions } from "../../../src/query/resume-search.ts";
 import { info } from "./_sessions.ts";
 
 const isNode = !("Deno" in globalThis) && !("Bun" in globalThis);

@@ -8,7 +8,7 @@ import { test } from "node:test";
 import { keyOf, typing } from "../../../src/cli/interactive/keys.ts";
 import { renderPick } from "../../../src/cli/interactive/pick/render.ts";
 import { effectFailed, initialPickState, type PickState, reducePick, sessionDeleted, sessionRenamed, sessionsLoaded } from "../../../src/cli/interactive/pick/state.ts";
-import { textWidth } from "../../../src/cli/output/text-width.ts";
+import { textWidth } from "../../../src/render/text-width.ts";
 import { BASE, info, loaded } from "./_sessions.ts";
 
 const SESSIONS = [

@@ -9,7 +9,7 @@ import { test } from "node:test";
 import { keyOf, typing } from "../../../src/cli/interactive/keys.ts";
 import { labelTime, renderTreeNav } from "../../../src/cli/interactive/tree-nav/render.ts";
 import { effectFailed, initialTreeNav, MENU, reduceTreeNav, treeReloaded, type TreeNavState } from "../../../src/cli/interactive/tree-nav/state.ts";
-import { textWidth } from "../../../src/cli/output/text-width.ts";
+import { textWidth } from "../../../src/render/text-width.ts";
 import { SessionTree } from "../../../src/core/mod.ts";
 import { assistant, at, label, toolResult, user } from "../../core/_builders.ts";
 

@@ -5,7 +5,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { formatTable, shareWidth } from "../../../src/cli/output/table.ts";
-import { textWidth } from "../../../src/cli/output/text-width.ts";
+import { textWidth } from "../../../src/render/text-width.ts";
 
 test("shareWidth() gives each column an equal share and passes on what one needs less", () => {
   assert.deepEqual(shareWidth([80, 10, 100], 110), [50, 10, 50]);

@@ -14,7 +14,7 @@ import type { MessageEntry, ToolCall } from "../../../src/core/format/types.ts";
 import { listingOfEntries } from "../../../src/core/info/session-info.ts";
 import { sessionUsage } from "../../../src/core/info/usage-totals.ts";
 import { LEAN_READ, leanEntry, PREVIEW_READ } from "../../../src/core/read/lean-entry.ts";
-import { TREE_FILTERS, treeRows } from "../../../src/cli/render/tree-rows.ts";
+import { TREE_FILTERS, treeRows } from "../../../src/render/tree-rows.ts";
 import { skimLine } from "../../../src/core/read/skim-line.ts";
 import { type SessionFile, SessionReader } from "../../../src/core/read/read-session.ts";
 import { SessionTree } from "../../../src/core/tree/session-tree.ts";

@@ -9,7 +9,7 @@ import type { SessionEntry } from "../../../core/format/types.ts";
 import type { SessionTree } from "../../../core/tree/session-tree.ts";
 import { branchOut } from "../../branch-out.ts";
 import type { CliContext } from "../../context.ts";
-import { textOfContent } from "../../render/entry-line.ts";
+import { textOfContent } from "../../../render/entry-line.ts";
 
 /** The text a prompt entry carries, or undefined when the entry is not a prompt. */
 function promptText(entry: SessionEntry): string | undefined {

@@ -4,7 +4,7 @@
  * @module
  */
 import type { CliContext } from "../../context.ts";
-import { loadSessionAt } from "../../load.ts";
+import { loadSessionAt } from "../../../query/load.ts";
 import type { Terminal } from "../prompt.ts";
 import { CANCELLED } from "../require-terminal.ts";
 import { forkBefore } from "./fork-before.ts";

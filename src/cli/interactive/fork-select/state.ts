@@ -4,7 +4,7 @@
  * @module
  */
 import type { SessionEntry } from "../../../core/format/types.ts";
-import { textOfContent } from "../../render/entry-line.ts";
+import { textOfContent } from "../../../render/entry-line.ts";
 import { chord, type Key } from "../keys.ts";
 import type { PromptState } from "../prompt.ts";
 

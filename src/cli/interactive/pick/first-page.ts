@@ -7,7 +7,7 @@
  */
 import type { SessionInfo } from "../../../core/info/session-info.ts";
 import { joinPath, resolvePath } from "../../../core/storage/paths.ts";
-import { readBytes } from "../../../catalog/read-bytes.ts";
+import { readBytes } from "../../../io/read-bytes.ts";
 import { defaultCacheDir } from "../../../catalog/open-catalog.ts";
 import { sortByModified } from "../../../session/list-sessions.ts";
 import type { CliContext } from "../../context.ts";

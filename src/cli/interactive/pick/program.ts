@@ -9,7 +9,7 @@ import { listingKinds, recordsInfo, viewSessions } from "../../../catalog/list-c
 import { listingDigest } from "../../../core/digest/listing-digest.ts";
 import type { CatalogRecord } from "../../../catalog/store.ts";
 import { readSessionInfo, sortByModified } from "../../../session/list-sessions.ts";
-import { scopePlaces, sessionScope } from "../../catalog.ts";
+import { scopePlaces, sessionScope } from "../../../query/scope.ts";
 import { type Catalog, inDirs } from "../../../catalog/catalog.ts";
 import { CliContext } from "../../context.ts";
 import { describeError } from "../../errors.ts";

@@ -7,9 +7,9 @@
 import { tildePath } from "../../../core/storage/paths.ts";
 import type { Colors } from "../../context.ts";
 import { relativeAge } from "../../output/age.ts";
-import { oneLine } from "../../output/control-chars.ts";
-import { textWidth } from "../../output/text-width.ts";
-import type { Span } from "../../render/entry-line.ts";
+import { oneLine } from "../../../render/control-chars.ts";
+import { textWidth } from "../../../render/text-width.ts";
+import type { Span } from "../../../render/entry-line.ts";
 import { fit, inputLine, paint, PLAIN, spread, windowStart } from "../frame.ts";
 import type { Frame, ScreenSize } from "../prompt.ts";
 import { hasName, type PickState } from "./state.ts";

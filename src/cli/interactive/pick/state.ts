@@ -9,7 +9,7 @@ import { resolvePath } from "../../../core/storage/paths.ts";
 import { chord, type Key } from "../keys.ts";
 import { editLine } from "../line-input.ts";
 import type { PromptState } from "../prompt.ts";
-import { searchSessions } from "../../search-query.ts";
+import { searchSessions } from "../../../query/resume-search.ts";
 import { flatRows, type PickRow, threadRows } from "./threads.ts";
 
 /** Current folder, or every project. */

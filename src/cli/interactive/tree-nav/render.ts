@@ -5,8 +5,8 @@
  * @module
  */
 import type { Colors } from "../../context.ts";
-import { sidewaysScroll } from "../../render/tree-indent.ts";
-import { filterTag, renderTreeRow, type TreeRow } from "../../render/tree-rows.ts";
+import { sidewaysScroll } from "../../../render/tree-indent.ts";
+import { filterTag, renderTreeRow, type TreeRow } from "../../../render/tree-rows.ts";
 import { fit, inputLine, PLAIN, windowStart } from "../frame.ts";
 import type { Frame, ScreenSize } from "../prompt.ts";
 import { MENU, type TreeNavState } from "./state.ts";

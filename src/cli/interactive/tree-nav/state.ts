@@ -5,7 +5,7 @@
  * @module
  */
 import type { SessionTree } from "../../../core/tree/session-tree.ts";
-import { TREE_FILTERS, type TreeFilter, type TreeRow, treeRows } from "../../render/tree-rows.ts";
+import { TREE_FILTERS, type TreeFilter, type TreeRow, treeRows } from "../../../render/tree-rows.ts";
 import { chord, type Key } from "../keys.ts";
 import { editLine } from "../line-input.ts";
 import type { PromptState } from "../prompt.ts";

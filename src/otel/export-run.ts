@@ -1,0 +1,162 @@
+/**
+ * The run of `otel`: which session files have something new for this receiver, their new
+ * entries as spans (copies from a parent left out), cut into bounded requests and sent one after
+ * the other (or written as OTLP/JSON lines, or only counted), the next sessions read while a
+ * request is on its way; what the receiver accepted is remembered, a failed request stops the
+ * run and leaves its sessions to the next one.
+ * @module
+ */
+import { readSession } from "../core/read/read-session.ts";
+import type { Redactor } from "../core/redact/redactor.ts";
+import { defaultCacheDir } from "../catalog/open-catalog.ts";
+import type { QueryEnv } from "../query/env.ts";
+import { type Batch, Batcher } from "./batches.ts";
+import { copiedEntries, copiedUsage, parentIdentities } from "./copies.ts";
+import type { OtlpConfig } from "./otlp-config.ts";
+import { otlpEncoder, type PartialSuccess } from "./otlp-encode.ts";
+import { sendRequest, type SendResult } from "./otlp-send.ts";
+import { type SentRecord, SentStore } from "./sent-store.ts";
+import { sessionSpans } from "./session-spans.ts";
+
+export interface OtelRun {
+  files: readonly string[];
+  /** For a flat session folder shared by projects: whether a header's cwd is in scope. */
+  inCwd?: (cwd: string) => boolean;
+  config: OtlpConfig;
+  /** Send, write OTLP/JSON lines to `out` (or to `write` when given), or only count. */
+  mode: "send" | "out" | "dry-run";
+  out?: string;
+  write?: (line: string) => void;
+  resend: boolean;
+  content: boolean;
+  redactor: Redactor;
+  /** False for an entry time before `--since`. */
+  wanted?: (ms: number) => boolean;
+  /** Whether to show a progress line (on a terminal; elsewhere the reporter's note would talk of the catalog). */
+  progress?: boolean;
+  /** Retry tuning (tests shorten the waits). */
+  baseDelayMs?: number;
+}
+
+export interface OtelSummary {
+  /** Sessions with something new (spans or not). */
+  sessions: number;
+  spans: number;
+  requests: number;
+  /** Sessions whose spans were all accepted (or written). */
+  delivered: number;
+  rejectedSpans: number;
+  partial: PartialSuccess[];
+  /** The request that failed, if one did (the run stops there). */
+  failure?: SendResult & { ok: false };
+  /** Files that are not sessions, skipped. */
+  skipped: string[];
+}
+
+/** Requests between two saves of the sent-store. */
+const SAVE_EVERY = 50;
+
+/** Runs an export; the caller reports the summary. */
+export async function runOtelExport(env: QueryEnv, run: OtelRun): Promise<OtelSummary> {
+  const summary: OtelSummary = { sessions: 0, spans: 0, requests: 0, delivered: 0, rejectedSpans: 0, partial: [], skipped: [] };
+  const store = run.mode === "out" ? undefined : await SentStore.open(env.fs, defaultCacheDir(env.storage), run.config.endpoint);
+  const changed: { path: string; size: number; mtimeMs: number; record?: SentRecord }[] = [];
+  // In path order, whatever order the folders listed them in: the same requests on every runtime.
+  for (const path of [...run.files].sort()) {
+    const stat = await env.fs.stat(path);
+    if (stat === null || !stat.isFile) continue;
+    const record = run.resend ? undefined : store?.get(path);
+    if (record && record.size === stat.size && record.mtimeMs === stat.mtimeMs) continue;
+    changed.push({ path, size: stat.size, mtimeMs: stat.mtimeMs, record });
+  }
+  if (changed.length === 0) return summary;
+
+  const copies = await copiedUsage(env);
+  const encode = otlpEncoder(run.mode === "out" ? "http/json" : run.config.protocol, run.config.resource);
+  const batcher = new Batcher(encode);
+  /** Spans of each session not yet accepted, and the record to keep once none are left. */
+  const waiting = new Map<string, { left: number; record: SentRecord }>();
+  if (run.mode === "out" && !run.write) await env.fs.writeAtomic(run.out!, new Uint8Array(0));
+
+  const deliver = async (batch: Batch): Promise<boolean> => {
+    summary.requests++;
+    if (run.mode === "send") {
+      const result = await sendRequest({
+        ...run.config,
+        baseDelayMs: run.baseDelayMs,
+        onRetry: (n, reason, delay) => env.report.note(`pi-session: request ${summary.requests} failed (${reason}); retry ${n} in ${Math.round(delay / 100) / 10} s`),
+      }, batch.body);
+      if (!result.ok) {
+        summary.failure = result;
+        return false;
+      }
+      if (result.partial) {
+        summary.partial.push(result.partial);
+        summary.rejectedSpans += result.partial.rejectedSpans;
+      }
+    } else if (run.mode === "out") {
+      const line = new TextDecoder().decode(batch.body) + "\n";
+      if (run.write) run.write(line);
+      else await env.fs.append(run.out!, new TextEncoder().encode(line));
+    }
+    for (const [key, n] of batch.sessions) {
+      const w = waiting.get(key)!;
+      w.left -= n;
+      if (w.left === 0) finish(key);
+    }
+    // Now and then, so that a run cut short (Ctrl-C, a reboot) does not send it all again.
+    if (run.mode === "send" && summary.requests % SAVE_EVERY === 0) await store!.save();
+    return true;
+  };
+  const finish = (key: string) => {
+    summary.delivered++;
+    if (run.mode === "send") store!.set(key, waiting.get(key)!.record);
+    waiting.delete(key);
+  };
+
+  /** The request on its way, if any: at most one at a time, in order. */
+  let inFlight: Promise<boolean> | undefined;
+  const enqueue = async (batch: Batch): Promise<boolean> => {
+    if (inFlight && !(await inFlight)) return false;
+    inFlight = deliver(batch);
+    return true;
+  };
+
+  const progress = run.progress ? env.report.progress(run.mode === "send" ? "Sending sessions" : "Reading sessions") : { update() {}, end() {} };
+  try {
+    let done = 0;
+    for (const item of changed) {
+      progress.update(done++, changed.length);
+      const file = await readSession(env.fs.read(item.path, { reuseBuffer: true }));
+      if (file.notSession || file.header === null) {
+        summary.skipped.push(item.path);
+        continue;
+      }
+      if (run.inCwd && !run.inCwd(typeof file.header.cwd === "string" ? file.header.cwd : "")) continue;
+      // The reader leaves out a torn last line (a session being written): it is sent once complete.
+      const entries = file.entries;
+      const { record } = item;
+      const resumes = record !== undefined && record.entries <= entries.length && (record.entries === 0 ? record.lastId === null : entries[record.entries - 1]?.id === record.lastId);
+      const from = resumes ? record.entries : 0;
+      if (from === entries.length && record) {
+        // Nothing new (a torn line, or a touch): remember the new size and time only.
+        if (run.mode === "send") store!.set(item.path, { ...record, size: item.size, mtimeMs: item.mtimeMs });
+        continue;
+      }
+      const copied = copiedEntries(entries, copies.get(item.path), await parentIdentities(env, file.header));
+      const spans = sessionSpans({ header: file.header, entries, from, copied, wanted: run.wanted, redactor: run.redactor, content: run.content });
+      summary.sessions++;
+      summary.spans += spans.length;
+      const last = entries.at(-1);
+      waiting.set(item.path, { left: spans.length, record: { size: item.size, mtimeMs: item.mtimeMs, entries: entries.length, lastId: last ? String(last.id) : null } });
+      if (spans.length === 0) finish(item.path);
+      for (const batch of batcher.add(item.path, spans)) if (!(await enqueue(batch))) return summary;
+    }
+    for (const batch of batcher.flush()) if (!(await enqueue(batch))) return summary;
+    return summary;
+  } finally {
+    await inFlight;
+    progress.end();
+    if (run.mode === "send") await store!.save();
+  }
+}

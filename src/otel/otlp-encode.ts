@@ -1,0 +1,79 @@
+/**
+ * Span records as an OTLP `ExportTraceServiceRequest`, encoded by OpenTelemetry's own
+ * `@opentelemetry/otlp-transformer` (protobuf or JSON). The transformer takes SDK
+ * `ReadableSpan`s; plain objects of that shape are handed to it (no tracer, no context).
+ * @module
+ */
+import { JsonTraceSerializer, ProtobufTraceSerializer } from "@opentelemetry/otlp-transformer";
+import type { ReadableSpan } from "@opentelemetry/sdk-trace";
+import type { OtlpProtocol } from "./otlp-config.ts";
+import type { SpanRecord } from "./session-spans.ts";
+import { VERSION } from "../version.ts";
+
+/** The instrumentation scope of every span: this tool. */
+const SCOPE = { name: "pi-session", version: VERSION };
+
+/** An hrtime `[seconds, nanoseconds]` from milliseconds. */
+function hrTime(ms: number): [number, number] {
+  const seconds = Math.floor(ms / 1000);
+  return [seconds, Math.round((ms - seconds * 1000) * 1e6)];
+}
+
+/** A `ReadableSpan` of a record (only what the encoder reads is real). */
+function readable(span: SpanRecord, resource: ReadableSpan["resource"]): ReadableSpan {
+  const context = { traceId: span.traceId, spanId: span.spanId, traceFlags: 1 };
+  const start = hrTime(span.startMs);
+  const end = hrTime(span.endMs);
+  return {
+    name: span.name,
+    kind: span.kind,
+    spanContext: () => context,
+    parentSpanContext: span.parentSpanId ? { traceId: span.traceId, spanId: span.parentSpanId, traceFlags: 1 } : undefined,
+    startTime: start,
+    endTime: end,
+    status: span.errorMessage === undefined ? { code: 0 } : { code: 2, message: span.errorMessage },
+    attributes: span.attributes,
+    links: [],
+    events: [],
+    duration: [end[0] - start[0], end[1] - start[1]],
+    ended: true,
+    resource,
+    instrumentationScope: SCOPE,
+    droppedAttributesCount: 0,
+    droppedEventsCount: 0,
+    droppedLinksCount: 0,
+  } as ReadableSpan;
+}
+
+/** The resource shape the encoder reads. */
+function resourceOf(attributes: Record<string, string>): ReadableSpan["resource"] {
+  return { attributes, asyncAttributesPending: false } as unknown as ReadableSpan["resource"];
+}
+
+/** An encoder for one resource: spans in, request bytes out. */
+export function otlpEncoder(protocol: OtlpProtocol, resourceAttributes: Record<string, string>): (spans: readonly SpanRecord[]) => Uint8Array {
+  const resource = resourceOf(resourceAttributes);
+  const serializer = protocol === "http/json" ? JsonTraceSerializer : ProtobufTraceSerializer;
+  return (spans) => serializer.serializeRequest(spans.map((s) => readable(s, resource))) ?? new Uint8Array(0);
+}
+
+/** What a receiver said about a request it accepted: spans it rejected, and why. */
+export interface PartialSuccess {
+  rejectedSpans: number;
+  errorMessage: string;
+}
+
+/** The partial success in an `ExportTraceServiceResponse`, or undefined when all was taken. */
+export function partialSuccessOf(protocol: OtlpProtocol, body: Uint8Array): PartialSuccess | undefined {
+  if (body.length === 0) return undefined;
+  try {
+    const serializer = protocol === "http/json" ? JsonTraceSerializer : ProtobufTraceSerializer;
+    const partial = serializer.deserializeResponse(body)?.partialSuccess;
+    if (!partial) return undefined;
+    const rejectedSpans = Number(partial.rejectedSpans ?? 0);
+    const errorMessage = String(partial.errorMessage ?? "");
+    return rejectedSpans > 0 || errorMessage !== "" ? { rejectedSpans, errorMessage } : undefined;
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,267 @@
+/**
+ * One session as OpenTelemetry GenAI spans (semantic conventions 1.45, incubating): a root
+ * `invoke_agent pi` span, a `chat <model>` span per assistant message and per `usage` entry, an
+ * `execute_tool <name>` span per tool result, and spans for compactions and branch summaries.
+ * Pure: entries in, span records out; which entries are new and which were copied from a parent
+ * session is decided by the caller.
+ * @module
+ */
+import {
+  ATTR_ERROR_TYPE,
+  ATTR_GEN_AI_AGENT_NAME,
+  ATTR_GEN_AI_CONVERSATION_ID,
+  ATTR_GEN_AI_INPUT_MESSAGES,
+  ATTR_GEN_AI_OPERATION_NAME,
+  ATTR_GEN_AI_OUTPUT_MESSAGES,
+  ATTR_GEN_AI_PROVIDER_NAME,
+  ATTR_GEN_AI_REQUEST_MODEL,
+  ATTR_GEN_AI_RESPONSE_FINISH_REASONS,
+  ATTR_GEN_AI_RESPONSE_MODEL,
+  ATTR_GEN_AI_TOOL_CALL_ID,
+  ATTR_GEN_AI_TOOL_NAME,
+  ATTR_GEN_AI_USAGE_CACHE_CREATION_INPUT_TOKENS,
+  ATTR_GEN_AI_USAGE_CACHE_READ_INPUT_TOKENS,
+  ATTR_GEN_AI_USAGE_INPUT_TOKENS,
+  ATTR_GEN_AI_USAGE_OUTPUT_TOKENS,
+  ATTR_SESSION_ID,
+} from "@opentelemetry/semantic-conventions/incubating";
+import type { AssistantMessage, SessionEntry, SessionHeader, ToolResultMessage, Usage } from "../core/format/types.ts";
+import type { Redactor } from "../core/redact/redactor.ts";
+import { entrySpanIdOf, rootSpanIdOf, traceIdOf } from "./span-ids.ts";
+
+/** `SpanKind` of the OpenTelemetry API (the OTLP encoder adds one). */
+export const SPAN_KIND = { INTERNAL: 0, CLIENT: 2 } as const;
+
+export type AttributeValue = string | number | boolean | string[];
+
+/** One span, in the terms the OTLP encoder needs. Times in milliseconds since the epoch. */
+export interface SpanRecord {
+  traceId: string;
+  spanId: string;
+  parentSpanId?: string;
+  name: string;
+  kind: number;
+  startMs: number;
+  endMs: number;
+  attributes: Record<string, AttributeValue>;
+  /** Set for a span whose operation failed: the status is then ERROR with this message. */
+  errorMessage?: string;
+  /** The session entry the span stands for (none for the root). */
+  entryId?: string;
+}
+
+export interface SessionSpansInput {
+  header: SessionHeader;
+  /** Every complete entry of the file, in file order. */
+  entries: readonly SessionEntry[];
+  /** Index of the first entry not sent yet: earlier ones give no span (the root is sent with index 0). */
+  from: number;
+  /** Per entry: true for one this session copied from the one it was forked or cloned from. */
+  copied: readonly boolean[];
+  /** False for an entry older than `--since`. */
+  wanted?: (ms: number) => boolean;
+  /** Masks secrets in what is sent of the files' text (content, error messages). */
+  redactor: Redactor;
+  /** Whether message content is sent (`gen_ai.input.messages`, `gen_ai.output.messages`). */
+  content: boolean;
+}
+
+const num = (value: unknown) => (typeof value === "number" && Number.isFinite(value) ? value : 0);
+
+/** An ISO timestamp (or epoch milliseconds) as milliseconds; NaN when neither. */
+function msOf(value: unknown): number {
+  if (typeof value === "number") return value;
+  return typeof value === "string" ? Date.parse(value) : NaN;
+}
+
+/** Token and cost attributes of a `usage` object: input counts cached input too, as the spec says. */
+export function usageAttributes(usage: Partial<Usage> | undefined): Record<string, number> {
+  if (!usage || typeof usage !== "object") return {};
+  const cost = (usage.cost && typeof usage.cost === "object" ? usage.cost : {}) as Partial<Usage["cost"]>;
+  const [input, cacheRead, cacheWrite] = [num(usage.input), num(usage.cacheRead), num(usage.cacheWrite)];
+  return {
+    [ATTR_GEN_AI_USAGE_INPUT_TOKENS]: input + cacheRead + cacheWrite,
+    [ATTR_GEN_AI_USAGE_OUTPUT_TOKENS]: num(usage.output),
+    [ATTR_GEN_AI_USAGE_CACHE_READ_INPUT_TOKENS]: cacheRead,
+    [ATTR_GEN_AI_USAGE_CACHE_CREATION_INPUT_TOKENS]: cacheWrite,
+    "pi.cost.input": num(cost.input),
+    "pi.cost.output": num(cost.output),
+    "pi.cost.cache_read": num(cost.cacheRead),
+    "pi.cost.cache_write": num(cost.cacheWrite),
+    "pi.cost.total": num(cost.total),
+  };
+}
+
+/** pi's stop reasons in the spec's finish-reason words. */
+function finishReason(stopReason: unknown): string {
+  if (stopReason === "toolUse") return "tool_call";
+  return typeof stopReason === "string" ? stopReason : "unknown";
+}
+
+/** Message content as the spec's `gen_ai.*.messages` parts (images left out), JSON, masked. */
+function contentJson(redactor: Redactor, messages: unknown[]): string {
+  return JSON.stringify(redactor.value(messages));
+}
+
+function parts(content: unknown): unknown[] {
+  if (typeof content === "string") return [{ type: "text", content }];
+  if (!Array.isArray(content)) return [];
+  const out: unknown[] = [];
+  for (const block of content) {
+    if (!block || typeof block !== "object") continue;
+    const b = block as Record<string, unknown>;
+    if (b.type === "text") out.push({ type: "text", content: b.text });
+    else if (b.type === "thinking") out.push({ type: "reasoning", content: b.thinking });
+    else if (b.type === "toolCall") out.push({ type: "tool_call", id: b.id, name: b.name, arguments: b.arguments });
+  }
+  return out;
+}
+
+/** The input message of a chat span: what its parent entry said (a prompt or a tool result). */
+function inputMessage(parent: SessionEntry | undefined): unknown[] {
+  if (!parent || parent.type !== "message") return [];
+  const message = (parent as { message?: Record<string, unknown> }).message;
+  if (!message || typeof message !== "object") return [];
+  if (message.role === "toolResult") {
+    return [{ role: "tool", parts: [{ type: "tool_call_response", id: message.toolCallId, response: parts(message.content) }] }];
+  }
+  if (message.role === "user") return [{ role: "user", parts: parts(message.content) }];
+  return [];
+}
+
+/**
+ * The spans of one session's entries from `input.from` on (and the root span when `from` is 0).
+ * A chat span runs from its parent entry's timestamp (the prompt or tool result it answers) to
+ * its own entry's (written when the response was complete); a tool span from the assistant
+ * message that called the tool to the tool result's entry.
+ */
+export function sessionSpans(input: SessionSpansInput): SpanRecord[] {
+  const { header, entries } = input;
+  const sessionId = String(header.id);
+  const traceId = traceIdOf(sessionId);
+  const rootId = rootSpanIdOf(sessionId);
+  const byId = new Map<string, SessionEntry>();
+  /** Tool call id -> the assistant entry that made the call. */
+  const callers = new Map<string, SessionEntry>();
+  /** Assistant entries given a chat span (in this run or an earlier one). */
+  const own = new Set<SessionEntry>();
+  let name: string | undefined;
+  let messages = 0;
+  for (const [i, entry] of entries.entries()) {
+    if (typeof entry.id === "string") byId.set(entry.id, entry);
+    if (!input.copied[i]) own.add(entry);
+    if (entry.type === "session_info") name = typeof (entry as { name?: unknown }).name === "string" ? (entry as { name: string }).name : undefined;
+    if (entry.type !== "message") continue;
+    messages++;
+    const message = (entry as { message: AssistantMessage }).message;
+    if (message?.role !== "assistant" || !Array.isArray(message.content)) continue;
+    for (const block of message.content) if (block?.type === "toolCall" && typeof block.id === "string") callers.set(block.id, entry);
+  }
+
+  const spans: SpanRecord[] = [];
+  const child = (entry: SessionEntry, part: string, name: string, kind: number, startMs: number, endMs: number, attributes: Record<string, AttributeValue>, parentSpanId = rootId): SpanRecord => {
+    const span: SpanRecord = {
+      traceId,
+      spanId: entrySpanIdOf(sessionId, String(entry.id), part),
+      parentSpanId,
+      name,
+      kind,
+      startMs: Number.isFinite(startMs) && startMs <= endMs ? startMs : endMs,
+      endMs,
+      attributes: { ...attributes, "pi.entry.id": String(entry.id), "pi.entry.type": entry.type },
+      entryId: String(entry.id),
+    };
+    spans.push(span);
+    return span;
+  };
+
+  for (let i = input.from; i < entries.length; i++) {
+    const entry = entries[i];
+    const at = msOf(entry.timestamp);
+    if (!Number.isFinite(at) || input.copied[i] || (input.wanted && !input.wanted(at))) continue;
+    const parent = typeof entry.parentId === "string" ? byId.get(entry.parentId) : undefined;
+    if (entry.type === "message") {
+      const message = (entry as { message: Record<string, unknown> }).message;
+      if (message?.role === "assistant") {
+        const m = message as unknown as AssistantMessage;
+        const model = String(m.model ?? "unknown");
+        const span = child(entry, "", `chat ${model}`, SPAN_KIND.CLIENT, msOf(parent?.timestamp), at, {
+          [ATTR_GEN_AI_OPERATION_NAME]: "chat",
+          [ATTR_GEN_AI_PROVIDER_NAME]: String(m.provider ?? "unknown"),
+          [ATTR_GEN_AI_REQUEST_MODEL]: model,
+          [ATTR_GEN_AI_RESPONSE_MODEL]: String(m.responseModel ?? model),
+          [ATTR_GEN_AI_RESPONSE_FINISH_REASONS]: [finishReason(m.stopReason)],
+          ...usageAttributes(m.usage),
+          ...(typeof m.api === "string" ? { "pi.api": m.api } : {}),
+        });
+        if (m.stopReason === "error") {
+          span.attributes[ATTR_ERROR_TYPE] = "error";
+          span.errorMessage = typeof m.errorMessage === "string" ? input.redactor.text(m.errorMessage).slice(0, 1000) : "error";
+        }
+        if (input.content) {
+          span.attributes[ATTR_GEN_AI_INPUT_MESSAGES] = contentJson(input.redactor, inputMessage(parent));
+          span.attributes[ATTR_GEN_AI_OUTPUT_MESSAGES] = contentJson(input.redactor, [
+            { role: "assistant", parts: parts(m.content), finish_reason: finishReason(m.stopReason) },
+          ]);
+        }
+      } else if (message?.role === "toolResult") {
+        const m = message as unknown as ToolResultMessage;
+        const caller = typeof m.toolCallId === "string" ? callers.get(m.toolCallId) : undefined;
+        const toolName = String(m.toolName ?? "unknown");
+        const span = child(entry, "tool", `execute_tool ${toolName}`, SPAN_KIND.INTERNAL, msOf(caller?.timestamp), at, {
+          [ATTR_GEN_AI_OPERATION_NAME]: "execute_tool",
+          [ATTR_GEN_AI_TOOL_NAME]: toolName,
+          [ATTR_GEN_AI_TOOL_CALL_ID]: String(m.toolCallId ?? ""),
+          ...usageAttributes(m.usage),
+        }, caller && own.has(caller) ? entrySpanIdOf(sessionId, String(caller.id)) : rootId);
+        if (m.isError === true) {
+          span.attributes[ATTR_ERROR_TYPE] = "tool_error";
+          span.errorMessage = "tool_error";
+        }
+      }
+    } else if (entry.type === "usage") {
+      const e = entry as unknown as { provider?: unknown; model?: unknown; kind?: unknown; usage?: Usage };
+      const model = String(e.model ?? "unknown");
+      child(entry, "", `chat ${model}`, SPAN_KIND.CLIENT, at, at, {
+        [ATTR_GEN_AI_OPERATION_NAME]: "chat",
+        [ATTR_GEN_AI_PROVIDER_NAME]: String(e.provider ?? "unknown"),
+        [ATTR_GEN_AI_REQUEST_MODEL]: model,
+        [ATTR_GEN_AI_RESPONSE_MODEL]: model,
+        ...usageAttributes(e.usage),
+        ...(typeof e.kind === "string" ? { "pi.usage.kind": e.kind } : {}),
+      });
+    } else if (entry.type === "compaction" || entry.type === "branch_summary") {
+      const e = entry as unknown as { usage?: Usage; tokensBefore?: unknown; fromHook?: unknown };
+      child(entry, "", entry.type === "compaction" ? "pi.compaction" : "pi.branch_summary", SPAN_KIND.INTERNAL, msOf(parent?.timestamp), at, {
+        ...usageAttributes(e.usage),
+        ...(typeof e.tokensBefore === "number" ? { "pi.compaction.tokens_before": e.tokensBefore } : {}),
+      });
+    }
+  }
+
+  if (input.from === 0) {
+    const created = msOf(header.timestamp);
+    let last = Number.isFinite(created) ? created : NaN;
+    for (const entry of entries) {
+      const ms = msOf(entry.timestamp);
+      if (Number.isFinite(ms) && !(ms <= last)) last = ms;
+    }
+    if (Number.isFinite(last) && (spans.length > 0 || !input.wanted || input.wanted(last))) {
+      const start = Number.isFinite(created) ? created : Math.min(last, ...spans.map((s) => s.startMs));
+      const attributes: Record<string, AttributeValue> = {
+        [ATTR_GEN_AI_OPERATION_NAME]: "invoke_agent",
+        [ATTR_GEN_AI_AGENT_NAME]: "pi",
+        [ATTR_GEN_AI_CONVERSATION_ID]: sessionId,
+        [ATTR_SESSION_ID]: sessionId,
+        "pi.session.cwd": String(header.cwd ?? ""),
+        "pi.session.version": typeof header.version === "number" ? header.version : 1,
+        "pi.entry_count": entries.length,
+        "pi.message_count": messages,
+      };
+      if (name) attributes["pi.session.name"] = name;
+      if (typeof header.parentSession === "string") attributes["pi.session.parent"] = header.parentSession;
+      spans.unshift({ traceId, spanId: rootId, name: "invoke_agent pi", kind: SPAN_KIND.INTERNAL, startMs: Math.min(start, last), endMs: last, attributes });
+    }
+  }
+  return spans;
+}

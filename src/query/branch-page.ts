@@ -1,0 +1,58 @@
+/**
+ * The first page of one branch, cheaply, for a surface that shows a session while the rest
+ * loads: one light pass over the file (linking fields only, as the export streams it), the
+ * branch's ids root to leaf, and only the first `limit` of its entries parsed in full. A 90 MB
+ * session answers in a fraction of what loading it whole costs.
+ * @module
+ */
+import type { SessionEntry } from "../core/format/types.ts";
+import { openExportSource } from "../export/export-source.ts";
+import type { QueryEnv } from "./env.ts";
+import { checkLimit } from "./list.ts";
+import { resolveEntryRef } from "./resolve/entry-ref.ts";
+import { resolveSessionRef } from "./resolve/session-ref.ts";
+
+export interface BranchPageOptions {
+  /** A session reference: path, id, unique id prefix, or `@`. */
+  ref: string;
+  /** End the branch here: id, unique prefix or `label:NAME` (default: the last entry). */
+  leaf?: string;
+  /** How many of the branch's first entries to give in full (default 200). */
+  limit?: number | string;
+}
+
+export interface BranchPage {
+  path: string;
+  /** The header's session id. */
+  id: string;
+  /** The session's name, if it has one. */
+  name: string | null;
+  leafId: string | null;
+  /** Every entry id of the branch, root to leaf (in file order too). */
+  branch: string[];
+  /** The first `limit` entries of the branch, as stored. */
+  entries: SessionEntry[];
+  /** Bytes of the file. */
+  size: number;
+}
+
+/** The branch to `leaf` (or the last entry) and its first entries. */
+export async function branchPage(env: QueryEnv, options: BranchPageOptions): Promise<BranchPage> {
+  const limit = checkLimit(options.limit ?? 200, "Pass e.g. limit=200");
+  const path = await resolveSessionRef(env, options.ref);
+  const source = await openExportSource(env.fs, path);
+  const tree = source.tree;
+  const leafId = options.leaf !== undefined ? resolveEntryRef(tree, options.leaf, path) : tree.leafId;
+  const branch = tree.getPath(leafId);
+  const entries: SessionEntry[] = [];
+  for await (const entry of source.entries(new Set(branch.slice(0, limit)))) entries.push(entry);
+  return {
+    path,
+    id: source.header.id,
+    name: tree.sessionName ?? null,
+    leafId,
+    branch: branch.map((e) => e.id),
+    entries,
+    size: (await env.fs.stat(path))?.size ?? 0,
+  };
+}

@@ -1,0 +1,100 @@
+/**
+ * `files`: the sessions and entries that read, edited, wrote, listed or searched a path (or
+ * anything under it, for a directory) or the paths a glob matches, from tool calls, bash
+ * commands and the file lists of compactions and branch summaries; relative paths resolved
+ * against each session's cwd.
+ * @module
+ */
+import { filesDigest } from "../core/digest/files-digest.ts";
+import { listingDigest } from "../core/digest/listing-digest.ts";
+import { pathWithin, resolveToolPath } from "../core/files/file-refs.ts";
+import { globMatcher, isGlob } from "../core/files/glob.ts";
+import { expandHome, resolvePath } from "../core/storage/paths.ts";
+import { recordState } from "../catalog/store.ts";
+import type { QueryEnv } from "./env.ts";
+import { QueryError } from "./errors.ts";
+import { shortSessionIds } from "./known-ids.ts";
+import { sessionScope, withProgress } from "./scope.ts";
+
+export interface FilesOptions {
+  /**
+   * A file or folder, or a glob (`*`, `?`, `**`, `{a,b}`: see core/files/glob.ts) matched against
+   * the paths the sessions used, resolved: `~` expanded, relative to the env cwd.
+   */
+  path: string;
+  /** Every project (default: the env cwd's sessions). */
+  all?: boolean;
+  /** Also give `shortIds` for the sessions found. */
+  shortIds?: boolean;
+}
+
+/** One use of the path by an entry. */
+export interface FileHit {
+  entryId: string | null;
+  timestamp: string | null;
+  op: string;
+  tool: string;
+  /** As the session wrote it. */
+  path: string;
+  /** Absolute, against the session's cwd. */
+  resolved: string;
+  command?: string;
+}
+
+/** A session that touched the path, as `files --json` prints it (an array of these). */
+export interface FileSessionJson {
+  path: string;
+  id: string;
+  cwd: string;
+  name: string | null;
+  refs: FileHit[];
+}
+
+export interface FilesResult {
+  /** What `files --json` prints: the sessions, the most recent use first. */
+  value: FileSessionJson[];
+  /** The absolute path (or glob) looked for. */
+  target: string;
+  /** With `shortIds`: session id → printable unique prefix. */
+  shortIds?: Map<string, string>;
+}
+
+/** The sessions that touched `path` (or a path its glob matches). */
+export async function fileSessions(env: QueryEnv, options: FilesOptions): Promise<FilesResult> {
+  if (options.path.trim() === "") throw new QueryError("bad-usage", "files needs a path, not an empty argument", "Pass a file or folder, e.g. pi-session files src/parser.ts");
+  const home = env.storage.home;
+  const target = resolvePath(env.cwd, expandHome(options.path, home));
+  const touches = isGlob(options.path) ? globMatcher(target) : (resolved: string) => pathWithin(resolved, target);
+  const scope = await sessionScope(env, Boolean(options.all));
+  const base = env.storage.processCwd;
+  const cwdFilter = scope.cwdFilter === undefined ? undefined : resolvePath(base, scope.cwdFilter);
+  return env.withCatalog(async (catalog) => {
+    const [refresh, done] = withProgress(env, "Reading sessions", { listedDirs: scope.dirs });
+    const view = await catalog.refresh([filesDigest, listingDigest], scope.files, refresh).finally(done);
+    const names = view.records(listingDigest);
+    const found: FileSessionJson[] = [];
+    for (const [path, record] of view.records(filesDigest)) {
+      const { header, rejected, data } = recordState(record);
+      if (rejected || header === null) continue;
+      const cwd = typeof header.cwd === "string" ? header.cwd : "";
+      if (cwdFilter !== undefined && (cwd === "" || resolvePath(base, cwd) !== cwdFilter)) continue;
+      const refs: FileHit[] = [];
+      for (const [entryId, timestamp, op, tool, paths, command] of data.refs) {
+        for (const raw of paths) {
+          const resolved = resolveToolPath(raw, cwd, home);
+          if (!touches(resolved)) continue;
+          refs.push({ entryId, timestamp, op, tool, path: raw, resolved, ...(command === undefined ? {} : { command }) });
+        }
+      }
+      if (refs.length === 0) continue;
+      const listing = names.get(path);
+      const name = listing ? recordState(listing).data.name ?? null : null;
+      found.push({ path, id: typeof header.id === "string" ? header.id : String(header.id), cwd, name, refs });
+    }
+    const latest = (s: FileSessionJson) => s.refs.reduce((max, r) => (r.timestamp !== null && r.timestamp > max ? r.timestamp : max), "");
+    found.sort((a, b) => (latest(a) < latest(b) ? 1 : latest(a) > latest(b) ? -1 : 0));
+    // Printed ids are unique among every project's sessions, so each resolves back to its own.
+    if (!options.shortIds) return { value: found, target };
+    return { value: found, target, shortIds: await shortSessionIds(env, catalog, found.map((s) => s.id)) };
+  });
+}

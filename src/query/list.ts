@@ -1,0 +1,181 @@
+/**
+ * `list`: the sessions of this directory (or of every project), filtered, sorted and cut, as
+ * the `list --json` array; with cursor paging for surfaces that fetch a page at a time.
+ * @module
+ */
+import type { SessionInfo } from "../core/info/session-info.ts";
+import { onOrAfter } from "../core/stats/date-bound.ts";
+import { localDays } from "../core/stats/time-buckets.ts";
+import { uniquePrefixesAmong } from "../render/unique-prefix.ts";
+import { dateOption, timeZoneOption } from "./date-options.ts";
+import { QueryError } from "./errors.ts";
+import type { QueryEnv } from "./env.ts";
+import { parseQuery, searchSessions } from "./resume-search.ts";
+import { cataloguedSessions } from "./scope.ts";
+
+/** The JSON shape of one listed session (SPEC §4; pi's `SessionInfo` with ISO dates). */
+export interface SessionJson {
+  path: string;
+  id: string;
+  cwd: string;
+  name: string | null;
+  parentSessionPath: string | null;
+  created: string | null;
+  modified: string | null;
+  messageCount: number;
+  firstMessage: string;
+}
+
+/** One session as `list --json` gives it. */
+export function sessionJson(info: SessionInfo): SessionJson {
+  const iso = (d: Date) => (Number.isNaN(d.getTime()) ? null : d.toISOString());
+  return {
+    path: info.path,
+    id: info.id,
+    cwd: info.cwd,
+    name: info.name ?? null,
+    parentSessionPath: info.parentSessionPath ?? null,
+    created: iso(info.created),
+    modified: iso(info.modified),
+    messageCount: info.messageCount,
+    firstMessage: info.firstMessage,
+  };
+}
+
+export const LIST_SORTS = ["modified", "created", "name", "messages", "size"] as const;
+export type ListSort = typeof LIST_SORTS[number];
+
+export interface ListOptions {
+  /** Every project's sessions (default: the effective cwd's). */
+  all?: boolean;
+  /** Default `modified` (newest first). */
+  sort?: ListSort;
+  /** Only sessions with a non-blank name. */
+  named?: boolean;
+  /** pi's /resume query syntax: words (fuzzy), "phrases", re:REGEX. */
+  search?: string;
+  /** Only sessions modified on or after this day or month (YYYY-MM-DD, YYYY-MM), ISO time, or span back (7d). */
+  since?: string;
+  /** IANA time zone of `since`'s day (default: the machine's). */
+  tz?: string;
+  /** At most this many sessions, a whole number above 0 (a string is read as one); default all. */
+  limit?: number | string;
+  /** Continue after the page that returned this cursor (`nextCursor`). */
+  cursor?: string;
+  /** Also give `shortIds`: each listed id's shortest prefix unique among every project's sessions. */
+  shortIds?: boolean;
+}
+
+export interface ListResult {
+  /** What `list --json` prints. */
+  value: SessionJson[];
+  /** Pass as `cursor` for the next page; null when this page is the last (or no `limit` was given). */
+  nextCursor: string | null;
+  /** With `shortIds`: listed id → printable unique prefix. */
+  shortIds?: Map<string, string>;
+}
+
+const SORTS: Record<Exclude<ListSort, "size">, (a: SessionInfo, b: SessionInfo) => number> = {
+  modified: (a, b) => b.modified.getTime() - a.modified.getTime(),
+  created: (a, b) => b.created.getTime() - a.created.getTime(),
+  name: (a, b) => (a.name ?? a.firstMessage).localeCompare(b.name ?? b.firstMessage),
+  messages: (a, b) => b.messageCount - a.messageCount,
+};
+
+/** A cursor: the last session of a page, by path, and where it sorted (in case it is gone since). */
+interface Cursor {
+  path: string;
+  /** Null for a session whose date cannot be read. */
+  key: number | string | null;
+}
+
+function encodeCursor(cursor: Cursor): string {
+  const bytes = new TextEncoder().encode(JSON.stringify(cursor));
+  return btoa(String.fromCharCode(...bytes)).replaceAll("+", "-").replaceAll("/", "_").replace(/=+$/, "");
+}
+
+function decodeCursor(text: string): Cursor {
+  try {
+    const binary = atob(text.replaceAll("-", "+").replaceAll("_", "/"));
+    const value = JSON.parse(new TextDecoder().decode(Uint8Array.from(binary, (ch) => ch.charCodeAt(0))));
+    if (typeof value?.path === "string" && (value.key === null || typeof value.key === "number" || typeof value.key === "string")) return value;
+  } catch {
+    // reported below
+  }
+  throw new QueryError("bad-cursor", `Cannot continue the listing from cursor "${text}"`, "Pass the nextCursor of a previous page, or start without one");
+}
+
+/** A `limit` checked: a whole number above 0 (undefined: no limit). */
+export function checkLimit(limit: unknown, hint = "Pass e.g. --limit 20"): number {
+  if (limit === undefined) return Infinity;
+  const n = Number(limit);
+  if (!Number.isInteger(n) || n < 1) throw new QueryError("bad-option", `--limit must be a whole number above 0, not "${limit}"`, hint);
+  return n;
+}
+
+/**
+ * The sessions of the env's cwd (or with `all`, of every project), `sort`ed (ties keep the
+ * catalog's order), filtered by `named` and `search`, and at most `limit` of them from `cursor` on.
+ *
+ * @example
+ * ```ts
+ * const first = await listSessions(env, { all: true, limit: 50 });
+ * const next = first.nextCursor && await listSessions(env, { all: true, limit: 50, cursor: first.nextCursor });
+ * ```
+ */
+export async function listSessions(env: QueryEnv, options: ListOptions = {}): Promise<ListResult> {
+  const limit = checkLimit(options.limit);
+  const query = options.search;
+  if (query !== undefined) {
+    const parsed = parseQuery(query);
+    if (parsed.mode === "regex" && parsed.error !== undefined) {
+      throw new QueryError("bad-query", `Cannot search for "${query}": ${parsed.error}`, "Check the regular expression after re:");
+    }
+  }
+  const sort = options.sort ?? "modified";
+  if (!(LIST_SORTS as readonly string[]).includes(sort)) {
+    throw new QueryError("bad-option", `Cannot sort by "${sort}"`, `Sort by one of ${LIST_SORTS.join(", ")}`);
+  }
+  const since = dateOption(env, "since", options.since);
+  const day = localDays(timeZoneOption(options.tz));
+  const cursor = options.cursor === undefined ? undefined : decodeCursor(options.cursor);
+  // Through the catalog; a search also needs the message texts (a section of their own), and
+  // short ids the ids of every project's sessions, so that each printed id resolves back to its own.
+  const listed = await cataloguedSessions(env, Boolean(options.all), { withText: query !== undefined, knownIds: options.shortIds });
+  let sessions = listed.sessions;
+  if (options.named) sessions = sessions.filter((s) => s.name !== undefined && s.name.trim() !== "");
+  if (since) sessions = sessions.filter((s) => !Number.isNaN(s.modified.getTime()) && onOrAfter(since, s.modified.getTime(), day(s.modified.getTime())));
+  // pi's /resume search syntax, as `pick` has it; the order stays the sort's.
+  if (query !== undefined) sessions = searchSessions(sessions, query, true).sessions;
+  let keyOf: (s: SessionInfo) => number | string | null;
+  if (sort === "size") {
+    const sizes = new Map<string, number>();
+    for (const s of sessions) sizes.set(s.path, (await env.fs.stat(s.path))?.size ?? 0);
+    keyOf = (s) => sizes.get(s.path)!;
+    sessions.sort((a, b) => sizes.get(b.path)! - sizes.get(a.path)!);
+  } else {
+    sessions.sort(SORTS[sort]);
+    const time = (d: Date) => (Number.isNaN(d.getTime()) ? null : d.getTime());
+    keyOf = sort === "name" ? (s) => s.name ?? s.firstMessage : sort === "messages" ? (s) => s.messageCount : (s) => time(s[sort]);
+  }
+  let start = 0;
+  if (cursor) {
+    const at = sessions.findIndex((s) => s.path === cursor.path);
+    // Gone since: go on from the first session that sorts after where it was.
+    const after = (s: SessionInfo) => {
+      const key = keyOf(s);
+      if (key === null || cursor.key === null) return false;
+      return sort === "name" ? String(cursor.key).localeCompare(String(key)) < 0 : Number(key) < Number(cursor.key);
+    };
+    const next = sessions.findIndex(after);
+    start = at >= 0 ? at + 1 : next >= 0 ? next : sessions.length;
+  }
+  const page = sessions.slice(start, start + limit);
+  const more = start + page.length < sessions.length;
+  const last = page[page.length - 1];
+  return {
+    value: page.map(sessionJson),
+    nextCursor: more && last ? encodeCursor({ path: last.path, key: keyOf(last) }) : null,
+    ...(options.shortIds ? { shortIds: uniquePrefixesAmong(page.map((s) => s.id), listed.knownIds) } : {}),
+  };
+}

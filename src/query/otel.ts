@@ -1,0 +1,131 @@
+/**
+ * The `otel` query: sessions as OpenTelemetry GenAI traces, sent to an OTLP/HTTP receiver (or
+ * written as OTLP/JSON, or only counted); the value is what `otel --json` prints. Not exported
+ * from `mod.ts`: it loads the OpenTelemetry packages, which only this query needs.
+ * @module
+ */
+import { Redactor } from "../core/redact/redactor.ts";
+import { onOrAfter } from "../core/stats/date-bound.ts";
+import { resolvePath } from "../core/storage/paths.ts";
+import { runOtelExport } from "../otel/export-run.ts";
+import { OtlpConfigError, resolveOtlpConfig } from "../otel/otlp-config.ts";
+import type { SendResult } from "../otel/otlp-send.ts";
+import { dateOption } from "./date-options.ts";
+import type { QueryEnv } from "./env.ts";
+import { QueryError } from "./errors.ts";
+import { resolveSessionRef } from "./resolve/session-ref.ts";
+import { sessionScope } from "./scope.ts";
+
+export interface OtelOptions {
+  /** Session references; none: this directory's sessions (or every one with `all`). */
+  refs?: string[];
+  all?: boolean;
+  /** Only entries from this time on (`--since`). */
+  since?: string;
+  endpoint?: string;
+  protocol?: string;
+  headers?: string;
+  /** Milliseconds per request, as text or number. */
+  timeout?: string | number;
+  content?: boolean;
+  resend?: boolean;
+  dryRun?: boolean;
+  /** Write OTLP/JSON lines to this file instead of sending ("-" with `write` for a stream). */
+  out?: string;
+  /** Where `out: "-"` goes (the CLI: stdout). */
+  write?: (line: string) => void;
+  /** Report progress through `env.report.progress` (the CLI: on a terminal). */
+  progress?: boolean;
+}
+
+/** What `otel --json` prints (docs/schema/otel.schema.json), without `schemaVersion`. */
+export interface OtelJson {
+  destination: string;
+  dryRun: boolean;
+  sessions: number;
+  spans: number;
+  requests: number;
+  delivered: number;
+  rejectedSpans: number;
+  failure: { kind: "http" | "network"; status: number | null; message: string; attempts: number } | null;
+}
+
+export interface OtelResult {
+  value: OtelJson;
+  /** Each partial success the receiver answered. */
+  partial: { rejectedSpans: number; errorMessage: string }[];
+  /** Files in scope that are not sessions. */
+  skipped: string[];
+  /** The traces URL the run used (also for `--out` and `--dry-run`). */
+  endpoint: string;
+  mode: "send" | "out" | "dry-run";
+}
+
+async function scopeFiles(env: QueryEnv, refs: string[], all: boolean): Promise<{ files: string[]; cwd?: string }> {
+  if (refs.length > 0 && all) {
+    throw new QueryError("bad-option", "Pass session references or --all, not both", "Drop --all to export the sessions named, or the references to export every project");
+  }
+  if (refs.length === 0) {
+    const scope = await sessionScope(env, all);
+    return { files: scope.files, cwd: scope.cwdFilter === undefined ? undefined : resolvePath(env.storage.processCwd, scope.cwdFilter) };
+  }
+  const paths: string[] = [];
+  for (const ref of refs) paths.push(await resolveSessionRef(env, ref));
+  return { files: [...new Set(paths)] };
+}
+
+/**
+ * Exports the sessions in scope: each entry a receiver has not accepted yet, once (copies in
+ * forks and clones left out), with ids derived from session and entry ids.
+ */
+export async function otelExport(env: QueryEnv, options: OtelOptions): Promise<OtelResult> {
+  let config;
+  try {
+    config = resolveOtlpConfig(
+      { endpoint: options.endpoint, protocol: options.protocol, headers: options.headers, timeout: options.timeout === undefined ? undefined : String(options.timeout) },
+      env.storage.env,
+    );
+  } catch (error) {
+    if (!(error instanceof OtlpConfigError)) throw error;
+    throw new QueryError("bad-option", error.message, "See `pi-session otel --help` for the accepted values");
+  }
+  const since = dateOption(env, "since", options.since);
+  if (options.out !== undefined && options.dryRun) {
+    throw new QueryError("bad-option", "Pass --out or --dry-run, not both", "--dry-run only counts; --out writes the requests to a file");
+  }
+  const mode = options.out !== undefined ? "out" : options.dryRun ? "dry-run" : "send";
+  const { files, cwd } = await scopeFiles(env, options.refs ?? [], Boolean(options.all));
+  const backoffText = env.storage.env("PI_SESSION_OTEL_BACKOFF_MS");
+  const backoff = Number(backoffText);
+  const summary = await runOtelExport(env, {
+    files,
+    inCwd: cwd === undefined ? undefined : (headerCwd) => headerCwd !== "" && resolvePath(env.storage.processCwd, headerCwd) === cwd,
+    config,
+    mode,
+    out: options.out,
+    write: options.out === "-" ? options.write : undefined,
+    resend: Boolean(options.resend),
+    progress: Boolean(options.progress),
+    content: Boolean(options.content),
+    redactor: new Redactor(),
+    wanted: since && ((ms) => onOrAfter(since, ms, new Date(ms).toISOString().slice(0, 10))),
+    baseDelayMs: backoffText && Number.isFinite(backoff) && backoff >= 0 ? backoff : undefined,
+  });
+  const failure = summary.failure as (SendResult & { ok: false }) | undefined;
+  return {
+    value: {
+      destination: mode === "out" ? (options.out === "-" ? "stdout" : options.out!) : config.endpoint,
+      dryRun: mode === "dry-run",
+      sessions: summary.sessions,
+      spans: summary.spans,
+      requests: summary.requests,
+      delivered: summary.delivered,
+      rejectedSpans: summary.rejectedSpans,
+      failure: failure ? { kind: failure.kind, status: failure.status ?? null, message: failure.message, attempts: failure.attempts } : null,
+    },
+    partial: summary.partial,
+    skipped: summary.skipped,
+    endpoint: config.endpoint,
+    mode,
+  };
+}

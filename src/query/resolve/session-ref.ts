@@ -1,0 +1,136 @@
+/**
+ * Turns a session reference into a file: a path, a full id (this directory's copy first), an id
+ * prefix unique among every project's sessions, or `@` for the most recent session here.
+ * Unlike pi, an ambiguous prefix is an error that lists the candidates, also when only one of
+ * them is in this directory: a prefix printed for a session elsewhere must not open this one.
+ * @module
+ */
+import type { SessionHeader } from "../../core/format/types.ts";
+import { baseName, resolvePath } from "../../core/storage/paths.ts";
+import { allSessionFiles, mapConcurrent, sessionFilesIn } from "../../session/list-sessions.ts";
+import { readHeader } from "../../session/read-header.ts";
+import type { QueryEnv } from "../env.ts";
+import { QueryError } from "../errors.ts";
+
+/** True when a reference is meant as a path rather than an id. */
+export function looksLikePath(ref: string): boolean {
+  return ref.includes("/") || ref.includes("\\") || ref.endsWith(".jsonl");
+}
+
+interface Candidate {
+  path: string;
+  header: SessionHeader;
+  mtimeMs: number;
+}
+
+async function candidates(env: QueryEnv, files: string[], cwdFilter?: string): Promise<Candidate[]> {
+  const found = await mapConcurrent(files, 32, async (path) => {
+    const header = await readHeader(env.fs, path);
+    if (!header) return null;
+    if (cwdFilter !== undefined && (typeof header.cwd !== "string" || resolvePath(env.cwd, header.cwd) !== cwdFilter)) return null;
+    const stat = await env.fs.stat(path);
+    return { path, header, mtimeMs: stat?.mtimeMs ?? 0 };
+  });
+  return found.filter((c): c is Candidate => c !== null);
+}
+
+/** Sessions of the current directory (the per-cwd folder, or a custom dir filtered by cwd). */
+export async function localCandidates(env: QueryEnv): Promise<Candidate[]> {
+  const choice = await env.sessionDir();
+  return candidates(env, await sessionFilesIn(env.fs, choice.dir), choice.custom ? env.cwd : undefined);
+}
+
+/** Which of `everywhere` are this directory's sessions (its folder's, or by cwd in a custom dir). */
+async function localPaths(env: QueryEnv, everywhere: readonly Candidate[]): Promise<Set<string>> {
+  const choice = await env.sessionDir();
+  if (!choice.custom) return new Set(await sessionFilesIn(env.fs, choice.dir));
+  const here = (c: Candidate) => typeof c.header.cwd === "string" && resolvePath(env.cwd, c.header.cwd) === env.cwd;
+  return new Set(everywhere.filter(here).map((c) => c.path));
+}
+
+/** Sessions of every project (or of the flat custom session dir). */
+export async function globalCandidates(env: QueryEnv): Promise<Candidate[]> {
+  const choice = await env.sessionDir();
+  const files = choice.custom ? await sessionFilesIn(env.fs, choice.dir) : await allSessionFiles(env.fs, env.agentDir);
+  return candidates(env, files);
+}
+
+/** The most recently written session of the current directory (pi -c), or undefined. */
+export async function mostRecentLocal(env: QueryEnv): Promise<string | undefined> {
+  const local = await localCandidates(env);
+  // Whole milliseconds: runtimes differ in sub-millisecond precision, and ties must break
+  // the same way everywhere (by name, newest first, as file names start with the time).
+  local.sort((a, b) => Math.floor(b.mtimeMs) - Math.floor(a.mtimeMs) || (a.path < b.path ? 1 : -1));
+  return local[0]?.path;
+}
+
+/** Of several files of one session (copies), the one in this directory, else the newest. */
+function preferred(list: Candidate[], local: ReadonlySet<string>): Candidate {
+  return [...list].sort((a, b) => Number(local.has(b.path)) - Number(local.has(a.path)) || b.mtimeMs - a.mtimeMs)[0];
+}
+
+/**
+ * The candidate `ref` names among every known session: an exact id, else a prefix of exactly
+ * one session id (a prefix of several ids is ambiguous wherever they are).
+ */
+function pick(ref: string, list: Candidate[], local: ReadonlySet<string>): Candidate | undefined {
+  const exact = list.filter((c) => c.header.id === ref);
+  if (exact.length >= 1) return preferred(exact, local);
+  const prefixed = list.filter((c) => c.header.id.startsWith(ref));
+  const ids = new Set(prefixed.map((c) => c.header.id));
+  if (ids.size > 1) {
+    prefixed.sort((a, b) => Number(local.has(b.path)) - Number(local.has(a.path)) || (a.header.id < b.header.id ? -1 : 1));
+    const shown = prefixed.slice(0, 10).map((c) => `  ${c.header.id}  ${c.path}`);
+    throw new QueryError(
+      "ambiguous-session",
+      `Session reference "${ref}" matches ${ids.size} sessions:\n${shown.join("\n")}${prefixed.length > 10 ? "\n  …" : ""}`,
+      "Type more characters of the id, or pass the file path",
+    );
+  }
+  return prefixed.length ? preferred(prefixed, local) : undefined;
+}
+
+/**
+ * The absolute path a session reference names.
+ *
+ * @example
+ * ```ts
+ * // await resolveSessionRef(env, "@");        // most recent session here
+ * // await resolveSessionRef(env, "01a2b3");   // unique id prefix
+ * ```
+ */
+export async function resolveSessionRef(env: QueryEnv, ref: string): Promise<string> {
+  if (ref === "") throw new QueryError("bad-reference", "Empty session reference", "Pass a path, a session id or prefix, or @");
+  if (ref === "@") {
+    const recent = await mostRecentLocal(env);
+    if (!recent) {
+      throw new QueryError("no-session", `No session found for ${env.cwd}`, "Use --all with `pi-session list` to see other projects, or pass --cwd");
+    }
+    return recent;
+  }
+  if (looksLikePath(ref)) {
+    if (env.pathRefs === false) {
+      throw new QueryError("bad-reference", `Session reference "${ref}" is a path; only session ids, id prefixes and @ are taken here`, "Pass a session id or a unique prefix of one");
+    }
+    const path = resolvePath(env.storage.processCwd, ref);
+    const stat = await env.fs.stat(path);
+    if (!stat) throw new QueryError("not-found", `Cannot read ${path}: no such file`, "Check the path; `pi-session list --all` shows known sessions", 3);
+    if (stat.isDirectory) throw new QueryError("is-directory", `${path} is a directory, not a session file`, "Pass a .jsonl session file", 3);
+    // A pipe (`<(…)`, /dev/stdin) gives its bytes once, and commands read a file more than once.
+    if (!stat.isFile) {
+      throw new QueryError("not-a-file", `${path} is a pipe or a device, not a session file`, "Save the session to a file first (`… > session.jsonl`) and pass that file", 3);
+    }
+    return path;
+  }
+  const everywhere = await globalCandidates(env);
+  const found = pick(ref, everywhere, await localPaths(env, everywhere));
+  if (!found) {
+    throw new QueryError("no-session", `No session found matching "${ref}"`, "Run `pi-session list --all` to see session ids");
+  }
+  return found.path;
+}
+
+/** Short display name of a session file for messages. */
+export function shortName(path: string): string {
+  return baseName(path);
+}

@@ -1,0 +1,181 @@
+/**
+ * pi 1.x's /resume search (REFERENCE §9.1), the one query syntax of `pick` and `list --search`:
+ * whitespace tokens ANDed, `"quoted phrases"` across collapsed whitespace, `re:` regular
+ * expressions; the name ranks before id, message text and cwd, fuzzy matching only on name and
+ * cwd, ties to the most recent session.
+ * @module
+ */
+import type { SessionInfo } from "../core/info/session-info.ts";
+import { fuzzyScore } from "./fuzzy.ts";
+
+/** A query token: fuzzy (plain word) or an exact phrase (quoted). */
+export interface SearchToken {
+  kind: "fuzzy" | "phrase";
+  value: string;
+}
+
+/** A parsed query. An invalid `re:` pattern has `regex: null` and an `error`. */
+export type SearchQuery =
+  | { mode: "tokens"; tokens: SearchToken[] }
+  | { mode: "regex"; regex: RegExp | null; error?: string };
+
+/** Score tiers, best first; a tier outweighs any fuzzy score within it. */
+const NAME = 0;
+const TEXT = 1;
+const FUZZY = 2;
+const TIER = 1_000_000;
+
+function collapse(text: string): string {
+  return text.toLowerCase().replace(/\s+/g, " ").trim();
+}
+
+/**
+ * Splits a query: `re:PATTERN` is a case-insensitive regex; otherwise whitespace separates
+ * tokens and `"…"` makes a phrase (a quote also ends a token). With an unclosed quote the
+ * query splits on whitespace only, quotes kept.
+ *
+ * @example
+ * ```ts
+ * parseQuery('a"b c"d'); // { mode: "tokens", tokens: [a (fuzzy), "b c" (phrase), d (fuzzy)] }
+ * ```
+ */
+export function parseQuery(query: string): SearchQuery {
+  const trimmed = query.trim();
+  if (trimmed.startsWith("re:")) {
+    const pattern = trimmed.slice(3).trim();
+    if (!pattern) return { mode: "regex", regex: null, error: "Empty regex" };
+    try {
+      return { mode: "regex", regex: new RegExp(pattern, "i") };
+    } catch (error) {
+      return { mode: "regex", regex: null, error: error instanceof Error ? error.message : String(error) };
+    }
+  }
+  const tokens: SearchToken[] = [];
+  let word = "";
+  let quoted = false;
+  const flush = (kind: SearchToken["kind"]) => {
+    const value = word.trim();
+    word = "";
+    if (value) tokens.push({ kind, value });
+  };
+  for (const char of trimmed) {
+    if (char === '"') {
+      flush(quoted ? "phrase" : "fuzzy");
+      quoted = !quoted;
+    } else if (!quoted && /\s/.test(char)) {
+      flush("fuzzy");
+    } else {
+      word += char;
+    }
+  }
+  if (quoted) return { mode: "tokens", tokens: trimmed.split(/\s+/).filter(Boolean).map((value) => ({ kind: "fuzzy", value })) };
+  flush("fuzzy");
+  return { mode: "tokens", tokens };
+}
+
+interface Lowered {
+  source: string;
+  lower: string;
+  collapsed?: string;
+}
+
+// Message text can be megabytes: lower-case it once per session, not on every key press.
+const loweredText = new WeakMap<SessionInfo, Lowered>();
+
+function messageText(session: SessionInfo): Lowered {
+  let cached = loweredText.get(session);
+  if (!cached || cached.source !== session.allMessagesText) {
+    cached = { source: session.allMessagesText, lower: session.allMessagesText.toLowerCase() };
+    loweredText.set(session, cached);
+  }
+  return cached;
+}
+
+/** A plain token as a substring: name (with its fuzzy score), else id, messages, cwd. */
+function literalScore(session: SessionInfo, value: string): number | undefined {
+  const name = session.name?.toLowerCase() ?? "";
+  if (name.includes(value)) return NAME * TIER + fuzzyScore(value, name)!;
+  if (session.id.toLowerCase().includes(value)) return TEXT * TIER;
+  if (messageText(session).lower.includes(value)) return TEXT * TIER;
+  if (session.cwd.toLowerCase().includes(value)) return TEXT * TIER;
+  return undefined;
+}
+
+function fuzzyTokenScore(session: SessionInfo, value: string): number | undefined {
+  const literal = literalScore(session, value.toLowerCase());
+  if (literal !== undefined) return literal;
+  let best: number | undefined;
+  for (const field of [session.name ?? "", session.cwd]) {
+    const score = fuzzyScore(value, field);
+    if (score !== undefined && (best === undefined || score < best)) best = score;
+  }
+  return best === undefined ? undefined : FUZZY * TIER + best;
+}
+
+function phraseScore(session: SessionInfo, phrase: string): number | undefined {
+  const name = collapse(session.name ?? "");
+  if (name.includes(phrase)) return NAME * TIER + fuzzyScore(phrase, name)!;
+  if (session.id.toLowerCase().includes(phrase)) return TEXT * TIER;
+  const text = messageText(session);
+  text.collapsed ??= text.lower.replace(/\s+/g, " ").trim();
+  if (text.collapsed.includes(phrase)) return TEXT * TIER;
+  if (collapse(session.cwd).includes(phrase)) return TEXT * TIER;
+  return undefined;
+}
+
+/**
+ * A session's score for a query (lower is better), or undefined when it does not match.
+ * Every token must match; a token never spans two fields.
+ */
+export function scoreSession(session: SessionInfo, query: SearchQuery): number | undefined {
+  if (query.mode === "regex") {
+    const regex = query.regex;
+    if (!regex) return undefined;
+    if (session.name && regex.test(session.name)) return NAME * TIER;
+    if (regex.test(session.id) || regex.test(session.allMessagesText) || regex.test(session.cwd)) return TEXT * TIER;
+    return undefined;
+  }
+  let total = 0;
+  for (const token of query.tokens) {
+    let score: number | undefined;
+    if (token.kind === "phrase") {
+      const phrase = collapse(token.value);
+      if (!phrase) continue;
+      score = phraseScore(session, phrase);
+    } else {
+      score = fuzzyTokenScore(session, token.value);
+    }
+    if (score === undefined) return undefined;
+    total += score;
+  }
+  return total;
+}
+
+/**
+ * The sessions matching `query`: by relevance (score, then newest `modified`) or, with
+ * `keepOrder`, filtered in their given order. An empty query keeps everything; an invalid
+ * regex matches nothing and returns its `error`.
+ *
+ * @example
+ * ```ts
+ * // searchSessions(sessions, "login bug").sessions[0] -> the best match
+ * ```
+ */
+export function searchSessions(sessions: readonly SessionInfo[], query: string, keepOrder = false): { sessions: SessionInfo[]; error?: string } {
+  if (!query.trim()) return { sessions: [...sessions] };
+  const parsed = parseQuery(query);
+  if (parsed.mode === "regex" && parsed.error !== undefined) return { sessions: [], error: parsed.error };
+  const scored: { session: SessionInfo; score: number }[] = [];
+  for (const session of sessions) {
+    const score = scoreSession(session, parsed);
+    if (score !== undefined) scored.push({ session, score });
+  }
+  if (!keepOrder) scored.sort((a, b) => a.score - b.score || b.session.modified.getTime() - a.session.modified.getTime());
+  return { sessions: scored.map((s) => s.session) };
+}
+
+/** True when `session` matches `query` (pi's /resume rules; an invalid `re:` matches nothing). */
+export function matchesQuery(session: SessionInfo, query: string): boolean {
+  if (!query.trim()) return true;
+  return scoreSession(session, parseQuery(query)) !== undefined;
+}

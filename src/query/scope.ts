@@ -1,0 +1,96 @@
+/**
+ * The session files a query covers (this directory's, or with `all` every project's) and the
+ * catalog views over them; the catalog itself comes from the env (`env.withCatalog`).
+ * @module
+ */
+import { type Catalog, type RefreshOptions } from "../catalog/catalog.ts";
+import { catalogSessions, listingKinds, type SessionFiles } from "../catalog/list-cached.ts";
+import { type CatalogRecord, recordState } from "../catalog/store.ts";
+import type { SessionInfo } from "../core/info/session-info.ts";
+import { joinPath } from "../core/storage/paths.ts";
+import { oneLine } from "../render/control-chars.ts";
+import { allSessionFiles, sessionFilesIn } from "../session/list-sessions.ts";
+import type { CatalogUse, QueryEnv } from "./env.ts";
+
+/** Runs `work` with the env's catalog (`env.withCatalog`). */
+export function withCatalog<T>(env: QueryEnv, work: (catalog: Catalog) => Promise<T>, options?: CatalogUse): Promise<T> {
+  return env.withCatalog(work, options);
+}
+
+/** The session files of a command's scope, and how to tell which of them belong to it. */
+export interface SessionScope extends SessionFiles {
+  /** For a flat custom session dir without `--all`: keep sessions whose header cwd is this. */
+  cwdFilter?: string;
+}
+
+/** Where a scope's sessions are, without listing anything: its directories and cwd filter. */
+export async function scopePlaces(env: QueryEnv, all: boolean): Promise<Omit<SessionScope, "files">> {
+  const choice = await env.sessionDir();
+  if (all) return { dirs: [choice.custom ? choice.dir : joinPath(env.agentDir, "sessions")] };
+  return { dirs: [choice.dir], cwdFilter: choice.custom ? env.cwd : undefined };
+}
+
+/** This directory's sessions, or with `all` every project's (or the custom dir's). */
+export async function sessionScope(env: QueryEnv, all: boolean): Promise<SessionScope> {
+  const places = await scopePlaces(env, all);
+  const { custom } = await env.sessionDir();
+  // Every project: one folder per cwd under the sessions dir; else the one flat folder.
+  const files = all && !custom ? await allSessionFiles(env.fs, env.agentDir) : await sessionFilesIn(env.fs, places.dirs[0]);
+  return { ...places, files };
+}
+
+/** Refresh options, and where a scan that reads files itself reports one it skips (search). */
+export interface ProgressOptions extends RefreshOptions {
+  onBadHeader(path: string, problem: string): void;
+}
+
+/**
+ * Refresh options with a progress reporter for `label`, and the function that ends it. Files
+ * skipped for a header that cannot be used (`badHeader`) get a one-line note each, once the
+ * progress is over: a scan never stops for one bad file, and never hides it either.
+ */
+export function withProgress(env: QueryEnv, label: string, options: RefreshOptions = {}): [ProgressOptions, () => void] {
+  const progress = env.report.progress(label);
+  const skipped = new Map<string, string>();
+  const onRecords = (path: string, records: readonly CatalogRecord[]) => {
+    options.onRecords?.(path, records);
+    for (const record of records) {
+      const why = recordState(record).badHeader;
+      if (why !== undefined) skipped.set(path, why);
+    }
+  };
+  const end = () => {
+    progress.end();
+    for (const [path, why] of skipped) env.report.note(`pi-session: skipped ${oneLine(path)}: line 1 is a session header but ${why}`);
+    skipped.clear();
+  };
+  const onBadHeader = (path: string, why: string) => skipped.set(path, why);
+  return [{ ...options, onProgress: (done, total) => progress.update(done, total), onRecords, onBadHeader }, end];
+}
+
+/**
+ * The sessions of a scope through the catalog, newest first (what `list` shows); `withText`
+ * fills `allMessagesText` for searching; `knownIds` also gives the ids of every session (of
+ * every project), to shorten printed ids by.
+ */
+export async function cataloguedSessions(
+  env: QueryEnv,
+  all: boolean,
+  options: { withText?: boolean; knownIds?: boolean } = {},
+): Promise<{ sessions: SessionInfo[]; knownIds: string[] }> {
+  return withCatalog(env, async (catalog) => {
+    catalog.preload(listingKinds(options.withText));
+    const scope = await sessionScope(env, all);
+    const [progress, done] = withProgress(env, "Reading sessions");
+    try {
+      const processCwd = env.storage.processCwd;
+      const sessions = await catalogSessions(catalog, scope, { ...progress, withText: options.withText, cwdFilter: scope.cwdFilter, processCwd });
+      if (!options.knownIds) return { sessions, knownIds: [] };
+      // Every project's sessions are those just listed, unless the scope was this directory.
+      const everywhere = all ? sessions : await catalogSessions(catalog, await sessionScope(env, true), { ...progress, processCwd });
+      return { sessions, knownIds: everywhere.map((s) => s.id) };
+    } finally {
+      done();
+    }
+  });
+}

@@ -1,0 +1,54 @@
+/**
+ * `stats`: tokens and cost grouped by hour, day, week, month, session, model or project. Every
+ * usage entry is counted once, for the session it first appeared in, however many forks and
+ * clones copied it; `explain` keeps the entries behind each figure.
+ * @module
+ */
+import { aggregateStats, type StatsReport } from "../core/stats/aggregate-stats.ts";
+import type { UsageSession } from "../core/stats/attribution.ts";
+import type { StatsBy } from "../core/stats/time-buckets.ts";
+import { dateOption, timeZoneOption } from "./date-options.ts";
+import type { QueryEnv } from "./env.ts";
+import { QueryError } from "./errors.ts";
+import { usageScope, usageSessions } from "./usage-sessions.ts";
+
+export type { StatsBy };
+export const STATS_BY: readonly StatsBy[] = ["hour", "day", "week", "month", "session", "model", "project"];
+
+export interface StatsOptions {
+  /** Every project (default: the env cwd's sessions). */
+  all?: boolean;
+  /** How to group rows (default `day`). */
+  by?: StatsBy;
+  /** Day or month (YYYY-MM-DD, YYYY-MM), ISO time, or span back (7d, 12h, 2w), as `--since` takes it. */
+  since?: string;
+  until?: string;
+  /** IANA time zone for hours, days, weeks and months (default: the machine's). */
+  tz?: string;
+  /** Per-model totals under each row (`rows[].models`); not with `by: "model"`. */
+  breakdown?: boolean;
+  /** The entries behind every row (true), or behind the row with this key (`rows[].entries`). */
+  explain?: boolean | string;
+}
+
+/** What `stats --json` prints (docs/schema/stats.schema.json), without `schemaVersion`. */
+export type StatsJson = StatsReport;
+
+export interface StatsResult {
+  value: StatsJson;
+  /** Every session's usage (every project's: ids and names for the rows of `by: "session"`). */
+  sessions: UsageSession[];
+}
+
+/** The usage report. */
+export async function usageStats(env: QueryEnv, options: StatsOptions = {}): Promise<StatsResult> {
+  const by = options.by ?? "day";
+  if (!STATS_BY.includes(by)) throw new QueryError("bad-option", `Cannot group by "${by}"`, `Group by one of ${STATS_BY.join(", ")}`);
+  const since = dateOption(env, "since", options.since);
+  const until = dateOption(env, "until", options.until);
+  const tz = timeZoneOption(options.tz);
+  const sessions = await usageSessions(env, by === "session");
+  const inScope = await usageScope(env, Boolean(options.all));
+  const report = aggregateStats(sessions, { by, tz, since, until, inScope, breakdown: Boolean(options.breakdown), explain: options.explain });
+  return { value: { totals: report.totals, rows: report.rows, copies: report.copies }, sessions };
+}

@@ -1,0 +1,82 @@
+/**
+ * `tree`: a session's whole entry tree as pi's /tree draws it, one row per shown entry with its
+ * depth, the active branch marked, labels and one line of text; the rows a filter keeps.
+ * @module
+ */
+import type { SessionTree } from "../core/tree/session-tree.ts";
+import { TREE_FILTERS, type TreeFilter, type TreeRow, treeRows } from "../render/tree-rows.ts";
+import type { QueryEnv } from "./env.ts";
+import { QueryError } from "./errors.ts";
+import { PREVIEW_READ } from "../core/read/lean-entry.ts";
+import { loadSession } from "./load.ts";
+import { reportSkipped } from "./skipped-note.ts";
+
+export interface TreeOptions {
+  /** A session reference: path, id, unique id prefix, or `@`. */
+  ref: string;
+  /** Which entries to show (default `default`: settings entries hidden). */
+  filter?: TreeFilter;
+}
+
+/** One row of `tree --json`. */
+export interface TreeRowJson {
+  id: string;
+  parentId: string | null;
+  depth: number;
+  type: string;
+  role?: string;
+  label?: string;
+  active: boolean;
+  text: string;
+}
+
+/** What `tree --json` prints (docs/schema/tree.schema.json), without `schemaVersion`. */
+export interface TreeJson {
+  leafId: string | null;
+  filter: TreeFilter;
+  rows: TreeRowJson[];
+}
+
+export interface TreeResult {
+  value: TreeJson;
+  /** The rows to draw (spans, gutters) and the session's path and tree (every entry id). */
+  rows: TreeRow[];
+  path: string;
+  tree: SessionTree;
+}
+
+/** Checks a filter name (undefined: `fallback`). */
+export function checkTreeFilter(filter: string | undefined, fallback: TreeFilter): TreeFilter {
+  if (filter === undefined) return fallback;
+  if ((TREE_FILTERS as readonly string[]).includes(filter)) return filter as TreeFilter;
+  throw new QueryError("bad-option", `Unknown filter "${filter}"`, `Use one of ${TREE_FILTERS.join(", ")}`);
+}
+
+/**
+ * The rows of a session's tree. Skipped lines are reported as a warning, other problems of the
+ * file as a notice (the rows are still given).
+ */
+export async function sessionTree(env: QueryEnv, options: TreeOptions): Promise<TreeResult> {
+  const filter = checkTreeFilter(options.filter, "default");
+  // Preview entries: what a row shows, not the texts (a 1 GB session stays small).
+  const { path, file, tree } = await loadSession(env, options.ref, PREVIEW_READ);
+  const rows = treeRows(tree, { filter, home: env.storage.home });
+  const problems = file.issues.length + tree.findIssues(file.entryLines).length;
+  // Lines left out are said first (the tree lacks them); other problems get the general note.
+  if (!reportSkipped(env, path, file.issues) && problems > 0) env.report.notice(`${path} has ${problems} problem${problems === 1 ? "" : "s"}; run \`pi-session check\` on it`);
+  const value: TreeJson = {
+    leafId: tree.leafId,
+    filter,
+    rows: rows.map((row) => ({
+      id: row.entryId,
+      parentId: row.parentId,
+      depth: row.depth,
+      type: row.type,
+      ...(row.role !== undefined ? { role: row.role } : {}),
+      ...(row.label !== undefined ? { label: row.label } : {}),
+      active: row.onActivePath,
+      text: row.text,
+    })),
+  };
+  return { value, rows, path, tree };
+}

@@ -1,0 +1,49 @@
+/**
+ * The usage of every session, as `stats` and `blocks` read it through the catalog (all of them:
+ * copies are recognised across projects), and which of them a command reports on.
+ * @module
+ */
+import { listingDigest } from "../core/digest/listing-digest.ts";
+import { usageDigest } from "../core/digest/usage-digest.ts";
+import type { UsageSession } from "../core/stats/attribution.ts";
+import { resolvePath } from "../core/storage/paths.ts";
+import { recordState } from "../catalog/store.ts";
+import { sessionScope, withCatalog, withProgress } from "./scope.ts";
+import type { QueryEnv } from "./env.ts";
+
+/** Every session's usage rows (for attribution), with names when grouping by session. */
+export async function usageSessions(env: QueryEnv, withNames: boolean): Promise<UsageSession[]> {
+  const every = await sessionScope(env, true);
+  const kinds = withNames ? [usageDigest, listingDigest] : [usageDigest];
+  return withCatalog(env, async (catalog) => {
+    const [options, done] = withProgress(env, "Reading usage", { listedDirs: every.dirs });
+    const view = await catalog.refresh(kinds, every.files, options).finally(done);
+    const names = view.records(listingDigest);
+    const sessions: UsageSession[] = [];
+    for (const [path, record] of view.records(usageDigest)) {
+      const { header, rejected, data } = recordState(record);
+      if (rejected || header === null) continue;
+      const name = names.get(path) && recordState(names.get(path)!).data.name;
+      sessions.push({
+        path,
+        id: typeof header.id === "string" ? header.id : String(header.id ?? ""),
+        cwd: typeof header.cwd === "string" ? header.cwd : "",
+        created: typeof header.timestamp === "string" ? header.timestamp : "",
+        parentSession: typeof header.parentSession === "string" ? header.parentSession : undefined,
+        name: name || undefined,
+        usage: data,
+      });
+    }
+    return sessions;
+  });
+}
+
+/** Which sessions a report covers: this directory's (`all` false) or every one (undefined). */
+export async function usageScope(env: QueryEnv, all: boolean): Promise<((s: UsageSession) => boolean) | undefined> {
+  if (all) return undefined;
+  const local = await sessionScope(env, false);
+  const paths = new Set(local.files);
+  const base = env.storage.processCwd;
+  const cwd = local.cwdFilter === undefined ? undefined : resolvePath(base, local.cwdFilter);
+  return (s) => paths.has(s.path) && (cwd === undefined || (s.cwd !== "" && resolvePath(base, s.cwd) === cwd));
+}

@@ -1,0 +1,254 @@
+/**
+ * The session tree as pi's /tree lays it out: one row per visible entry, in display order,
+ * with its indentation and connectors, active-path mark and label. Pure `(tree, options) → rows`
+ * and `renderTreeRow(row, width)`, shared by `tree` and the interactive navigator.
+ * @module
+ */
+import type { SessionEntry, SessionTreeNode } from "../core/format/types.ts";
+import type { SessionTree } from "../core/tree/session-tree.ts";
+import { filterKeeps, type TreeFilter } from "../core/tree/tree-filter.ts";
+import type { Colors } from "./colors.ts";
+import { oneLine } from "./control-chars.ts";
+import { collectToolCalls, entrySpans, hasText, renderSpans, type Span, spanText } from "./entry-line.ts";
+
+export { TREE_FILTERS, type TreeFilter } from "../core/tree/tree-filter.ts";
+
+/** Indentation levels drawn at most; deeper rows show their innermost levels only. */
+const MAX_DRAWN_LEVELS = 100;
+
+/** What the terminal's /tree counts as settings entries. */
+const SETTINGS_TYPES = new Set(["label", "context_edit", "custom", "model_change", "thinking_level_change", "session_info"]);
+
+/** One visible entry, ready to draw. */
+export interface TreeRow {
+  entryId: string;
+  /** The nearest visible ancestor (hidden entries' children attach to it), or null. */
+  parentId: string | null;
+  /** Indentation level (3 columns each). */
+  depth: number;
+  /** Gutters and connector, e.g. `"│  ├─ "`: `depth * 3` columns (the innermost 100 levels at most). */
+  depthPrefix: string;
+  /** Index in `depthPrefix` of the connector's middle character (`─`), or -1 without one. */
+  connectorColumn: number;
+  /** Visible children and a root or the first row after a branch point (pi's fold rule). */
+  foldable: boolean;
+  childCount: number;
+  onActivePath: boolean;
+  label?: string;
+  labelTimestamp?: string;
+  type: string;
+  role?: string;
+  /** The entry's content as coloured spans, and as plain text. */
+  spans: Span[];
+  text: string;
+}
+
+/** Which rows `treeRows` returns: filter, active leaf, folds and search, as the navigator sets them. */
+export interface TreeRowsOptions {
+  filter?: TreeFilter;
+  /** The active leaf; defaults to the tree's (the last entry). */
+  leafId?: string | null;
+  /** Entries whose descendants are hidden. */
+  folded?: ReadonlySet<string>;
+  /** Whitespace-separated tokens; each must appear (case-insensitive) in label, role or type, or text. */
+  search?: string;
+  /** Home directory, to shorten paths as `~/…`. */
+  home?: string;
+}
+
+function roleOf(entry: SessionEntry): string | undefined {
+  const message: unknown = (entry as { message?: unknown }).message;
+  if (entry.type !== "message" || typeof message !== "object" || message === null) return undefined;
+  const role = (message as { role?: unknown }).role;
+  return typeof role === "string" ? role : undefined;
+}
+
+/**
+ * pi's rules that hold in every mode: `usage` entries are hidden, and so is an assistant
+ * message without text unless it is the leaf or ended abnormally (error, aborted, length).
+ */
+export function isAlwaysHidden(entry: SessionEntry, leafId: string | null): boolean {
+  if (entry.type === "usage") return true;
+  if (roleOf(entry) !== "assistant" || entry.id === leafId) return false;
+  const message = (entry as { message: { content?: unknown; stopReason?: unknown } }).message;
+  const abnormal = Boolean(message.stopReason) && message.stopReason !== "stop" && message.stopReason !== "toolUse";
+  return !hasText(message.content) && !abnormal;
+}
+
+/**
+ * Whether a filter mode keeps an entry (before the always-hidden rules).
+ *
+ * @example
+ * ```ts
+ * passesFilter({ type: "label" } as never, "default", false); // false: a settings entry
+ * ```
+ */
+export function passesFilter(entry: SessionEntry, filter: TreeFilter, labelled: boolean): boolean {
+  return filterKeeps(filter, { type: entry.type, role: roleOf(entry), labelled }, SETTINGS_TYPES);
+}
+
+/** The footer tag pi shows for a filter: `""`, `" [no-tools]"`, `" [user]"`, `" [labeled]"`, `" [all]"`. */
+export function filterTag(filter: TreeFilter): string {
+  return { default: "", "no-tools": " [no-tools]", "user-only": " [user]", "labeled-only": " [labeled]", all: " [all]" }[filter];
+}
+
+interface Flat {
+  node: SessionTreeNode;
+  treeParent: SessionTreeNode | null;
+  row?: TreeRow;
+}
+
+/** Pre-order over the forest, the subtree holding the leaf first at every level. */
+function flatten(roots: SessionTreeNode[], leafId: string | null): { flat: Flat[]; activePath: Set<string> } {
+  // getTree() returns a forest (cycles cut), so every node has one parent and walks end.
+  const parentOf = new Map<SessionTreeNode, SessionTreeNode>();
+  let leaf: SessionTreeNode | undefined;
+  const stack = [...roots];
+  while (stack.length > 0) {
+    const node = stack.pop()!;
+    if (node.entry.id === leafId) leaf = node;
+    for (const child of node.children) {
+      parentOf.set(child, node);
+      stack.push(child);
+    }
+  }
+  const active = new Set<SessionTreeNode>();
+  for (let node = leaf; node && !active.has(node); node = parentOf.get(node)) active.add(node);
+  const activeFirst = (nodes: SessionTreeNode[]) => [...nodes.filter((n) => active.has(n)), ...nodes.filter((n) => !active.has(n))];
+  const flat: Flat[] = [];
+  const ordered: Flat[] = activeFirst(roots).map((node) => ({ node, treeParent: null })).reverse();
+  while (ordered.length > 0) {
+    const item = ordered.pop()!;
+    flat.push(item);
+    const children = activeFirst(item.node.children);
+    for (let i = children.length - 1; i >= 0; i--) ordered.push({ node: children[i], treeParent: item.node });
+  }
+  return { flat, activePath: new Set([...active].map((node) => node.entry.id)) };
+}
+
+function searchText(row: TreeRow): string {
+  return [row.label ?? "", row.role ?? row.type, row.text.slice(0, 200)].join(" ").toLowerCase();
+}
+
+/**
+ * The visible rows of `tree` under `options`, in display order.
+ *
+ * @example
+ * ```ts
+ * // treeRows(new SessionTree(file.entries), { filter: "no-tools" }).map((r) => r.depthPrefix + r.text)
+ * ```
+ */
+export function treeRows(tree: SessionTree, options: TreeRowsOptions = {}): TreeRow[] {
+  const filter = options.filter ?? "default";
+  const leafId = options.leafId === undefined ? tree.leafId : options.leafId;
+  const { flat, activePath } = flatten(tree.getTree(), leafId);
+  const toolCalls = collectToolCalls(tree.byId.values());
+  const tokens = (options.search ?? "").toLowerCase().split(/\s+/).filter(Boolean);
+  const folded = options.folded ?? new Set<string>();
+
+  const hiddenBelow = new Set<SessionTreeNode>(); // nodes under a fold
+  const visible: Flat[] = [];
+  for (const item of flat) {
+    const { node, treeParent } = item;
+    if (treeParent && (hiddenBelow.has(treeParent) || folded.has(treeParent.entry.id))) {
+      hiddenBelow.add(node);
+      continue;
+    }
+    const entry = node.entry;
+    if (isAlwaysHidden(entry, leafId) || !passesFilter(entry, filter, node.label !== undefined)) continue;
+    const spans = entrySpans(entry, { toolCalls, home: options.home });
+    item.row = {
+      entryId: entry.id,
+      parentId: null,
+      depth: 0,
+      depthPrefix: "",
+      connectorColumn: -1,
+      foldable: false,
+      childCount: 0,
+      onActivePath: activePath.has(entry.id),
+      ...(node.label !== undefined ? { label: node.label, labelTimestamp: node.labelTimestamp } : {}),
+      type: String(entry.type),
+      ...(roleOf(entry) !== undefined ? { role: roleOf(entry) } : {}),
+      spans,
+      text: spanText(spans),
+    };
+    if (tokens.length > 0 && !tokens.every((token) => searchText(item.row!).includes(token))) continue;
+    visible.push(item);
+  }
+  layout(flat, visible);
+  return visible.map((item) => item.row!);
+}
+
+/** Gives each visible row its visible parent, indentation, connector and gutters, as pi does. */
+function layout(flat: Flat[], visible: Flat[]): void {
+  const rowOf = new Map<SessionTreeNode, TreeRow>();
+  const treeParent = new Map<SessionTreeNode, SessionTreeNode | null>();
+  for (const item of visible) rowOf.set(item.node, item.row!);
+  for (const item of flat) treeParent.set(item.node, item.treeParent);
+  const parentRow = new Map<TreeRow, TreeRow | null>();
+  const children = new Map<TreeRow | null, TreeRow[]>([[null, []]]);
+  for (const item of visible) {
+    // The nearest visible ancestor along the drawn tree; hidden ancestors are skipped.
+    let up = item.treeParent;
+    while (up && !rowOf.has(up)) up = treeParent.get(up) ?? null;
+    const parent = up ? rowOf.get(up)! : null;
+    item.row!.parentId = parent ? parent.entryId : null;
+    parentRow.set(item.row!, parent);
+    if (!children.has(parent)) children.set(parent, []);
+    children.get(parent)!.push(item.row!);
+  }
+  const roots = children.get(null)!;
+  const multipleRoots = roots.length > 1;
+  // `gutters` holds the vertical lines of open branches, 3 columns per level ("│  " or blanks).
+  type Item = { row: TreeRow; indent: number; branched: boolean; last: boolean; gutters: string; virtualChild: boolean };
+  // Several roots hang under a virtual root: indented one level, drawn without a connector.
+  const stack: Item[] = roots.map((row, i): Item => ({
+    row,
+    indent: multipleRoots ? 1 : 0,
+    branched: multipleRoots,
+    last: i === roots.length - 1,
+    gutters: "",
+    virtualChild: multipleRoots,
+  })).reverse();
+  while (stack.length > 0) {
+    const { row, indent, branched, last, gutters, virtualChild } = stack.pop()!;
+    const kids = children.get(row) ?? [];
+    const connector = branched && !virtualChild;
+    const display = multipleRoots ? Math.max(0, indent - 1) : indent;
+    row.depth = display;
+    row.childCount = kids.length;
+    const parent = parentRow.get(row) ?? null;
+    row.foldable = kids.length > 0 && (parent === null || children.get(parent)!.length > 1);
+    // A connector sits one level left of the row's depth; gutters never reach that level.
+    // Deeper than any terminal shows, only the innermost levels are drawn, so memory stays linear.
+    const from = Math.max(0, display - MAX_DRAWN_LEVELS) * 3;
+    const cells = (connector ? display - 1 : display) * 3;
+    let prefix = gutters.slice(from, cells).padEnd(cells - from, " ");
+    row.connectorColumn = connector ? prefix.length + 1 : -1;
+    if (connector) prefix += last ? "└─ " : "├─ ";
+    row.depthPrefix = prefix;
+    // A branch point's children, and the first child after a branch, move one level right.
+    const branching = kids.length > 1;
+    const childIndent = branching || (branched && indent > 0) ? indent + 1 : indent;
+    let childGutters = gutters;
+    if (connector) {
+      const at = Math.max(0, display - 1) * 3;
+      childGutters = gutters.slice(0, at).padEnd(at, " ") + (last ? "   " : "│  ");
+    }
+    for (let i = kids.length - 1; i >= 0; i--) {
+      stack.push({ row: kids[i], indent: childIndent, branched: branching, last: i === kids.length - 1, gutters: childGutters, virtualChild: false });
+    }
+  }
+}
+
+/**
+ * One row as a line: prefix, `• ` on the active path, `[label] `, content; cut to `width`
+ * cells with `…`, coloured when `colors` is given.
+ */
+export function renderTreeRow(row: TreeRow, width: number, colors?: Colors): string {
+  const spans: Span[] = [{ text: row.depthPrefix, tone: "dim" }];
+  if (row.onActivePath) spans.push({ text: "• ", tone: "accent" });
+  if (row.label !== undefined) spans.push({ text: `[${oneLine(row.label)}] `, tone: "warning" });
+  spans.push(...row.spans);
+  return renderSpans(spans, width, colors);
+}

@@ -1,0 +1,184 @@
+/**
+ * The JSON API: each route reads its parameters, calls one query, and answers with the value
+ * that the matching CLI command prints with `--json` (secrets masked unless `--no-redact`).
+ * Paged routes give the next page's cursor in `X-Next-Cursor` and a `Link: rel="next"`, so the
+ * body stays the CLI's value. Nothing here decides anything about sessions.
+ * @module
+ */
+import type { Context, Hono } from "hono";
+import { ApiFailure } from "../http-error.ts";
+import { CONTEXT_FORMATS, sessionContext } from "../../query/context.ts";
+import { sessionEntries } from "../../query/entries.ts";
+import { sessionInfo } from "../../query/info.ts";
+import { LIST_SORTS, listSessions } from "../../query/list.ts";
+import { sessionTree } from "../../query/tree.ts";
+import { TREE_FILTERS, type TreeFilter } from "../../render/tree-rows.ts";
+import { fileSessions } from "../../query/files.ts";
+import { searchText } from "../../query/search.ts";
+import { STATS_BY, type StatsBy, usageStats } from "../../query/stats.ts";
+import { isSafeEntryRef, isSafeRef } from "../security.ts";
+import type { ServeState } from "../serve-state.ts";
+import { openApiDocument } from "./openapi.ts";
+import { versioned } from "../../query/json-version.ts";
+
+/** Entries per page when `limit` is not given, and the most one page may hold. */
+export const ENTRIES_PAGE = 200;
+export const ENTRIES_MAX = 2000;
+
+function json(value: unknown, headers: Record<string, string> = {}): Response {
+  return new Response(JSON.stringify(value, null, 2) + "\n", {
+    headers: { "Content-Type": "application/json; charset=utf-8", "Cache-Control": "no-store", ...headers },
+  });
+}
+
+/** Headers that point at the next page, when there is one. */
+function nextHeaders(c: Context, cursor: string | null, param = "cursor"): Record<string, string> {
+  if (cursor === null) return {};
+  const url = new URL(c.req.url);
+  url.searchParams.set(param, cursor);
+  return { "X-Next-Cursor": cursor, Link: `<${url.pathname}${url.search}>; rel="next"`, "Access-Control-Expose-Headers": "X-Next-Cursor, Link" };
+}
+
+/** The session reference of the path; anything but an id or id prefix names nothing. */
+export function refParam(c: Context): string {
+  const ref = c.req.param("ref") ?? "";
+  if (!isSafeRef(ref)) throw new ApiFailure(404, "no-session", `No session found matching "${ref}"`, "Use a session id or a unique prefix of one, as /api/sessions lists them");
+  return ref;
+}
+
+/** An entry reference from the query string (`leaf`, `after`), checked the same way. */
+function entryParam(c: Context, name: string): string | undefined {
+  const value = c.req.query(name);
+  if (value === undefined || value === "") return undefined;
+  if (!isSafeEntryRef(value)) throw new ApiFailure(404, "entry-not-found", `Entry "${value}" not found`, "Use an entry id, a unique prefix of one, or label:NAME");
+  return value;
+}
+
+/** A whole number in [1, max], or undefined when absent. */
+function limitParam(c: Context, max = Infinity): number | undefined {
+  const raw = c.req.query("limit");
+  if (raw === undefined || raw === "") return undefined;
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n < 1 || n > max) {
+    throw new ApiFailure(400, "bad-option", `limit must be a whole number from 1${max === Infinity ? " up" : ` to ${max}`}, not "${raw}"`, "Pass e.g. limit=50");
+  }
+  return n;
+}
+
+function choiceParam(c: Context, name: string, choices: readonly string[]): string | undefined {
+  const value = c.req.query(name);
+  if (value === undefined || value === "") return undefined;
+  if (!choices.includes(value)) throw new ApiFailure(400, "bad-option", `${name} must be one of ${choices.join(", ")}, not "${value}"`, `Pass e.g. ${name}=${choices[0]}`);
+  return value;
+}
+
+function flagParam(c: Context, name: string): boolean {
+  const value = c.req.query(name);
+  return value !== undefined && value !== "0" && value !== "false";
+}
+
+function requiredParam(c: Context, name: string, example: string): string {
+  const value = c.req.query(name);
+  if (value === undefined || value.trim() === "") throw new ApiFailure(400, "missing-parameter", `The ${name} parameter is required`, `Pass e.g. ${name}=${example}`);
+  return value;
+}
+
+
+/** A computed answer: the body as sent (masked, serialized) and the next page's cursor. */
+interface Answer {
+  body: string;
+  next: string | null;
+}
+
+/** Registers the API routes on `app`. */
+export function apiRoutes(app: Hono, state: ServeState): void {
+  /**
+   * Answers with the query's value, masked and serialized once per distinct request until the
+   * next session change (`state.cached`); the key is the route and its checked options.
+   */
+  const answer = async (c: Context, route: string, options: object, compute: () => Promise<{ value: unknown; next?: string | null }>, param = "cursor") => {
+    const { body, next } = await state.cached<Answer>(`api ${route} ${JSON.stringify(options)}`, async () => {
+      const { value, next = null } = await compute();
+      return { body: JSON.stringify(state.present(value), null, 2) + "\n", next };
+    });
+    return new Response(body, { headers: { "Content-Type": "application/json; charset=utf-8", "Cache-Control": "no-store", ...nextHeaders(c, next, param) } });
+  };
+
+  app.get("/api/openapi.json", () => json(openApiDocument(state.config.version)));
+
+  app.get("/api/sessions", (c) => {
+    const cwd = c.req.query("cwd") || undefined;
+    const options = {
+      all: cwd === undefined,
+      sort: choiceParam(c, "sort", LIST_SORTS) as (typeof LIST_SORTS)[number] | undefined,
+      named: flagParam(c, "named"),
+      search: c.req.query("q") || undefined,
+      since: c.req.query("since") || undefined,
+      tz: c.req.query("tz") || undefined,
+      limit: limitParam(c),
+      cursor: c.req.query("cursor") || undefined,
+    };
+    return answer(c, `list ${cwd ?? ""}`, options, async () => {
+      const page = await listSessions(state.env(cwd), options);
+      return { value: page.value, next: page.nextCursor };
+    });
+  });
+
+  app.get("/api/sessions/:ref", (c) => {
+    const options = { ref: refParam(c) };
+    return answer(c, "info", options, () => state.oneSessionAtATime(async () => ({ value: versioned((await sessionInfo(state.env(), options)).value) })));
+  });
+
+  app.get("/api/sessions/:ref/tree", (c) => {
+    const options = { ref: refParam(c), filter: choiceParam(c, "filter", TREE_FILTERS) as TreeFilter | undefined };
+    return answer(c, "tree", options, () => state.oneSessionAtATime(async () => ({ value: versioned((await sessionTree(state.env(), options)).value) })));
+  });
+
+  app.get("/api/sessions/:ref/entries", (c) => {
+    const options = { ref: refParam(c), after: entryParam(c, "after"), limit: limitParam(c, ENTRIES_MAX) ?? ENTRIES_PAGE };
+    return answer(c, "entries", options, () =>
+      state.oneSessionAtATime(async () => {
+        const { value } = await sessionEntries(state.env(), options);
+        return { value: versioned(value), next: value.nextAfter };
+      }), "after");
+  });
+
+  // pi's own shapes: no schemaVersion, as `context` prints them.
+  app.get("/api/sessions/:ref/context", (c) => {
+    const options = { ref: refParam(c), leaf: entryParam(c, "leaf"), format: choiceParam(c, "format", CONTEXT_FORMATS) as (typeof CONTEXT_FORMATS)[number] | undefined };
+    return answer(c, "context", options, () => state.oneSessionAtATime(async () => ({ value: (await sessionContext(state.env(), options)).value })));
+  });
+
+  app.get("/api/search", (c) => {
+    const options = {
+      query: requiredParam(c, "q", "parser"),
+      all: true,
+      limit: limitParam(c),
+      roles: c.req.query("role") || undefined,
+      regex: flagParam(c, "regex"),
+      ignoreCase: flagParam(c, "ignoreCase"),
+      thinking: flagParam(c, "thinking"),
+      since: c.req.query("since") || undefined,
+      until: c.req.query("until") || undefined,
+      tz: c.req.query("tz") || undefined,
+    };
+    return answer(c, "search", options, async () => ({ value: versioned((await searchText(state.env(), options)).value) }));
+  });
+
+  app.get("/api/stats", (c) => {
+    const options = {
+      all: true,
+      by: choiceParam(c, "by", STATS_BY) as StatsBy | undefined,
+      since: c.req.query("since") || undefined,
+      until: c.req.query("until") || undefined,
+      tz: c.req.query("tz") || undefined,
+      breakdown: flagParam(c, "breakdown"),
+    };
+    return answer(c, "stats", options, async () => ({ value: versioned((await usageStats(state.env(), options)).value) }));
+  });
+
+  app.get("/api/files", (c) => {
+    const options = { path: requiredParam(c, "path", "src/main.ts"), all: true };
+    return answer(c, "files", options, async () => ({ value: versioned((await fileSessions(state.env(), options)).value) }));
+  });
+}

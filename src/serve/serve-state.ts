@@ -1,0 +1,181 @@
+/**
+ * What a running server keeps between requests: its configuration, the catalog it shares, the
+ * watcher behind `/api/events`, the open event streams and the metrics. `openServeState`
+ * builds it; `close` releases it (streams end, the watcher stops, the catalog closes).
+ * @module
+ */
+import type { Catalog } from "../catalog/catalog.ts";
+import type { StorageEnv } from "../core/storage/layout.ts";
+import { joinPath } from "../core/storage/paths.ts";
+import { Redactor } from "../core/redact/redactor.ts";
+import type { FileSystem } from "../io/file-system.ts";
+import { type CatalogMode, defaultCacheDir, openCatalog } from "../catalog/open-catalog.ts";
+import { bunFileSystem } from "../io/bun.ts";
+import { denoFileSystem } from "../io/deno.ts";
+import { nodeFileSystem } from "../io/node.ts";
+import { createQueryEnv, type QueryEnv } from "../query/env.ts";
+import { confinedFileSystem } from "./confined-fs.ts";
+import { allSessionFiles, sessionFilesIn } from "../session/list-sessions.ts";
+import { EventStreams } from "./live/event-stream.ts";
+import { SessionWatcher } from "./live/session-watcher.ts";
+import { ServeMetrics } from "./metrics/serve-metrics.ts";
+import { mcpHttpHandler } from "../mcp/http.ts";
+
+export interface ServeConfig {
+  fs: FileSystem;
+  storage: StorageEnv;
+  /** `--agent-dir`, `--session-dir`: as for every command. */
+  agentDir?: string;
+  sessionDir?: string;
+  /** The address bound; a loopback one turns on the Host check. */
+  bindHost: string;
+  /** Required on every request but `/healthz` when set. */
+  token?: string;
+  /** The one origin allowed to call the API from a browser; none when absent. */
+  cors?: string;
+  /** Mask secrets in everything served (default on; `--no-redact`). */
+  redact: boolean;
+  /** `pi-session 1.2.3 (abc1234)`, shown in pages. */
+  version: string;
+  now?: () => Date;
+  /** Poll periods of the watcher (ms); tests shorten them. */
+  pollMs?: { watched: number; unwatched: number };
+  /** Where the server writes its log lines (internal errors); default nowhere. */
+  log?: (line: string) => void;
+  /** A catalog to use instead of opening one (tests). */
+  catalog?: Catalog;
+}
+
+export interface ServeState {
+  readonly config: ServeConfig;
+  readonly watcher: SessionWatcher;
+  readonly streams: EventStreams;
+  readonly metrics: ServeMetrics;
+  /** A query env for one request; `cwd` scopes "this directory" queries to a project. */
+  env(cwd?: string): QueryEnv;
+  /** A fresh redactor for one response (its counts are per response), or null with `--no-redact`. */
+  redactor(): Redactor | null;
+  /** `value` with secrets masked when redaction is on. */
+  present<T>(value: T): T;
+  /**
+   * The answer for `key`, computed once until the watcher sees any session change: repeated
+   * requests (a page reloaded, a list polled, 50 clients) do not walk the catalog each time.
+   */
+  cached<T>(key: string, compute: () => Promise<T>): Promise<T>;
+  /**
+   * Runs work that reads a whole session into memory (info, tree, entries, context) one at a
+   * time: a page asking for a 90 MB session's facts and tree at once would otherwise hold it twice.
+   */
+  oneSessionAtATime<T>(work: () => Promise<T>): Promise<T>;
+  /** The MCP server over Streamable HTTP (`/mcp`): the same tools as `pi-session mcp --all`, confined like the rest. */
+  mcp(request: Request): Promise<Response>;
+  log(line: string): void;
+  close(): Promise<void>;
+}
+
+const MODES: readonly string[] = ["auto", "sqlite", "file", "off"];
+
+/**
+ * Opens the catalog, confines reading to the served folders, lists the session files once, and
+ * starts watching them.
+ */
+export async function openServeState(config: ServeConfig): Promise<ServeState> {
+  const { storage } = config;
+  // Where sessions are, found with the unconfined disk (settings may name the folder).
+  const probe = createQueryEnv({ fs: config.fs, storage, agentDir: config.agentDir, sessionDir: config.sessionDir });
+  const choice = await probe.sessionDir();
+  const watchDir = choice.custom ? choice.dir : joinPath(probe.agentDir, "sessions");
+  const cacheDir = defaultCacheDir(storage);
+  const fs = confinedFileSystem(
+    config.fs,
+    [watchDir, cacheDir, joinPath(probe.agentDir, "settings.json"), joinPath(probe.cwd, ".pi", "settings.json")],
+    [cacheDir],
+  );
+  const ownCatalog = config.catalog === undefined;
+  const wanted = storage.env("PI_SESSION_CATALOG") ?? "auto";
+  const raw = config.fs;
+  const catalog = config.catalog ?? (await openCatalog({
+    fs,
+    cacheDir,
+    mode: (MODES.includes(wanted) ? wanted : "auto") as CatalogMode,
+    realDisk: raw === nodeFileSystem || raw === denoFileSystem || raw === bunFileSystem,
+    concurrency: raw === denoFileSystem ? 4 : undefined,
+    note: config.log,
+  }));
+  // One catalog refresh at a time: two at once would read and save the same files twice.
+  let catalogTurn: Promise<unknown> = Promise.resolve();
+  const env = (cwd?: string): QueryEnv => {
+    const inner = createQueryEnv({ fs, storage, agentDir: config.agentDir, sessionDir: config.sessionDir, cwd, catalog, now: config.now, pathRefs: false });
+    return {
+      ...inner,
+      sessionDir: () => inner.sessionDir(),
+      settings: () => inner.settings(),
+      now: () => inner.now(),
+      withCatalog: (work, options) => {
+        const turn = catalogTurn.then(() => inner.withCatalog(work, options));
+        catalogTurn = turn.catch(() => {});
+        return turn;
+      },
+    };
+  };
+  const watcher = new SessionWatcher({
+    fs,
+    watchDirs: [watchDir],
+    listFiles: () => (choice.custom ? sessionFilesIn(fs, choice.dir) : allSessionFiles(fs, probe.agentDir)),
+    pollMs: config.pollMs,
+  });
+  const redactor = () => (config.redact ? new Redactor() : null);
+  const streams = new EventStreams({
+    subscribe: (listener) => watcher.subscribe(listener),
+    present: (event) => (config.redact && typeof event.name === "string" ? { ...event, name: new Redactor().text(event.name) } : event),
+  });
+  const log = config.log ?? (() => {});
+  // Answers until the next change; subscribed first, so it is cleared before any stream hears of it.
+  const answers = new Map<string, Promise<unknown>>();
+  watcher.subscribe(() => answers.clear());
+  const cached = <T>(key: string, compute: () => Promise<T>): Promise<T> => {
+    let answer = answers.get(key) as Promise<T> | undefined;
+    if (!answer) {
+      if (answers.size >= 256) answers.clear();
+      answer = compute();
+      answers.set(key, answer);
+      answer.catch(() => answers.get(key) === answer && answers.delete(key));
+    }
+    return answer;
+  };
+  const metrics = new ServeMetrics({ env: () => env(), watcher, streams });
+  let sessionTurn: Promise<unknown> = Promise.resolve();
+  const oneSessionAtATime = <T>(work: () => Promise<T>): Promise<T> => {
+    const turn = sessionTurn.then(work, work);
+    sessionTurn = turn.catch(() => {});
+    return turn;
+  };
+  const mcp = mcpHttpHandler({
+    runtime: { fs, storage, now: config.now ?? (() => new Date()) },
+    scope: { agentDir: config.agentDir, sessionDir: config.sessionDir },
+    all: true,
+    redact: config.redact,
+    log,
+  });
+  const state: ServeState = {
+    config,
+    watcher,
+    streams,
+    metrics,
+    env,
+    redactor,
+    present: (value) => redactor()?.value(value) ?? value,
+    cached,
+    oneSessionAtATime,
+    mcp,
+    log,
+    async close() {
+      streams.closeAll();
+      watcher.close();
+      await mcp.close();
+      if (ownCatalog) catalog.close();
+    },
+  };
+  await watcher.start();
+  return state;
+}

@@ -1,0 +1,39 @@
+/**
+ * Terminal cell widths: our fast path for common text against string-width itself (the oracle
+ * it short-cuts), and truncation to a width with `…`.
+ */
+import assert from "node:assert/strict";
+import { test } from "node:test";
+import stringWidth from "string-width";
+import { pad, textWidth, truncate } from "../../src/render/text-width.ts";
+
+function* codePoints(from: number, to: number): Generator<string> {
+  for (let code = from; code <= to; code++) if (code < 0xd800 || code > 0xdfff) yield String.fromCodePoint(code);
+}
+
+test("every character up to U+3000, and a sample above, is as wide as string-width says", () => {
+  for (const char of codePoints(0, 0x3000)) assert.equal(textWidth(char), stringWidth(char), `U+${char.codePointAt(0)!.toString(16)}`);
+  for (const char of ["😀", "👍🏽", "🇯🇵", "한", "ｱ", "\u{1f468}\u200d\u{1f469}\u200d\u{1f467}"]) assert.equal(textWidth(char), stringWidth(char), char);
+});
+
+test("mixed texts are as wide as string-width says", () => {
+  const texts = ["", "plain ascii", "naïve café — “quoted” © ®", "├─ fork │ └─ • …", "soft\u00adhyphen", "e\u0301 combining", "日本語 text", "emoji 😀 in text", "ÀÉÎÕÜ ßðþ ɐɑɒ ʰʱ"];
+  for (const text of texts) assert.equal(textWidth(text), stringWidth(text), JSON.stringify(text));
+});
+
+test("truncate cuts to the width with an ellipsis, counting wide characters as two cells", () => {
+  assert.equal(truncate("hello world", 8), "hello w…");
+  assert.equal(truncate("hello", 5), "hello");
+  assert.equal(truncate("hello", 0), "");
+  assert.equal(truncate("日本語テキスト", 6), "日本…");
+  assert.equal(truncate("naïve café au lait", 10), "naïve caf…");
+  assert.equal(truncate("a😀b😀c", 4), "a😀…");
+  for (const [text, width] of [["日本語テキスト", 6], ["naïve café au lait", 10], ["a😀b😀c", 4]] as const) {
+    assert.ok(textWidth(truncate(text, width)) <= width);
+  }
+});
+
+test("pad fills to the width in cells", () => {
+  assert.equal(pad("日本", 6), "日本  ");
+  assert.equal(pad("ab", 4, true), "  ab");
+});
