@@ -1,7 +1,11 @@
 /**
  * Benchmarks (SPEC §7): our code and the reference (pi 1.6.0) side by side in one run.
  *
- *   npx tsx scripts/bench.ts [--only context[,list]] [--runs 5] [--no-verify]
+ *   npx tsx scripts/bench.ts [--only context[,list]] [--runs 5] [--no-verify] [--scale [DIR]]
+ *
+ * `--scale` adds the scale cases (issue 22), which are never run by default: `huge`, commands of
+ * the binary on a 1.2 GB session chained from the 90 MB one (scripts/bench/chain-session.ts),
+ * written under DIR (default `.cache/bench/scale`; it takes 1.2 GB of disk).
  *
  * Every measurement is a fresh child process:
  *   /usr/bin/time -f '%e %M' node --import tsx scripts/bench/<case>.ts --impl <row> ARGS
@@ -20,7 +24,7 @@
  * The table is printed as markdown and written to `.cache/bench/last.md`.
  */
 import { execFileSync, spawn, spawnSync } from "node:child_process";
-import { copyFileSync, linkSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { copyFileSync, existsSync, linkSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { cpus, totalmem } from "node:os";
 import { join } from "node:path";
 import process from "node:process";
@@ -30,6 +34,7 @@ import { compileArgs } from "./compile.ts";
 import { generateBigSession } from "./gen-big-session.ts";
 import { appendedCorpus } from "./bench/appended-corpus.ts";
 import { generateListCorpus } from "./bench/gen-list-corpus.ts";
+import { chainSession } from "./bench/chain-session.ts";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
 const CACHE = join(ROOT, ".cache", "bench");
@@ -81,7 +86,12 @@ interface BenchCase {
   setup?: () => Row[] | Promise<Row[]>;
   /** Instead of rows: a case that measures in its own way (latency under load) and returns its markdown table. */
   report?: () => Promise<string>;
+  /** Only with `--scale` (or `--only`): cases that need gigabytes of fixtures. */
+  scale?: boolean;
 }
+
+/** Where `--scale` writes its fixtures. */
+let scaleDir = join(CACHE, "scale");
 
 /** A word of the corpus's session names: a search whose hits are few, among 208 MB of common words. */
 const SEARCH_WORD = "flaky";
@@ -359,6 +369,39 @@ const cases: Record<string, BenchCase> = {
       return [
         { name: "context", role: "reference", script: "scripts/bench/context.ts", impl: "ours", args: [big.path], note: "readContextFromFile, the yardstick" },
         { name: "export html", role: "ours", script: "scripts/bench/export.ts", impl: "html", args: [big.path], verify: false, target: { time: 2, source: "issue 6" } },
+      ];
+    },
+  },
+  huge: {
+    title: "the binary on a 1.2 GB session (146k entries: chained copies of the 90 MB one), beside pi 1.6 opening it",
+    scale: true,
+    setup: () => {
+      const big = generateBigSession(join(CACHE, "big-session.jsonl"), { verbose: true });
+      mkdirSync(scaleDir, { recursive: true });
+      const huge = join(scaleDir, "huge-session.jsonl");
+      const marker = `${huge}.size`;
+      const known = statSync(huge, { throwIfNoEntry: false });
+      if (!known || !existsSync(marker) || readFileSync(marker, "utf8").trim() !== String(known.size)) {
+        info(`huge: writing ${huge}`);
+        const made = chainSession(big.path, huge, { targetBytes: 1.2e9, sessionId: "huge-session", cwd: "/home/dev/huge" });
+        writeFileSync(marker, String(made.bytes));
+      }
+      const binary = compiledBinary();
+      const ours = (name: string, ...args: string[]): Row => ({
+        name,
+        role: "ours",
+        command: [binary, ...args, huge],
+        compare: false,
+        target: { time: 0.25, memory: 0.12, source: "issue 22 (≤ 0.25× pi's time, ≤ 300 MB)" },
+        note: "wall clock, whole process",
+      });
+      return [
+        // The file ends with a newline, so the reference has nothing to append to it.
+        { name: "reference", impl: "ref", role: "reference", script: "scripts/bench/context.ts", args: [huge], verify: false, note: "pi 1.6.0 opening it: loadEntriesFromFile + migrateSessionEntries + buildSessionContext (work only)" },
+        ours("context", "context"),
+        ours("info", "info"),
+        ours("check", "check"),
+        ours("tree --filter user-only", "tree", "--filter", "user-only"),
       ];
     },
   },
@@ -645,14 +688,18 @@ async function main(argv: string[]): Promise<void> {
   let only: string[] | undefined;
   let runs = 5;
   let verify = true;
+  let scale = false;
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     if (a === "--only") only = argv[++i].split(",");
     else if (a === "--runs") runs = Number(argv[++i]);
     else if (a === "--no-verify") verify = false;
-    else throw new Error(`unknown option ${a} (use --only CASE[,CASE], --runs N, --no-verify)`);
+    else if (a === "--scale") {
+      scale = true;
+      if (argv[i + 1] && !argv[i + 1].startsWith("--")) scaleDir = argv[++i];
+    } else throw new Error(`unknown option ${a} (use --only CASE[,CASE], --runs N, --no-verify, --scale [DIR])`);
   }
-  const names = only ?? Object.keys(cases);
+  const names = only ?? Object.keys(cases).filter((n) => scale || !cases[n].scale);
   for (const n of names) if (!cases[n]) throw new Error(`unknown case ${n}; cases: ${Object.keys(cases).join(", ")}`);
   mkdirSync(CACHE, { recursive: true });
 

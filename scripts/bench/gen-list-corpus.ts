@@ -51,8 +51,8 @@ function gaussian(r: Rand): number {
   return Math.sqrt(-2 * Math.log(1 - r.next())) * Math.cos(2 * Math.PI * r.next());
 }
 
-/** Writes one session of about `target` bytes for `cwd`; returns its path. */
-function writeSession(r: Rand, agentDir: string, cwd: string, target: number): string {
+/** Writes one session of about `target` bytes for `cwd`; returns its path (also used by gen-scale-corpus.ts). */
+export function writeSession(r: Rand, agentDir: string, cwd: string, target: number): string {
   const sm = SessionManager.create(cwd, getDefaultSessionDir(cwd, agentDir));
   let model = r.pick(MODELS);
   if (r.chance(0.5)) sm.appendModelChange(model[0], model[1]);

@@ -5,6 +5,7 @@
  * @module
  */
 import type { DigestKind } from "../core/digest/digester.ts";
+import type { DocRow } from "../core/digest/docs-digest.ts";
 import type { FileStat, FileSystem } from "../io/file-system.ts";
 import { mapConcurrent } from "../session/list-sessions.ts";
 import { refreshFile, type RefreshOutcome } from "./refresh-file.ts";
@@ -314,7 +315,12 @@ export class Catalog {
     await mapConcurrent(changed, this.#concurrency, async ([path, stat]) => {
       await pace?.();
       const jobs = kinds.map((kind, i) => ({ kind, record: stored[i].get(path) }));
-      const results = await refreshFile(this.fs, path, stat, jobs, counter).catch((error: unknown) => {
+      // A long file's documents are stored while it is read, not held until its end.
+      const onDocs = async (i: number, from: number, rows: DocRow[]) => {
+        pending[i].docs!.push({ path, from, rows });
+        await flush();
+      };
+      const results = await refreshFile(this.fs, path, stat, jobs, counter, onDocs).catch((error: unknown) => {
         counts.unreadable++;
         counts.firstUnreadable ??= error instanceof Error ? error.message : String(error);
         return undefined;
@@ -330,7 +336,7 @@ export class Catalog {
         stored[i].set(path, result.record);
         pending[i].put.push(result.record);
         if (result.outcome === "read" || result.outcome === "appended") {
-          const batch: DocBatch = { path, from: result.from, rows: result.docs ?? [] };
+          const batch: DocBatch = { path, from: result.docsFrom ?? result.from, rows: result.docs ?? [] };
           pending[i].docs!.push(batch);
           pendingDocs += batch.rows.length;
         }

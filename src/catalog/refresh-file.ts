@@ -20,13 +20,27 @@ export interface FileJob {
   record?: CatalogRecord;
 }
 
-/** The up-to-date record; for a read, the offset it started at and the documents emitted. */
+/**
+ * The up-to-date record; for a read, the offset it started at and the documents emitted (those
+ * not handed to `onDocs` already, which start at `docsFrom`).
+ */
 export interface FileJobResult {
   record: CatalogRecord;
   outcome: RefreshOutcome;
   from: number;
   docs?: DocRow[];
+  docsFrom?: number;
 }
+
+/**
+ * Where documents go while a long file is read: the rows so far of job `job`, replacing what
+ * is stored from offset `from` on. Their record comes after all of them, so a read cut short
+ * leaves documents that the next read replaces.
+ */
+export type DocsSink = (job: number, from: number, rows: DocRow[]) => Promise<void>;
+
+/** Characters of document text held per job before they go to the sink. */
+export const DOCS_HELD = 1_000_000;
 
 type Plan = { outcome: "unchanged" | "touched" | "read" } | { outcome: "appended"; from: CatalogRecord };
 
@@ -64,6 +78,8 @@ export async function refreshFile(
   stat: FileStat,
   jobs: readonly FileJob[],
   counter: { bytes: number } = { bytes: 0 },
+  onDocs?: DocsSink,
+  docsHeld = DOCS_HELD,
 ): Promise<FileJobResult[]> {
   const read = async (a: number, b: number) => {
     const bytes = await readBytes(fs, path, a, b);
@@ -87,13 +103,29 @@ export async function refreshFile(
   };
   const plans = await Promise.all(jobs.map((job) => plan(job.record)));
 
-  const docs = jobs.map((): DocRow[] => []);
+  let docs = jobs.map((): DocRow[] => []);
+  // Where the held documents of each job start, and how much text they hold.
+  const docsFrom = plans.map((p) => (p.outcome === "appended" ? p.from.end : 0));
+  const docsText = jobs.map(() => 0);
   const digesters = new Map<number, Digester<unknown, unknown>>();
   plans.forEach((p, i) => {
     if (p.outcome !== "read" && p.outcome !== "appended") return;
     const from = p.outcome === "appended" ? p.from : undefined;
-    digesters.set(i, new Digester(jobs[i].kind, from, (row) => docs[i].push(row as DocRow)));
+    digesters.set(i, new Digester(jobs[i].kind, from, (row) => {
+      docs[i].push(row as DocRow);
+      docsText[i] += (row as DocRow).text.length;
+    }));
   });
+  /** Hands held documents over between chunks: every row of a line is emitted within one chunk. */
+  const handOver = async () => {
+    for (const [i, rows] of docs.entries()) {
+      if (!onDocs || docsText[i] < docsHeld) continue;
+      docs = docs.map((held, k) => (k === i ? [] : held));
+      docsText[i] = 0;
+      await onDocs(i, docsFrom[i], rows);
+      docsFrom[i] = rows[rows.length - 1].offset + 1;
+    }
+  };
   const results: DigestResult<unknown>[] = [];
   const pieces: Piece[] = [];
   const headPieces: Piece[] = [];
@@ -114,6 +146,7 @@ export async function refreshFile(
       if (pieces.length > 2) pieces.shift();
       at += chunk.length;
       if (!active.some((d) => d.wanted)) break;
+      await handOver();
     }
     for (const [i, d] of digesters) results[i] = d.finish();
   }
@@ -141,6 +174,6 @@ export async function refreshFile(
       state: result.state,
     };
     if (result.final) record.final = result.final;
-    return { record, outcome: p.outcome, from: p.outcome === "appended" ? p.from.end : 0, docs: docs[i].length ? docs[i] : undefined };
+    return { record, outcome: p.outcome, from: p.outcome === "appended" ? p.from.end : 0, docs: docs[i].length ? docs[i] : undefined, docsFrom: docsFrom[i] };
   }));
 }

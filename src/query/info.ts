@@ -10,6 +10,7 @@ import { listingInfo, listingOfEntries } from "../core/info/session-info.ts";
 import { sessionUsage, type UsageTotals } from "../core/info/usage-totals.ts";
 import type { QueryEnv } from "./env.ts";
 import { inheritedUsage } from "./inherited-usage.ts";
+import { LEAN_READ } from "../core/read/lean-entry.ts";
 import { loadSession } from "./load.ts";
 
 export interface InfoOptions {
@@ -58,7 +59,8 @@ function count(map: Record<string, number>, key: string): void {
 
 /** The facts of one session. */
 export async function sessionInfo(env: QueryEnv, options: InfoOptions): Promise<InfoResult> {
-  const { path, file, tree } = await loadSession(env, options.ref);
+  // Lean entries: counts, usage, models and the tree without the texts (bounded by the entry count).
+  const { path, file, tree } = await loadSession(env, options.ref, LEAN_READ);
   // created and modified as `list` gives them, folded from the entries just read.
   const mtimeMs = (await env.fs.stat(path))?.mtimeMs ?? 0;
   const listed = listingInfo(path, file.header as unknown as Record<string, unknown>, listingOfEntries(file.entries), mtimeMs);

@@ -7,6 +7,7 @@ import type { SessionTree } from "../core/tree/session-tree.ts";
 import { TREE_FILTERS, type TreeFilter, type TreeRow, treeRows } from "../render/tree-rows.ts";
 import type { QueryEnv } from "./env.ts";
 import { QueryError } from "./errors.ts";
+import { PREVIEW_READ } from "../core/read/lean-entry.ts";
 import { loadSession } from "./load.ts";
 import { reportSkipped } from "./skipped-note.ts";
 
@@ -57,7 +58,8 @@ export function checkTreeFilter(filter: string | undefined, fallback: TreeFilter
  */
 export async function sessionTree(env: QueryEnv, options: TreeOptions): Promise<TreeResult> {
   const filter = checkTreeFilter(options.filter, "default");
-  const { path, file, tree } = await loadSession(env, options.ref);
+  // Preview entries: what a row shows, not the texts (a 1 GB session stays small).
+  const { path, file, tree } = await loadSession(env, options.ref, PREVIEW_READ);
   const rows = treeRows(tree, { filter, home: env.storage.home });
   const problems = file.issues.length + tree.findIssues(file.entryLines).length;
   // Lines left out are said first (the tree lacks them); other problems get the general note.

@@ -6,6 +6,7 @@
  */
 import { checkSession } from "../../core/check/check-entries.ts";
 import type { IssueCode } from "../../core/read/issue.ts";
+import { LEAN_READ } from "../../core/read/lean-entry.ts";
 import { readSession } from "../../core/read/read-session.ts";
 import { joinPath, resolvePath } from "../../core/storage/paths.ts";
 import { mapConcurrent, sessionFilesIn } from "../../session/list-sessions.ts";
@@ -90,7 +91,8 @@ async function checkFile(ctx: CliContext, { path, named, notAFile }: Target): Pr
   }
   let file;
   try {
-    file = await readSession(ctx.fs.read(path));
+    // Lean entries keep every field a check looks at, not the texts (see leanEntry).
+    file = await readSession(ctx.fs.read(path, { reuseBuffer: true }), LEAN_READ);
   } catch (error) {
     const message = describeError(error).lines[0].replace(/^pi-session: /, "");
     return { problems: [{ path, line: 0, entryId: null, code: "unreadable", message }], read: false, fatal: true };

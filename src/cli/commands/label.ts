@@ -7,6 +7,7 @@ import { SessionTree } from "../../core/tree/session-tree.ts";
 import type { CommandSpec } from "../command.ts";
 import { oneLine } from "../../render/control-chars.ts";
 import { CliError } from "../errors.ts";
+import { LEAN_READ } from "../../core/read/lean-entry.ts";
 import { loadSessionAt } from "../../query/load.ts";
 import { resolveEntryRef } from "../../query/resolve/entry-ref.ts";
 import { resolveSessionRef } from "../../query/resolve/session-ref.ts";
@@ -24,7 +25,7 @@ export const labelCommand: CommandSpec = {
     if (clear && words.length > 0) throw new CliError("bad-usage", "Pass a label or --clear, not both", "Run `pi-session label <ref> <entry> --clear` to remove the label");
     const path = await resolveSessionRef(ctx, ref);
     if (!clear && words.length === 0) {
-      const { tree } = await loadSessionAt(ctx, path);
+      const { tree } = await loadSessionAt(ctx, path, LEAN_READ);
       const targetId = resolveEntryRef(tree, entry, path);
       const label = tree.getLabel(targetId);
       if (ctx.json) ctx.outJson({ path, targetId, label: label ?? null });
@@ -36,7 +37,7 @@ export const labelCommand: CommandSpec = {
     const label = clear ? undefined : words.join(" ").trim() || undefined;
     // An old-format file is rewritten as v3 when opened for appending: find the entry first, so
     // that a wrong one leaves the file as it was (migration is deterministic: the ids agree).
-    if (await requireSession(ctx, path) < 3) resolveEntryRef((await loadSessionAt(ctx, path)).tree, entry, path);
+    if (await requireSession(ctx, path) < 3) resolveEntryRef((await loadSessionAt(ctx, path, LEAN_READ)).tree, entry, path);
     const manager = await openForAppend(ctx, path);
     const targetId = resolveEntryRef(new SessionTree(manager.getEntries()), entry, path);
     const id = await writing(path, () => manager.appendLabelChange(targetId, label));

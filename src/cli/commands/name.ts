@@ -6,6 +6,7 @@
 import type { CommandSpec } from "../command.ts";
 import { oneLine } from "../../render/control-chars.ts";
 import { CliError } from "../errors.ts";
+import { LEAN_READ } from "../../core/read/lean-entry.ts";
 import { loadSessionAt } from "../../query/load.ts";
 import { resolveSessionRef } from "../../query/resolve/session-ref.ts";
 import { openForAppend, writing } from "../session-write.ts";
@@ -22,7 +23,7 @@ export const nameCommand: CommandSpec = {
     if (clear && words.length > 0) throw new CliError("bad-usage", "Pass a name or --clear, not both", "Run `pi-session name <ref> --clear` to remove the name");
     const path = await resolveSessionRef(ctx, ref);
     if (!clear && words.length === 0) {
-      const name = (await loadSessionAt(ctx, path)).tree.sessionName;
+      const name = (await loadSessionAt(ctx, path, LEAN_READ)).tree.sessionName;
       if (ctx.json) ctx.outJson({ path, name: name ?? null });
       // Stored text: an escape in it (a clipboard write, a clear screen) never reaches the terminal.
       else if (name !== undefined) ctx.out(oneLine(name));

@@ -8,7 +8,6 @@ import { CURRENT_SESSION_VERSION, type SessionEntry, type SessionHeader } from "
 import { issue, type ReadIssue } from "../read/issue.ts";
 import type { SessionFile } from "../read/read-session.ts";
 import { SessionTree } from "../tree/session-tree.ts";
-import { walkToRoot } from "../tree/walk-path.ts";
 
 /** Entry types pi 1.x writes. Others are kept and shown, but reported as unknown. */
 export const KNOWN_ENTRY_TYPES: ReadonlySet<string> = new Set([
@@ -89,6 +88,24 @@ const isString = (v: unknown) => typeof v === "string";
 const isNumber = (v: unknown) => typeof v === "number" && Number.isFinite(v);
 const isContent = (v: unknown) => typeof v === "string" || Array.isArray(v);
 
+/**
+ * Whether an entry's ancestors (as `walkToRoot` finds them: up to a root, a missing parent or a
+ * cycle) include `id`. Stops at the first match: a compaction keeps from a few turns back, and a
+ * whole path per compaction would cost time and memory on a long session.
+ */
+function hasAncestor(entry: SessionEntry, id: string, byId: ReadonlyMap<string, SessionEntry>): boolean {
+  const seen = new Set<SessionEntry>([entry]);
+  for (let current = entry;;) {
+    const parentId: unknown = current.parentId;
+    if (parentId === null || parentId === undefined || parentId === "") return false;
+    const parent = byId.get(parentId as string);
+    if (!parent || seen.has(parent)) return false;
+    if (parent.id === id) return true;
+    seen.add(parent);
+    current = parent;
+  }
+}
+
 /** The checks of one entry's own fields (`byId` resolves references to other entries). */
 function entryIssues(entry: SessionEntry, line: number, byId: ReadonlyMap<string, SessionEntry>): ReadIssue[] {
   const issues: ReadIssue[] = [];
@@ -126,8 +143,7 @@ function entryIssues(entry: SessionEntry, line: number, byId: ReadonlyMap<string
         if (typeof e.firstKeptEntryId !== "string") {
           at("bad-field", `${name}: "firstKeptEntryId" is ${describe(e.firstKeptEntryId)}, not an entry id`);
         } else {
-          const ancestors = walkToRoot(entry, byId).path.slice(0, -1);
-          if (!ancestors.some((a) => a.id === e.firstKeptEntryId)) {
+          if (!hasAncestor(entry, e.firstKeptEntryId, byId)) {
             at("compaction-off-path", `Compaction "${id}" keeps entries from "${e.firstKeptEntryId}", which is not on its own branch; nothing before the compaction is kept`);
           }
         }

@@ -11,3 +11,5 @@ export * from "./read-session.ts";
 export * from "./scan-keys.ts";
 export * from "./skeleton-reader.ts";
 export * from "./header-scan.ts";
+export * from "./lean-entry.ts";
+export * from "./skim-line.ts";

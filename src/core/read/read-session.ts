@@ -3,7 +3,7 @@
  * in memory. Problems become issues with line numbers; reading never writes.
  * @module
  */
-import type { SessionEntry, SessionHeader } from "../format/types.ts";
+import { CURRENT_SESSION_VERSION, type SessionEntry, type SessionHeader } from "../format/types.ts";
 import { headerVersion, migrateSession } from "../migrate/migrate-session.ts";
 import { type DecodeNotes, decodeObjectLine, headerIssue, isHeader } from "./decode-line.ts";
 import { issue, type ReadIssue } from "./issue.ts";
@@ -28,6 +28,25 @@ export interface SessionFile {
   byteLength: number;
 }
 
+/** How a reader treats entries. */
+export interface ReadOptions {
+  /**
+   * What to hold of each entry (current format, after any migration), e.g. `leanEntry`. For a
+   * current-version file it runs as each line is read, so the full entries are never all in
+   * memory at once; an older file is migrated whole first.
+   */
+  keep?: (entry: Record<string, unknown>) => Record<string, unknown>;
+  /**
+   * With `keep`, for long lines of a current-version file: the line's bytes with what `keep`
+   * would drop anyway cut out before parsing (e.g. `skimLine`), or undefined to parse it whole.
+   * A skimmed line that does not parse cleanly is parsed again whole.
+   */
+  skim?: (bytes: Uint8Array) => Uint8Array | undefined;
+}
+
+/** Lines at least this long are offered to `skim`. */
+const SKIM_FROM = 4096;
+
 /**
  * Incremental reader; `readSession` and `parseSession` wrap it.
  *
@@ -46,6 +65,15 @@ export class SessionReader {
   #objectLines: number[] = [];
   #lastLine: RawLine | null = null;
   #bytes = 0;
+  #keep: ReadOptions["keep"];
+  #skim: ReadOptions["skim"];
+  /** True once the header says the file needs no migration: `keep` runs line by line. */
+  #live = false;
+
+  constructor(options: ReadOptions = {}) {
+    this.#keep = options.keep;
+    this.#skim = options.skim;
+  }
 
   push(chunk: Uint8Array): void {
     this.#bytes += chunk.length;
@@ -59,10 +87,23 @@ export class SessionReader {
 
   #onLine(line: RawLine): void {
     this.#lastLine = line;
-    const value = decodeObjectLine(line, this.#notes, this.#issues);
+    let value = this.#live && this.#skim && line.bytes.length >= SKIM_FROM ? this.#skimmed(line) : undefined;
+    value ??= decodeObjectLine(line, this.#notes, this.#issues);
     if (value === undefined) return;
+    if (this.#objects.length === 0) {
+      this.#live = this.#keep !== undefined && isHeader(value) && headerVersion(value) >= CURRENT_SESSION_VERSION;
+    } else if (this.#live && value.type !== "session") value = this.#keep!(value);
     this.#objects.push(value);
     this.#objectLines.push(line.number);
+  }
+
+  /** The line parsed with its bulk cut out, or undefined to parse it whole. */
+  #skimmed(line: RawLine): Record<string, unknown> | undefined {
+    const bytes = this.#skim!(line.bytes);
+    if (bytes === undefined) return undefined;
+    const issues: ReadIssue[] = [];
+    const value = decodeObjectLine({ ...line, bytes }, this.#notes, issues);
+    return issues.length === 0 ? value : undefined;
   }
 
   #finish(): SessionFile {
@@ -98,7 +139,8 @@ export class SessionReader {
         issues.push(issue(line, "duplicate-header", `Line ${line} is a second session header; it is ignored`));
         continue;
       }
-      entries.push(objects[i] as unknown as SessionEntry);
+      const keep = this.#keep && !this.#live ? this.#keep : undefined;
+      entries.push((keep ? keep(objects[i]) : objects[i]) as unknown as SessionEntry);
       entryLines.push(line);
     }
     issues.sort(byLine);
@@ -111,8 +153,8 @@ function byLine(a: ReadIssue, b: ReadIssue): number {
 }
 
 /** Reads a whole session from a stream of chunks. */
-export async function readSession(chunks: AsyncIterable<Uint8Array> | Iterable<Uint8Array>): Promise<SessionFile> {
-  const reader = new SessionReader();
+export async function readSession(chunks: AsyncIterable<Uint8Array> | Iterable<Uint8Array>, options?: ReadOptions): Promise<SessionFile> {
+  const reader = new SessionReader(options);
   for await (const chunk of chunks) reader.push(chunk);
   return reader.end();
 }
