@@ -333,6 +333,31 @@ const cases: Record<string, BenchCase> = {
       ];
     },
   },
+  "compat-append": {
+    title: "pi-session/compat: 10,000 synchronous appendMessage calls to one new session",
+    setup: () => {
+      const script = "scripts/bench/compat.ts";
+      return [
+        { name: "reference", impl: "append-ref", role: "reference", script, args: [join(CACHE, "compat-append-ref")], note: "pi 1.6.0: SessionManager.create + appendMessage" },
+        { name: "compat", impl: "append-ours", role: "ours", script, args: [join(CACHE, "compat-append-ours")], target: { time: 1.2, source: "issue 18" }, note: "pi-session/compat, each append under the file lock" },
+      ];
+    },
+  },
+  "compat-open": {
+    title: "pi-session/compat: open the 90 MB session and build its context",
+    setup: () => {
+      const big = generateBigSession(join(CACHE, "big-session.jsonl"));
+      // The reference may append a newline to a file that lacks one: it gets its own copy.
+      const copy = join(CACHE, "big-session.ref-copy.jsonl");
+      const copyStat = statSync(copy, { throwIfNoEntry: false });
+      if (!copyStat || copyStat.size !== big.size || copyStat.mtimeMs < statSync(big.path).mtimeMs) copyFileSync(big.path, copy);
+      const script = "scripts/bench/compat.ts";
+      return [
+        { name: "reference", impl: "open-ref", role: "reference", script, args: [copy], note: "pi 1.6.0: SessionManager.open + buildSessionContext" },
+        { name: "compat", impl: "open-ours", role: "ours", script, args: [big.path], target: { time: 0.5, memory: 0.5, source: "issue 18" }, note: "pi-session/compat" },
+      ];
+    },
+  },
   serve: {
     title: "`serve` (the binary) over the list corpus and the 90 MB session: /api/sessions latency warm and under 50 connections, peak RSS, the big session's first entries and a live append in Chromium",
     report: async () => (await import("./bench/serve.ts")).serveBench(),

@@ -3,7 +3,7 @@
  * with no TypeScript at run time.
  *   dist/pi-session.mjs, dist/cli/  the CLI, bundled by bun; the lazily loaded commands stay
  *                                   separate chunks, so `--version` does not load them
- *   dist/lib/                       the library (src/mod.ts and everything it imports), one .js
+ *   dist/lib/                       the library (src/mod.ts, src/compat/mod.ts and what they import), one .js
  *                                   and one .d.ts per source file, by tsc (tsconfig.build.json)
  * npm packages are left as imports: they are the package's `dependencies`.
  * @module

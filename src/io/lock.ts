@@ -2,11 +2,14 @@
  * A cross-process lock beside a session file: `mkdir <path>.lock` succeeds for exactly one
  * caller on every file system we support, so it needs no runtime-specific locking API. The
  * holder writes who it is into the lock and keeps it fresh, so a lock left by a killed process
- * is broken at once, and one held by a long live process never is.
+ * is broken at once, and one held by a long live process never is. The decisions are step
+ * functions (`lockedSteps`, see `io-steps.ts`), so the synchronous compat layer takes the very
+ * same lock; `withFileLock` is the async shell.
  * @module
  */
 
 import { type FileSystem, FsError, isFsError } from "./file-system.ts";
+import { append, heartbeat, list, mkdir, read, remove, rename, runSteps, sleep, stat, startHeartbeat, type Steps, stopHeartbeat, sweptFiles } from "./io-steps.ts";
 import { siblingTempPath } from "./_temp-path.ts";
 import { describeHolder, formatHolder, type LockHolder, parseHolder, type SeenLock, staleReason } from "./lock-holder.ts";
 import { detectProcessProbe, type ProcessProbe } from "./process-probe.ts";
@@ -44,8 +47,8 @@ const NEWLINE = new Uint8Array([0x0a]);
 const encoder = new TextEncoder();
 /** A temp file or folder beside a file `$1`: its own, its backups' (`.v1.bak`, `.v1.bak.2`), its lock's. */
 const LEFTOVER = /^\.(.+?)(\.lock|\.v\d+\.bak(\.\d+)?)?\.[0-9a-f]{12}\.tmp$/;
-/** The files whose killed writers' leftovers this process has looked for, per file system. */
-const sweptBy = new WeakMap<FileSystem, Set<string>>();
+/** `FileLockOptions` for the step functions: no async sleep (they wait by yielding). */
+export type LockStepOptions = Omit<FileLockOptions, "sleep">;
 
 /**
  * Runs `fn` while holding `<path>.lock`, and always releases it afterwards.
@@ -70,6 +73,39 @@ export async function withFileLock<T>(
   fn: () => Promise<T>,
   options: FileLockOptions = {},
 ): Promise<T> {
+  const { sleep: wait, ...rest } = options;
+  const held = await runSteps(fs, takeLock(path, rest), { sleep: wait });
+  const beat = heartbeat(fs, held.holderPath, held.heartbeatMs);
+  try {
+    return await fn();
+  } finally {
+    await beat.stop();
+    await runSteps(fs, release(held.lockPath, held.token));
+  }
+}
+
+/** `withFileLock` as a step function: `body`'s steps run while `<path>.lock` is held. */
+export function* lockedSteps<T>(path: string, body: () => Steps<T>, options: LockStepOptions = {}): Steps<T> {
+  const held = yield* takeLock(path, options);
+  const beat = yield* startHeartbeat(held.holderPath, held.heartbeatMs);
+  try {
+    return yield* body();
+  } finally {
+    yield* stopHeartbeat(beat);
+    yield* release(held.lockPath, held.token);
+  }
+}
+
+/** A lock this process took: where, its token, and how its heartbeat goes. */
+export interface HeldLock {
+  lockPath: string;
+  token: string;
+  holderPath: string;
+  heartbeatMs: number;
+}
+
+/** Takes `<path>.lock`, waiting for a live holder and breaking a dead one's. */
+export function* takeLock(path: string, options: LockStepOptions = {}): Steps<HeldLock> {
   const lockPath = `${path}.lock`;
   const probe = options.probe ?? detectProcessProbe();
   const holder: LockHolder = {
@@ -80,35 +116,29 @@ export async function withFileLock<T>(
     since: 0,
     token: Array.from(crypto.getRandomValues(new Uint8Array(8)), (b) => b.toString(16).padStart(2, "0")).join(""),
   };
-  await acquire(fs, path, lockPath, holder, probe, options);
-  const heartbeat = startHeartbeat(fs, `${lockPath}/${HOLDER_FILE}`, options.heartbeatMs ?? (options.staleMs ?? 30_000) / 6);
-  try {
-    return await fn();
-  } finally {
-    await heartbeat.stop();
-    await release(fs, lockPath, holder.token);
-  }
+  yield* acquire(path, lockPath, holder, probe, options);
+  return { lockPath, token: holder.token, holderPath: `${lockPath}/${HOLDER_FILE}`, heartbeatMs: options.heartbeatMs ?? (options.staleMs ?? 30_000) / 6 };
 }
 
-async function acquire(fs: FileSystem, path: string, lockPath: string, holder: LockHolder, probe: ProcessProbe, options: FileLockOptions): Promise<void> {
-  const { timeoutMs = 5000, staleMs = 30000, sleep = defaultSleep, clock = Date.now } = options;
+function* acquire(path: string, lockPath: string, holder: LockHolder, probe: ProcessProbe, options: LockStepOptions): Steps<void> {
+  const { timeoutMs = 5000, staleMs = 30000, clock = Date.now } = options;
   const started = clock();
   let broke = false;
   for (let attempt = 0; ; attempt++) {
     holder.since = clock();
-    if (await take(fs, lockPath, holder)) {
+    if (yield* take(lockPath, holder)) {
       // Once per file and process (the folder may be large), and after breaking a dead holder's
       // lock. Cleaning is best effort: it must not fail the write, nor leave our lock behind.
-      const swept = sweptBy.get(fs) ?? sweptBy.set(fs, new Set()).get(fs)!;
-      if (broke || !swept.has(path)) await removeOrphans(fs, path, probe, staleMs, clock).catch(() => {});
+      const swept = yield* sweptFiles();
+      if (broke || !swept.has(path)) yield* bestEffort(removeOrphans(path, probe, staleMs, clock));
       swept.add(path);
-      if (options.sweepFolder) await sweepFolder(fs, path, holder, probe, staleMs, clock).catch(() => {});
+      if (options.sweepFolder) yield* bestEffort(sweepFolder(path, holder, probe, staleMs, clock));
       return;
     }
-    const seen = await inspect(fs, lockPath, clock);
+    const seen = yield* inspect(lockPath, clock);
     if (seen === null) continue; // released between our try and our look
     if (staleReason(seen, probe, staleMs) !== null) {
-      if (await breakStale(fs, lockPath, holder, probe, staleMs, clock)) broke = true;
+      if (yield* breakStale(lockPath, holder, probe, staleMs, clock)) broke = true;
       continue;
     }
     const waited = clock() - started;
@@ -119,7 +149,7 @@ async function acquire(fs: FileSystem, path: string, lockPath: string, holder: L
           : "Wait for that process to finish; if it is gone and on another host, remove the lock folder by hand",
       });
     }
-    await sleep(Math.min(FIRST_DELAY_MS * 2 ** attempt, MAX_DELAY_MS, timeoutMs - waited));
+    yield* sleep(Math.min(FIRST_DELAY_MS * 2 ** attempt, MAX_DELAY_MS, timeoutMs - waited));
   }
 }
 
@@ -130,17 +160,19 @@ async function acquire(fs: FileSystem, path: string, lockPath: string, holder: L
  * is there is not even tried, so a lock without one (an older version's, one being released)
  * is respected too.
  */
-async function take(fs: FileSystem, lockPath: string, holder: LockHolder): Promise<boolean> {
+function* take(lockPath: string, holder: LockHolder): Steps<boolean> {
   const temp = siblingTempPath(lockPath).temp;
-  await fs.mkdir(temp);
+  yield* mkdir(temp);
   let taken = false;
   try {
-    await fs.append(`${temp}/${HOLDER_FILE}`, encoder.encode(formatHolder(holder)), { exclusive: true }).catch(() => {
-      // Best effort (a full disk): without a holder file the lock is judged by its age.
-    });
-    if ((await fs.stat(lockPath)) !== null) return false;
     try {
-      await fs.rename(temp, lockPath);
+      yield* append(`${temp}/${HOLDER_FILE}`, encoder.encode(formatHolder(holder)), { exclusive: true });
+    } catch {
+      // Best effort (a full disk): without a holder file the lock is judged by its age.
+    }
+    if ((yield* stat(lockPath)) !== null) return false;
+    try {
+      yield* rename(temp, lockPath);
       taken = true;
     } catch (error) {
       // Taken by another meanwhile (it may even be released again by now, so the answer is the
@@ -150,18 +182,19 @@ async function take(fs: FileSystem, lockPath: string, holder: LockHolder): Promi
     return taken;
   } finally {
     // Best effort: a temp lock left behind holds no lock and is swept as a killed taker's.
-    if (!taken) await removeTree(fs, temp).catch(() => {});
+    if (!taken) yield* bestEffort(removeTree(temp));
   }
 }
 
 /** The lock as it is now, or `null` if it is gone. */
-async function inspect(fs: FileSystem, lockPath: string, clock: () => number): Promise<SeenLock | null> {
+function* inspect(lockPath: string, clock: () => number): Steps<SeenLock | null> {
   const holderPath = `${lockPath}/${HOLDER_FILE}`;
-  const [dir, file] = await Promise.all([fs.stat(lockPath), fs.stat(holderPath).catch(() => null)]);
+  const dir = yield* stat(lockPath);
+  const file = yield* statOrNull(holderPath);
   if (dir === null) return null;
   let holder: LockHolder | null = null;
   if (file !== null) {
-    const text = await readText(fs, holderPath).catch(() => "");
+    const text = (yield* readTextOrNull(holderPath)) ?? "";
     holder = parseHolder(text.trimEnd());
   }
   // The holder file's mtime is the heartbeat; a lock without one counts from the directory's.
@@ -175,33 +208,33 @@ async function inspect(fs: FileSystem, lockPath: string, clock: () => number): P
  * would remove the first's new lock). The lock is renamed aside in one step, then emptied, so a
  * crash midway leaves no half-removed lock.
  */
-async function breakStale(fs: FileSystem, lockPath: string, holder: LockHolder, probe: ProcessProbe, staleMs: number, clock: () => number): Promise<boolean> {
+function* breakStale(lockPath: string, holder: LockHolder, probe: ProcessProbe, staleMs: number, clock: () => number): Steps<boolean> {
   const breaker = `${lockPath}.break`;
-  if (!(await take(fs, breaker, holder))) {
-    const seen = await inspect(fs, breaker, clock);
-    if (seen !== null && staleReason(seen, probe, BREAK_STALE_MS) !== null) await removeAside(fs, breaker);
+  if (!(yield* take(breaker, holder))) {
+    const seen = yield* inspect(breaker, clock);
+    if (seen !== null && staleReason(seen, probe, BREAK_STALE_MS) !== null) yield* removeAside(breaker);
     return false;
   }
   try {
-    const seen = await inspect(fs, lockPath, clock);
+    const seen = yield* inspect(lockPath, clock);
     if (seen === null || staleReason(seen, probe, staleMs) === null) return false;
-    return await removeAside(fs, lockPath);
+    return yield* removeAside(lockPath);
   } finally {
-    await release(fs, breaker, holder.token);
+    yield* release(breaker, holder.token);
   }
 }
 
 /** Renames a lock aside, then removes it; `false` if it was gone already. */
-async function removeAside(fs: FileSystem, lockPath: string): Promise<boolean> {
+function* removeAside(lockPath: string): Steps<boolean> {
   const aside = siblingTempPath(lockPath).temp;
   try {
-    await fs.rename(lockPath, aside);
+    yield* rename(lockPath, aside);
   } catch (error) {
     if (isFsError(error, "NotFound")) return false;
     throw error;
   }
   // The lock is gone once renamed; what is left aside is swept later if it cannot be removed now.
-  await removeTree(fs, aside).catch(() => {});
+  yield* bestEffort(removeTree(aside));
   return true;
 }
 
@@ -212,18 +245,18 @@ async function removeAside(fs: FileSystem, lockPath: string): Promise<boolean> {
  * a live process may be about to rename its own into place) or that hold no holder file (a
  * taker that loses its folder that way just tries again).
  */
-async function removeOrphans(fs: FileSystem, path: string, probe: ProcessProbe, staleMs: number, clock: () => number): Promise<void> {
+function* removeOrphans(path: string, probe: ProcessProbe, staleMs: number, clock: () => number): Steps<void> {
   const { dir, prefix, base } = splitPath(path);
-  for (const entry of await fs.list(dir).catch(() => [])) {
+  for (const entry of yield* listOrNone(dir)) {
     if (LEFTOVER.exec(entry.name)?.[1] !== base) continue;
     const at = prefix + entry.name;
     if (!entry.isDirectory) {
-      await removeIfPresent(fs, at).catch(() => {});
+      yield* bestEffort(removeIfPresent(at));
       continue;
     }
     // One without a holder file was emptied by a killed release, or is a moment from getting one.
-    const seen = await inspect(fs, at, clock);
-    if (seen !== null && (seen.holder === null || staleReason(seen, probe, staleMs) !== null)) await removeTree(fs, at).catch(() => {});
+    const seen = yield* inspect(at, clock);
+    if (seen !== null && (seen.holder === null || staleReason(seen, probe, staleMs) !== null)) yield* bestEffort(removeTree(at));
   }
 }
 
@@ -231,19 +264,19 @@ async function removeOrphans(fs: FileSystem, path: string, probe: ProcessProbe, 
  * Breaks the stale locks beside `path` (not its own), and removes the leftovers of the files
  * that then have no lock: a temp file or lock folder outlives its writer only if it was killed.
  */
-async function sweepFolder(fs: FileSystem, path: string, holder: LockHolder, probe: ProcessProbe, staleMs: number, clock: () => number): Promise<void> {
+function* sweepFolder(path: string, holder: LockHolder, probe: ProcessProbe, staleMs: number, clock: () => number): Steps<void> {
   const { dir, prefix, base } = splitPath(path);
-  const entries = await fs.list(dir).catch(() => []);
+  const entries = yield* listOrNone(dir);
   const others = new Set<string>();
   for (const entry of entries) {
     const other = LEFTOVER.exec(entry.name)?.[1] ?? (entry.isDirectory && entry.name.endsWith(".lock") ? entry.name.slice(0, -".lock".length) : undefined);
     if (other !== undefined && other !== base) others.add(prefix + other);
   }
   for (const other of others) {
-    const seen = await inspect(fs, `${other}.lock`, clock);
+    const seen = yield* inspect(`${other}.lock`, clock);
     if (seen !== null && staleReason(seen, probe, staleMs) === null) continue;
-    if (seen !== null && !(await breakStale(fs, `${other}.lock`, holder, probe, staleMs, clock).catch(() => false))) continue;
-    await removeOrphans(fs, other, probe, staleMs, clock);
+    if (seen !== null && !((yield* bestEffort(breakStale(`${other}.lock`, holder, probe, staleMs, clock))) ?? false)) continue;
+    yield* removeOrphans(other, probe, staleMs, clock);
   }
 }
 
@@ -255,56 +288,64 @@ function splitPath(path: string): { dir: string; prefix: string; base: string } 
 }
 
 
-/** Keeps the holder file's mtime fresh: a newline appended every `everyMs`. */
-function startHeartbeat(fs: FileSystem, holderPath: string, everyMs: number): { stop: () => Promise<void> } {
-  let beating: Promise<void> = Promise.resolve();
-  const timer = setInterval(() => {
-    beating = beating.then(() => fs.append(holderPath, NEWLINE).catch(() => {}));
-  }, everyMs);
-  return {
-    async stop() {
-      clearInterval(timer);
-      await beating; // a beat in flight would otherwise recreate the file after release removes it
-    },
-  };
-}
-
 /**
  * Removes our lock; leaves it if it is not ours any more (broken by a waiter who judged it
  * stale). Renamed aside first, so a kill midway leaves no lock without its holder file (which
  * would have to be waited out), only a folder that the next run removes.
  */
-async function release(fs: FileSystem, lockPath: string, token: string): Promise<void> {
-  const text = await readText(fs, `${lockPath}/${HOLDER_FILE}`).catch(() => null);
+function* release(lockPath: string, token: string): Steps<void> {
+  const text = yield* readTextOrNull(`${lockPath}/${HOLDER_FILE}`);
   const holder = text === null ? null : parseHolder(text.trimEnd());
   if (holder !== null && holder.token !== token) return;
-  await removeAside(fs, lockPath);
+  yield* removeAside(lockPath);
 }
 
 /** Removes a directory and the files in it (a lock holds a holder file and perhaps a temp file). */
-async function removeTree(fs: FileSystem, dir: string): Promise<void> {
-  for (const entry of await fs.list(dir).catch(() => [])) {
+function* removeTree(dir: string): Steps<void> {
+  for (const entry of yield* listOrNone(dir)) {
     const at = `${dir}/${entry.name}`;
-    await (entry.isDirectory ? removeTree(fs, at) : removeIfPresent(fs, at));
+    yield* (entry.isDirectory ? removeTree(at) : removeIfPresent(at));
   }
-  await removeIfPresent(fs, dir);
+  yield* removeIfPresent(dir);
 }
 
-async function readText(fs: FileSystem, path: string): Promise<string> {
-  const decoder = new TextDecoder();
-  let text = "";
-  for await (const chunk of fs.read(path)) text += decoder.decode(chunk, { stream: true });
-  return text + decoder.decode();
-}
-
-async function removeIfPresent(fs: FileSystem, path: string): Promise<void> {
+function* listOrNone(dir: string): Steps<{ name: string; isFile: boolean; isDirectory: boolean }[]> {
   try {
-    await fs.remove(path);
+    return yield* list(dir);
+  } catch {
+    return [];
+  }
+}
+
+function* statOrNull(path: string): Steps<Awaited<ReturnType<FileSystem["stat"]>>> {
+  try {
+    return yield* stat(path);
+  } catch {
+    return null;
+  }
+}
+
+/** The steps' result, or undefined if they failed (the failure is dropped: best effort). */
+function* bestEffort<T>(steps: Steps<T>): Steps<T | undefined> {
+  try {
+    return yield* steps;
+  } catch {
+    return undefined;
+  }
+}
+
+function* readTextOrNull(path: string): Steps<string | null> {
+  try {
+    return new TextDecoder().decode(yield* read(path));
+  } catch {
+    return null;
+  }
+}
+
+function* removeIfPresent(path: string): Steps<void> {
+  try {
+    yield* remove(path);
   } catch (error) {
     if (!isFsError(error, "NotFound")) throw error;
   }
-}
-
-function defaultSleep(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
 }

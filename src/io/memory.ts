@@ -18,6 +18,7 @@ import {
 } from "./file-system.ts";
 import { chunksOf, SourceFailure } from "./_write-data.ts";
 import { fsError, type FsOperation, isAbsent, mapError } from "./_map-error.ts";
+import type { SyncFileSystem } from "./sync-file-system.ts";
 
 interface FileNode {
   kind: "file";
@@ -88,6 +89,7 @@ export class MemoryFileSystem implements FileSystem {
   readonly #watchers = new Set<{ dir: string[]; onChange: (path: string) => void }>();
   readonly #quota: number;
   readonly #fault: ((step: MemoryWriteStep) => void) | undefined;
+  #sync: SyncFileSystem | undefined;
 
   constructor(options: MemoryFileSystemOptions = {}) {
     this.#clock = options.clock ?? Date.now;
@@ -109,7 +111,8 @@ export class MemoryFileSystem implements FileSystem {
     }
   }
 
-  async stat(path: string): Promise<FileStat | null> {
+  /** `stat`, blocking (the `sync` view uses it). */
+  statSync(path: string): FileStat | null {
     try {
       const node = this.#lookup(this.#parts(path), { verb: "stat", path });
       return {
@@ -125,7 +128,8 @@ export class MemoryFileSystem implements FileSystem {
     }
   }
 
-  async list(dir: string): Promise<DirEntry[]> {
+  /** `list`, blocking (the `sync` view uses it). */
+  listSync(dir: string): DirEntry[] {
     const op = { verb: "list", path: dir };
     const node = this.#lookup(this.#parts(dir), op);
     if (node.kind !== "dir") throw fsError("NotDirectory", op);
@@ -136,7 +140,8 @@ export class MemoryFileSystem implements FileSystem {
     }));
   }
 
-  async append(path: string, data: Uint8Array, options: AppendOptions = {}): Promise<void> {
+  /** `append`, blocking (the `sync` view uses it). */
+  appendSync(path: string, data: Uint8Array, options: AppendOptions = {}): void {
     const op = { verb: "append to", path };
     const { parent, name } = this.#parentOf(path, op);
     const existing = parent.children.get(name);
@@ -173,7 +178,20 @@ export class MemoryFileSystem implements FileSystem {
     } catch (error) {
       throw error instanceof SourceFailure ? error.error : error;
     }
-    const bytes = new Uint8Array(await new Blob(parts).arrayBuffer());
+    this.writeAtomicSync(path, new Uint8Array(await new Blob(parts).arrayBuffer()), options);
+  }
+
+  /** `writeAtomic` of bytes at hand, blocking (the `sync` view uses it). */
+  writeAtomicSync(path: string, bytes: Uint8Array, options: AtomicWriteOptions = {}): void {
+    const op = { verb: "write", path };
+    const check = () => {
+      const { parent, name } = this.#parentOf(path, op);
+      const existing = parent.children.get(name);
+      if (existing?.kind === "dir") throw fsError("IsDirectory", op);
+      if (existing !== undefined && options.exclusive) throw fsError("AlreadyExists", op);
+      return { parent, name };
+    };
+    check();
     this.#step({ op: "write", path, bytes: bytes.length }, op, bytes.length);
     const { parent, name } = check();
     this.#step({ op: "rename", path }, op);
@@ -181,7 +199,71 @@ export class MemoryFileSystem implements FileSystem {
     this.#changed(path);
   }
 
+  /** Bytes `[start, end)` of a file, blocking (the `sync` view uses it). */
+  readSync(path: string, start = 0, end?: number): Uint8Array {
+    const op = { verb: "read", path };
+    const node = this.#lookup(this.#parts(path), op);
+    if (node.kind === "dir") throw fsError("IsDirectory", op);
+    return node.data.slice(Math.max(0, start), Math.min(end ?? node.data.length, node.data.length));
+  }
+
+  /**
+   * The same disk as a `SyncFileSystem` (for `pi-session/compat` and other synchronous callers):
+   * what one view writes, the other reads.
+   */
+  get sync(): SyncFileSystem {
+    return this.#sync ??= {
+      read: (path, start, end) => this.readSync(path, start, end),
+      stat: (path) => this.statSync(path),
+      list: (dir) => this.listSync(dir),
+      append: (path, data, options) => this.appendSync(path, data, options),
+      writeAtomic: (path, data, options) => this.writeAtomicSync(path, data, options),
+      rename: (from, to) => this.renameSync(from, to),
+      remove: (path) => this.removeSync(path),
+      mkdir: (path, options) => this.mkdirSync(path, options),
+      link: (existing, newPath) => this.linkSync(existing, newPath),
+      realPath: (path) => this.realPathSync(path),
+    };
+  }
+
+  async stat(path: string): Promise<FileStat | null> {
+    return this.statSync(path);
+  }
+
+  async list(dir: string): Promise<DirEntry[]> {
+    return this.listSync(dir);
+  }
+
+  async append(path: string, data: Uint8Array, options: AppendOptions = {}): Promise<void> {
+    return this.appendSync(path, data, options);
+  }
+
   async rename(from: string, to: string): Promise<void> {
+    return this.renameSync(from, to);
+  }
+
+  async remove(path: string): Promise<void> {
+    return this.removeSync(path);
+  }
+
+  async mkdir(path: string, options: { recursive?: boolean } = {}): Promise<void> {
+    return this.mkdirSync(path, options);
+  }
+
+  async chmod(path: string, mode: number): Promise<void> {
+    return this.chmodSync(path, mode);
+  }
+
+  async link(existing: string, newPath: string): Promise<void> {
+    return this.linkSync(existing, newPath);
+  }
+
+  async realPath(path: string): Promise<string> {
+    return this.realPathSync(path);
+  }
+
+  /** `rename`, blocking (the `sync` view uses it). */
+  renameSync(from: string, to: string): void {
     const op = { verb: "rename", path: from, to };
     const fromParts = this.#parts(from);
     const toParts = this.#parts(to);
@@ -206,7 +288,8 @@ export class MemoryFileSystem implements FileSystem {
     this.#changed(to);
   }
 
-  async remove(path: string): Promise<void> {
+  /** `remove`, blocking (the `sync` view uses it). */
+  removeSync(path: string): void {
     const op = { verb: "remove", path };
     const { parent, name } = this.#parentOf(path, op);
     const node = parent.children.get(name);
@@ -241,7 +324,8 @@ export class MemoryFileSystem implements FileSystem {
     }
   }
 
-  async mkdir(path: string, options: { recursive?: boolean } = {}): Promise<void> {
+  /** `mkdir`, blocking (the `sync` view uses it). */
+  mkdirSync(path: string, options: { recursive?: boolean } = {}): void {
     const op = { verb: "create directory", path };
     const parts = this.#parts(path);
     if (parts.length === 0 && !options.recursive) throw fsError("AlreadyExists", op);
@@ -260,12 +344,14 @@ export class MemoryFileSystem implements FileSystem {
     }
   }
 
-  async chmod(path: string, mode: number): Promise<void> {
+  /** `chmod`, blocking (the `sync` view uses it). */
+  chmodSync(path: string, mode: number): void {
     const node = this.#lookup(this.#parts(path), { verb: "change the permissions of", path });
     node.mode = mode & 0o7777;
   }
 
-  async link(existing: string, newPath: string): Promise<void> {
+  /** `link`, blocking (the `sync` view uses it). */
+  linkSync(existing: string, newPath: string): void {
     const op = { verb: "link", path: existing, to: newPath };
     const node = this.#lookup(this.#parts(existing), op);
     if (node.kind === "dir") throw fsError("PermissionDenied", op);
@@ -276,7 +362,8 @@ export class MemoryFileSystem implements FileSystem {
     target.parent.mtimeMs = this.#clock();
   }
 
-  async realPath(path: string): Promise<string> {
+  /** `realPath`, blocking (the `sync` view uses it). */
+  realPathSync(path: string): string {
     const parts = this.#parts(path);
     this.#lookup(parts, { verb: "resolve", path }); // no links here: only whether it exists
     return `/${parts.join("/")}`;

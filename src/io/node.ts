@@ -6,7 +6,7 @@
 
 import { chmod, link, lstat, mkdir, open, realpath, rename, rm, rmdir, unlink } from "node:fs/promises";
 import type { FileHandle } from "node:fs/promises";
-import { closeSync, type Dirent, fstatSync, ftruncateSync, openSync, readdirSync, readSync, type Stats, statSync, unlinkSync, watch as watchTree, writeSync } from "node:fs";
+import { closeSync, type Dirent, fstatSync, ftruncateSync, linkSync, openSync, readdirSync, readSync, renameSync, type Stats, statSync, unlinkSync, watch as watchTree, writeSync } from "node:fs";
 import { join } from "node:path";
 import { Buffer } from "node:buffer";
 import type { AppendOptions, AtomicWriteOptions, DirEntry, FileStat, FileSystem, FsWatcher, ReadRange, WriteData } from "./file-system.ts";
@@ -150,7 +150,8 @@ async function writeAll(handle: FileHandle, data: Uint8Array): Promise<void> {
  * waits for the thread pool between the two (its reads give the event loop no turn in which
  * a pending write could move on).
  */
-async function append(path: string, data: Uint8Array, options: AppendOptions = {}): Promise<void> {
+/** `append` with blocking calls; the sync adapter (`node-sync.ts`) uses it too. */
+export function appendSync(path: string, data: Uint8Array, options: AppendOptions = {}): void {
   const op = { verb: "append to", path };
   let fd: number;
   try {
@@ -170,6 +171,10 @@ async function append(path: string, data: Uint8Array, options: AppendOptions = {
   } finally {
     closeSync(fd);
   }
+}
+
+async function append(path: string, data: Uint8Array, options: AppendOptions = {}): Promise<void> {
+  appendSync(path, data, options);
 }
 
 /**
@@ -195,7 +200,7 @@ async function writeAtomic(path: string, data: WriteData, options: AtomicWriteOp
     } finally {
       await handle.close();
     }
-    if (options.exclusive) await placeNew(temp, path);
+    if (options.exclusive) placeNewSync(temp, path);
     else await rename(temp, path);
   } catch (error) {
     await rm(temp, { force: true }).catch(() => {});
@@ -212,19 +217,29 @@ const NO_LINKS = new Set(["EPERM", "ENOTSUP", "EOPNOTSUPP", "ENOSYS", "EMLINK"])
  * Puts a finished temp file at `path` only if nothing is there: `link` fails on an existing
  * name, where `rename` would replace it. Without hard links, the name is reserved empty first.
  */
-async function placeNew(temp: string, path: string): Promise<void> {
+export function placeNewSync(temp: string, path: string): void {
   try {
-    await link(temp, path);
+    linkSync(temp, path);
   } catch (error) {
     if (!NO_LINKS.has((error as { code?: string }).code ?? "")) throw error;
-    await (await open(path, "wx", 0o600)).close();
-    await rename(temp, path).catch(async (renameError) => {
-      await unlink(path).catch(() => {});
+    closeSync(openSync(path, "wx", 0o600));
+    try {
+      renameSync(temp, path);
+    } catch (renameError) {
+      try {
+        unlinkSync(path);
+      } catch {
+        // the rename's error is the one to report
+      }
       throw renameError;
-    });
+    }
     return;
   }
-  await unlink(temp).catch(() => {}); // the file is in place; the temp is only a second name for it
+  try {
+    unlinkSync(temp); // the file is in place; the temp is only a second name for it
+  } catch {
+    // best effort
+  }
 }
 
 /** Makes the rename durable; platforms that cannot open a directory (Windows) skip it. */

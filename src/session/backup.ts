@@ -4,6 +4,7 @@
  * @module
  */
 import type { FileSystem } from "../io/file-system.ts";
+import { runSteps, stat, type Steps } from "../io/io-steps.ts";
 
 /** The first backup name tried for a version-`fromVersion` file: `<file>.v<N>.bak`. */
 export function backupPath(path: string, fromVersion: number): string {
@@ -17,9 +18,13 @@ export function backupCandidate(path: string, fromVersion: number, n: number): s
 }
 
 /** The first free backup name (looked up, not created). */
-export async function freeBackupPath(fs: FileSystem, path: string, fromVersion: number): Promise<string> {
+export function freeBackupPath(fs: FileSystem, path: string, fromVersion: number): Promise<string> {
+  return runSteps(fs, freeBackupSteps(path, fromVersion));
+}
+
+function* freeBackupSteps(path: string, fromVersion: number): Steps<string> {
   for (let n = 1; ; n++) {
     const candidate = backupCandidate(path, fromVersion, n);
-    if ((await fs.stat(candidate)) === null) return candidate;
+    if ((yield* stat(candidate)) === null) return candidate;
   }
 }

@@ -6,6 +6,8 @@
 import { type SessionInfo, SessionInfoReader } from "../core/info/session-info.ts";
 import { joinPath, resolvePath } from "../core/storage/paths.ts";
 import type { FileSystem } from "../io/file-system.ts";
+import { runSteps } from "../io/io-steps.ts";
+import { sessionFilesSteps } from "./session-files.ts";
 
 export interface ListOptions {
   /** Also collect `allMessagesText` (for search). */
@@ -16,6 +18,8 @@ export interface ListOptions {
   processCwd?: string;
   /** Called as files finish loading. */
   onProgress?: (loaded: number, total: number) => void;
+  /** Called with each file's info (null: not a session) as it finishes loading, before `onProgress`. */
+  onLoaded?: (info: SessionInfo | null, loaded: number, total: number) => void;
   concurrency?: number;
 }
 
@@ -59,20 +63,17 @@ export function sortByModified(sessions: SessionInfo[]): SessionInfo[] {
 }
 
 /** The `.jsonl` files directly in `dir` (none when it does not exist). */
-export async function sessionFilesIn(fs: FileSystem, dir: string): Promise<string[]> {
-  try {
-    const entries = await fs.list(dir);
-    return entries.filter((e) => e.isFile && e.name.endsWith(".jsonl")).map((e) => joinPath(dir, e.name)).sort().reverse();
-  } catch {
-    return [];
-  }
+export function sessionFilesIn(fs: FileSystem, dir: string): Promise<string[]> {
+  return runSteps(fs, sessionFilesSteps(dir));
 }
 
 async function infosOf(fs: FileSystem, files: string[], options: ListOptions): Promise<SessionInfo[]> {
   let loaded = 0;
   const infos = await mapConcurrent(files, options.concurrency ?? 16, async (path) => {
     const info = await readSessionInfo(fs, path, { withText: options.withText });
-    options.onProgress?.(++loaded, files.length);
+    loaded++;
+    options.onLoaded?.(info, loaded, files.length);
+    options.onProgress?.(loaded, files.length);
     return info;
   });
   const base = options.processCwd ?? "/";

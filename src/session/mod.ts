@@ -8,6 +8,7 @@ export * from "./list-sessions.ts";
 export * from "./read-context.ts";
 export * from "./read-header.ts";
 export { SessionManager, type CompactionExtra, type ListProgress } from "./session-manager.ts";
+export { SessionCore } from "./session-core.ts";
 export { SessionView } from "./session-view.ts";
 export type { NewSessionOptions, SessionManagerOptions } from "./session-options.ts";
 export type { ContextEditReplacement } from "./context-edit.ts";

@@ -1,19 +1,17 @@
 /**
  * `safeRewrite`: replaces a session file that pi may be appending to (without our lock) with
- * new content, losing no appended byte. The async shell over `rewriteSteps`: it resolves
- * symbolic links, takes the file lock and answers the steps' requests with a `FileSystem`.
+ * new content, losing no appended byte. `safeRewriteSteps` resolves symbolic links, takes the
+ * file lock and answers `rewriteSteps`' requests as IO steps (`io-steps.ts`), so the async
+ * `safeRewrite` and the synchronous compat layer run the same rewrite.
  * @module
  */
 import { type FileStat, type FileSystem, isFsError } from "../io/file-system.ts";
-import { withFileLock } from "../io/lock.ts";
+import * as io from "../io/io-steps.ts";
+import { lockedSteps } from "../io/lock.ts";
 import { siblingTempPath } from "../io/_temp-path.ts";
-import { readBytes } from "../io/read-bytes.ts";
 import { type RewriteDecision, type RewriteOutcome, type RewriteRequest, type RewriteSteps, rewriteSteps } from "./rewrite-steps.ts";
 
 export type { CarriedOver, RewriteDecision, RewriteOutcome } from "./rewrite-steps.ts";
-
-/** Writes new temp files in pieces of this size, so appends can land between them too. */
-const WRITE_CHUNK = 1024 * 1024;
 
 /**
  * Rewrites the file `path` names (a symbolic link is followed: the target is rewritten, the link
@@ -40,22 +38,35 @@ const WRITE_CHUNK = 1024 * 1024;
  * assert.equal(outcome.written && outcome.carried.lines, 0);
  * ```
  */
-export async function safeRewrite<T>(
+export function safeRewrite<T>(
   fs: FileSystem,
   path: string,
   decide: (original: Uint8Array, stat: FileStat) => RewriteDecision<T>,
 ): Promise<RewriteOutcome<T>> {
-  const real = await fs.realPath(path);
-  return await withFileLock(fs, real, () => runRewrite(fs, rewriteSteps({ path: real, temp: siblingTempPath(real).temp, old: siblingTempPath(real).temp, decide })));
+  return io.runSteps(fs, safeRewriteSteps(path, decide));
 }
 
-/** Answers the steps' requests in order; a failed request is thrown into the steps (which clean up). */
-export async function runRewrite<T>(fs: FileSystem, steps: RewriteSteps<T>): Promise<RewriteOutcome<T>> {
+/** `safeRewrite` as a step function. */
+export function* safeRewriteSteps<T>(
+  path: string,
+  decide: (original: Uint8Array, stat: FileStat) => RewriteDecision<T>,
+): io.Steps<RewriteOutcome<T>> {
+  const real = yield* io.realPath(path);
+  return yield* lockedSteps(real, () => rewriteIo(rewriteSteps({ path: real, temp: siblingTempPath(real).temp, old: siblingTempPath(real).temp, decide })));
+}
+
+/** Answers the steps' requests in order over `fs`; the caller holds the lock. */
+export function runRewrite<T>(fs: FileSystem, steps: RewriteSteps<T>): Promise<RewriteOutcome<T>> {
+  return io.runSteps(fs, rewriteIo(steps));
+}
+
+/** The rewrite's requests as IO steps; a failed request is thrown into the steps (which clean up). */
+export function* rewriteIo<T>(steps: RewriteSteps<T>): io.Steps<RewriteOutcome<T>> {
   let next = steps.next();
   while (!next.done) {
     let answer: unknown;
     try {
-      answer = await perform(fs, next.value);
+      answer = yield* perform(next.value);
     } catch (error) {
       next = steps.throw(error);
       continue;
@@ -65,28 +76,28 @@ export async function runRewrite<T>(fs: FileSystem, steps: RewriteSteps<T>): Pro
   return next.value;
 }
 
-async function perform(fs: FileSystem, request: RewriteRequest): Promise<unknown> {
+function* perform(request: RewriteRequest): io.Steps<unknown> {
   switch (request.op) {
     case "stat":
-      return await fs.stat(request.path);
+      return yield* io.stat(request.path);
     case "read":
-      return await readBytes(fs, request.path, request.start, request.end);
+      return yield* io.read(request.path, request.start, request.end);
     case "create":
       try {
         // Whole or not at all, never over another file: a kill or a full disk leaves no partial backup.
-        await fs.writeAtomic(request.path, inChunks(request.data), { exclusive: true, mode: request.mode });
+        yield* io.writeAtomic(request.path, request.data, { exclusive: true, mode: request.mode });
         return true;
       } catch (error) {
         if (isFsError(error, "AlreadyExists")) return false;
         throw error;
       }
     case "write":
-      return await fs.writeAtomic(request.path, inChunks(request.data), { mode: request.mode });
+      return yield* io.writeAtomic(request.path, request.data, { mode: request.mode });
     case "append":
-      return await fs.append(request.path, request.data);
+      return yield* io.append(request.path, request.data);
     case "link":
       try {
-        await fs.link(request.from, request.to);
+        yield* io.link(request.from, request.to);
         return true;
       } catch (error) {
         // No hard links here (some network and FAT file systems): the rewrite goes on without a
@@ -95,20 +106,15 @@ async function perform(fs: FileSystem, request: RewriteRequest): Promise<unknown
         throw error;
       }
     case "rename":
-      return await fs.rename(request.from, request.to);
+      return yield* io.rename(request.from, request.to);
     case "wait":
-      return await new Promise((resolve) => setTimeout(resolve, request.ms));
+      return yield* io.sleep(request.ms);
     case "remove":
       try {
-        return await fs.remove(request.path);
+        return yield* io.remove(request.path);
       } catch (error) {
         if (!isFsError(error, "NotFound")) throw error;
         return undefined;
       }
   }
 }
-
-async function* inChunks(data: Uint8Array): AsyncGenerator<Uint8Array> {
-  for (let at = 0; at < data.length; at += WRITE_CHUNK) yield data.subarray(at, at + WRITE_CHUNK);
-}
-

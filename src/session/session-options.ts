@@ -34,14 +34,18 @@ export interface NewSessionOptions {
   parentSession?: string;
 }
 
-/** `SessionManagerOptions` with every default filled in. */
-export interface SessionDeps {
-  fs: FileSystem;
+/** What the shared session logic needs besides a file system: time, ids, where things are. */
+export interface PathDeps {
   clock: () => Date;
   newId: () => string;
   newSessionId: () => string;
   storage: StorageEnv;
   agentDir: string;
+}
+
+/** `SessionManagerOptions` with every default filled in. */
+export interface SessionDeps extends PathDeps {
+  fs: FileSystem;
 }
 
 /** Fills in the defaults. */
@@ -59,7 +63,7 @@ export function resolveDeps(options: SessionManagerOptions = {}): SessionDeps {
 }
 
 /** A path as pi takes it: `~` expanded, then made absolute against the process cwd. */
-export function resolveUserPath(deps: SessionDeps, path: string): string {
+export function resolveUserPath(deps: PathDeps, path: string): string {
   return resolvePath(deps.storage.processCwd, expandHome(path, deps.storage.home));
 }
 
@@ -68,7 +72,7 @@ export function resolveUserPath(deps: SessionDeps, path: string): string {
  * pi) or the per-cwd default. `filterCwd` is true for a custom dir other than the default:
  * such a dir is flat, so its sessions are told apart by their header cwd.
  */
-export function sessionDirFor(deps: SessionDeps, cwd: string, sessionDir?: string): { dir: string; filterCwd: boolean } {
+export function sessionDirFor(deps: PathDeps, cwd: string, sessionDir?: string): { dir: string; filterCwd: boolean } {
   const fallback = defaultSessionDir(cwd, deps.agentDir, deps.storage.processCwd);
   if (!sessionDir) return { dir: fallback, filterCwd: false };
   const dir = expandHome(sessionDir, deps.storage.home);

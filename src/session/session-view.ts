@@ -106,6 +106,11 @@ export class SessionView {
     return this.#index.labels.get(id)?.label;
   }
 
+  /** How many entries there are (header excluded; a repeated id counts once), without copying them. */
+  getEntryCount(): number {
+    return this.#index.byId.size;
+  }
+
   /** Every entry (header excluded), in file order; a copy. */
   getEntries(): SessionEntry[] {
     return [...this.#entries];

@@ -4,18 +4,20 @@
  * every entry is one appended line under the file lock, its parent picked under the lock
  * after taking in what others appended (so concurrent writers form one chain), and a migrated
  * file is first backed up and rewritten with `safeRewrite`. Any throw leaves the writer's
- * state as it was.
+ * state as it was. The writes are step functions (`io-steps.ts`): the async manager runs them
+ * with `runSteps`, the synchronous compat one with `runStepsSync`.
  * @module
  */
 import type { SessionEntry, SessionHeader } from "../core/format/types.ts";
 import { dirName } from "../core/storage/paths.ts";
-import { type FileSystem, isFsError } from "../io/file-system.ts";
-import { withFileLock } from "../io/lock.ts";
+import { isFsError } from "../io/file-system.ts";
+import { append, mkdir, read, realPath, stat, type Steps, writeAtomic } from "../io/io-steps.ts";
+import { lockedSteps } from "../io/lock.ts";
 import { toJsonl } from "./entry-builders.ts";
 import { appendedEntries } from "./appended-entries.ts";
 import { backupCandidate } from "./backup.ts";
 import { SessionWriteConflictError } from "./errors.ts";
-import { safeRewrite } from "./safe-rewrite.ts";
+import { safeRewriteSteps } from "./safe-rewrite.ts";
 
 /** New session files are private to their owner. */
 export const SESSION_FILE_MODE = 0o600;
@@ -56,11 +58,9 @@ export type AddEntry = (others: readonly SessionEntry[]) => SessionSnapshot & { 
 /** Persists one session file. Calls must not overlap (the manager runs them one at a time). */
 export class SessionWriter {
   readonly path: string;
-  #fs: FileSystem;
   #state: WriterState;
 
-  constructor(fs: FileSystem, path: string, state: WriterState) {
-    this.#fs = fs;
+  constructor(path: string, state: WriterState) {
     this.path = path;
     this.#state = state;
   }
@@ -70,15 +70,15 @@ export class SessionWriter {
    * runs under the file lock with what others appended meanwhile. Nothing is written before a
    * conversation exists. If this throws, whatever `add` did must be undone by the caller.
    */
-  async persist(add: AddEntry): Promise<void> {
+  *persist(add: AddEntry): Steps<void> {
     const state = this.#state;
     if (state.kind === "pending") {
       const session = add([]);
-      if (session.hasConversation) await this.writeAll(session);
+      if (session.hasConversation) yield* this.writeAll(session);
     } else if (state.kind === "migrate") {
-      await this.#rewriteMigrated(add([]), state);
+      yield* this.#rewriteMigrated(add([]), state);
     } else {
-      await this.#appendLine(add, state.end);
+      yield* this.#appendLine(add, state.end);
     }
   }
 
@@ -87,20 +87,21 @@ export class SessionWriter {
    * nothing): an exclusive create, or an atomic write over an empty file (one that was opened
    * empty). A non-empty file already there is never touched.
    */
-  async writeAll(session: SessionSnapshot): Promise<void> {
+  *writeAll(session: SessionSnapshot): Steps<void> {
     const bytes = encoder.encode(toJsonl([session.header, ...session.entries]));
-    await this.#fs.mkdir(dirName(this.path), { recursive: true });
+    const path = this.path;
+    yield* mkdir(dirName(path), { recursive: true });
     // A new file's name is never used again: stale locks beside it are cleared now or never.
-    await withFileLock(this.#fs, this.path, async () => {
+    yield* lockedSteps(path, function* () {
       try {
-        await this.#fs.writeAtomic(this.path, bytes, { exclusive: true, mode: SESSION_FILE_MODE });
+        yield* writeAtomic(path, bytes, { exclusive: true, mode: SESSION_FILE_MODE });
       } catch (error) {
         if (!isFsError(error, "AlreadyExists")) throw error;
-        const existing = await this.#fs.stat(this.path);
+        const existing = yield* stat(path);
         if (existing?.isFile !== true || existing.size > 0) {
-          throw new SessionWriteConflictError(this.path, "a file is already there");
+          throw new SessionWriteConflictError(path, "a file is already there");
         }
-        await this.#fs.writeAtomic(this.path, bytes, { mode: existing.mode || SESSION_FILE_MODE });
+        yield* writeAtomic(path, bytes, { mode: existing.mode || SESSION_FILE_MODE });
       }
     }, { sweepFolder: true });
     this.#state = { kind: "written", end: { size: bytes.length, newline: true } };
@@ -111,53 +112,32 @@ export class SessionWriter {
    * since this writer last saw it (someone else wrote), the entries past the known end are read
    * and handed to `add` first, all under the lock: the new entry's parent is chosen knowing them.
    */
-  async #appendLine(add: AddEntry, known: FileEnd | undefined): Promise<void> {
+  *#appendLine(add: AddEntry, known: FileEnd | undefined): Steps<void> {
+    const path = this.path;
     // The lock of the file itself, as rewrites take it, also when this path is a symbolic link.
-    const real = await this.#fs.realPath(this.path).catch((error) => {
-      if (isFsError(error, "NotFound")) throw new SessionWriteConflictError(this.path, "the file was removed after it was written");
+    let real: string;
+    try {
+      real = yield* realPath(path);
+    } catch (error) {
+      if (isFsError(error, "NotFound")) throw new SessionWriteConflictError(path, "the file was removed after it was written");
       throw error;
-    });
-    const size = await withFileLock(this.#fs, real, async () => {
-      const stat = await this.#fs.stat(this.path);
-      if (stat === null) throw new SessionWriteConflictError(this.path, "the file was removed after it was written");
-      if (known !== undefined && stat.size < known.size) {
-        throw new SessionWriteConflictError(this.path, "it was shortened or replaced since it was read");
+    }
+    const size = yield* lockedSteps(real, function* () {
+      const now = yield* stat(path);
+      if (now === null) throw new SessionWriteConflictError(path, "the file was removed after it was written");
+      if (known !== undefined && now.size < known.size) {
+        throw new SessionWriteConflictError(path, "it was shortened or replaced since it was read");
       }
-      const grown = known !== undefined && stat.size > known.size;
-      const tail = grown ? await this.#readRange(known.size, stat.size) : undefined;
+      const grown = known !== undefined && now.size > known.size;
+      const tail = grown ? yield* read(path, known.size, now.size) : undefined;
       const { entry } = add(tail ? appendedEntries(tail) : []);
-      const clean = await this.#endsClean(stat.size, known, tail);
+      const clean = yield* endsClean(path, now.size, known, tail);
       const line = JSON.stringify(entry) + "\n";
       const bytes = encoder.encode(clean ? line : "\n" + line);
-      await this.#fs.append(this.path, bytes);
-      return stat.size + bytes.length;
+      yield* append(path, bytes);
+      return now.size + bytes.length;
     });
     this.#state = { kind: "written", end: { size, newline: true } };
-  }
-
-  /** Whether a line can go right after the file's `size` bytes: empty, or a newline at the end. */
-  async #endsClean(size: number, known: FileEnd | undefined, tail: Uint8Array | undefined): Promise<boolean> {
-    if (size === 0) return true;
-    if (tail !== undefined) return tail[tail.length - 1] === NEWLINE;
-    if (known?.size === size) return known.newline;
-    return (await this.#lastByte(size)) === NEWLINE;
-  }
-
-  async #lastByte(size: number): Promise<number | undefined> {
-    for await (const chunk of this.#fs.read(this.path, { start: size - 1, end: size })) {
-      if (chunk.length > 0) return chunk[0];
-    }
-    return undefined;
-  }
-
-  async #readRange(start: number, end: number): Promise<Uint8Array> {
-    const bytes = new Uint8Array(end - start);
-    let at = 0;
-    for await (const chunk of this.#fs.read(this.path, { start, end })) {
-      bytes.set(chunk, at);
-      at += chunk.length;
-    }
-    return bytes.subarray(0, at);
   }
 
   /**
@@ -168,10 +148,10 @@ export class SessionWriter {
    * over after ours; the end this writer remembers stops before them, so the next append takes
    * them in as others' entries.
    */
-  async #rewriteMigrated(session: SessionSnapshot, state: { fromVersion: number; byteLength: number }): Promise<void> {
-    const real = await this.#fs.realPath(this.path);
+  *#rewriteMigrated(session: SessionSnapshot, state: { fromVersion: number; byteLength: number }): Steps<void> {
+    const real = yield* realPath(this.path);
     const bytes = encoder.encode(toJsonl([session.header, ...session.entries]));
-    await safeRewrite(this.#fs, real, (original) => {
+    yield* safeRewriteSteps(real, (original) => {
       if (original.length !== state.byteLength) {
         throw new SessionWriteConflictError(this.path, "it changed on disk since it was opened; not rewriting it");
       }
@@ -179,4 +159,12 @@ export class SessionWriter {
     });
     this.#state = { kind: "written", end: { size: bytes.length, newline: true } };
   }
+}
+
+/** Whether a line can go right after the file's `size` bytes: empty, or a newline at the end. */
+function* endsClean(path: string, size: number, known: FileEnd | undefined, tail: Uint8Array | undefined): Steps<boolean> {
+  if (size === 0) return true;
+  if (tail !== undefined) return tail[tail.length - 1] === NEWLINE;
+  if (known?.size === size) return known.newline;
+  return (yield* read(path, size - 1, size))[0] === NEWLINE;
 }

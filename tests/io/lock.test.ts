@@ -10,7 +10,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, it } from "node:test";
 import { type FileSystem, FsError, isFsError } from "../../src/io/file-system.ts";
-import { withFileLock } from "../../src/io/lock.ts";
+import { takeLock, withFileLock } from "../../src/io/lock.ts";
+import { runStepsSync } from "../../src/io/run-sync.ts";
+import type { SyncFileSystem } from "../../src/io/sync-file-system.ts";
 import { formatHolder, type LockHolder } from "../../src/io/lock-holder.ts";
 import type { ProcessProbe } from "../../src/io/process-probe.ts";
 import { MemoryFileSystem } from "../../src/io/memory.ts";
@@ -313,5 +315,32 @@ describe("withFileLock() and the remains of a killed release", () => {
     await fs.mkdir("/.s.jsonl.lock.a1b2c3d4e5f6.tmp");
     await withFileLock(fs, "/s.jsonl", async () => {}, { probe: fakeProbe({ 100: "1" }) });
     assert.deepEqual(await fs.list("/"), []);
+  });
+});
+
+describe("takeLock() steps", () => {
+  it("takeLock() tries again when its rename meets a lock that is gone again by the next look", () => {
+    // Another process took the lock between our look and our rename, and released it before we
+    // looked again: the rename's NotEmpty says a lock was there, which is no error of ours.
+    let renames = 0;
+    const disk: SyncFileSystem = {
+      read: (path) => {
+        throw new FsError("NotFound", path, "none");
+      },
+      stat: () => null,
+      list: () => [],
+      append: () => {},
+      writeAtomic: () => {},
+      rename: (from, to) => {
+        if (++renames === 1) throw new FsError("NotEmpty", from, `Cannot rename "${from}" to "${to}": the directory is not empty`);
+      },
+      remove: () => {},
+      mkdir: () => {},
+      link: () => {},
+      realPath: (path) => path,
+    };
+    const held = runStepsSync(disk, takeLock("/s.jsonl"), { sleep: () => {} });
+    assert.equal(held.lockPath, "/s.jsonl.lock");
+    assert.equal(renames, 2);
   });
 });

@@ -4,14 +4,15 @@
  * (persisted to temp dirs), and must agree on entries, files, tree, labels, name and context.
  */
 import assert from "node:assert/strict";
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, test } from "node:test";
-import type { AgentMessage, SessionEntry, SessionTreeNode } from "../../src/core/format/types.ts";
+import type { SessionEntry } from "../../src/core/format/types.ts";
 import { nodeFileSystem } from "../../src/io/node.ts";
 import { SessionManager } from "../../src/session/session-manager.ts";
 import { usage } from "./_fixtures.ts";
+import { contextJson, entryJson, fileLines, makeMessage, mulberry32, treeShape } from "./_differential.ts";
 
 const SEEDS = 100;
 const OPS = 30;
@@ -31,17 +32,6 @@ try {
 
 const work = mkdtempSync(join(tmpdir(), "pi-session-smdiff-"));
 after(() => rmSync(work, { recursive: true, force: true }));
-
-function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** Both managers, the id maps between them, and the file pairs they have written. */
 class Pair {
@@ -75,48 +65,6 @@ class Pair {
   }
 }
 
-const ID_KEYS = ["id", "parentId", "targetId", "firstKeptEntryId", "fromId"];
-
-/** An entry as comparable JSON: ids mapped to ours, times (which differ by design) removed. Key order is kept. */
-function entryJson(entry: unknown, toOurs?: Map<string, string>): string {
-  const o = JSON.parse(JSON.stringify(entry));
-  for (const key of ID_KEYS) if (toOurs?.has(o[key])) o[key] = toOurs.get(o[key]);
-  delete o.timestamp;
-  if (o.systemMessage) delete o.systemMessage.timestamp;
-  if (o.type === "session") {
-    delete o.id;
-    delete o.parentSession;
-  }
-  return JSON.stringify(o);
-}
-
-function messagesJson(messages: AgentMessage[], toOurs?: Map<string, string>): string {
-  return JSON.stringify(messages.map((m) => {
-    const o = JSON.parse(JSON.stringify(m));
-    delete o.timestamp;
-    if (toOurs?.has(o.fromId)) o.fromId = toOurs.get(o.fromId);
-    return o;
-  }));
-}
-
-function contextJson(context: Any, toOurs?: Map<string, string>): string {
-  return JSON.stringify({ messages: messagesJson(context.messages, toOurs), thinkingLevel: context.thinkingLevel, model: context.model });
-}
-
-function treeShape(nodes: SessionTreeNode[], toOurs?: Map<string, string>): unknown[] {
-  return nodes.map((n) => [toOurs?.get(n.entry.id) ?? n.entry.id, n.label ?? null, treeShape(n.children, toOurs)]);
-}
-
-function fileLines(path: string, toOurs?: Map<string, string>): string[] | null {
-  let text: string;
-  try {
-    text = readFileSync(path, "utf8");
-  } catch {
-    return null;
-  }
-  return text.split("\n").filter(Boolean).map((line) => entryJson(JSON.parse(line), toOurs));
-}
-
 /** Runs `fn` on both sides; they must both succeed or both throw the same message. */
 async function both(pair: Pair, what: string, ours: () => Promise<unknown> | unknown, theirs: () => unknown): Promise<void> {
   let ourError: string | undefined;
@@ -133,32 +81,6 @@ async function both(pair: Pair, what: string, ours: () => Promise<unknown> | unk
     for (const [refId, ourId] of pair.toOurs) refError = refError.replaceAll(refId, ourId);
   }
   assert.equal(ourError, refError, `${what}: errors differ`);
-}
-
-function makeMessage(rand: () => number, n: number): AgentMessage {
-  const roll = rand();
-  const timestamp = 1_700_000_000_000 + n;
-  if (roll < 0.3) return { role: "user", content: rand() < 0.5 ? `question ${n}` : [{ type: "text", text: `q ${n}` }], timestamp };
-  if (roll < 0.55) {
-    const model = rand() < 0.5 ? "claude" : "gpt";
-    return {
-      role: "assistant",
-      content: [{ type: "text", text: `answer ${n}` }],
-      api: "x",
-      provider: model === "claude" ? "anthropic" : "openai",
-      model,
-      usage,
-      stopReason: "stop",
-      timestamp,
-    };
-  }
-  if (roll < 0.65) return { role: "toolResult", toolCallId: `c${n}`, toolName: "read", content: [{ type: "text", text: `out ${n}` }], isError: false, timestamp };
-  if (roll < 0.8) {
-    const extra = rand() < 0.3 ? { sections: { s: rand() < 0.5 ? `sec ${n}` : null } } : rand() < 0.3 ? { toolsAdded: [{ name: `t${n % 3}`, description: "d", parameters: {} }] } : {};
-    return { role: "system", content: rand() < 0.2 ? "" : `prompt ${n}`, ...extra, timestamp };
-  }
-  if (roll < 0.9) return { role: "bashExecution", command: "ls", output: `o${n}`, exitCode: n % 2, cancelled: false, truncated: false, excludeFromContext: rand() < 0.3, timestamp };
-  return { role: "custom", customType: "ext", content: `custom ${n}`, display: true, timestamp };
 }
 
 /** One random operation, applied to both sides. */

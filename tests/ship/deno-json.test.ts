@@ -34,6 +34,21 @@ describe("deno.json", () => {
     }
   });
 
+  it("serves pi-session/compat through its export: a synchronous append is there at once", { skip: isNode ? false : "runs under Node; it drives Deno", timeout: 120_000 }, async () => {
+    const deno = join(root, "node_modules", ".bin", "deno");
+    const script = `import { SessionManager } from "${denoJson.name}/compat";
+const session = SessionManager.inMemory("/work");
+const id = session.appendMessage({ role: "user", content: "hi", timestamp: 0 });
+console.log(JSON.stringify([typeof id, session.getEntry(id)?.type, session.getLeafId() === id]));`;
+    const { code, output } = await new Promise<{ code: number; output: string }>((resolve) => {
+      execFile(deno, ["eval", "--ext=ts", script], { cwd: root, env: { ...process.env, NO_COLOR: "1" } }, (error, stdout, stderr) => {
+        resolve({ code: error ? (typeof error.code === "number" ? error.code : 1) : 0, output: stdout + stderr });
+      });
+    });
+    assert.equal(code, 0, output);
+    assert.deepEqual(JSON.parse(output.trim()), ["string", "message", true]);
+  });
+
   it("passes JSR's own checks: `deno publish --dry-run` (offline, no slow types allowed)", { skip: isNode ? false : "runs under Node; it drives Deno", timeout: 300_000 }, async () => {
     const deno = join(root, "node_modules", ".bin", "deno");
     const { code, output } = await new Promise<{ code: number; output: string }>((resolve) => {

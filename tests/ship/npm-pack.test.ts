@@ -71,8 +71,33 @@ for (const path of process.argv.slice(2)) {
 process.stdout.write(JSON.stringify(results));
 `;
 
+// pi's synchronous API from pi-session/compat: an append is on disk and in memory when it returns.
+const COMPAT_MJS = `
+import { mkdtempSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { tmpdir } from "node:os";
+import { SessionManager, loadEntriesFromFile } from "pi-session/compat";
+
+const dir = mkdtempSync(join(tmpdir(), "compat-"));
+const session = SessionManager.create("/work", dir);
+const id = session.appendMessage({ role: "user", content: "hi", timestamp: 0 });
+const usage = session.appendUsage("cache_warm", "p", "m", { input: 1, output: 0, cacheRead: 0, cacheWrite: 0, totalTokens: 1, cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 } });
+const reopened = SessionManager.open(session.getSessionFile());
+process.stdout.write(JSON.stringify({
+  id: typeof id,
+  entry: session.getEntry(id)?.type,
+  usage: usage.type,
+  lines: readFileSync(session.getSessionFile(), "utf8").trim().split("\\n").length,
+  reopened: reopened.getEntries().map((e) => e.id),
+  expected: [id, usage.id],
+  loaded: loadEntriesFromFile(session.getSessionFile()).length,
+  listed: (await SessionManager.list("/work", dir)).length,
+}));
+`;
+
 // Compiles only if the declarations carry real types: the expect-error line fails on \`any\`.
 const CONSUMER_MTS = `
+import { SessionManager as Compat } from "pi-session/compat";
 import { SessionManager, buildSessionContext, parseSession, type SessionContext } from "pi-session";
 import { SessionTree } from "pi-session/core";
 import { readContextFromFile } from "pi-session/session";
@@ -86,6 +111,10 @@ export async function contexts(path: string, bytes: Uint8Array): Promise<Session
   const wrong: number = session.getLeafId();
   const fs: FileSystem = detectFileSystem();
   const { context } = await readContextFromFile(fs, path);
+  const compat = Compat.open(path);
+  const id: string = compat.appendCustomEntry("x");
+  // @ts-expect-error compat's appends return the id itself, not a Promise
+  const promised: Promise<string> = compat.appendCustomEntry("y", id);
   return [buildSessionContext(file.entries, leafId), session.buildSessionContext(), context];
 }
 `;
@@ -166,6 +195,15 @@ describe("npm package", { skip: isNode ? false : "runs under Node only; it drive
       assert.deepEqual(result.fromParse, context, `parseSession + buildSessionContext, ${samples[i]}`);
       assert.deepEqual(result.fast, context, `readContextFromFile, ${samples[i]}`);
     }
+  });
+
+  it("serves pi-session/compat: pi's synchronous SessionManager, appends on disk when they return", async () => {
+    writeFileSync(join(project, "compat.mjs"), COMPAT_MJS);
+    const run = await exec(process.execPath, ["compat.mjs"], project, env);
+    assert.equal(run.code, 0, run.stderr);
+    const result = JSON.parse(run.stdout);
+    assert.deepEqual(result, { id: "string", entry: "message", usage: "usage", lines: 3, reopened: result.expected, expected: result.expected, loaded: 3, listed: 1 });
+    assert.ok(packedFiles.includes("dist/lib/compat/mod.js") && packedFiles.includes("dist/lib/compat/mod.d.ts"));
   });
 
   for (const [name, options] of Object.entries(TSCONFIGS)) {

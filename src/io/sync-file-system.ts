@@ -1,0 +1,65 @@
+/**
+ * The synchronous door to the disk, for code that must not wait (pi's synchronous
+ * `SessionManager` API, `pi-session/compat`): the few operations the session layer needs.
+ * Errors are `FsError`s, as with `FileSystem`.
+ * @module
+ */
+
+import type { AppendOptions, AtomicWriteOptions, DirEntry, FileStat, FileSystem } from "./file-system.ts";
+import { chunksOf, SourceFailure } from "./_write-data.ts";
+
+/** `FileSystem`'s operations, blocking; `read` returns the bytes at once. */
+export interface SyncFileSystem {
+  /** Bytes `[start, end)` of a file (all of it without a range); shorter at the end of the file. */
+  read(path: string, start?: number, end?: number): Uint8Array;
+  /** Facts about a path, or `null` when nothing is there. Follows symbolic links. */
+  stat(path: string): FileStat | null;
+  list(dir: string): DirEntry[];
+  /** Appends bytes in one write call; creates the file (mode 0600 by default) if missing. */
+  append(path: string, data: Uint8Array, options?: AppendOptions): void;
+  /** Replaces the file's content atomically: temp file beside it, fsync, rename (`exclusive`: a new file only). */
+  writeAtomic(path: string, data: Uint8Array, options?: AtomicWriteOptions): void;
+  rename(from: string, to: string): void;
+  /** Removes a file, or an empty directory. */
+  remove(path: string): void;
+  mkdir(path: string, options?: { recursive?: boolean }): void;
+  /** A second name for a file (a hard link); `AlreadyExists` if `newPath` is taken. */
+  link(existing: string, newPath: string): void;
+  /** The absolute path with every symbolic link resolved; `NotFound` if nothing is there. */
+  realPath(path: string): string;
+}
+
+/**
+ * A `FileSystem` whose calls are answered by `sync` (for async code, such as listing, that must
+ * see the same disk as a synchronous caller, a memory one in tests).
+ */
+export function asyncFileSystem(sync: SyncFileSystem): FileSystem {
+  return {
+    async *read(path, range = {}) {
+      yield sync.read(path, range.start, range.end);
+    },
+    stat: async (path) => sync.stat(path),
+    list: async (dir) => sync.list(dir),
+    append: async (path, data, options) => sync.append(path, data, options),
+    async writeAtomic(path, data, options) {
+      const chunks: Uint8Array[] = [];
+      try {
+        for await (const chunk of chunksOf(data)) chunks.push(chunk.slice());
+      } catch (error) {
+        throw error instanceof SourceFailure ? error.error : error;
+      }
+      const bytes = new Uint8Array(chunks.reduce((sum, chunk) => sum + chunk.length, 0));
+      let at = 0;
+      for (const chunk of chunks) {
+        bytes.set(chunk, at);
+        at += chunk.length;
+      }
+      sync.writeAtomic(path, bytes, options);
+    },
+    rename: async (from, to) => sync.rename(from, to),
+    remove: async (path) => sync.remove(path),
+    mkdir: async (path, options) => sync.mkdir(path, options),
+    link: async (existing, newPath) => sync.link(existing, newPath),
+    realPath: async (path) => sync.realPath(path),
+  };
+}
