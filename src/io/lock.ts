@@ -46,7 +46,21 @@ const HOLDER_FILE = "holder.json";
 const NEWLINE = new Uint8Array([0x0a]);
 const encoder = new TextEncoder();
 /** A temp file or folder beside a file `$1`: its own, its backups' (`.v1.bak`, `.v1.bak.2`), its lock's. */
-const LEFTOVER = /^\.(.+?)(\.lock|\.v\d+\.bak(\.\d+)?)?\.[0-9a-f]{12}\.tmp$/;
+const TEMP_NAME = /^\.(.+)\.[0-9a-f]{12}\.tmp$/;
+/** What a temp file or lock folder beside a file may be of, besides the file itself. */
+const TEMP_OF = /(\.lock|\.(v\d+|repair|move)\.bak(\.\d+)?)$/;
+
+/**
+ * The name of the file a leftover beside it belongs to, or undefined: `.<name>.<hex>.tmp` (a temp
+ * file, or a lock folder being taken or set aside), of the file, its lock or a backup, and a
+ * temp of such a temp (`writeAtomic` of a rewrite's temp file writes one while it runs).
+ */
+function leftoverOf(entryName: string): string | undefined {
+  let name = TEMP_NAME.exec(entryName)?.[1];
+  if (name === undefined) return undefined;
+  name = TEMP_NAME.exec(name)?.[1] ?? name;
+  return name.replace(TEMP_OF, "");
+}
 /** `FileLockOptions` for the step functions: no async sleep (they wait by yielding). */
 export type LockStepOptions = Omit<FileLockOptions, "sleep">;
 
@@ -248,7 +262,7 @@ function* removeAside(lockPath: string): Steps<boolean> {
 function* removeOrphans(path: string, probe: ProcessProbe, staleMs: number, clock: () => number): Steps<void> {
   const { dir, prefix, base } = splitPath(path);
   for (const entry of yield* listOrNone(dir)) {
-    if (LEFTOVER.exec(entry.name)?.[1] !== base) continue;
+    if (leftoverOf(entry.name) !== base) continue;
     const at = prefix + entry.name;
     if (!entry.isDirectory) {
       yield* bestEffort(removeIfPresent(at));
@@ -269,7 +283,7 @@ function* sweepFolder(path: string, holder: LockHolder, probe: ProcessProbe, sta
   const entries = yield* listOrNone(dir);
   const others = new Set<string>();
   for (const entry of entries) {
-    const other = LEFTOVER.exec(entry.name)?.[1] ?? (entry.isDirectory && entry.name.endsWith(".lock") ? entry.name.slice(0, -".lock".length) : undefined);
+    const other = leftoverOf(entry.name) ?? (entry.isDirectory && entry.name.endsWith(".lock") ? entry.name.slice(0, -".lock".length) : undefined);
     if (other !== undefined && other !== base) others.add(prefix + other);
   }
   for (const other of others) {

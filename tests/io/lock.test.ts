@@ -216,8 +216,11 @@ describe("withFileLock() and the lock's holder", () => {
     const fs = new MemoryFileSystem({ clock: () => at });
     await fs.mkdir("/d");
     await leaveLock(fs, "/d/s.jsonl", holder(4242));
-    const keep = ["s.jsonl", ".t.jsonl.0123456789ab.tmp", ".s.jsonl.0123456789ab.tmp.x", "s.jsonl.v1.bak", ".s.jsonl.v1.bak.x.0123456789ab.tmp"];
-    for (const name of [...keep, ".s.jsonl.0123456789ab.tmp", ".s.jsonl.v1.bak.2.0123456789ab.tmp"]) await fs.append(`/d/${name}`, new Uint8Array([1]));
+    const keep = ["s.jsonl", ".t.jsonl.0123456789ab.tmp", ".s.jsonl.0123456789ab.tmp.x", "s.jsonl.v1.bak", ".s.jsonl.v1.bak.x.0123456789ab.tmp", "..t.jsonl.0123456789ab.tmp.a1b2c3d4e5f6.tmp"];
+    // Leftovers: temp files of the file and of its backups, and a temp of a rewrite's temp file
+    // (writeAtomic of the rewrite's temp, killed while it wrote).
+    const leftovers = [".s.jsonl.0123456789ab.tmp", ".s.jsonl.v1.bak.2.0123456789ab.tmp", ".s.jsonl.repair.bak.0123456789ab.tmp", "..s.jsonl.0123456789ab.tmp.a1b2c3d4e5f6.tmp"];
+    for (const name of [...keep, ...leftovers]) await fs.append(`/d/${name}`, new Uint8Array([1]));
     await leaveLock(fs, "/d/.s.jsonl.lock.a1b2c3d4e5f6", holder(4343)); // a lock a killed process was taking
     await fs.rename("/d/.s.jsonl.lock.a1b2c3d4e5f6.lock", "/d/.s.jsonl.lock.a1b2c3d4e5f6.tmp");
     await withFileLock(fs, "/d/s.jsonl", async () => {}, { probe: fakeProbe({ 100: "1" }), clock: () => at, sleep: noWait });
