@@ -23,6 +23,8 @@ import { safeRewriteSteps } from "./safe-rewrite.ts";
 export const SESSION_FILE_MODE = 0o600;
 
 const NEWLINE = 0x0a;
+/** How far back one look for a line's start reads. */
+const LOOK_BACK = 64 * 1024;
 const encoder = new TextEncoder();
 
 /** The size of a session file and whether it ended with a newline, when last read or written. */
@@ -129,7 +131,10 @@ export class SessionWriter {
         throw new SessionWriteConflictError(path, "it was shortened or replaced since it was read");
       }
       const grown = known !== undefined && now.size > known.size;
-      const tail = grown ? yield* read(path, known.size, now.size) : undefined;
+      // A last line that was not complete when we read the file (torn, or still being written by
+      // another process as we read) is read again from its start: its entry is one of theirs.
+      const from = grown && !known.newline ? yield* lineStartBefore(path, known.size) : known?.size ?? 0;
+      const tail = grown ? yield* read(path, from, now.size) : undefined;
       const { entry } = add(tail ? appendedEntries(tail) : []);
       const clean = yield* endsClean(path, now.size, known, tail);
       const line = JSON.stringify(entry) + "\n";
@@ -159,6 +164,17 @@ export class SessionWriter {
     });
     this.#state = { kind: "written", end: { size: bytes.length, newline: true } };
   }
+}
+
+/** Where the line that holds byte `end - 1` starts: just after the newline before it, or 0. */
+function* lineStartBefore(path: string, end: number): Steps<number> {
+  for (let stop = end; stop > 0;) {
+    const start = Math.max(0, stop - LOOK_BACK);
+    const at = (yield* read(path, start, stop)).lastIndexOf(NEWLINE);
+    if (at >= 0) return start + at + 1;
+    stop = start;
+  }
+  return 0;
 }
 
 /** Whether a line can go right after the file's `size` bytes: empty, or a newline at the end. */

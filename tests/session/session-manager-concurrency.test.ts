@@ -31,6 +31,22 @@ async function started(fs: MemoryFileSystem | FlakyFileSystem): Promise<string> 
 }
 
 describe("SessionManager with another writer on the file", () => {
+  it("a last line another process was still writing when the file was read is taken in whole before the next append", async () => {
+    const fs = new MemoryFileSystem();
+    const file = await started(fs);
+    const other = JSON.stringify({ type: "session_info", id: "o0000001", parentId: (await readLines(fs, file)).at(-1)!.id, timestamp: "2026-01-01T00:00:00.000Z", name: "theirs" }) + "\n";
+    const cut = 20;
+    // We read the file while the other writer's line is only partly there (a read can see part of a write).
+    await fs.append(file, new TextEncoder().encode(other.slice(0, cut)));
+    const ours = await SessionManager.open(file, undefined, writer(fs, "m"));
+    await fs.append(file, new TextEncoder().encode(other.slice(cut)));
+    await ours.appendSessionInfo("ours");
+    const lines = await readLines(fs, file);
+    assert.deepEqual(lines.slice(-2).map((l) => l.id), ["o0000001", ours.getLeafId()]);
+    assert.equal(lines.at(-1)!.parentId, "o0000001", "our entry hangs under theirs");
+    assert.deepEqual(leaves(lines), [ours.getLeafId()]);
+  });
+
   it("two managers appending in turn form one chain, each taking in the other's entries", async () => {
     const fs = new MemoryFileSystem();
     const file = await started(fs);
