@@ -15,20 +15,12 @@ import { after, test } from "node:test";
 import { SessionManager } from "../../src/compat/mod.ts";
 import type { SessionEntry } from "../../src/core/format/types.ts";
 import { usage } from "../session/_fixtures.ts";
-import { type Any, contextJson, entryJson, fileLines, makeMessage, mulberry32, treeShape } from "../session/_differential.ts";
+import { type Any, contextJson, entryJson, fileLines, loadReference, makeMessage, mulberry32, treeShape } from "../session/_differential.ts";
 
 const SEEDS = 1000;
 const OPS = 20;
 
-// The package's "exports" hides dist/, so the reference is imported by path.
-const REFERENCE = "../../node_modules/@earendil-works/pi-coding-agent/dist/core/session-manager.js";
-let ref: Any;
-let skip: string | false = false;
-try {
-  ref = await import(REFERENCE);
-} catch (error) {
-  skip = `the reference SessionManager does not load here (${(error as Error).message.split("\n")[0]})`;
-}
+const { ref, skip } = await loadReference();
 
 const work = mkdtempSync(join(tmpdir(), "pi-session-compat-diff-"));
 after(() => rmSync(work, { recursive: true, force: true }));

@@ -12,6 +12,17 @@ import { usage } from "./_fixtures.ts";
 // deno-lint-ignore no-explicit-any
 export type Any = any;
 
+/** pi 1.6.0's SessionManager module, or why it does not load here (the test then skips with that). */
+export async function loadReference(): Promise<{ ref: Any; skip: string | false }> {
+  // The package's "exports" hides dist/, so the reference is imported by path.
+  const path = "../../node_modules/@earendil-works/pi-coding-agent/dist/core/session-manager.js";
+  try {
+    return { ref: await import(path), skip: false };
+  } catch (error) {
+    return { ref: undefined, skip: `the reference SessionManager does not load here (${(error as Error).message.split("\n")[0]})` };
+  }
+}
+
 export function mulberry32(seed: number): () => number {
   let a = seed >>> 0;
   return () => {

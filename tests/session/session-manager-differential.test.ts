@@ -12,7 +12,7 @@ import type { SessionEntry } from "../../src/core/format/types.ts";
 import { nodeFileSystem } from "../../src/io/node.ts";
 import { SessionManager } from "../../src/session/session-manager.ts";
 import { usage } from "./_fixtures.ts";
-import { contextJson, entryJson, fileLines, makeMessage, mulberry32, treeShape } from "./_differential.ts";
+import { contextJson, entryJson, fileLines, loadReference, makeMessage, mulberry32, treeShape } from "./_differential.ts";
 
 const SEEDS = 100;
 const OPS = 30;
@@ -20,15 +20,7 @@ const OPS = 30;
 /** The reference is plain JavaScript; its objects are handled as JSON. */
 type Any = any;
 
-// The package's "exports" hides dist/, so the reference is imported by path.
-const REFERENCE = "../../node_modules/@earendil-works/pi-coding-agent/dist/core/session-manager.js";
-let ref: Any;
-let skip: string | false = false;
-try {
-  ref = await import(REFERENCE);
-} catch (error) {
-  skip = `the reference SessionManager does not load here (${(error as Error).message.split("\n")[0]})`;
-}
+const { ref, skip } = await loadReference();
 
 const work = mkdtempSync(join(tmpdir(), "pi-session-smdiff-"));
 after(() => rmSync(work, { recursive: true, force: true }));
