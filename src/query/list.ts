@@ -4,7 +4,7 @@
  * @module
  */
 import type { SessionInfo } from "../core/info/session-info.ts";
-import { onOrAfter } from "../core/stats/date-bound.ts";
+import { onOrAfter, onOrBefore } from "../core/stats/date-bound.ts";
 import { localDays } from "../core/stats/time-buckets.ts";
 import { uniquePrefixesAmong } from "../render/unique-prefix.ts";
 import { dateOption, timeZoneOption } from "./date-options.ts";
@@ -12,6 +12,7 @@ import { QueryError } from "./errors.ts";
 import type { QueryEnv } from "./env.ts";
 import { parseQuery, searchSessions } from "./resume-search.ts";
 import { cataloguedSessions } from "./scope.ts";
+import { sessionModels, usedModel } from "./session-models.ts";
 
 /** The JSON shape of one listed session (SPEC §4; pi's `SessionInfo` with ISO dates). */
 export interface SessionJson {
@@ -56,7 +57,11 @@ export interface ListOptions {
   search?: string;
   /** Only sessions modified on or after this day or month (YYYY-MM-DD, YYYY-MM), ISO time, or span back (7d). */
   since?: string;
-  /** IANA time zone of `since`'s day (default: the machine's). */
+  /** Only sessions modified on or before this day or month, or before this ISO time (or span back). */
+  until?: string;
+  /** Only sessions with a reply from a model whose `provider/model` contains this (any case). */
+  model?: string;
+  /** IANA time zone of `since`'s and `until`'s day (default: the machine's). */
   tz?: string;
   /** At most this many sessions, a whole number above 0 (a string is read as one); default all. */
   limit?: number | string;
@@ -115,7 +120,8 @@ export function checkLimit(limit: unknown, hint = "Pass e.g. --limit 20"): numbe
 
 /**
  * The sessions of the env's cwd (or with `all`, of every project), `sort`ed (ties keep the
- * catalog's order), filtered by `named` and `search`, and at most `limit` of them from `cursor` on.
+ * catalog's order), filtered by `named`, `since`, `until`, `model` and `search`, and at most
+ * `limit` of them from `cursor` on.
  *
  * @example
  * ```ts
@@ -137,6 +143,8 @@ export async function listSessions(env: QueryEnv, options: ListOptions = {}): Pr
     throw new QueryError("bad-option", `Cannot sort by "${sort}"`, `Sort by one of ${LIST_SORTS.join(", ")}`);
   }
   const since = dateOption(env, "since", options.since);
+  const until = dateOption(env, "until", options.until);
+  const model = options.model?.trim() || undefined;
   const day = localDays(timeZoneOption(options.tz));
   const cursor = options.cursor === undefined ? undefined : decodeCursor(options.cursor);
   // Through the catalog; a search also needs the message texts (a section of their own), and
@@ -145,6 +153,11 @@ export async function listSessions(env: QueryEnv, options: ListOptions = {}): Pr
   let sessions = listed.sessions;
   if (options.named) sessions = sessions.filter((s) => s.name !== undefined && s.name.trim() !== "");
   if (since) sessions = sessions.filter((s) => !Number.isNaN(s.modified.getTime()) && onOrAfter(since, s.modified.getTime(), day(s.modified.getTime())));
+  if (until) sessions = sessions.filter((s) => !Number.isNaN(s.modified.getTime()) && onOrBefore(until, s.modified.getTime(), day(s.modified.getTime())));
+  if (model !== undefined) {
+    const models = await sessionModels(env, Boolean(options.all));
+    sessions = sessions.filter((s) => usedModel(models.get(s.path) ?? [], model));
+  }
   // pi's /resume search syntax, as `pick` has it; the order stays the sort's.
   if (query !== undefined) sessions = searchSessions(sessions, query, true).sessions;
   let keyOf: (s: SessionInfo) => number | string | null;

@@ -16,7 +16,8 @@ import type { QueryEnv } from "./env.ts";
 import { QueryError } from "./errors.ts";
 import { shortSessionIds } from "./known-ids.ts";
 import { checkLimit } from "./list.ts";
-import { sessionScope, withProgress } from "./scope.ts";
+import { resolveSessionRef } from "./resolve/session-ref.ts";
+import { type SessionScope, sessionScope, withProgress } from "./scope.ts";
 
 export { DOC_ROLES };
 
@@ -37,6 +38,8 @@ export interface SearchOptions {
   until?: string;
   /** IANA time zone of day bounds (default: the machine's). */
   tz?: string;
+  /** Only this session's entries: a path, id, unique id prefix or `@` (then `all` does not matter). */
+  session?: string;
   /** At most this many hits, newest first (default 50); a whole number above 0 (a string is read as one). */
   limit?: number | string;
   /** Also give `shortIds` for the sessions hit. */
@@ -106,7 +109,7 @@ function hitJson(hit: SearchHit, session: SessionInfo | undefined): SearchHitJso
   };
 }
 
-/** The newest `limit` hits of a query among the sessions of the env cwd (or every project). */
+/** The newest `limit` hits of a query among the sessions of the env cwd (or every project, or one session). */
 export async function searchText(env: QueryEnv, options: SearchOptions): Promise<SearchResultValue> {
   const q = parseQuery(options.query, options);
   const limit = checkLimit(options.limit ?? 50);
@@ -117,8 +120,10 @@ export async function searchText(env: QueryEnv, options: SearchOptions): Promise
     until: dateOption(env, "until", options.until),
     tz: timeZoneOption(options.tz),
   });
+  // One session: its file alone is the scope (through the same index, so a 1 GB session is searched as fast).
+  const only = options.session === undefined ? undefined : await resolveSessionRef(env, options.session);
   const { result, sessions, shortIds } = await env.withCatalog(async (catalog) => {
-    const scope = await sessionScope(env, Boolean(options.all));
+    const scope: SessionScope = only === undefined ? await sessionScope(env, Boolean(options.all)) : { files: [only], dirs: [] };
     const [refresh, done] = withProgress(env, "Searching sessions", { listedDirs: scope.dirs });
     try {
       const found = await searchSessions(catalog, scope, q, { limit, filter, cwdFilter: scope.cwdFilter, processCwd: env.storage.processCwd, refresh, onBadHeader: refresh.onBadHeader });

@@ -85,3 +85,43 @@ test("listSessions() keeps only sessions modified since a day or a span back, fo
   assert.equal((await listSessions(env, { since: "2025-06-01", tz: "UTC" })).value.length, 7);
   await assert.rejects(listSessions(env, { since: "yesterday-ish" }), (e) => e instanceof QueryError && /^--since: /.test(e.message));
 });
+
+test("listSessions() keeps only sessions modified until a day or an instant, and between since and until", async () => {
+  const fs = await sevenSessions();
+  const { env } = testEnv(fs);
+  const at = (minute: number) => new Date(Date.UTC(2025, 5, 1, 10, minute)).toISOString();
+  // An instant: strictly before it, as search and stats take --until.
+  assert.deepEqual((await listSessions(env, { until: at(3) })).value.map((s) => s.modified).sort(), [at(1), at(2)]);
+  assert.deepEqual((await listSessions(env, { since: at(3), until: at(7) })).value.map((s) => s.modified).sort(), [at(3), at(3), at(5)]);
+  assert.equal((await listSessions(env, { until: "2025-05-31", tz: "UTC" })).value.length, 0);
+  assert.equal((await listSessions(env, { until: "2025-06", tz: "UTC" })).value.length, 7);
+  await assert.rejects(listSessions(env, { until: "soon" }), (e) => e instanceof QueryError && /^--until: /.test(e.message));
+  for (const argv of [["--until", at(3)], ["--since", at(3), "--until", at(7)]]) {
+    const cli = await runCli(["list", "--json", ...argv], { fs });
+    assert.deepEqual((await listSessions(env, { until: argv.at(-1), since: argv.length > 2 ? argv[1] : undefined })).value, JSON.parse(cli.stdout), argv.join(" "));
+  }
+});
+
+/** An assistant reply by `provider/model`. */
+function replied(id: string, parentId: string, provider: string, model: string): Record<string, unknown> {
+  const usage = { input: 1, output: 1, cacheRead: 0, cacheWrite: 0, totalTokens: 2, cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0.01 } };
+  const message = { role: "assistant", content: [{ type: "text", text: "ok" }], api: "x", provider, model, usage, stopReason: "stop", timestamp: 1748772002000 };
+  return { type: "message", id, parentId, timestamp: "2025-06-01T10:00:02.000Z", message };
+}
+
+test("listSessions() keeps only sessions with replies from a model that contains the text, as list --model", async () => {
+  const fs = memoryFs();
+  await addSession(fs, "m1aaaa-0000", [said("u1", 1, "one"), replied("a1", "u1", "anthropic", "claude-sonnet-4")]);
+  await addSession(fs, "m2aaaa-0000", [said("u1", 2, "two"), replied("a1", "u1", "openai", "gpt-5"), replied("a2", "a1", "anthropic", "claude-opus-4")]);
+  await addSession(fs, "m3aaaa-0000", [said("u1", 3, "three")]);
+  const { env } = testEnv(fs);
+  const ids = async (model: string) => (await listSessions(env, { model })).value.map((s) => s.id).sort();
+  assert.deepEqual(await ids("claude"), ["m1aaaa-0000", "m2aaaa-0000"]);
+  assert.deepEqual(await ids("Sonnet"), ["m1aaaa-0000"]);
+  assert.deepEqual(await ids("openai/gpt-5"), ["m2aaaa-0000"]);
+  assert.deepEqual(await ids("llama"), []);
+  for (const model of ["claude", "gpt", "llama"]) {
+    const cli = await runCli(["list", "--json", "--model", model], { fs });
+    assert.deepEqual((await listSessions(env, { model })).value, JSON.parse(cli.stdout), model);
+  }
+});

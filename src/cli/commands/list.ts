@@ -19,7 +19,9 @@ export const listCommand: CommandSpec = {
     { flags: "--named", description: "only sessions that have a name" },
     { flags: "--search <query>", description: "only sessions matching the query, as pi's /resume searches: words (fuzzy), \"exact phrases\", re:REGEX" },
     { flags: "--since <date>", description: "only sessions modified on or after this day or month (YYYY-MM-DD, YYYY-MM), ISO time, or span back (7d, 12h, 2w)" },
-    { flags: "--tz <zone>", description: "time zone of --since's day or month (default: this machine's)" },
+    { flags: "--until <date>", description: "only sessions modified on or before this day or month, or before this ISO time" },
+    { flags: "--model <name>", description: "only sessions with replies from a model whose provider/model contains this (any case)" },
+    { flags: "--tz <zone>", description: "time zone of --since's and --until's day or month (default: this machine's)" },
     { flags: "--limit <n>", description: "print at most n sessions" },
     { flags: "--ndjson", description: "print one JSON object per line" },
   ],
@@ -28,7 +30,7 @@ export const listCommand: CommandSpec = {
     'or cwd (fuzzily in the name and cwd); "quoted words" match as a phrase; re:PATTERN is a',
     "case-insensitive regular expression. Exits 1 when no session is listed.",
   ],
-  examples: ["pi-session list", "pi-session list --all --sort messages --limit 20", "pi-session list --all --since 7d", "pi-session list --search '\"tree walk\" parser'", "pi-session list --all --json | jq '.[0].path'"],
+  examples: ["pi-session list", "pi-session list --all --sort messages --limit 20", "pi-session list --all --since 7d", "pi-session list --all --model sonnet --since 2025-06 --until 2025-06", "pi-session list --search '\"tree walk\" parser'", "pi-session list --all --json | jq '.[0].path'"],
   async run(ctx, _args, opts) {
     const table = !opts.ndjson && !ctx.json;
     const query = typeof opts.search === "string" ? opts.search : undefined;
@@ -38,6 +40,8 @@ export const listCommand: CommandSpec = {
       named: Boolean(opts.named),
       search: query,
       since: typeof opts.since === "string" ? opts.since : undefined,
+      until: typeof opts.until === "string" ? opts.until : undefined,
+      model: typeof opts.model === "string" ? opts.model : undefined,
       tz: typeof opts.tz === "string" ? opts.tz : undefined,
       limit: opts.limit === undefined ? undefined : String(opts.limit),
       shortIds: table,
@@ -54,7 +58,11 @@ export const listCommand: CommandSpec = {
     }
     if (sessions.length === 0) {
       const what = query !== undefined ? `No sessions match ${JSON.stringify(query)}` : opts.named ? "No named sessions" : "No sessions";
-      const when = typeof opts.since === "string" ? ` modified since ${opts.since}` : "";
+      const when = [
+        typeof opts.model === "string" ? ` by a model matching ${JSON.stringify(opts.model)}` : "",
+        typeof opts.since === "string" ? ` modified since ${opts.since}` : "",
+        typeof opts.until === "string" ? ` modified until ${opts.until}` : "",
+      ].join("");
       ctx.note(opts.all ? `${what}${when}.` : `${what}${when} for ${ctx.cwd}; try --all`);
       return 1;
     }

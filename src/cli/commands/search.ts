@@ -31,6 +31,7 @@ export const searchCommand: CommandSpec = {
   args: ["<query...>"],
   options: [
     { flags: "-a, --all", description: "search every project (default: the sessions of this directory)" },
+    { flags: "--session <ref>", description: "only this session's entries (a path, id, unique id prefix or @)" },
     { flags: "--regex", description: "the query is a JavaScript regular expression (case-sensitive unless -i)" },
     { flags: "-i, --ignore-case", description: "with --regex: ignore case (plain queries always do)" },
     { flags: "--role <roles>", description: `only these roles, comma-separated: ${DOC_ROLES.join(", ")} (or tool, bash)` },
@@ -52,6 +53,7 @@ export const searchCommand: CommandSpec = {
     const { value, hits, more, sessions, shortIds } = await searchText(ctx, {
       query: source,
       all: Boolean(opts.all),
+      session: typeof opts.session === "string" ? opts.session : undefined,
       regex: Boolean(opts.regex),
       ignoreCase: Boolean(opts.ignoreCase),
       roles: typeof opts.role === "string" ? opts.role : undefined,

@@ -46,6 +46,14 @@ export function refParam(c: Context): string {
   return ref;
 }
 
+/** A session reference from the query string (`session`), checked as a path's is. */
+function sessionParam(c: Context): string | undefined {
+  const value = c.req.query("session");
+  if (value === undefined || value === "") return undefined;
+  if (!isSafeRef(value)) throw new ApiFailure(404, "no-session", `No session found matching "${value}"`, "Use a session id or a unique prefix of one, as /api/sessions lists them");
+  return value;
+}
+
 /** An entry reference from the query string (`leaf`, `after`), checked the same way. */
 function entryParam(c: Context, name: string): string | undefined {
   const value = c.req.query(name);
@@ -114,6 +122,8 @@ export function apiRoutes(app: Hono, state: ServeState): void {
       named: flagParam(c, "named"),
       search: c.req.query("q") || undefined,
       since: c.req.query("since") || undefined,
+      until: c.req.query("until") || undefined,
+      model: c.req.query("model") || undefined,
       tz: c.req.query("tz") || undefined,
       limit: limitParam(c),
       cursor: c.req.query("cursor") || undefined,
@@ -153,6 +163,7 @@ export function apiRoutes(app: Hono, state: ServeState): void {
     const options = {
       query: requiredParam(c, "q", "parser"),
       all: true,
+      session: sessionParam(c),
       limit: limitParam(c),
       roles: c.req.query("role") || undefined,
       regex: flagParam(c, "regex"),
