@@ -4,6 +4,32 @@
  * @module
  */
 
+/**
+ * The sidebar's rules (search box, filter buttons, the virtual tree), shared with the serve
+ * session page, which draws the same sidebar. It styles with the variables --side, --panel,
+ * --text, --muted, --border, --accent, --label-bg, --label, --mono and --sans.
+ */
+export const SIDEBAR_CSS = `.sidebar { display: flex; flex-direction: column; min-height: 0; background: var(--side); border-right: 1px solid var(--border); }
+.side-head { padding: 10px; border-bottom: 1px solid var(--border); display: grid; gap: 8px; }
+.search { width: 100%; padding: 6px 9px; border: 1px solid var(--border); border-radius: 6px; background: var(--panel); color: var(--text); font: inherit; }
+.filters { display: flex; flex-wrap: wrap; gap: 4px; }
+.filter, .toggle, .more { border: 1px solid var(--border); background: var(--panel); color: var(--text); border-radius: 999px; padding: 2px 10px; font: 12px var(--sans); cursor: pointer; }
+.filter.active, .toggle[aria-pressed="true"] { background: var(--accent); border-color: var(--accent); color: #fff; }
+.tree { flex: 1; overflow: auto; position: relative; min-height: 0; }
+.tree-spacer { position: relative; }
+.tree-row { position: absolute; left: 0; right: 0; height: 24px; line-height: 24px; white-space: nowrap; overflow: hidden; text-overflow: ellipsis;
+  font: 12px var(--mono); color: var(--muted); cursor: pointer; padding: 0 8px; }
+.tree-row .guide { white-space: pre; color: var(--muted); opacity: .6; }
+.tree-row:hover { background: color-mix(in srgb, var(--accent) 10%, transparent); }
+.tree-row.on-path { color: var(--text); }
+.tree-row.target { background: color-mix(in srgb, var(--accent) 22%, transparent); }
+.tree-row .marker { display: inline-block; width: 12px; color: var(--accent); }
+.tree-row.kind-user .row-text { color: var(--accent); }
+.tree-row.kind-assistant .row-text { color: var(--text); }
+.tree-row.kind-toolResult .row-text { color: var(--muted); }
+.label { display: inline-block; background: var(--label-bg); color: var(--label); border-radius: 4px; padding: 0 6px; margin-right: 6px; font: 11px/18px var(--mono); }
+.tree-status { padding: 6px 10px; border-top: 1px solid var(--border); color: var(--muted); font-size: 12px; }`;
+
 /** The CSS text, exactly as embedded. */
 export const VIEWER_CSS = `
 :root {
@@ -26,26 +52,7 @@ export const VIEWER_CSS = `
 html, body { margin: 0; height: 100%; background: var(--bg); color: var(--text); font: 14px/1.55 var(--sans); }
 #app { display: grid; grid-template-columns: minmax(260px, 360px) 1fr; height: 100vh; }
 .loading { padding: 2rem; color: var(--muted); }
-.sidebar { display: flex; flex-direction: column; min-height: 0; background: var(--side); border-right: 1px solid var(--border); }
-.side-head { padding: 10px; border-bottom: 1px solid var(--border); display: grid; gap: 8px; }
-.search { width: 100%; padding: 6px 9px; border: 1px solid var(--border); border-radius: 6px; background: var(--panel); color: var(--text); font: inherit; }
-.filters { display: flex; flex-wrap: wrap; gap: 4px; }
-.filter, .toggle, .more { border: 1px solid var(--border); background: var(--panel); color: var(--text); border-radius: 999px; padding: 2px 10px; font: 12px var(--sans); cursor: pointer; }
-.filter.active, .toggle[aria-pressed="true"] { background: var(--accent); border-color: var(--accent); color: #fff; }
-.tree { flex: 1; overflow: auto; position: relative; min-height: 0; }
-.tree-spacer { position: relative; }
-.tree-row { position: absolute; left: 0; right: 0; height: 24px; line-height: 24px; white-space: nowrap; overflow: hidden; text-overflow: ellipsis;
-  font: 12px var(--mono); color: var(--muted); cursor: pointer; padding: 0 8px; }
-.tree-row .guide { white-space: pre; color: var(--muted); opacity: .6; }
-.tree-row:hover { background: color-mix(in srgb, var(--accent) 10%, transparent); }
-.tree-row.on-path { color: var(--text); }
-.tree-row.target { background: color-mix(in srgb, var(--accent) 22%, transparent); }
-.tree-row .marker { display: inline-block; width: 12px; color: var(--accent); }
-.tree-row.kind-user .row-text { color: var(--accent); }
-.tree-row.kind-assistant .row-text { color: var(--text); }
-.tree-row.kind-toolResult .row-text { color: var(--muted); }
-.label { display: inline-block; background: var(--label-bg); color: var(--label); border-radius: 4px; padding: 0 6px; margin-right: 6px; font: 11px/18px var(--mono); }
-.tree-status { padding: 6px 10px; border-top: 1px solid var(--border); color: var(--muted); font-size: 12px; }
+${SIDEBAR_CSS}
 .content { overflow: auto; min-height: 0; padding: 0 28px 80px; overflow-anchor: none; }
 .session-head { max-width: 980px; margin: 24px auto 12px; background: var(--panel); border: 1px solid var(--border); border-radius: 10px; padding: 16px 20px; }
 .session-head h1 { margin: 0 0 10px; font-size: 20px; overflow-wrap: anywhere; }

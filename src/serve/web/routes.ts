@@ -64,6 +64,12 @@ function sessionRef(c: Context): string {
   return ref;
 }
 
+/** A day from a date field (`YYYY-MM-DD`), or undefined when empty; anything else is the API's 400. */
+function dateParam(c: Context, name: string): string | undefined {
+  const value = c.req.query(name)?.trim();
+  return value ? value : undefined;
+}
+
 function leafParam(c: Context): string | undefined {
   const leaf = c.req.query("leaf");
   if (leaf === undefined || leaf === "") return undefined;
@@ -77,13 +83,15 @@ export function webRoutes(app: Hono, state: ServeState): void {
     const cwd = c.req.query("cwd") || undefined;
     const sort = SORTS.includes(c.req.query("sort") ?? "") ? c.req.query("sort") : undefined;
     const named = c.req.query("named") === "1";
-    const since = c.req.query("since") || undefined;
+    const since = dateParam(c, "since");
+    const until = dateParam(c, "until");
+    const model = c.req.query("model")?.trim() || undefined;
     let rows: Raw;
     let next: string | null = null;
     if (q) {
       rows = hitRows(state.present((await searchText(state.env(), { query: q, all: true, limit: 50 })).value) as SearchHit[]);
     } else {
-      const options = { all: cwd === undefined, sort: sort as ListSort | undefined, named, since, limit: FIRST_SESSIONS };
+      const options = { all: cwd === undefined, sort: sort as ListSort | undefined, named, since, until, model, limit: FIRST_SESSIONS };
       const listed = await state.cached(`page list ${cwd ?? ""} ${JSON.stringify(options)}`, () => listSessions(state.env(cwd), options));
       rows = sessionRows(state.present(listed.value) as ListedSession[]);
       next = listed.nextCursor;
@@ -95,9 +103,13 @@ export function webRoutes(app: Hono, state: ServeState): void {
       projects.map((p) => html`<option value="${p}"${p === cwd ? html` selected` : ""}>${p}</option>`)
     }</select>`;
     const option = (value: string, label: string) => html`<option value="${value}"${(sort ?? "modified") === value ? html` selected` : ""}>${label}</option>`;
-    const body = html`<h1>Sessions</h1><form class="filters" method="get" action="/"><input id="q" name="q" type="search" value="${q}" placeholder="Search every session…" autocomplete="off" aria-label="Search"><select name="sort" aria-label="Sort">${
+    // The model field is free text (a part of provider/model, as list --model takes it); the script
+    // offers the models of the stats as choices once the page is shown, so the first paint waits for none.
+    const body = html`<h1>Sessions</h1><form class="filters" id="filters" method="get" action="/"><input id="q" name="q" type="search" value="${q}" placeholder="Search every session…" autocomplete="off" aria-label="Search"><select name="sort" aria-label="Sort">${
       option("modified", "Last active")
-    }${option("created", "Created")}${option("name", "Name")}${option("messages", "Messages")}${option("size", "Size")}</select>${project}<label>since <input type="date" name="since" value="${since ?? ""}"></label><label><input type="checkbox" name="named" value="1"${named ? html` checked` : ""}> named</label><button type="submit">Apply</button></form><ol class="rows" id="rows">${rows}</ol><button class="more" id="more" type="button"${next === null ? html` hidden` : ""}>More</button>`;
+    }${option("created", "Created")}${option("name", "Name")}${option("messages", "Messages")}${option("size", "Size")}</select>${project}<input name="model" id="model" type="search" list="models" value="${model ?? ""}" placeholder="Model" autocomplete="off" aria-label="Model"><datalist id="models"></datalist><span class="range"><label>from <input type="date" name="since" value="${since ?? ""}"></label><label>until <input type="date" name="until" value="${
+      until ?? ""
+    }"></label></span><label><input type="checkbox" name="named" value="1"${named ? html` checked` : ""}> named</label><button type="submit">Apply</button></form><ol class="rows" id="rows">${rows}</ol><button class="more" id="more" type="button"${next === null ? html` hidden` : ""}>More</button>`;
     return page(state, { title: "Sessions", page: "sessions", section: "sessions", body, data: { next } });
   }));
 
@@ -120,7 +132,7 @@ export function webRoutes(app: Hono, state: ServeState): void {
       tree ? treeView(id, state.present(tree), branch.leafId, onBranch) : html`<p class="notes">Loading the tree…</p>`
     }</div></aside><section><h1>${title}</h1><dl class="facts" id="facts"></dl><div class="toolbar"><code class="command" id="command" title="Resume in pi (click to copy)">${command}</code><a href="/sessions/${
       encodeURIComponent(id)
-    }/context${branch.leafId ? `?leaf=${encodeURIComponent(branch.leafId)}` : ""}">Context at the end</a>${leaf ? html`<a href="/sessions/${encodeURIComponent(id)}">Newest branch</a>` : ""}<a href="/sessions/${encodeURIComponent(id)}/session.jsonl" download>Download JSONL</a><a href="/api/sessions/${encodeURIComponent(id)}/entries?limit=2000">JSON</a></div><div id="entries">${
+    }/context${branch.leafId ? `?leaf=${encodeURIComponent(branch.leafId)}` : ""}">Context at the end</a>${leaf ? html`<a href="/sessions/${encodeURIComponent(id)}">Newest branch</a>` : ""}<a href="/sessions/${encodeURIComponent(id)}/session.jsonl" download>Download JSONL</a><button class="toggle" type="button" data-toggle="thinking" aria-pressed="false" title="Open every thinking block" hidden>Thinking</button><button class="toggle" type="button" data-toggle="output" aria-pressed="false" title="Open every long tool output" hidden>Tool output</button><a href="/api/sessions/${encodeURIComponent(id)}/entries?limit=2000">JSON</a></div><div id="entries">${
       entriesView(id, state.present(branch.entries))
     }</div><button class="more" id="more-entries" type="button"${branch.entries.length === branch.branch.length ? html` hidden` : ""}>More entries</button></section></div>`;
     return page(state, {

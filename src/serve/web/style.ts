@@ -5,11 +5,12 @@
  * @module
  */
 import { UPLOT_CSS } from "./client-bundle.ts";
+import { SIDEBAR_CSS } from "../../export/html/viewer-style.ts";
 
 const depths = Array.from({ length: 31 }, (_, d) => `.tree .d${d} a{padding-left:${0.4 + d * 0.7}em}`).join("");
 
 const OWN_CSS = `
-:root{--bg:#fff;--fg:#1f2328;--muted:#656d76;--line:#d0d7de;--panel:#f6f8fa;--accent:#0969da;--user:#ddf4ff;--assistant:#fff;--tool:#f6f8fa;--mark:#fff8c5;font-family:system-ui,-apple-system,"Segoe UI",sans-serif;color-scheme:light dark}
+:root{--text:var(--fg);--border:var(--line);--side:var(--panel);--label-bg:var(--mark);--label:var(--fg);--mono:ui-monospace,SFMono-Regular,Menlo,monospace;--sans:system-ui,-apple-system,"Segoe UI",sans-serif;--bg:#fff;--fg:#1f2328;--muted:#656d76;--line:#d0d7de;--panel:#f6f8fa;--accent:#0969da;--user:#ddf4ff;--assistant:#fff;--tool:#f6f8fa;--mark:#fff8c5;font-family:system-ui,-apple-system,"Segoe UI",sans-serif;color-scheme:light dark}
 @media (prefers-color-scheme:dark){:root{--bg:#0d1117;--fg:#e6edf3;--muted:#8d96a0;--line:#30363d;--panel:#161b22;--accent:#4493f8;--user:#0c2d6b;--assistant:#0d1117;--tool:#161b22;--mark:#3b2f00}}
 *{box-sizing:border-box}
 body{margin:0;background:var(--bg);color:var(--fg);font-size:15px;line-height:1.45}
@@ -39,6 +40,10 @@ button{cursor:pointer;background:var(--panel)}
 .side{position:sticky;top:3.2em;align-self:start;min-width:0}
 .session>section{min-width:0}
 .tree-filters{display:flex;flex-wrap:wrap;gap:.2em .6em;font-size:.8em;margin-bottom:.3em}.tree-filters a[aria-current]{font-weight:700;color:var(--fg)}
+.side .sidebar{height:calc(100vh - 5em);border:1px solid var(--line);border-radius:6px}
+.side .sidebar .filters{margin:0}.side .tree{padding:0;font-size:inherit}
+@media (max-width:760px){.side .sidebar{height:45vh}}
+.toggle[hidden]{display:none}
 .tree-box{border:1px solid var(--line);border-radius:6px;max-height:80vh;overflow:auto;background:var(--panel)}
 .tree{list-style:none;margin:0;padding:.3em 0;font-size:.85em}
 .tree a{display:block;padding:.1em .4em;color:var(--muted);white-space:nowrap;overflow:hidden;text-overflow:ellipsis}
@@ -67,5 +72,5 @@ table.usage th[scope=row],table.usage thead th:first-child{text-align:left;overf
 .op{font-weight:600}
 `;
 
-/** Everything the pages style with; its SHA-256 is in the CSP. */
-export const APP_CSS = OWN_CSS.trim() + "\n" + UPLOT_CSS;
+/** Everything the pages style with; its SHA-256 is in the CSP. The session page's sidebar is the export viewer's, and so are its rules. */
+export const APP_CSS = SIDEBAR_CSS + "\n" + OWN_CSS.trim() + "\n" + UPLOT_CSS;

@@ -38,7 +38,8 @@ export class Sidebar {
   #filter: TreeFilter = "default";
   #drawn = "";
 
-  constructor(events: SidebarEvents) {
+  /** `filter`: the one pressed at first (the viewer starts at `default`; a served page at its URL's). */
+  constructor(events: SidebarEvents, filter: TreeFilter = "default") {
     this.#events = events;
     this.#search = h("input", { class: "search", type: "search", attrs: { placeholder: "Search the tree…", "aria-label": "Search the tree" } });
     const filters = h("div", { class: "filters", role: "group" });
@@ -59,7 +60,7 @@ export class Sidebar {
       const row = (event.target as Element).closest<HTMLElement>(".tree-row");
       if (row?.dataset.id && !window.getSelection()?.toString()) this.#events.select(row.dataset.id);
     });
-    this.#setFilter("default", false);
+    this.#setFilter(filter, false);
   }
 
   get filter(): TreeFilter {

@@ -6,9 +6,10 @@
  */
 import uPlot from "uplot";
 import { hitRows, sessionRows } from "../views/session-list.ts";
-import { entriesView, factsView, treeView } from "../views/session-view.ts";
+import { entriesView, factsView } from "../views/session-view.ts";
+import { SessionSidebar } from "./session-sidebar.ts";
 import type { ChartData } from "../views/stats-view.ts";
-import type { InfoValue, ListedSession, SearchHit, TreeValue } from "../views/values.ts";
+import type { InfoValue, ListedSession, SearchHit, StatsValue } from "../views/values.ts";
 import type { SessionEntry } from "../../../core/format/types.ts";
 
 const data = JSON.parse(document.getElementById("page-data")?.textContent || "null") ?? {};
@@ -83,6 +84,22 @@ function sessionsPage(): void {
     showMore();
   };
   input?.addEventListener("input", debounce(() => void search(), 150));
+  // The other filters apply as soon as they change (the form's Apply button is for pages without script).
+  const form = $<HTMLFormElement>("#filters");
+  form?.addEventListener("change", (e) => {
+    if (e.target !== input) form.requestSubmit();
+  });
+  // The models to choose from: those of the stats (a part of a name works too, as list --model takes it).
+  void getJson<StatsValue>("/api/stats?by=model").then(({ value, ok }) => {
+    const choices = $("#models");
+    if (!ok || !choices) return;
+    for (const row of value.rows) {
+      if (row.key === "Tools/summaries") continue;
+      const option = document.createElement("option");
+      option.value = row.key;
+      choices.appendChild(option);
+    }
+  });
   more?.addEventListener("click", async () => {
     if (next === null) return;
     const params = filters();
@@ -111,18 +128,53 @@ function sessionPage(): void {
   let cursor: string | null = shown > 0 ? branch[shown - 1] : null;
   let leaf: string | null = branch.at(-1) ?? null;
   const append = (entries: SessionEntry[]) => {
-    if (entries.length > 0) list.insertAdjacentHTML("beforeend", entriesView(sessionId, entries).html);
+    if (entries.length === 0) return;
+    const at = list.children.length;
+    list.insertAdjacentHTML("beforeend", entriesView(sessionId, entries).html);
+    if (opened.thinking || opened.output) for (const added of Array.from(list.children).slice(at)) applyToggles(added);
   };
   void getJson<InfoValue>(api).then(({ value, ok }) => {
     const facts = $("#facts");
     if (ok && facts) facts.innerHTML = factsView(value).html;
   });
-  const drawTree = async () => {
-    const tree = await getJson<TreeValue>(`${api}/tree${data.filter && data.filter !== "default" ? `?filter=${encodeURIComponent(data.filter)}` : ""}`);
-    if (tree.ok) $("#tree-box")!.innerHTML = treeView(sessionId, tree.value, leaf, onBranch).html;
+  // The export viewer's sidebar in place of the tree drawn by the server: search, filters, a virtual list.
+  const hashId = () => (location.hash.startsWith("#entry-") ? decodeURIComponent(location.hash.slice(7)) : null);
+  const side = new SessionSidebar({
+    sessionId,
+    filter: data.filter ?? "default",
+    onBranch,
+    target: hashId,
+    getJson,
+    select: (id) => {
+      if (onBranch.has(id)) {
+        if (hashId() === id) void target();
+        else location.hash = `entry-${encodeURIComponent(id)}`;
+        return;
+      }
+      // Another branch: the page of the branch through that entry.
+      const params = new URLSearchParams({ leaf: id });
+      const filter = side.sidebar.filter;
+      if (filter !== "default") params.set("filter", filter);
+      location.assign(`/sessions/${encodeURIComponent(sessionId)}?${params}#entry-${encodeURIComponent(id)}`);
+    },
+  });
+  $(".session > .side")?.replaceChildren(side.sidebar.element);
+  void side.refresh();
+  const drawTree = () => side.reload();
+  // The viewer's toggles: thinking and long tool output open or folded, on every entry shown.
+  const opened = { thinking: false, output: false };
+  const applyToggles = (root: ParentNode) => {
+    for (const [kind, open] of Object.entries(opened)) root.querySelectorAll<HTMLDetailsElement>(`details.${kind}`).forEach((d) => (d.open = open));
   };
-  // A big session's tree comes after its first entries.
-  if (!data.treeLoaded) void drawTree();
+  document.querySelectorAll<HTMLButtonElement>("button.toggle[data-toggle]").forEach((button) => {
+    button.hidden = false;
+    button.addEventListener("click", () => {
+      const kind = button.dataset.toggle as keyof typeof opened;
+      opened[kind] = !opened[kind];
+      button.setAttribute("aria-pressed", String(opened[kind]));
+      applyToggles(list);
+    });
+  });
   $("#command")?.addEventListener("click", (e) => void navigator.clipboard?.writeText((e.currentTarget as HTMLElement).textContent ?? ""));
   const loadMore = async () => {
     if (shown >= branch.length) return false;
@@ -150,7 +202,7 @@ function sessionPage(): void {
     if (!element) return;
     element.classList.add("target");
     element.scrollIntoView({ block: "center" });
-    document.querySelector(`.tree-row[data-id="${CSS.escape(id)}"]`)?.classList.add("target");
+    side.mark();
   };
   addEventListener("hashchange", () => void target());
   void target();
