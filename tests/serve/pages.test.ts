@@ -47,6 +47,8 @@ describe("serve pages", () => {
   const pages: [string, RegExp[]][] = [
     ["/", [/Sessions/, /Export test/, /parse the config/, new RegExp(`href="/sessions/${SESSION_ID}"`)]],
     ["/?q=config", [/parse the config/]],
+    ["/?model=claude-test&since=1970-01-01&until=2030-12-31", [/Export test/, /name="model"[^>]*value="claude-test"/, /name="since" value="1970-01-01"/, /name="until" value="2030-12-31"/]],
+    [`/sessions/${SESSION_ID}?leaf=a0000001`, [/<details class="thinking">/, /Let me look at the file first\./, /data-toggle="thinking"/, /data-toggle="output"/]],
     [`/sessions/${SESSION_ID}`, [/id="entry-a0000005"/, /Done\./, /class="tree"/, /Thanks/]],
     [`/sessions/${SESSION_ID}?leaf=a0000004`, [/Side answer/, /Try another way/]],
     [`/sessions/${SESSION_ID}?filter=user-only`, [/class="tree"/, /data-id="u0000002"/, /aria-current="true">user-only</]],
@@ -73,6 +75,17 @@ describe("serve pages", () => {
       assert.ok(!page.includes(SECRET), "secrets are masked");
     });
   }
+
+  it("the sessions page's model and date range leave out what they do not match, on first load", async () => {
+    const page = async (path: string) => (await server.fetch(path)).text();
+    const other = 'href="/sessions/0e1f2031-0000-4000-8000-000000000001"';
+    assert.ok(!(await page("/?model=claude")).includes(other), "the other session has no reply");
+    assert.ok((await page("/?model=claude")).includes(`href="/sessions/${SESSION_ID}"`));
+    assert.match(await page("/?model=nobody"), /No sessions\./);
+    assert.match(await page("/?until=1969-12-31"), /No sessions\./);
+    assert.match(await page("/?since=2031-01-01"), /No sessions\./);
+    assert.equal((await server.fetch("/?until=soon")).status, 400);
+  });
 
   it("a page asked after the API asked the same question still renders (cached answers kept apart)", async () => {
     const fresh = await testServer();

@@ -3,7 +3,8 @@
  * (listening, answering the API as the CLI prints it, ending on SIGTERM with its event streams
  * closed), then Debian's Chromium (playwright-core) against the binary: list → search → open a
  * session → click another branch → the context of an entry → stats charts drawn → a line
- * appended to the session file appears live; hostile content never runs; 420 px and dark mode.
+ * appended to the session file appears live; the search and filters of a session's sidebar and of
+ * the sessions page (model, from/until); hostile content never runs; 420 px and dark mode.
  * Screenshots go to .cache/test-output/ (on failure too). Node only: it drives the others.
  */
 import { type ChildProcess, execFile, spawn } from "node:child_process";
@@ -165,8 +166,8 @@ describe("serve end to end", { skip: isNode ? false : "runs under Node; it drive
         await page.waitForSelector("#entry-a0000005");
         await page.waitForSelector("#facts dt");
         assert.equal(await page.$("#entry-a0000004"), null, "the side branch is not shown");
-        // The other branch, from the tree.
-        await page.click('.tree-row[data-id="a0000004"] a');
+        // The other branch, from the tree (the export viewer's sidebar once the script runs).
+        await page.click('.sidebar .tree-row[data-id="a0000004"]');
         await page.waitForSelector("#entry-a0000004.target");
         assert.match(page.url(), /\?leaf=a0000004#entry-a0000004$/);
         assert.equal(await page.$("#entry-a0000005"), null, "the main branch's end is not shown");
@@ -180,6 +181,69 @@ describe("serve end to end", { skip: isNode ? false : "runs under Node; it drive
         assert.ok(text.includes(`<img src=x onerror="window.__pwned='img'">`), "payloads show as text");
         assert.doesNotMatch(text, /Ab3dEf6hIj9kLm2nOp5qRs8tUv1wXy4z/, "secrets masked");
       });
+    });
+
+    it("a session's sidebar searches the session and selects the entry found; its filters narrow the tree", async () => {
+      await withPage("session-search", async (page) => {
+        await page.goto(server.url + `sessions/${SESSION_ID}`);
+        await page.waitForSelector("body[data-ready=true]");
+        await page.waitForSelector('.sidebar .tree-row[data-id="u0000001"]');
+        const ids = () => page.$$eval(".sidebar .tree-row", (rows) => rows.map((r) => (r as HTMLElement).dataset.id));
+        // On the branch shown: found through the index, clicked, marked and scrolled to.
+        await page.fill(".sidebar .search", "failing");
+        await page.waitForSelector('.sidebar[data-search="failing"]');
+        assert.deepEqual(await ids(), ["r0000002"]);
+        await page.click('.sidebar .tree-row[data-id="r0000002"]');
+        await page.waitForSelector("#entry-r0000002.target");
+        await page.waitForSelector('.sidebar .tree-row.target[data-id="r0000002"]');
+        assert.match(page.url(), /#entry-r0000002$/);
+        // pi's filters: only the user's messages, then every entry again.
+        await page.fill(".sidebar .search", "");
+        await page.click('.sidebar .filter[data-filter="user-only"]');
+        await page.waitForSelector('.sidebar[data-filter="user-only"][data-search=""]');
+        assert.deepEqual(await ids(), ["u0000001", "u0000003", "u0000002"], "the branch shown first, as pi draws it");
+        await page.click('.sidebar .filter[data-filter="all"]');
+        await page.waitForSelector('.sidebar[data-filter="all"] .tree-row[data-id="l0000001"]');
+        // On another branch: its page, with the entry selected.
+        await page.fill(".sidebar .search", "side answer");
+        await page.waitForSelector('.sidebar[data-search="side answer"] .tree-row[data-id="a0000004"]');
+        await page.click('.sidebar .tree-row[data-id="a0000004"]');
+        await page.waitForSelector("#entry-a0000004.target");
+        assert.match(page.url(), /\?leaf=a0000004&filter=all#entry-a0000004$/);
+        // The toggles open every thinking block.
+        await page.click('.sidebar .tree-row[data-id="a0000001"]');
+        await page.waitForSelector("#entry-a0000001.target");
+        assert.equal(await page.$eval("#entry-a0000001 details.thinking", (d) => (d as HTMLDetailsElement).open), false);
+        await page.click('button[data-toggle="thinking"]');
+        assert.equal(await page.$eval("#entry-a0000001 details.thinking", (d) => (d as HTMLDetailsElement).open), true);
+      });
+    });
+
+    it("the sessions page narrows by model and by a date range, and works 420 px wide", async () => {
+      await withPage("sessions-filters", async (page) => {
+        const listed = () => page.$$eval("#rows .row", (rows) => rows.map((r) => (r as HTMLElement).dataset.id));
+        await page.goto(server.url);
+        await page.waitForSelector("body[data-ready=true]");
+        const { scroll } = await page.evaluate(() => ({ scroll: document.documentElement.scrollWidth }));
+        assert.ok(scroll <= 420, `no sideways scrolling at 420 px (${scroll})`);
+        // The models of the stats are offered; a part of one is enough.
+        await page.waitForSelector('#models option[value="openai/gpt-4o"]', { state: "attached" });
+        await page.fill("#model", "gpt-4o");
+        await page.press("#model", "Enter");
+        await page.waitForURL(/model=gpt-4o/);
+        assert.deepEqual(await listed(), ["legacy-v2-session"]);
+        await page.goto(server.url);
+        await page.waitForSelector("body[data-ready=true]");
+        await page.fill('input[name="since"]', "2025-01-01");
+        await page.waitForURL(/since=2025-01-01/);
+        await page.waitForSelector("body[data-ready=true]");
+        await page.fill('input[name="until"]', "2025-05-31");
+        await page.waitForURL(/until=2025-05-31/);
+        assert.deepEqual(await listed(), ["legacy-v1-session"]);
+        assert.equal(await page.inputValue('input[name="since"]'), "2025-01-01");
+        const { scroll: after } = await page.evaluate(() => ({ scroll: document.documentElement.scrollWidth }));
+        assert.ok(after <= 420, `no sideways scrolling at 420 px with filters set (${after})`);
+      }, { width: 420 });
     });
 
     it("the stats page draws non-empty charts", async () => {
@@ -214,6 +278,11 @@ describe("serve end to end", { skip: isNode ? false : "runs under Node; it drive
 
     it("works 420 px wide and in dark mode", async () => {
       await withPage("narrow-dark", async (page) => {
+        await page.goto(server.url);
+        await page.waitForSelector("body[data-ready=true]");
+        const list = await page.evaluate(() => ({ scroll: document.documentElement.scrollWidth, background: getComputedStyle(document.body).backgroundColor }));
+        assert.ok(list.scroll <= 420, `the sessions page: no sideways scrolling at 420 px (${list.scroll})`);
+        assert.equal(list.background, "rgb(13, 17, 23)");
         await page.goto(server.url + `sessions/${SESSION_ID}`);
         await page.waitForSelector("body[data-ready=true]");
         const { scroll, background } = await page.evaluate(() => ({ scroll: document.documentElement.scrollWidth, background: getComputedStyle(document.body).backgroundColor }));

@@ -89,7 +89,8 @@ export function webRoutes(app: Hono, state: ServeState): void {
     let rows: Raw;
     let next: string | null = null;
     if (q) {
-      rows = hitRows(state.present((await searchText(state.env(), { query: q, all: true, limit: 50 })).value) as SearchHit[]);
+      // Search as you type: the index's hits, within the date range when one is set.
+      rows = hitRows(state.present((await searchText(state.env(), { query: q, all: true, since, until, limit: 50 })).value) as SearchHit[]);
     } else {
       const options = { all: cwd === undefined, sort: sort as ListSort | undefined, named, since, until, model, limit: FIRST_SESSIONS };
       const listed = await state.cached(`page list ${cwd ?? ""} ${JSON.stringify(options)}`, () => listSessions(state.env(cwd), options));

@@ -25,7 +25,7 @@ footer{color:var(--muted);font-size:.8em;padding:1em;text-align:center}
 h1{font-size:1.3em;margin:.2em 0 .6em;overflow-wrap:anywhere}
 .filters{display:flex;flex-wrap:wrap;gap:.5em;align-items:center;margin-bottom:.8em}
 .filters input[type=search]{flex:1;min-width:12em}
-.filters select{max-width:16em}
+.filters select{max-width:16em}.filters .range{display:flex;flex-wrap:wrap;gap:.5em}.filters label{white-space:nowrap}
 input,select,button{font:inherit;color:inherit;background:var(--bg);border:1px solid var(--line);border-radius:6px;padding:.3em .5em}
 button{cursor:pointer;background:var(--panel)}
 .rows{list-style:none;margin:0;padding:0;border-top:1px solid var(--line)}

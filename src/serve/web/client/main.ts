@@ -76,7 +76,12 @@ function sessionsPage(): void {
     history.replaceState(null, "", url);
     const mine = ++seq;
     if (!q) return list();
-    const { value, ok } = await getJson<SearchHit[] | { error: { message: string } }>(`/api/search?q=${encodeURIComponent(q)}&limit=50`);
+    const params = new URLSearchParams({ q, limit: "50" });
+    for (const bound of ["since", "until"]) {
+      const value = url.searchParams.get(bound);
+      if (value) params.set(bound, value);
+    }
+    const { value, ok } = await getJson<SearchHit[] | { error: { message: string } }>(`/api/search?${params}`);
     if (mine !== seq) return;
     rows.innerHTML = ok ? hitRows(value as SearchHit[]).html : `<li class="empty"></li>`;
     if (!ok) rows.firstElementChild!.textContent = (value as { error: { message: string } }).error.message;

@@ -34,7 +34,7 @@ function partView(part: Part): Raw {
 
 /** One entry as a block of the transcript. */
 export function entryView(sessionId: string, entry: SessionEntry): Raw {
-  const block = entryBlock(entry, { usage: true });
+  const block = entryBlock(entry, { usage: true, thinking: true });
   const id = String(entry.id);
   const role = (entry as { message?: { role?: unknown } }).message?.role;
   const kind = typeof role === "string" ? role : String(entry.type);
