@@ -17,7 +17,9 @@ export interface BranchPageOptions {
   ref: string;
   /** End the branch here: id, unique prefix or `label:NAME` (default: the last entry). */
   leaf?: string;
-  /** How many of the branch's first entries to give in full (default 200). */
+  /** Start the page at this entry of the branch (id, unique prefix or `label:NAME`); default its root. */
+  from?: string;
+  /** How many of the branch's entries to give in full, from `from` on (default 200). */
   limit?: number | string;
 }
 
@@ -30,13 +32,15 @@ export interface BranchPage {
   leafId: string | null;
   /** Every entry id of the branch, root to leaf (in file order too). */
   branch: string[];
-  /** The first `limit` entries of the branch, as stored. */
+  /** Where in `branch` the page starts: 0, or the index of `from` when it is on the branch. */
+  start: number;
+  /** `limit` entries of the branch from `start` on, as stored. */
   entries: SessionEntry[];
   /** Bytes of the file. */
   size: number;
 }
 
-/** The branch to `leaf` (or the last entry) and its first entries. */
+/** The branch to `leaf` (or the last entry) and its first entries, or those from `from` on. */
 export async function branchPage(env: QueryEnv, options: BranchPageOptions): Promise<BranchPage> {
   const limit = checkLimit(options.limit ?? 200, "Pass e.g. limit=200");
   const path = await resolveSessionRef(env, options.ref);
@@ -44,14 +48,18 @@ export async function branchPage(env: QueryEnv, options: BranchPageOptions): Pro
   const tree = source.tree;
   const leafId = options.leaf !== undefined ? resolveEntryRef(tree, options.leaf, path) : tree.leafId;
   const branch = tree.getPath(leafId);
+  // An entry off the branch starts nothing: the page starts at the root.
+  const fromId = options.from !== undefined ? resolveEntryRef(tree, options.from, path) : undefined;
+  const start = Math.max(0, branch.findIndex((e) => e.id === fromId));
   const entries: SessionEntry[] = [];
-  for await (const entry of source.entries(new Set(branch.slice(0, limit)))) entries.push(entry);
+  for await (const entry of source.entries(new Set(branch.slice(start, start + limit)))) entries.push(entry);
   return {
     path,
     id: source.header.id,
     name: tree.sessionName ?? null,
     leafId,
     branch: branch.map((e) => e.id),
+    start,
     entries,
     size: (await env.fs.stat(path))?.size ?? 0,
   };

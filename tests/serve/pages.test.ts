@@ -87,6 +87,14 @@ describe("serve pages", () => {
     assert.equal((await server.fetch("/?until=soon")).status, 400);
   });
 
+  it("a session page from an entry down its branch starts there, with a link to the entries before", async () => {
+    const page = await (await server.fetch(`/sessions/${SESSION_ID}?from=a0000003`)).text();
+    assert.match(page, /id="entry-a0000003"/);
+    assert.doesNotMatch(page, /id="entry-u0000001"/);
+    assert.match(page, /<p class="notes" id="earlier"><a href="[^"]*from=m0000001">6 earlier entries<\/a>/);
+    assert.match(page, /"start":6/);
+  });
+
   it("a page asked after the API asked the same question still renders (cached answers kept apart)", async () => {
     const fresh = await testServer();
     try {

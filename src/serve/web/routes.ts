@@ -70,8 +70,8 @@ function dateParam(c: Context, name: string): string | undefined {
   return value ? value : undefined;
 }
 
-function leafParam(c: Context): string | undefined {
-  const leaf = c.req.query("leaf");
+function leafParam(c: Context, name = "leaf"): string | undefined {
+  const leaf = c.req.query(name);
   if (leaf === undefined || leaf === "") return undefined;
   if (!isSafeEntryRef(leaf)) throw new ApiFailure(404, "entry-not-found", `Entry "${leaf}" not found`, "Pick an entry in the session's tree");
   return leaf;
@@ -117,25 +117,35 @@ export function webRoutes(app: Hono, state: ServeState): void {
   app.get("/sessions/:ref", guarded(state, "sessions", async (c) => {
     const ref = sessionRef(c);
     const leaf = leafParam(c);
+    // `from`: the page starts at that entry of the branch (a jump far down a long one).
+    const from = leafParam(c, "from");
     const filter = (TREE_FILTERS as readonly string[]).includes(c.req.query("filter") ?? "") ? c.req.query("filter") as TreeFilter : "default";
     const env = state.env();
     // The branch's first entries from a light pass over the file: a 90 MB session shows at once.
-    const branch = await state.cached(`page branch ${JSON.stringify({ ref, leaf })}`, () => branchPage(env, { ref, leaf, limit: FIRST_ENTRIES }));
+    const branch = await state.cached(`page branch ${JSON.stringify({ ref, leaf, from })}`, () => branchPage(env, { ref, leaf, from, limit: FIRST_ENTRIES }));
     const id = branch.id;
     const onBranch = new Set(branch.branch);
     // The tree needs the whole file read: drawn here for a session of ordinary size, else fetched by the page.
     const tree = branch.size <= TREE_INLINE_BYTES ? await state.cached(`page tree ${JSON.stringify({ ref: id, filter })}`, () => state.oneSessionAtATime(async () => (await sessionTree(env, { ref: id, filter })).value)) : null;
     const title = state.present(branch.name ?? `Session ${id}`);
     const command = state.present(`pi --session ${branch.path}`);
-    const here = (f: string) => `/sessions/${encodeURIComponent(id)}?${new URLSearchParams({ ...(leaf ? { leaf } : {}), ...(f !== "default" ? { filter: f } : {}) })}`;
+    const here = (f: string, start?: string) =>
+      `/sessions/${encodeURIComponent(id)}?${new URLSearchParams({ ...(leaf ? { leaf } : {}), ...(f !== "default" ? { filter: f } : {}), ...(start ? { from: start } : {}) })}`;
+    const shown = branch.start + branch.entries.length;
+    const last = branch.branch.at(-1);
+    // The branch's end without loading what comes before it; and the entries before a page that starts further down.
+    const end = last && shown < branch.branch.length ? html`<a href="${here(filter, branch.branch[Math.max(0, branch.branch.length - FIRST_ENTRIES)])}#entry-${encodeURIComponent(last)}">Jump to end</a>` : "";
+    const earlier = branch.start > 0
+      ? html`<p class="notes" id="earlier"><a href="${here(filter, branch.branch[Math.max(0, branch.start - FIRST_ENTRIES)])}">${branch.start} earlier entries</a> · <a href="${here(filter)}">from the start</a></p>`
+      : "";
     const filters = html`<nav class="tree-filters" aria-label="Tree filter">${TREE_FILTERS.map((f) => html`<a href="${here(f)}"${f === filter ? html` aria-current="true"` : ""}>${f}</a>`)}</nav>`;
     const body = html`<div class="session"><aside class="side">${filters}<div class="tree-box" id="tree-box">${
       tree ? treeView(id, state.present(tree), branch.leafId, onBranch) : html`<p class="notes">Loading the tree…</p>`
     }</div></aside><section><h1>${title}</h1><dl class="facts" id="facts"></dl><div class="toolbar"><code class="command" id="command" title="Resume in pi (click to copy)">${command}</code><a href="/sessions/${
       encodeURIComponent(id)
-    }/context${branch.leafId ? `?leaf=${encodeURIComponent(branch.leafId)}` : ""}">Context at the end</a>${leaf ? html`<a href="/sessions/${encodeURIComponent(id)}">Newest branch</a>` : ""}<a href="/sessions/${encodeURIComponent(id)}/session.jsonl" download>Download JSONL</a><button class="toggle" type="button" data-toggle="thinking" aria-pressed="false" title="Open every thinking block" hidden>Thinking</button><button class="toggle" type="button" data-toggle="output" aria-pressed="false" title="Open every long tool output" hidden>Tool output</button><a href="/api/sessions/${encodeURIComponent(id)}/entries?limit=2000">JSON</a></div><div id="entries">${
+    }/context${branch.leafId ? `?leaf=${encodeURIComponent(branch.leafId)}` : ""}">Context at the end</a>${leaf ? html`<a href="/sessions/${encodeURIComponent(id)}">Newest branch</a>` : ""}${end}<a href="/sessions/${encodeURIComponent(id)}/session.jsonl" download>Download JSONL</a><button class="toggle" type="button" data-toggle="thinking" aria-pressed="false" title="Open every thinking block" hidden>Thinking</button><button class="toggle" type="button" data-toggle="output" aria-pressed="false" title="Open every long tool output" hidden>Tool output</button><a href="/api/sessions/${encodeURIComponent(id)}/entries?limit=2000">JSON</a></div>${earlier}<div id="entries">${
       entriesView(id, state.present(branch.entries))
-    }</div><button class="more" id="more-entries" type="button"${branch.entries.length === branch.branch.length ? html` hidden` : ""}>More entries</button></section></div>`;
+    }</div><button class="more" id="more-entries" type="button"${shown === branch.branch.length ? html` hidden` : ""}>More entries</button></section></div>`;
     return page(state, {
       title,
       page: "session",
@@ -146,7 +156,9 @@ export function webRoutes(app: Hono, state: ServeState): void {
         follow: leaf === undefined,
         // The branch's ids, for picking its entries out of the file-order pages the API gives.
         branch: branch.branch,
-        shown: branch.entries.length,
+        // Entries shown from the branch's start (those before `start` are left to the link above them).
+        start: branch.start,
+        shown,
         treeLoaded: tree !== null,
         filter,
       },

@@ -120,6 +120,9 @@ function sessionsPage(): void {
   listeners.push(() => refresh());
 }
 
+/** A branch entry further than this below the entries shown gets a page of its own rather than paging to it. */
+const JUMP = 400;
+
 function sessionPage(): void {
   const sessionId: string = data.sessionId;
   const api = `/api/sessions/${encodeURIComponent(sessionId)}`;
@@ -129,6 +132,7 @@ function sessionPage(): void {
   // entries come in the same order, so a page's entries on the branch are appended as they come.
   const branch: string[] = data.branch ?? [];
   const onBranch = new Set(branch);
+  const start: number = data.start ?? 0;
   let shown: number = data.shown ?? 0;
   let cursor: string | null = shown > 0 ? branch[shown - 1] : null;
   let leaf: string | null = branch.at(-1) ?? null;
@@ -202,7 +206,14 @@ function sessionPage(): void {
     if (!location.hash.startsWith("#entry-")) return;
     const id = decodeURIComponent(location.hash.slice(7));
     let element = document.getElementById(`entry-${id}`);
-    // The entry may be further down the branch than the first page: page until it is there.
+    // Before this page, or far below it: the page that starts there (paging a long branch to it would take long).
+    const index = branch.indexOf(id);
+    if (!element && index >= 0 && (index < start || index >= shown + JUMP)) {
+      const url = new URL(location.href);
+      url.searchParams.set("from", id);
+      return location.assign(url);
+    }
+    // The entry may be a little further down the branch than the pages shown: page until it is there.
     while (!element && onBranch.has(id) && await loadMore()) element = document.getElementById(`entry-${id}`);
     if (!element) return;
     element.classList.add("target");

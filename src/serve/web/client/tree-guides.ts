@@ -1,11 +1,15 @@
 /**
  * The export viewer's sidebar rows from the API's tree rows (`tree --json`): the lines drawn
  * before each row (`├─`/`└─` where a fork's branch starts, `│ ` while a later branch of it is
- * still to come), told from the rows' depths, which grow only below a fork. Pure.
+ * still to come), told from the rows' depths, which grow only below a fork; at most
+ * `MAX_LEVELS` levels of them. Pure.
  * @module
  */
 import type { TreeRow } from "../../../export/html/viewer/tree-model.ts";
 import type { TreeRowValue } from "../views/values.ts";
+
+/** Levels of lines drawn at the most: deeper, only the innermost, so the text keeps room in a narrow sidebar. */
+const MAX_LEVELS = 10;
 
 /**
  * Sidebar rows for tree rows in their order. A row starts a branch when the row before it is
@@ -31,6 +35,7 @@ export function sidebarRows(rows: readonly TreeRowValue[]): TreeRow[] {
     for (let d = 1; d < depth; d++) guide += later[d] ? "│ " : "  ";
     if (depth > 0) guide += starts ? (later[depth] ? "├─" : "└─") : later[depth] ? "│ " : "  ";
     if (starts) later[depth] = true;
+    if (depth > MAX_LEVELS) guide = guide.slice(-2 * MAX_LEVELS);
     out[i] = { id: row.id, depth, text: row.text, kind: row.role ?? row.type, ...(row.label !== undefined ? { label: row.label } : {}), guide };
   }
   return out;
