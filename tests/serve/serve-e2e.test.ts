@@ -243,6 +243,18 @@ describe("serve end to end", { skip: isNode ? false : "runs under Node; it drive
         assert.equal(await page.inputValue('input[name="since"]'), "2025-01-01");
         const { scroll: after } = await page.evaluate(() => ({ scroll: document.documentElement.scrollWidth }));
         assert.ok(after <= 420, `no sideways scrolling at 420 px with filters set (${after})`);
+        // Sort and named only apply on change too, and list what the API lists.
+        const api = async (query: string) => ((await (await fetch(`${server.url}api/sessions?${query}`)).json()) as { id: string }[]).map((s) => s.id);
+        await page.goto(server.url);
+        await page.waitForSelector("body[data-ready=true]");
+        await page.selectOption('select[name="sort"]', "messages");
+        await page.waitForURL(/sort=messages/);
+        assert.deepEqual(await listed(), await api("sort=messages"));
+        await page.check('input[name="named"]');
+        await page.waitForURL(/named=1/);
+        const named = await listed();
+        assert.deepEqual(named, await api("sort=messages&named=1"));
+        assert.ok(named.length >= 1 && named.length < (await api("")).length, `${named.length} named sessions`);
       }, { width: 420 });
     });
 

@@ -58,6 +58,7 @@ ${depths}
 .entry header{font-size:.85em;color:var(--muted);display:flex;gap:.5em;align-items:baseline;flex-wrap:wrap}
 .entry .who{font-weight:600;color:var(--fg)}.entry header .ctx{margin-left:auto}
 .entry.target{outline:2px solid var(--accent)}
+body.js .entry.hidden-message{display:none}body.js.show-hidden .entry.hidden-message{display:block;opacity:.75}
 .text{white-space:pre-wrap}
 pre{white-space:pre-wrap;margin:.3em 0;max-height:30em;overflow:auto}
 .call .tool{font-weight:600}.note,.usage,.line{color:var(--muted);font-size:.9em}

@@ -172,12 +172,18 @@ function sessionPage(): void {
   const drawTree = () => side.reload();
   // The viewer's toggles: thinking and long tool output open or folded, on every entry shown.
   const opened = { thinking: false, output: false };
+  // Hidden custom messages stay in view on a page without script, where no button could show them.
+  document.body.classList.add("js");
   const applyToggles = (root: ParentNode) => {
     for (const [kind, open] of Object.entries(opened)) root.querySelectorAll<HTMLDetailsElement>(`details.${kind}`).forEach((d) => (d.open = open));
   };
   document.querySelectorAll<HTMLButtonElement>("button.toggle[data-toggle]").forEach((button) => {
     button.hidden = false;
     button.addEventListener("click", () => {
+      if (button.dataset.toggle === "hidden") {
+        button.setAttribute("aria-pressed", String(document.body.classList.toggle("show-hidden")));
+        return;
+      }
       const kind = button.dataset.toggle as keyof typeof opened;
       opened[kind] = !opened[kind];
       button.setAttribute("aria-pressed", String(opened[kind]));

@@ -40,7 +40,10 @@ export function entryView(sessionId: string, entry: SessionEntry): Raw {
   const kind = typeof role === "string" ? role : String(entry.type);
   const context = `/sessions/${urlPart(sessionId)}/context?leaf=${urlPart(id)}`;
   const body = block === null ? html`` : block.line !== undefined && block.parts.length === 0 ? html`<div class="line">${block.line}</div>` : html`${block.parts.map(partView)}`;
-  return html`<article class="entry kind-${kind.replace(/[^A-Za-z0-9_-]/g, "")}" id="entry-${id}" data-id="${id}" data-parent="${entry.parentId ?? ""}"><header><span class="who">${block?.title ?? kind}</span>${block?.label ? html` <span class="label">${block.label}</span>` : ""} <time>${block?.time ?? ""}</time> <a class="ctx" href="${context}" title="The model context at this entry">context</a> <a class="anchor" href="#entry-${urlPart(id)}">#</a></header>${body}</article>`;
+  // Custom messages pi keeps out of its display (display: false), hidden until asked for, as in the viewer.
+  const shown = (entry as { display?: unknown }).display ?? (entry as { message?: { display?: unknown } }).message?.display;
+  const hidden = shown === false && (entry.type === "custom_message" || role === "custom") ? " hidden-message" : "";
+  return html`<article class="entry kind-${kind.replace(/[^A-Za-z0-9_-]/g, "")}${hidden}" id="entry-${id}" data-id="${id}" data-parent="${entry.parentId ?? ""}"><header><span class="who">${block?.title ?? kind}</span>${block?.label ? html` <span class="label">${block.label}</span>` : ""} <time>${block?.time ?? ""}</time> <a class="ctx" href="${context}" title="The model context at this entry">context</a> <a class="anchor" href="#entry-${urlPart(id)}">#</a></header>${body}</article>`;
 }
 
 export function entriesView(sessionId: string, entries: readonly SessionEntry[]): Raw {
