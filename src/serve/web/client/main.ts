@@ -167,8 +167,11 @@ function sessionPage(): void {
       location.assign(`/sessions/${encodeURIComponent(sessionId)}?${params}#entry-${encodeURIComponent(id)}`);
     },
   });
-  $(".session > .side")?.replaceChildren(side.sidebar.element);
-  void side.refresh();
+  // The tree the server drew stays until the sidebar has its rows: no empty flash.
+  void side.refresh().then(() => {
+    $(".session > .side")?.replaceChildren(side.sidebar.element);
+    side.mark();
+  });
   const drawTree = () => side.reload();
   // The viewer's toggles: thinking and long tool output open or folded, on every entry shown.
   const opened = { thinking: false, output: false };
