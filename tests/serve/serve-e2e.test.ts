@@ -4,7 +4,8 @@
  * closed), then Debian's Chromium (playwright-core) against the binary: list → search → open a
  * session → click another branch → the context of an entry → stats charts drawn → a line
  * appended to the session file appears live; the search and filters of a session's sidebar and of
- * the sessions page (model, from/until); hostile content never runs; 420 px and dark mode.
+ * the sessions page (model, from/until); messages rendered as markdown; hostile content never runs;
+ * 420 px and dark mode.
  * Screenshots go to .cache/test-output/ (on failure too). Node only: it drives the others.
  */
 import { type ChildProcess, execFile, spawn } from "node:child_process";
@@ -189,6 +190,10 @@ describe("serve end to end", { skip: isNode ? false : "runs under Node; it drive
         await page.waitForSelector("body[data-ready=true]");
         await page.waitForSelector('.sidebar .tree-row[data-id="u0000001"]');
         const ids = () => page.$$eval(".sidebar .tree-row", (rows) => rows.map((r) => (r as HTMLElement).dataset.id));
+        // Messages rendered as the viewer renders them: markdown, highlighted code.
+        await page.waitForSelector("body[data-markdown=true]");
+        assert.equal(await page.textContent("#entry-u0000001 .text.md strong"), "bug");
+        await page.waitForSelector("#entry-a0000003 .text.md pre code .hljs-keyword");
         // On the branch shown: found through the index, clicked, marked and scrolled to.
         await page.fill(".sidebar .search", "failing");
         await page.waitForSelector('.sidebar[data-search="failing"]');

@@ -30,6 +30,40 @@ export const SIDEBAR_CSS = `.sidebar { display: flex; flex-direction: column; mi
 .label { display: inline-block; background: var(--label-bg); color: var(--label); border-radius: 4px; padding: 0 6px; margin-right: 6px; font: 11px/18px var(--mono); }
 .tree-status { padding: 6px 10px; border-top: 1px solid var(--border); color: var(--muted); font-size: 12px; }`;
 
+/** Rendered markdown (`.md`) and its images, shared with the serve pages, which render messages alike. */
+export const MARKDOWN_CSS = `.md { overflow-wrap: anywhere; }
+.md > :first-child { margin-top: 0; }
+.md > :last-child { margin-bottom: 0; }
+.md p { margin: 6px 0; }
+.md pre, pre.output { background: var(--code-bg); border: 1px solid var(--border); border-radius: 6px; padding: 8px 10px; overflow: auto; font: 12.5px/1.45 var(--mono); margin: 6px 0; max-height: 70vh; white-space: pre; }
+.md code { font-family: var(--mono); font-size: 12.5px; background: var(--code-bg); padding: 1px 4px; border-radius: 4px; }
+.md pre code { background: none; padding: 0; }
+.md blockquote { margin: 6px 0; padding-left: 12px; border-left: 3px solid var(--border); color: var(--muted); }
+.md table { border-collapse: collapse; }
+.md th, .md td { border: 1px solid var(--border); padding: 3px 8px; }
+.md a { color: var(--accent); }
+img.image, .md img { max-width: 100%; border-radius: 6px; border: 1px solid var(--border); display: block; margin: 6px 0; }`;
+
+/** highlight.js's token colours, light and dark, shared with the serve pages. */
+export const HIGHLIGHT_CSS = `.hljs-keyword, .hljs-selector-tag, .hljs-built_in, .hljs-type { color: #cf222e; }
+.hljs-string, .hljs-attr, .hljs-regexp, .hljs-addition { color: #0a3069; }
+.hljs-number, .hljs-literal, .hljs-symbol { color: #0550ae; }
+.hljs-comment, .hljs-quote, .hljs-meta { color: #6e7781; font-style: italic; }
+.hljs-title, .hljs-section, .hljs-function .hljs-title { color: #8250df; }
+.hljs-variable, .hljs-template-variable, .hljs-params { color: #953800; }
+.hljs-deletion { color: #82071e; background: #ffebe9; }
+.hljs-addition { background: #dafbe1; }
+@media (prefers-color-scheme: dark) {
+  .hljs-keyword, .hljs-selector-tag, .hljs-built_in, .hljs-type { color: #ff7b72; }
+  .hljs-string, .hljs-attr, .hljs-regexp, .hljs-addition { color: #a5d6ff; }
+  .hljs-number, .hljs-literal, .hljs-symbol { color: #79c0ff; }
+  .hljs-comment, .hljs-quote, .hljs-meta { color: #8b949e; }
+  .hljs-title, .hljs-section, .hljs-function .hljs-title { color: #d2a8ff; }
+  .hljs-variable, .hljs-template-variable, .hljs-params { color: #ffa657; }
+  .hljs-deletion { color: #ffdcd7; background: #67060c; }
+  .hljs-addition { background: #033a16; }
+}`;
+
 /** The CSS text, exactly as embedded. */
 export const VIEWER_CSS = `
 :root {
@@ -86,18 +120,7 @@ body.show-hidden .entry.hidden-message { display: block; opacity: .75; }
 .usage { color: var(--muted); font: 12px var(--mono); margin-top: 4px; }
 .note { color: var(--muted); font-style: italic; margin: 4px 0; }
 .error-text { color: var(--error); margin: 4px 0; overflow-wrap: anywhere; }
-.md { overflow-wrap: anywhere; }
-.md > :first-child { margin-top: 0; }
-.md > :last-child { margin-bottom: 0; }
-.md p { margin: 6px 0; }
-.md pre, pre.output { background: var(--code-bg); border: 1px solid var(--border); border-radius: 6px; padding: 8px 10px; overflow: auto; font: 12.5px/1.45 var(--mono); margin: 6px 0; max-height: 70vh; white-space: pre; }
-.md code { font-family: var(--mono); font-size: 12.5px; background: var(--code-bg); padding: 1px 4px; border-radius: 4px; }
-.md pre code { background: none; padding: 0; }
-.md blockquote { margin: 6px 0; padding-left: 12px; border-left: 3px solid var(--border); color: var(--muted); }
-.md table { border-collapse: collapse; }
-.md th, .md td { border: 1px solid var(--border); padding: 3px 8px; }
-.md a { color: var(--accent); }
-img.image, .md img { max-width: 100%; border-radius: 6px; border: 1px solid var(--border); display: block; margin: 6px 0; }
+${MARKDOWN_CSS}
 details { margin: 6px 0; }
 details > summary { cursor: pointer; color: var(--muted); font-size: 12.5px; list-style: revert; }
 details.tool { border: 1px solid var(--border); border-radius: 8px; background: var(--tool); padding: 4px 10px; }
@@ -111,24 +134,7 @@ details.tool.failed { border-color: var(--error); }
 .status.pending { color: var(--warn); }
 details.thinking .md { color: var(--muted); font-style: italic; border-left: 3px solid var(--border); padding-left: 10px; }
 .more { margin: 2px 0 6px; border-radius: 6px; }
-.hljs-keyword, .hljs-selector-tag, .hljs-built_in, .hljs-type { color: #cf222e; }
-.hljs-string, .hljs-attr, .hljs-regexp, .hljs-addition { color: #0a3069; }
-.hljs-number, .hljs-literal, .hljs-symbol { color: #0550ae; }
-.hljs-comment, .hljs-quote, .hljs-meta { color: #6e7781; font-style: italic; }
-.hljs-title, .hljs-section, .hljs-function .hljs-title { color: #8250df; }
-.hljs-variable, .hljs-template-variable, .hljs-params { color: #953800; }
-.hljs-deletion { color: #82071e; background: #ffebe9; }
-.hljs-addition { background: #dafbe1; }
-@media (prefers-color-scheme: dark) {
-  .hljs-keyword, .hljs-selector-tag, .hljs-built_in, .hljs-type { color: #ff7b72; }
-  .hljs-string, .hljs-attr, .hljs-regexp, .hljs-addition { color: #a5d6ff; }
-  .hljs-number, .hljs-literal, .hljs-symbol { color: #79c0ff; }
-  .hljs-comment, .hljs-quote, .hljs-meta { color: #8b949e; }
-  .hljs-title, .hljs-section, .hljs-function .hljs-title { color: #d2a8ff; }
-  .hljs-variable, .hljs-template-variable, .hljs-params { color: #ffa657; }
-  .hljs-deletion { color: #ffdcd7; background: #67060c; }
-  .hljs-addition { background: #033a16; }
-}
+${HIGHLIGHT_CSS}
 @media (max-width: 800px) {
   #app { grid-template-columns: 1fr; grid-template-rows: 40vh 1fr; }
   .sidebar { border-right: 0; border-bottom: 1px solid var(--border); }

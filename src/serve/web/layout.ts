@@ -1,10 +1,10 @@
 /**
- * The frame of every page: a strict Content-Security-Policy (our one script and one style,
- * pinned by SHA-256; fetches only to this origin), the navigation, the content rendered by
+ * The frame of every page: a strict Content-Security-Policy (our scripts, the pages' one and the
+ * markdown one of the pages that show messages, and our one style, pinned by SHA-256; fetches only to this origin), the navigation, the content rendered by
  * the server, and the page's data for the browser script as inert JSON.
  * @module
  */
-import { CLIENT_JS } from "./client-bundle.ts";
+import { CLIENT_JS, MARKDOWN_JS } from "./client-bundle.ts";
 import { html, type Raw, raw } from "./html.ts";
 import { APP_CSS } from "./style.ts";
 
@@ -15,22 +15,26 @@ async function sha256(text: string): Promise<string> {
   return btoa(String.fromCharCode(...digest));
 }
 
-let policy: Promise<string> | undefined;
+const policies = new Map<boolean, Promise<string>>();
 
-/** The pages' Content-Security-Policy. */
-export function pagePolicy(): Promise<string> {
-  policy ??= (async () =>
-    [
-      "default-src 'none'",
-      `script-src 'sha256-${await sha256(CLIENT_JS)}'`,
-      `style-src 'sha256-${await sha256(APP_CSS)}'`,
-      "img-src 'self' data:",
-      "connect-src 'self'",
-      "base-uri 'none'",
-      "form-action 'self'",
-      "frame-ancestors 'none'",
-      "object-src 'none'",
-    ].join("; "))();
+/** The pages' Content-Security-Policy; `markdown`: the page also runs the markdown script. */
+export function pagePolicy(markdown = false): Promise<string> {
+  let policy = policies.get(markdown);
+  if (!policy) {
+    policy = (async () =>
+      [
+        "default-src 'none'",
+        `script-src 'sha256-${await sha256(CLIENT_JS)}'${markdown ? ` 'sha256-${await sha256(MARKDOWN_JS)}'` : ""}`,
+        `style-src 'sha256-${await sha256(APP_CSS)}'`,
+        "img-src 'self' data:",
+        "connect-src 'self'",
+        "base-uri 'none'",
+        "form-action 'self'",
+        "frame-ancestors 'none'",
+        "object-src 'none'",
+      ].join("; "))();
+    policies.set(markdown, policy);
+  }
   return policy;
 }
 
@@ -43,6 +47,8 @@ export interface PageOptions {
   body: Raw;
   /** Data for the browser script. */
   data?: unknown;
+  /** Messages on the page: add the script that renders their markdown as the export viewer does. */
+  markdown?: boolean;
   version: string;
 }
 
@@ -61,5 +67,5 @@ export function pageHtml(options: PageOptions): string {
     nav("files", "/files", "Files")
   }</nav><span class="live" id="live" title="Live updates">●</span></header><main id="main">${options.body}</main><footer>${options.version}</footer><script type="application/json" id="page-data">${
     raw(scriptJson(options.data))
-  }</script><script>${raw(CLIENT_JS)}</script></body></html>`.html;
+  }</script><script>${raw(CLIENT_JS)}</script>${options.markdown ? raw(`<script>${MARKDOWN_JS}</script>`) : ""}</body></html>`.html;
 }

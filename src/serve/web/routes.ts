@@ -41,7 +41,7 @@ const SORTS = ["modified", "created", "name", "messages", "size"];
 async function page(state: ServeState, options: Omit<PageOptions, "version">, status = 200): Promise<Response> {
   return new Response(pageHtml({ ...options, version: state.config.version }), {
     status,
-    headers: { "Content-Type": "text/html; charset=utf-8", "Content-Security-Policy": await pagePolicy(), "Cache-Control": "no-store" },
+    headers: { "Content-Type": "text/html; charset=utf-8", "Content-Security-Policy": await pagePolicy(options.markdown), "Cache-Control": "no-store" },
   });
 }
 
@@ -151,6 +151,7 @@ export function webRoutes(app: Hono, state: ServeState): void {
       page: "session",
       section: "sessions",
       body,
+      markdown: true,
       data: {
         sessionId: id,
         follow: leaf === undefined,
@@ -195,7 +196,7 @@ export function webRoutes(app: Hono, state: ServeState): void {
     const context = await state.oneSessionAtATime(() => sessionContext(state.env(), { ref, leaf, format: "json" }));
     const value = state.present(context.value) as ContextValue;
     const id = (await readHeader(state.env().fs, context.path))?.id ?? ref;
-    return page(state, { title: "Model context", page: "context", section: "sessions", body: contextView(id, leaf ?? null, value) });
+    return page(state, { title: "Model context", page: "context", section: "sessions", body: contextView(id, leaf ?? null, value), markdown: true });
   }));
 
   app.get("/stats", guarded(state, "stats", async () => {

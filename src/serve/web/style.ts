@@ -5,12 +5,12 @@
  * @module
  */
 import { UPLOT_CSS } from "./client-bundle.ts";
-import { SIDEBAR_CSS } from "../../export/html/viewer-style.ts";
+import { HIGHLIGHT_CSS, MARKDOWN_CSS, SIDEBAR_CSS } from "../../export/html/viewer-style.ts";
 
 const depths = Array.from({ length: 31 }, (_, d) => `.tree .d${d} a{padding-left:${0.4 + d * 0.7}em}`).join("");
 
 const OWN_CSS = `
-:root{--text:var(--fg);--border:var(--line);--side:var(--panel);--label-bg:var(--mark);--label:var(--fg);--mono:ui-monospace,SFMono-Regular,Menlo,monospace;--sans:system-ui,-apple-system,"Segoe UI",sans-serif;--bg:#fff;--fg:#1f2328;--muted:#656d76;--line:#d0d7de;--panel:#f6f8fa;--accent:#0969da;--user:#ddf4ff;--assistant:#fff;--tool:#f6f8fa;--mark:#fff8c5;font-family:system-ui,-apple-system,"Segoe UI",sans-serif;color-scheme:light dark}
+:root{--code-bg:var(--panel);--text:var(--fg);--border:var(--line);--side:var(--panel);--label-bg:var(--mark);--label:var(--fg);--mono:ui-monospace,SFMono-Regular,Menlo,monospace;--sans:system-ui,-apple-system,"Segoe UI",sans-serif;--bg:#fff;--fg:#1f2328;--muted:#656d76;--line:#d0d7de;--panel:#f6f8fa;--accent:#0969da;--user:#ddf4ff;--assistant:#fff;--tool:#f6f8fa;--mark:#fff8c5;font-family:system-ui,-apple-system,"Segoe UI",sans-serif;color-scheme:light dark}
 @media (prefers-color-scheme:dark){:root{--bg:#0d1117;--fg:#e6edf3;--muted:#8d96a0;--line:#30363d;--panel:#161b22;--accent:#4493f8;--user:#0c2d6b;--assistant:#0d1117;--tool:#161b22;--mark:#3b2f00}}
 *{box-sizing:border-box}
 body{margin:0;background:var(--bg);color:var(--fg);font-size:15px;line-height:1.45}
@@ -59,7 +59,7 @@ ${depths}
 .entry .who{font-weight:600;color:var(--fg)}.entry header .ctx{margin-left:auto}
 .entry.target{outline:2px solid var(--accent)}
 body.js .entry.hidden-message{display:none}body.js.show-hidden .entry.hidden-message{display:block;opacity:.75}
-.text{white-space:pre-wrap}
+.text{white-space:pre-wrap}.text.md{white-space:normal}
 pre{white-space:pre-wrap;margin:.3em 0;max-height:30em;overflow:auto}
 .call .tool{font-weight:600}.note,.usage,.line{color:var(--muted);font-size:.9em}
 blockquote{margin:.3em 0;padding-left:.8em;border-left:3px solid var(--line)}
@@ -73,5 +73,5 @@ table.usage th[scope=row],table.usage thead th:first-child{text-align:left;overf
 .op{font-weight:600}
 `;
 
-/** Everything the pages style with; its SHA-256 is in the CSP. The session page's sidebar is the export viewer's, and so are its rules. */
-export const APP_CSS = SIDEBAR_CSS + "\n" + OWN_CSS.trim() + "\n" + UPLOT_CSS;
+/** Everything the pages style with; its SHA-256 is in the CSP. The session page's sidebar and rendered messages are the export viewer's, and so are their rules. */
+export const APP_CSS = [SIDEBAR_CSS, MARKDOWN_CSS, HIGHLIGHT_CSS, OWN_CSS.trim(), UPLOT_CSS].join("\n");
