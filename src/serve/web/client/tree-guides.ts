@@ -1,8 +1,8 @@
 /**
- * The export viewer's sidebar rows from the API's tree rows (`tree --json`): the lines drawn
- * before each row (`├─`/`└─` where a fork's branch starts, `│ ` while a later branch of it is
- * still to come), told from the rows' depths, which grow only below a fork; at most
- * `MAX_LEVELS` levels of them. Pure.
+ * The export viewer's sidebar rows from the API's tree rows (`tree --json`), with the lines the
+ * terminal tree draws before each row: `├─`/`└─` on a fork's branch, `│ ` while a later
+ * branch of that fork is still to come. A fork's branches are the rows whose parent has more
+ * than one row below it; at most `MAX_LEVELS` levels of lines are drawn. Pure.
  * @module
  */
 import type { TreeRow } from "../../../export/html/viewer/tree-model.ts";
@@ -12,9 +12,8 @@ import type { TreeRowValue } from "../views/values.ts";
 const MAX_LEVELS = 10;
 
 /**
- * Sidebar rows for tree rows in their order. A row starts a branch when the row before it is
- * shallower, deeper, or not its parent; a branch is the last of its fork when no other starts
- * at its depth before the tree climbs above it.
+ * Sidebar rows for tree rows in their order (pi's: depth grows on a fork's branch and once more
+ * below it).
  *
  * @example
  * ```ts
@@ -22,21 +21,25 @@ const MAX_LEVELS = 10;
  * ```
  */
 export function sidebarRows(rows: readonly TreeRowValue[]): TreeRow[] {
-  const out: TreeRow[] = new Array(rows.length);
-  // Walking back: later[d] says whether a branch at depth d starts further down, within the fork.
-  const later: boolean[] = [];
-  for (let i = rows.length - 1; i >= 0; i--) {
-    const row = rows[i];
+  const children = new Map<string | null, number>();
+  for (const row of rows) children.set(row.parentId, (children.get(row.parentId) ?? 0) + 1);
+  const placed = new Map<string | null, number>();
+  // open[d]: the branch that starts at depth d has a later sibling still to come.
+  const open: boolean[] = [];
+  return rows.map((row) => {
     const depth = Math.max(0, row.depth);
-    const before = rows[i - 1];
-    const starts = depth > 0 && (before === undefined || before.depth !== depth || row.parentId !== before.id);
-    later.length = Math.min(later.length, depth + 1);
+    const starts = depth > 0 && (children.get(row.parentId) ?? 0) > 1;
+    open.length = Math.min(open.length, depth + 1);
     let guide = "";
-    for (let d = 1; d < depth; d++) guide += later[d] ? "│ " : "  ";
-    if (depth > 0) guide += starts ? (later[depth] ? "├─" : "└─") : later[depth] ? "│ " : "  ";
-    if (starts) later[depth] = true;
+    for (let d = 1; d < depth; d++) guide += open[d] ? "│ " : "  ";
+    if (starts) {
+      const index = (placed.get(row.parentId) ?? 0) + 1;
+      placed.set(row.parentId, index);
+      const last = index === children.get(row.parentId);
+      guide += last ? "└─" : "├─";
+      open[depth] = !last;
+    } else if (depth > 0) guide += open[depth] ? "│ " : "  ";
     if (depth > MAX_LEVELS) guide = guide.slice(-2 * MAX_LEVELS);
-    out[i] = { id: row.id, depth, text: row.text, kind: row.role ?? row.type, ...(row.label !== undefined ? { label: row.label } : {}), guide };
-  }
-  return out;
+    return { id: row.id, depth, text: row.text, kind: row.role ?? row.type, ...(row.label !== undefined ? { label: row.label } : {}), guide };
+  });
 }
