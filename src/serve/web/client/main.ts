@@ -147,7 +147,15 @@ function sessionPage(): void {
     if (ok && facts) facts.innerHTML = factsView(value).html;
   });
   // The export viewer's sidebar in place of the tree drawn by the server: search, filters, a virtual list.
-  const hashId = () => (location.hash.startsWith("#entry-") ? decodeURIComponent(location.hash.slice(7)) : null);
+  // A fragment that is not valid percent-encoding names no entry (decoding it would throw).
+  const hashId = () => {
+    if (!location.hash.startsWith("#entry-")) return null;
+    try {
+      return decodeURIComponent(location.hash.slice(7));
+    } catch {
+      return null;
+    }
+  };
   const side = new SessionSidebar({
     sessionId,
     filter: data.filter ?? "default",
@@ -212,8 +220,8 @@ function sessionPage(): void {
   more?.addEventListener("click", () => void loadMore());
   const target = async () => {
     document.querySelectorAll(".entry.target, .tree-row.target").forEach((e) => e.classList.remove("target"));
-    if (!location.hash.startsWith("#entry-")) return;
-    const id = decodeURIComponent(location.hash.slice(7));
+    const id = hashId();
+    if (id === null) return;
     let element = document.getElementById(`entry-${id}`);
     // Before this page, or far below it: the page that starts there (paging a long branch to it would take long).
     const index = branch.indexOf(id);
