@@ -1,50 +1,16 @@
 /**
- * The pages' one script: search as you type and paging on the sessions page, paging and live
- * following on a session page, uPlot charts on the stats page, and the event stream that
- * keeps the first two current. Every page is complete without it; this only adds to it.
+ * The pages' script: search as you type, filters and paging on the sessions page, a session
+ * page's sidebar, paging and live following (session-page.ts), uPlot charts on the stats page,
+ * and the event stream that keeps the first two current. Every page is complete without it;
+ * this only adds to it.
  * @module
  */
 import uPlot from "uplot";
 import { hitRows, sessionRows } from "../views/session-list.ts";
-import { entriesView, factsView } from "../views/session-view.ts";
-import { SessionSidebar } from "./session-sidebar.ts";
 import type { ChartData } from "../views/stats-view.ts";
-import type { InfoValue, ListedSession, SearchHit, StatsValue } from "../views/values.ts";
-import type { SessionEntry } from "../../../core/format/types.ts";
-
-const data = JSON.parse(document.getElementById("page-data")?.textContent || "null") ?? {};
-const $ = <T extends Element = HTMLElement>(selector: string) => document.querySelector(selector) as T | null;
-
-async function getJson<T>(url: string): Promise<{ value: T; next: string | null; ok: boolean; status: number }> {
-  const response = await fetch(url, { headers: { Accept: "application/json" }, credentials: "same-origin" });
-  const value = await response.json() as T;
-  return { value, next: response.headers.get("X-Next-Cursor"), ok: response.ok, status: response.status };
-}
-
-function debounce(fn: () => void, ms: number): () => void {
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  return () => {
-    clearTimeout(timer);
-    timer = setTimeout(fn, ms);
-  };
-}
-
-type Listener = (type: string, event: { id: string; size?: number; name?: string | null }) => void;
-const listeners: Listener[] = [];
-
-function connectEvents(): void {
-  if (!("EventSource" in window)) return;
-  const source = new EventSource("/api/events");
-  const live = $("#live");
-  source.addEventListener("ready", () => live?.classList.add("on"));
-  source.addEventListener("error", () => live?.classList.remove("on"));
-  for (const type of ["created", "appended", "renamed", "deleted"]) {
-    source.addEventListener(type, (e) => {
-      const event = JSON.parse((e as MessageEvent).data);
-      for (const listener of listeners) listener(type, event);
-    });
-  }
-}
+import type { ListedSession, SearchHit, StatsValue } from "../views/values.ts";
+import { $, connectEvents, data, debounce, getJson, listeners } from "./common.ts";
+import { sessionPage } from "./session-page.ts";
 
 function sessionsPage(): void {
   const rows = $("#rows")!;
@@ -118,163 +84,6 @@ function sessionsPage(): void {
     if (!(input?.value.trim())) void list();
   }, 300);
   listeners.push(() => refresh());
-}
-
-/** A branch entry further than this below the entries shown gets a page of its own rather than paging to it. */
-const JUMP = 400;
-
-function sessionPage(): void {
-  const sessionId: string = data.sessionId;
-  const api = `/api/sessions/${encodeURIComponent(sessionId)}`;
-  const list = $("#entries")!;
-  const more = $<HTMLButtonElement>("#more-entries");
-  // The branch shown, root to leaf; the API pages the file in file order, where a branch's
-  // entries come in the same order, so a page's entries on the branch are appended as they come.
-  const branch: string[] = data.branch ?? [];
-  const onBranch = new Set(branch);
-  const start: number = data.start ?? 0;
-  let shown: number = data.shown ?? 0;
-  let cursor: string | null = shown > 0 ? branch[shown - 1] : null;
-  let leaf: string | null = branch.at(-1) ?? null;
-  const append = (entries: SessionEntry[]) => {
-    if (entries.length === 0) return;
-    const at = list.children.length;
-    list.insertAdjacentHTML("beforeend", entriesView(sessionId, entries).html);
-    if (opened.thinking || opened.output) for (const added of Array.from(list.children).slice(at)) applyToggles(added);
-  };
-  void getJson<InfoValue>(api).then(({ value, ok }) => {
-    const facts = $("#facts");
-    if (ok && facts) facts.innerHTML = factsView(value).html;
-  });
-  // The export viewer's sidebar in place of the tree drawn by the server: search, filters, a virtual list.
-  // A fragment that is not valid percent-encoding names no entry (decoding it would throw).
-  const hashId = () => {
-    if (!location.hash.startsWith("#entry-")) return null;
-    try {
-      return decodeURIComponent(location.hash.slice(7));
-    } catch {
-      return null;
-    }
-  };
-  const side = new SessionSidebar({
-    sessionId,
-    filter: data.filter ?? "default",
-    onBranch,
-    target: hashId,
-    getJson,
-    select: (id) => {
-      if (onBranch.has(id)) {
-        if (hashId() === id) void target();
-        else location.hash = `entry-${encodeURIComponent(id)}`;
-        return;
-      }
-      // Another branch: the page of the branch through that entry.
-      const params = new URLSearchParams({ leaf: id });
-      const filter = side.sidebar.filter;
-      if (filter !== "default") params.set("filter", filter);
-      location.assign(`/sessions/${encodeURIComponent(sessionId)}?${params}#entry-${encodeURIComponent(id)}`);
-    },
-  });
-  // The tree the server drew stays until the sidebar has its rows: no empty flash.
-  void side.refresh().then(() => {
-    $(".session > .side")?.replaceChildren(side.sidebar.element);
-    side.mark();
-  });
-  const drawTree = () => side.reload();
-  // The viewer's toggles: thinking and long tool output open or folded, on every entry shown.
-  const opened = { thinking: false, output: false };
-  // Hidden custom messages stay in view on a page without script, where no button could show them.
-  document.body.classList.add("js");
-  const applyToggles = (root: ParentNode) => {
-    for (const [kind, open] of Object.entries(opened)) root.querySelectorAll<HTMLDetailsElement>(`details.${kind}`).forEach((d) => (d.open = open));
-  };
-  document.querySelectorAll<HTMLButtonElement>("button.toggle[data-toggle]").forEach((button) => {
-    button.hidden = false;
-    button.addEventListener("click", () => {
-      if (button.dataset.toggle === "hidden") {
-        button.setAttribute("aria-pressed", String(document.body.classList.toggle("show-hidden")));
-        return;
-      }
-      const kind = button.dataset.toggle as keyof typeof opened;
-      opened[kind] = !opened[kind];
-      button.setAttribute("aria-pressed", String(opened[kind]));
-      applyToggles(list);
-    });
-  });
-  $("#command")?.addEventListener("click", (e) => void navigator.clipboard?.writeText((e.currentTarget as HTMLElement).textContent ?? ""));
-  const loadMore = async () => {
-    if (shown >= branch.length) return false;
-    const wanted = shown + 200;
-    while (shown < Math.min(wanted, branch.length)) {
-      const after = cursor ? `&after=${encodeURIComponent(cursor)}` : "";
-      const { value, ok } = await getJson<{ entries: SessionEntry[]; nextAfter: string | null }>(`${api}/entries?limit=1000${after}`);
-      if (!ok) return false;
-      append(value.entries.filter((e) => onBranch.has(e.id)));
-      shown += value.entries.filter((e) => onBranch.has(e.id)).length;
-      cursor = value.entries.at(-1)?.id ?? cursor;
-      if (value.nextAfter === null) shown = branch.length;
-    }
-    if (more) more.hidden = shown >= branch.length;
-    return true;
-  };
-  more?.addEventListener("click", () => void loadMore());
-  const target = async () => {
-    document.querySelectorAll(".entry.target, .tree-row.target").forEach((e) => e.classList.remove("target"));
-    const id = hashId();
-    if (id === null) return;
-    let element = document.getElementById(`entry-${id}`);
-    // Before this page, or far below it: the page that starts there (paging a long branch to it would take long).
-    const index = branch.indexOf(id);
-    if (!element && index >= 0 && (index < start || index >= shown + JUMP)) {
-      const url = new URL(location.href);
-      url.searchParams.set("from", id);
-      return location.assign(url);
-    }
-    // The entry may be a little further down the branch than the pages shown: page until it is there.
-    while (!element && onBranch.has(id) && await loadMore()) element = document.getElementById(`entry-${id}`);
-    if (!element) return;
-    element.classList.add("target");
-    element.scrollIntoView({ block: "center" });
-    side.mark();
-  };
-  addEventListener("hashchange", () => void target());
-  void target();
-  // A session page without ?leaf= follows the session's newest entry as pi's file grows.
-  if (!data.follow) return;
-  let busy = false;
-  let again = false;
-  let last: string | null = leaf;
-  const follow = async () => {
-    if (busy) return void (again = true);
-    busy = true;
-    try {
-      do {
-        again = false;
-        const after = last ? `&after=${encodeURIComponent(last)}` : "";
-        const { value, ok } = await getJson<{ entries: SessionEntry[] }>(`${api}/entries?limit=2000${after}`);
-        if (!ok) return location.reload();
-        for (const entry of value.entries) {
-          // pi went on from another entry (a branch switch, a compaction's new start): draw that branch.
-          if (entry.parentId !== leaf) return location.reload();
-          branch.push(entry.id);
-          onBranch.add(entry.id);
-          leaf = entry.id;
-          last = entry.id;
-          // Entries further down than the pages loaded so far come with the next page instead.
-          if (shown === branch.length - 1) {
-            append([entry]);
-            shown++;
-          }
-        }
-        await drawTree();
-      } while (again);
-    } finally {
-      busy = false;
-    }
-  };
-  listeners.push((type, event) => {
-    if (event.id === sessionId && type === "appended") void follow();
-  });
 }
 
 function statsPage(): void {
