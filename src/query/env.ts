@@ -16,6 +16,7 @@ import { denoFileSystem } from "../io/deno.ts";
 import type { FileSystem } from "../io/file-system.ts";
 import { nodeFileSystem } from "../io/node.ts";
 import { QueryError } from "./errors.ts";
+import type { SessionIndexes } from "./session-indexes.ts";
 
 /** Progress of one long scan (`done` of `total` files read into the catalog). */
 export interface Progress {
@@ -64,6 +65,11 @@ export interface QueryEnv {
    * name only sessions in the session directories: by id, id prefix or `@`); default allowed.
    */
   readonly pathRefs?: boolean;
+  /**
+   * Line indexes of session files kept between queries (a server keeps one set): a page of
+   * entries then reads only its lines. Absent, a query that wants one builds it for the call.
+   */
+  readonly sessionIndexes?: SessionIndexes;
 }
 
 /** What `createQueryEnv` is built from; only `fs` and `storage` are required. */
@@ -87,6 +93,8 @@ export interface QueryEnvInit {
   report?: Partial<QueryReport>;
   /** False to refuse session references that are paths (see `QueryEnv.pathRefs`). */
   pathRefs?: boolean;
+  /** Line indexes to keep between queries (see `QueryEnv.sessionIndexes`). */
+  sessionIndexes?: SessionIndexes;
 }
 
 /** How a call opens its own catalog. */
@@ -178,6 +186,7 @@ export function createQueryEnv(init: QueryEnvInit): QueryEnv {
     cwd,
     report,
     pathRefs: init.pathRefs ?? true,
+    sessionIndexes: init.sessionIndexes,
     now: init.now ?? (() => new Date()),
     settings() {
       settings ??= (async () => {

@@ -14,6 +14,7 @@ import { bunFileSystem } from "../io/bun.ts";
 import { denoFileSystem } from "../io/deno.ts";
 import { nodeFileSystem } from "../io/node.ts";
 import { createQueryEnv, type QueryEnv } from "../query/env.ts";
+import { SessionIndexes } from "../query/session-indexes.ts";
 import { confinedFileSystem } from "./confined-fs.ts";
 import { allSessionFiles, sessionFilesIn } from "../session/list-sessions.ts";
 import { EventStreams } from "./live/event-stream.ts";
@@ -102,10 +103,12 @@ export async function openServeState(config: ServeConfig): Promise<ServeState> {
     concurrency: raw === denoFileSystem ? 4 : undefined,
     note: config.log,
   }));
+  // Line indexes of the sessions last opened: a page of entries reads only its lines.
+  const sessionIndexes = new SessionIndexes();
   // One catalog refresh at a time: two at once would read and save the same files twice.
   let catalogTurn: Promise<unknown> = Promise.resolve();
   const env = (cwd?: string): QueryEnv => {
-    const inner = createQueryEnv({ fs, storage, agentDir: config.agentDir, sessionDir: config.sessionDir, cwd, catalog, now: config.now, pathRefs: false });
+    const inner = createQueryEnv({ fs, storage, agentDir: config.agentDir, sessionDir: config.sessionDir, cwd, catalog, now: config.now, pathRefs: false, sessionIndexes });
     return {
       ...inner,
       sessionDir: () => inner.sessionDir(),
