@@ -10,6 +10,7 @@ import { checkLimit } from "./list.ts";
 import { indexedSessionAt, loadSessionAt } from "./load.ts";
 import { resolveEntryRef } from "./resolve/entry-ref.ts";
 import { resolveSessionRef } from "./resolve/session-ref.ts";
+import type { SessionView } from "./session-index.ts";
 import { reportSkipped } from "./skipped-note.ts";
 
 export interface EntriesOptions {
@@ -19,6 +20,12 @@ export interface EntriesOptions {
   after?: string;
   /** At most this many entries, a whole number above 0 (a string is read as one); default all. */
   limit?: number | string;
+  /**
+   * End the page early once its entries' lines hold this many bytes (it still holds at least one
+   * entry): a page of 26 KB tool outputs then stays a few megabytes, whatever `limit` says.
+   * Default: no such bound.
+   */
+  maxBytes?: number;
 }
 
 /** One page of entries. */
@@ -46,6 +53,19 @@ function pageStart(all: readonly SessionEntry[], afterId: string | undefined): n
   return afterId === undefined ? 0 : all.findLastIndex((entry) => entry.id === afterId) + 1;
 }
 
+/** How many of `sizes` (from the first) fit in `maxBytes`: at least one. */
+function fitting(sizes: Iterable<number>, maxBytes: number | undefined): number {
+  if (maxBytes === undefined) return Infinity;
+  let n = 0;
+  let bytes = 0;
+  for (const size of sizes) {
+    bytes += size;
+    if (n > 0 && bytes > maxBytes) break;
+    n++;
+  }
+  return n;
+}
+
 function page(path: string, id: string, leafId: string | null, count: number, start: number, entries: SessionEntry[]): EntriesJson {
   const end = start + entries.length;
   return { path, id, leafId, entryCount: count, entries, nextAfter: end < count && entries.length > 0 ? entries[entries.length - 1].id : null };
@@ -60,7 +80,8 @@ export async function sessionEntries(env: QueryEnv, options: EntriesOptions): Pr
     const { index, tree, entries: all, tailEntry } = view;
     reportSkipped(env, path, view.issues);
     const start = pageStart(all, options.after === undefined ? undefined : resolveEntryRef(tree, options.after, path));
-    const end = Math.min(all.length, start + limit);
+    let end = Math.min(all.length, start + limit);
+    end = start + Math.min(end - start, fitting(lineSizes(view, start, end), options.maxBytes));
     const indexed = Math.min(end, all.length - (tailEntry ? 1 : 0));
     const entries = await index.read(env.fs, start, indexed);
     if (tailEntry && end === all.length && end > start) entries.push(tailEntry);
@@ -72,5 +93,13 @@ export async function sessionEntries(env: QueryEnv, options: EntriesOptions): Pr
   const { file, tree } = await loadSessionAt(env, path);
   if (!view) reportSkipped(env, path, file.issues);
   const start = pageStart(file.entries, options.after === undefined ? undefined : resolveEntryRef(tree, options.after, path));
-  return { value: page(path, file.header!.id, tree.leafId, file.entries.length, start, file.entries.slice(start, start + limit)) };
+  const slice = file.entries.slice(start, start + limit);
+  const sizes = options.maxBytes === undefined ? [] : slice.map((entry) => JSON.stringify(entry).length);
+  return { value: page(path, file.header!.id, tree.leafId, file.entries.length, start, slice.slice(0, fitting(sizes, options.maxBytes))) };
+}
+
+/** The line lengths of the entries at `start` to `end` (the tail's from its JSON). */
+function* lineSizes(view: SessionView, start: number, end: number): Iterable<number> {
+  const indexed = view.entries.length - (view.tailEntry ? 1 : 0);
+  for (let i = start; i < end; i++) yield i < indexed ? view.index.lengths[i] : JSON.stringify(view.tailEntry).length;
 }

@@ -20,6 +20,8 @@ import { allSessionFiles, sessionFilesIn } from "../session/list-sessions.ts";
 import { EventStreams } from "./live/event-stream.ts";
 import { SessionWatcher } from "./live/session-watcher.ts";
 import { ServeMetrics } from "./metrics/serve-metrics.ts";
+import { collectGarbage } from "./runtime/mod.ts";
+import { AnswerCache } from "./answer-cache.ts";
 import { mcpHttpHandler } from "../mcp/http.ts";
 
 export interface ServeConfig {
@@ -62,7 +64,7 @@ export interface ServeState {
    * The answer for `key`, computed once until the watcher sees any session change: repeated
    * requests (a page reloaded, a list polled, 50 clients) do not walk the catalog each time.
    */
-  cached<T>(key: string, compute: () => Promise<T>): Promise<T>;
+  cached<T>(key: string, compute: () => Promise<T>, weigh?: (value: T) => number): Promise<T>;
   /**
    * Runs work that reads a whole session into memory (info, tree, entries, context) one at a
    * time: a page asking for a 90 MB session's facts and tree at once would otherwise hold it twice.
@@ -134,23 +136,15 @@ export async function openServeState(config: ServeConfig): Promise<ServeState> {
   });
   const log = config.log ?? (() => {});
   // Answers until the next change; subscribed first, so it is cleared before any stream hears of it.
-  const answers = new Map<string, Promise<unknown>>();
+  const answers = new AnswerCache();
   watcher.subscribe(() => answers.clear());
-  const cached = <T>(key: string, compute: () => Promise<T>): Promise<T> => {
-    let answer = answers.get(key) as Promise<T> | undefined;
-    if (!answer) {
-      if (answers.size >= 256) answers.clear();
-      answer = compute();
-      answers.set(key, answer);
-      answer.catch(() => answers.get(key) === answer && answers.delete(key));
-    }
-    return answer;
-  };
+  const cached = <T>(key: string, compute: () => Promise<T>, weigh?: (value: T) => number): Promise<T> => answers.get(key, compute, weigh);
   const metrics = new ServeMetrics({ env: () => env(), watcher, streams });
   let sessionTurn: Promise<unknown> = Promise.resolve();
   const oneSessionAtATime = <T>(work: () => Promise<T>): Promise<T> => {
     const turn = sessionTurn.then(work, work);
-    sessionTurn = turn.catch(() => {});
+    // What one read left behind is collected before the next starts, which then reuses that memory.
+    sessionTurn = turn.catch(() => {}).then(collectGarbage);
     return turn;
   };
   const mcp = mcpHttpHandler({

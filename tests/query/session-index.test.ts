@@ -196,3 +196,25 @@ describe("a kept session index follows its file", () => {
     assert.equal(few.builds, 4, "6 + 6 entries are more than 8: only the newest is kept");
   });
 });
+
+describe("sessionEntries() with maxBytes", () => {
+  it("ends a page once its lines reach maxBytes, with at least one entry, and nextAfter goes on; the same through the index and the whole read", async () => {
+    const sizes = [10, 2000, 30, 30, 5000, 30, 30, 30];
+    const entries = sizes.map((n, i) => userEntry(`m${i}`, i === 0 ? null : `m${i - 1}`, "x".repeat(n)));
+    for (const version of [3, 2]) {
+      const fs = tickingFs();
+      await fs.mkdir(sessionDir(), { recursive: true });
+      await fs.writeAtomic(PATH, new TextEncoder().encode(jsonl({ ...header(ID), version }, ...entries)));
+      for (const env of [testEnv(fs).env, { ...testEnv(fs).env, sessionIndexes: new SessionIndexes() }]) {
+        const pages: string[][] = [];
+        let after: string | undefined;
+        do {
+          const { value } = await sessionEntries(env, { ref: ID, after, limit: 3, maxBytes: 1000 });
+          pages.push(value.entries.map((e) => e.id));
+          after = value.nextAfter ?? undefined;
+        } while (after !== undefined);
+        assert.deepEqual(pages, [["m0"], ["m1"], ["m2", "m3"], ["m4"], ["m5", "m6", "m7"]], `version ${version}`);
+      }
+    }
+  });
+});

@@ -24,6 +24,8 @@ import { versioned } from "../../query/json-version.ts";
 /** Entries per page when `limit` is not given, and the most one page may hold. */
 export const ENTRIES_PAGE = 200;
 export const ENTRIES_MAX = 2000;
+/** A page ends early once its lines hold this many bytes (long tool outputs): its cursor goes on. */
+export const ENTRIES_MAX_BYTES = 4 * 1024 * 1024;
 
 function json(value: unknown, headers: Record<string, string> = {}): Response {
   return new Response(JSON.stringify(value, null, 2) + "\n", {
@@ -100,7 +102,7 @@ export function apiRoutes(app: Hono, state: ServeState): void {
     const { body, next } = await state.cached<Answer>(`api ${route} ${JSON.stringify(options)}`, async () => {
       const { value, next = null } = await compute();
       return { body: JSON.stringify(state.present(value), null, 2) + "\n", next };
-    });
+    }, (answer) => answer.body.length);
     return new Response(body, { headers: { "Content-Type": "application/json; charset=utf-8", "Cache-Control": "no-store", ...nextHeaders(c, next, param) } });
   };
 
@@ -135,7 +137,7 @@ export function apiRoutes(app: Hono, state: ServeState): void {
   });
 
   app.get("/api/sessions/:ref/entries", (c) => {
-    const options = { ref: refParam(c), after: entryParam(c, "after"), limit: limitParam(c, ENTRIES_MAX) ?? ENTRIES_PAGE };
+    const options = { ref: refParam(c), after: entryParam(c, "after"), limit: limitParam(c, ENTRIES_MAX) ?? ENTRIES_PAGE, maxBytes: ENTRIES_MAX_BYTES };
     return answer(c, "entries", options, () =>
       state.oneSessionAtATime(async () => {
         const { value } = await sessionEntries(state.env(), options);

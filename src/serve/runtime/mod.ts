@@ -41,3 +41,14 @@ export async function browserOpener(): Promise<string> {
   const { default: process } = await import("node:process");
   return process.platform === "darwin" ? "open" : process.platform === "win32" ? "explorer" : "xdg-open";
 }
+
+/**
+ * Asks the engine to collect garbage now, where it offers that (Bun; Node with --expose-gc):
+ * after a session read in full, so the next one reuses its memory instead of adding to it.
+ * Elsewhere it does nothing.
+ */
+export function collectGarbage(): void {
+  const runtime = globalThis as { Bun?: { gc?: (full: boolean) => void }; gc?: () => void };
+  if (runtime.Bun?.gc) runtime.Bun.gc(true);
+  else if (typeof runtime.gc === "function") runtime.gc();
+}
