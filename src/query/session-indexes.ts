@@ -12,6 +12,8 @@ export interface SessionIndexesOptions {
   files?: number;
   /** Entries over all indexes at most (default 500,000: tens of megabytes). */
   entries?: number;
+  /** Called after an index is built from nothing (a whole file read): a server collects garbage then. */
+  built?: () => void;
 }
 
 /**
@@ -24,6 +26,7 @@ export interface SessionIndexesOptions {
 export class SessionIndexes {
   readonly #files: number;
   readonly #entries: number;
+  readonly #onBuilt: () => void;
   /** Per path, the latest index (or the work bringing it up to date); in use order, oldest first. */
   readonly #byPath = new Map<string, Promise<SessionIndex | null>>();
   /** Entries of each index held, once known. */
@@ -34,6 +37,7 @@ export class SessionIndexes {
   constructor(options: SessionIndexesOptions = {}) {
     this.#files = options.files ?? 16;
     this.#entries = options.entries ?? 500_000;
+    this.#onBuilt = options.built ?? (() => {});
   }
 
   /** The index of `path` as the file is now; null when it is not a file. Uses of one path take turns. */
@@ -44,7 +48,10 @@ export class SessionIndexes {
       let fresh: SessionIndex | null = null;
       if (stat !== null && stat.isFile) {
         fresh = index ? await index.refreshed(fs, stat) : await SessionIndex.build(fs, path, stat);
-        if (fresh !== index) this.builds++;
+        if (fresh !== index) {
+          this.builds++;
+          this.#onBuilt();
+        }
       }
       // Still the newest use of this path: its size counts now, and older paths may go.
       if (this.#byPath.get(path) === next) {

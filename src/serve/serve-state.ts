@@ -16,6 +16,7 @@ import { nodeFileSystem } from "../io/node.ts";
 import { createQueryEnv, type QueryEnv } from "../query/env.ts";
 import { SessionIndexes } from "../query/session-indexes.ts";
 import { confinedFileSystem } from "./confined-fs.ts";
+import { turnTakingFileSystem } from "./turn-taking-fs.ts";
 import { allSessionFiles, sessionFilesIn } from "../session/list-sessions.ts";
 import { EventStreams } from "./live/event-stream.ts";
 import { SessionWatcher } from "./live/session-watcher.ts";
@@ -89,11 +90,11 @@ export async function openServeState(config: ServeConfig): Promise<ServeState> {
   const choice = await probe.sessionDir();
   const watchDir = choice.custom ? choice.dir : joinPath(probe.agentDir, "sessions");
   const cacheDir = defaultCacheDir(storage);
-  const fs = confinedFileSystem(
+  const fs = turnTakingFileSystem(confinedFileSystem(
     config.fs,
     [watchDir, cacheDir, joinPath(probe.agentDir, "settings.json"), joinPath(probe.cwd, ".pi", "settings.json")],
     [cacheDir],
-  );
+  ));
   const ownCatalog = config.catalog === undefined;
   const wanted = storage.env("PI_SESSION_CATALOG") ?? "auto";
   const raw = config.fs;
@@ -106,7 +107,7 @@ export async function openServeState(config: ServeConfig): Promise<ServeState> {
     note: config.log,
   }));
   // Line indexes of the sessions last opened: a page of entries reads only its lines.
-  const sessionIndexes = new SessionIndexes();
+  const sessionIndexes = new SessionIndexes({ built: collectGarbage });
   // One catalog refresh at a time: two at once would read and save the same files twice.
   let catalogTurn: Promise<unknown> = Promise.resolve();
   const env = (cwd?: string): QueryEnv => {

@@ -19,13 +19,14 @@ import { STATS_BY, type StatsBy, usageStats } from "../../query/stats.ts";
 import { isSafeEntryRef, isSafeRef } from "../security.ts";
 import type { ServeState } from "../serve-state.ts";
 import { openApiDocument } from "./openapi.ts";
+import { prettyJson } from "./pretty-json.ts";
 import { versioned } from "../../query/json-version.ts";
 
 /** Entries per page when `limit` is not given, and the most one page may hold. */
 export const ENTRIES_PAGE = 200;
 export const ENTRIES_MAX = 2000;
 /** A page ends early once its lines hold this many bytes (long tool outputs): its cursor goes on. */
-export const ENTRIES_MAX_BYTES = 4 * 1024 * 1024;
+export const ENTRIES_MAX_BYTES = 1024 * 1024;
 
 function json(value: unknown, headers: Record<string, string> = {}): Response {
   return new Response(JSON.stringify(value, null, 2) + "\n", {
@@ -101,7 +102,7 @@ export function apiRoutes(app: Hono, state: ServeState): void {
   const answer = async (c: Context, route: string, options: object, compute: () => Promise<{ value: unknown; next?: string | null }>, param = "cursor") => {
     const { body, next } = await state.cached<Answer>(`api ${route} ${JSON.stringify(options)}`, async () => {
       const { value, next = null } = await compute();
-      return { body: JSON.stringify(state.present(value), null, 2) + "\n", next };
+      return { body: prettyJson(value, state.present) + "\n", next };
     }, (answer) => answer.body.length);
     return new Response(body, { headers: { "Content-Type": "application/json; charset=utf-8", "Cache-Control": "no-store", ...nextHeaders(c, next, param) } });
   };
