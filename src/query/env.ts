@@ -70,6 +70,18 @@ export interface QueryEnv {
    * entries then reads only its lines. Absent, a query that wants one builds it for the call.
    */
   readonly sessionIndexes?: SessionIndexes;
+  /**
+   * Session references (ids, id prefixes) already resolved, with the id found, kept between
+   * queries by a server that forgets them when sessions appear or go: resolving one otherwise
+   * reads the header of every session file.
+   */
+  readonly sessionRefs?: Map<string, ResolvedRef>;
+}
+
+/** A session reference resolved: the file and the header id it has. */
+export interface ResolvedRef {
+  path: string;
+  id: string;
 }
 
 /** What `createQueryEnv` is built from; only `fs` and `storage` are required. */
@@ -95,6 +107,8 @@ export interface QueryEnvInit {
   pathRefs?: boolean;
   /** Line indexes to keep between queries (see `QueryEnv.sessionIndexes`). */
   sessionIndexes?: SessionIndexes;
+  /** Resolved references to keep between queries (see `QueryEnv.sessionRefs`). */
+  sessionRefs?: Map<string, ResolvedRef>;
 }
 
 /** How a call opens its own catalog. */
@@ -187,6 +201,7 @@ export function createQueryEnv(init: QueryEnvInit): QueryEnv {
     report,
     pathRefs: init.pathRefs ?? true,
     sessionIndexes: init.sessionIndexes,
+    sessionRefs: init.sessionRefs,
     now: init.now ?? (() => new Date()),
     settings() {
       settings ??= (async () => {

@@ -13,7 +13,7 @@ import { type CatalogMode, defaultCacheDir, openCatalog } from "../catalog/open-
 import { bunFileSystem } from "../io/bun.ts";
 import { denoFileSystem } from "../io/deno.ts";
 import { nodeFileSystem } from "../io/node.ts";
-import { createQueryEnv, type QueryEnv } from "../query/env.ts";
+import { createQueryEnv, type QueryEnv, type ResolvedRef } from "../query/env.ts";
 import { SessionIndexes } from "../query/session-indexes.ts";
 import { confinedFileSystem } from "./confined-fs.ts";
 import { turnTakingFileSystem } from "./turn-taking-fs.ts";
@@ -108,10 +108,12 @@ export async function openServeState(config: ServeConfig): Promise<ServeState> {
   }));
   // Line indexes of the sessions last opened: a page of entries reads only its lines.
   const sessionIndexes = new SessionIndexes({ built: collectGarbage });
+  // Session references resolved (each would read every session's header), until sessions come or go.
+  const sessionRefs = new Map<string, ResolvedRef>();
   // One catalog refresh at a time: two at once would read and save the same files twice.
   let catalogTurn: Promise<unknown> = Promise.resolve();
   const env = (cwd?: string): QueryEnv => {
-    const inner = createQueryEnv({ fs, storage, agentDir: config.agentDir, sessionDir: config.sessionDir, cwd, catalog, now: config.now, pathRefs: false, sessionIndexes });
+    const inner = createQueryEnv({ fs, storage, agentDir: config.agentDir, sessionDir: config.sessionDir, cwd, catalog, now: config.now, pathRefs: false, sessionIndexes, sessionRefs });
     return {
       ...inner,
       sessionDir: () => inner.sessionDir(),
@@ -139,6 +141,11 @@ export async function openServeState(config: ServeConfig): Promise<ServeState> {
   // Answers until the next change; subscribed first, so it is cleared before any stream hears of it.
   const answers = new AnswerCache();
   watcher.subscribe(() => answers.clear());
+  watcher.subscribe((event) => {
+    if (event.type === "created" || event.type === "deleted") return sessionRefs.clear();
+    // Of two copies of a session, the newest is taken: an append to another copy may change which.
+    if (event.type === "appended") for (const [ref, known] of sessionRefs) if (known.id === event.id && known.path !== event.path) sessionRefs.delete(ref);
+  });
   const cached = <T>(key: string, compute: () => Promise<T>, weigh?: (value: T) => number): Promise<T> => answers.get(key, compute, weigh);
   const metrics = new ServeMetrics({ env: () => env(), watcher, streams });
   let sessionTurn: Promise<unknown> = Promise.resolve();

@@ -122,11 +122,14 @@ export async function resolveSessionRef(env: QueryEnv, ref: string): Promise<str
     }
     return path;
   }
+  const known = env.sessionRefs?.get(ref);
+  if (known) return known.path;
   const everywhere = await globalCandidates(env);
   const found = pick(ref, everywhere, await localPaths(env, everywhere));
   if (!found) {
     throw new QueryError("no-session", `No session found matching "${ref}"`, "Run `pi-session list --all` to see session ids");
   }
+  env.sessionRefs?.set(ref, { path: found.path, id: found.header.id });
   return found.path;
 }
 

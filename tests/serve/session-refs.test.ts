@@ -1,0 +1,31 @@
+/**
+ * The server keeps the session references it resolved (each resolution reads every session's
+ * header) until its watcher sees sessions come or go: then a prefix that became ambiguous is
+ * refused and a session deleted is not found, as the CLI says.
+ */
+import assert from "node:assert/strict";
+import { test } from "node:test";
+import { addSession, userEntry } from "../cli/_harness.ts";
+import { testServer } from "./_server.ts";
+
+test("a resolved reference is kept, and forgotten once sessions are created or deleted", async () => {
+  const server = await testServer();
+  try {
+    const path = await addSession(server.fs, "abcd1111-0000-4000-8000-000000000001", [userEntry("u1", null, "first")]);
+    await server.state.watcher.refresh();
+    assert.equal((await server.fetch("/api/sessions/abcd")).status, 200);
+    assert.equal(server.state.env().sessionRefs?.get("abcd")?.path, path);
+    // Another session under the same prefix: ambiguous once the watcher has seen it.
+    const other = await addSession(server.fs, "abcd2222-0000-4000-8000-000000000002", [userEntry("u1", null, "second")]);
+    await server.state.watcher.refresh();
+    const ambiguous = await server.fetch("/api/sessions/abcd");
+    assert.equal(ambiguous.status, 400, await ambiguous.text());
+    assert.equal((await server.fetch("/api/sessions/abcd2")).status, 200);
+    await server.fs.remove(other);
+    await server.state.watcher.refresh();
+    assert.equal((await server.fetch("/api/sessions/abcd2")).status, 404);
+    assert.equal((await server.fetch("/api/sessions/abcd")).status, 200);
+  } finally {
+    await server.close();
+  }
+});
