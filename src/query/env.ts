@@ -71,17 +71,11 @@ export interface QueryEnv {
    */
   readonly sessionIndexes?: SessionIndexes;
   /**
-   * Session references (ids, id prefixes) already resolved, with the id found, kept between
-   * queries by a server that forgets them when sessions appear or go: resolving one otherwise
-   * reads the header of every session file.
+   * Every session file with its header, as resolving an id or id prefix needs them, kept between
+   * queries by a server (which computes them anew when sessions appear or go): `compute` lists
+   * and reads them all, the header of each of thousands of files. Absent, each resolution does.
    */
-  readonly sessionRefs?: Map<string, ResolvedRef>;
-}
-
-/** A session reference resolved: the file and the header id it has. */
-export interface ResolvedRef {
-  path: string;
-  id: string;
+  readonly keptCandidates?: <T>(compute: () => Promise<T>) => Promise<T>;
 }
 
 /** What `createQueryEnv` is built from; only `fs` and `storage` are required. */
@@ -107,8 +101,8 @@ export interface QueryEnvInit {
   pathRefs?: boolean;
   /** Line indexes to keep between queries (see `QueryEnv.sessionIndexes`). */
   sessionIndexes?: SessionIndexes;
-  /** Resolved references to keep between queries (see `QueryEnv.sessionRefs`). */
-  sessionRefs?: Map<string, ResolvedRef>;
+  /** Keeps every session's header between queries (see `QueryEnv.keptCandidates`). */
+  keptCandidates?: <T>(compute: () => Promise<T>) => Promise<T>;
 }
 
 /** How a call opens its own catalog. */
@@ -201,7 +195,7 @@ export function createQueryEnv(init: QueryEnvInit): QueryEnv {
     report,
     pathRefs: init.pathRefs ?? true,
     sessionIndexes: init.sessionIndexes,
-    sessionRefs: init.sessionRefs,
+    keptCandidates: init.keptCandidates,
     now: init.now ?? (() => new Date()),
     settings() {
       settings ??= (async () => {

@@ -13,7 +13,8 @@ import { type CatalogMode, defaultCacheDir, openCatalog } from "../catalog/open-
 import { bunFileSystem } from "../io/bun.ts";
 import { denoFileSystem } from "../io/deno.ts";
 import { nodeFileSystem } from "../io/node.ts";
-import { createQueryEnv, type QueryEnv, type ResolvedRef } from "../query/env.ts";
+import { createQueryEnv, type QueryEnv } from "../query/env.ts";
+import { type Candidate, globalCandidates } from "../query/resolve/session-ref.ts";
 import { SessionIndexes } from "../query/session-indexes.ts";
 import { confinedFileSystem } from "./confined-fs.ts";
 import { turnTakingFileSystem } from "./turn-taking-fs.ts";
@@ -108,12 +109,17 @@ export async function openServeState(config: ServeConfig): Promise<ServeState> {
   }));
   // Line indexes of the sessions last opened: a page of entries reads only its lines.
   const sessionIndexes = new SessionIndexes({ built: collectGarbage });
-  // Session references resolved (each would read every session's header), until sessions come or go.
-  const sessionRefs = new Map<string, ResolvedRef>();
+  // Every session's header, for resolving ids (each resolution would read them all), until sessions come or go.
+  let candidates: Promise<Candidate[]> | undefined;
+  const keptCandidates = <T>(compute: () => Promise<T>): Promise<T> => {
+    const kept = (candidates ??= compute() as Promise<unknown> as Promise<Candidate[]>);
+    kept.catch(() => candidates === kept && (candidates = undefined));
+    return kept as Promise<unknown> as Promise<T>;
+  };
   // One catalog refresh at a time: two at once would read and save the same files twice.
   let catalogTurn: Promise<unknown> = Promise.resolve();
   const env = (cwd?: string): QueryEnv => {
-    const inner = createQueryEnv({ fs, storage, agentDir: config.agentDir, sessionDir: config.sessionDir, cwd, catalog, now: config.now, pathRefs: false, sessionIndexes, sessionRefs });
+    const inner = createQueryEnv({ fs, storage, agentDir: config.agentDir, sessionDir: config.sessionDir, cwd, catalog, now: config.now, pathRefs: false, sessionIndexes, keptCandidates });
     return {
       ...inner,
       sessionDir: () => inner.sessionDir(),
@@ -142,9 +148,14 @@ export async function openServeState(config: ServeConfig): Promise<ServeState> {
   const answers = new AnswerCache();
   watcher.subscribe(() => answers.clear());
   watcher.subscribe((event) => {
-    if (event.type === "created" || event.type === "deleted") return sessionRefs.clear();
-    // Of two copies of a session, the newest is taken: an append to another copy may change which.
-    if (event.type === "appended") for (const [ref, known] of sessionRefs) if (known.id === event.id && known.path !== event.path) sessionRefs.delete(ref);
+    if (event.type === "created" || event.type === "deleted") candidates = undefined;
+    else if (event.type === "appended" && candidates) {
+      // Of two copies of a session, the newest is taken: an append to one may change which.
+      const kept = candidates;
+      void kept.then((list) => {
+        if (candidates === kept && list.filter((c) => c.header.id === event.id).length > 1) candidates = undefined;
+      }, () => {});
+    }
   });
   const cached = <T>(key: string, compute: () => Promise<T>, weigh?: (value: T) => number): Promise<T> => answers.get(key, compute, weigh);
   const metrics = new ServeMetrics({ env: () => env(), watcher, streams });
@@ -182,5 +193,7 @@ export async function openServeState(config: ServeConfig): Promise<ServeState> {
     },
   };
   await watcher.start();
+  // Read every session's header now, in the background, so the first session opened need not.
+  void globalCandidates(env()).catch(() => {});
   return state;
 }
