@@ -72,10 +72,11 @@ export interface QueryEnv {
   readonly sessionIndexes?: SessionIndexes;
   /**
    * Every session file with its header, as resolving an id or id prefix needs them, kept between
-   * queries by a server (which computes them anew when sessions appear or go): `compute` lists
+   * queries by a server (which computes them anew when sessions appear or go, and when `fresh`
+   * asks: a reference that names none of them may name a session just made): `compute` lists
    * and reads them all, the header of each of thousands of files. Absent, each resolution does.
    */
-  readonly keptCandidates?: <T>(compute: () => Promise<T>) => Promise<T>;
+  readonly keptCandidates?: <T>(compute: () => Promise<T>, fresh?: boolean) => Promise<T>;
 }
 
 /** What `createQueryEnv` is built from; only `fs` and `storage` are required. */
@@ -102,7 +103,7 @@ export interface QueryEnvInit {
   /** Line indexes to keep between queries (see `QueryEnv.sessionIndexes`). */
   sessionIndexes?: SessionIndexes;
   /** Keeps every session's header between queries (see `QueryEnv.keptCandidates`). */
-  keptCandidates?: <T>(compute: () => Promise<T>) => Promise<T>;
+  keptCandidates?: <T>(compute: () => Promise<T>, fresh?: boolean) => Promise<T>;
 }
 
 /** How a call opens its own catalog. */

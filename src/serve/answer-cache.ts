@@ -9,7 +9,7 @@
 export interface AnswerCacheOptions {
   /** Answers kept at most (default 256). */
   count?: number;
-  /** Their total weight at most, in UTF-16 units of their bodies (default 24 M: about 24 MB). */
+  /** Their total weight at most, the bytes of their bodies (default 24 MB). */
   weight?: number;
 }
 

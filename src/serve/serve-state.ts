@@ -91,11 +91,12 @@ export async function openServeState(config: ServeConfig): Promise<ServeState> {
   const choice = await probe.sessionDir();
   const watchDir = choice.custom ? choice.dir : joinPath(probe.agentDir, "sessions");
   const cacheDir = defaultCacheDir(storage);
+  // Every 16 MB read, what the read left behind is collected.
   const fs = turnTakingFileSystem(confinedFileSystem(
     config.fs,
     [watchDir, cacheDir, joinPath(probe.agentDir, "settings.json"), joinPath(probe.cwd, ".pi", "settings.json")],
     [cacheDir],
-  ));
+  ), 16 * 1024 * 1024, collectGarbage);
   const ownCatalog = config.catalog === undefined;
   const wanted = storage.env("PI_SESSION_CATALOG") ?? "auto";
   const raw = config.fs;
@@ -111,7 +112,8 @@ export async function openServeState(config: ServeConfig): Promise<ServeState> {
   const sessionIndexes = new SessionIndexes({ built: collectGarbage });
   // Every session's header, for resolving ids (each resolution would read them all), until sessions come or go.
   let candidates: Promise<Candidate[]> | undefined;
-  const keptCandidates = <T>(compute: () => Promise<T>): Promise<T> => {
+  const keptCandidates = <T>(compute: () => Promise<T>, fresh = false): Promise<T> => {
+    if (fresh) candidates = undefined;
     const kept = (candidates ??= compute() as Promise<unknown> as Promise<Candidate[]>);
     kept.catch(() => candidates === kept && (candidates = undefined));
     return kept as Promise<unknown> as Promise<T>;

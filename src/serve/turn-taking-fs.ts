@@ -12,8 +12,11 @@ const TURN_BYTES = 4 * 1024 * 1024;
 
 const turn = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
 
-/** `fs` whose reads let other work run every `every` bytes. */
-export function turnTakingFileSystem(fs: FileSystem, every = TURN_BYTES): FileSystem {
+/**
+ * `fs` whose reads let other work run every `every` bytes; `onTurn` runs at each turn (the
+ * server collects garbage then, so a long read's leftovers do not pile up until it ends).
+ */
+export function turnTakingFileSystem(fs: FileSystem, every = TURN_BYTES, onTurn: () => void = () => {}): FileSystem {
   return {
     ...fs,
     async *read(path, range) {
@@ -24,6 +27,7 @@ export function turnTakingFileSystem(fs: FileSystem, every = TURN_BYTES): FileSy
         if (since >= every) {
           since = 0;
           await turn();
+          onTurn();
         }
       }
     },

@@ -29,3 +29,16 @@ test("session references resolve against the kept headers, read again once sessi
     await server.close();
   }
 });
+
+test("a session made after the headers were kept is found before the watcher reports it", async () => {
+  const server = await testServer({ pollMs: { watched: 60_000, unwatched: 60_000 } });
+  try {
+    await addSession(server.fs, "feed0001-0000-4000-8000-000000000001", [userEntry("u1", null, "first")]);
+    assert.equal((await server.fetch("/api/sessions/feed0001")).status, 200);
+    await addSession(server.fs, "feed0002-0000-4000-8000-000000000002", [userEntry("u1", null, "second")]);
+    assert.equal((await server.fetch("/api/sessions/feed0002")).status, 200);
+    assert.equal((await server.fetch("/api/sessions/0000dead")).status, 404);
+  } finally {
+    await server.close();
+  }
+});

@@ -87,9 +87,12 @@ function requiredParam(c: Context, name: string, example: string): string {
 }
 
 
-/** A computed answer: the body as sent (masked, serialized) and the next page's cursor. */
+/**
+ * A computed answer: the body as sent (masked, serialized, in UTF-8: half what a string of it
+ * weighs once one character needs two bytes, and sent as it is kept) and the next page's cursor.
+ */
 interface Answer {
-  body: string;
+  body: Blob;
   next: string | null;
 }
 
@@ -102,8 +105,8 @@ export function apiRoutes(app: Hono, state: ServeState): void {
   const answer = async (c: Context, route: string, options: object, compute: () => Promise<{ value: unknown; next?: string | null }>, param = "cursor") => {
     const { body, next } = await state.cached<Answer>(`api ${route} ${JSON.stringify(options)}`, async () => {
       const { value, next = null } = await compute();
-      return { body: prettyJson(value, state.present) + "\n", next };
-    }, (answer) => answer.body.length);
+      return { body: new Blob([prettyJson(value, state.present) + "\n"]), next };
+    }, (answer) => answer.body.size);
     return new Response(body, { headers: { "Content-Type": "application/json; charset=utf-8", "Cache-Control": "no-store", ...nextHeaders(c, next, param) } });
   };
 
