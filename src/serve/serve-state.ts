@@ -91,12 +91,12 @@ export async function openServeState(config: ServeConfig): Promise<ServeState> {
   const choice = await probe.sessionDir();
   const watchDir = choice.custom ? choice.dir : joinPath(probe.agentDir, "sessions");
   const cacheDir = defaultCacheDir(storage);
-  // Every 16 MB read, what the read left behind is collected.
+  // Every 4 MB read, what the read left behind (young) is collected.
   const fs = turnTakingFileSystem(confinedFileSystem(
     config.fs,
     [watchDir, cacheDir, joinPath(probe.agentDir, "settings.json"), joinPath(probe.cwd, ".pi", "settings.json")],
     [cacheDir],
-  ), 16 * 1024 * 1024, collectGarbage);
+  ), 4 * 1024 * 1024, () => collectGarbage(true));
   const ownCatalog = config.catalog === undefined;
   const wanted = storage.env("PI_SESSION_CATALOG") ?? "auto";
   const raw = config.fs;
@@ -109,7 +109,7 @@ export async function openServeState(config: ServeConfig): Promise<ServeState> {
     note: config.log,
   }));
   // Line indexes of the sessions last opened: a page of entries reads only its lines.
-  const sessionIndexes = new SessionIndexes({ built: collectGarbage });
+  const sessionIndexes = new SessionIndexes({ built: () => collectGarbage() });
   // Every session's header, for resolving ids (each resolution would read them all), until sessions come or go.
   let candidates: Promise<Candidate[]> | undefined;
   const keptCandidates = <T>(compute: () => Promise<T>, fresh = false): Promise<T> => {
@@ -129,7 +129,8 @@ export async function openServeState(config: ServeConfig): Promise<ServeState> {
       now: () => inner.now(),
       withCatalog: (work, options) => {
         const turn = catalogTurn.then(() => inner.withCatalog(work, options));
-        catalogTurn = turn.catch(() => {});
+        // A refresh may have read thousands of files: their leftovers go before the next turn.
+        catalogTurn = turn.catch(() => {}).then(() => collectGarbage());
         return turn;
       },
     };
@@ -165,7 +166,7 @@ export async function openServeState(config: ServeConfig): Promise<ServeState> {
   const oneSessionAtATime = <T>(work: () => Promise<T>): Promise<T> => {
     const turn = sessionTurn.then(work, work);
     // What one read left behind is collected before the next starts, which then reuses that memory.
-    sessionTurn = turn.catch(() => {}).then(collectGarbage);
+    sessionTurn = turn.catch(() => {}).then(() => collectGarbage());
     return turn;
   };
   const mcp = mcpHttpHandler({
@@ -196,6 +197,6 @@ export async function openServeState(config: ServeConfig): Promise<ServeState> {
   };
   await watcher.start();
   // Read every session's header now, in the background, so the first session opened need not.
-  void globalCandidates(env()).catch(() => {});
+  void globalCandidates(env()).then(() => collectGarbage(), () => {});
   return state;
 }

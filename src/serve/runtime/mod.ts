@@ -44,14 +44,13 @@ export async function browserOpener(): Promise<string> {
 
 /**
  * Asks the engine to collect garbage now, where it offers that (Bun; Node with --expose-gc):
- * after a session read in full, so the next one reuses its memory instead of adding to it.
- * Elsewhere it does nothing.
+ * in full after a session read (and the freed pages given back), so the next one reuses that
+ * memory instead of adding to it; `young` only (cheap) during a long read. Elsewhere nothing.
  */
-export function collectGarbage(): void {
-  const runtime = globalThis as { Bun?: { gc?: (full: boolean) => void; shrink?: () => void }; gc?: () => void };
+export function collectGarbage(young = false): void {
+  const runtime = globalThis as { Bun?: { gc?: (full: boolean) => void; shrink?: () => void }; gc?: (minor?: boolean) => void };
   if (runtime.Bun?.gc) {
-    runtime.Bun.gc(true);
-    // And the pages freed go back to the system rather than waiting in the engine's heap.
-    runtime.Bun.shrink?.();
-  } else if (typeof runtime.gc === "function") runtime.gc();
+    runtime.Bun.gc(!young);
+    if (!young) runtime.Bun.shrink?.();
+  } else if (typeof runtime.gc === "function") runtime.gc(young);
 }
