@@ -1,9 +1,9 @@
 /**
  * The first page of one branch, cheaply, for a surface that shows a session while the rest
- * loads: the file's line index (kept by a server, so the entries, info and tree asked next
- * reuse it), the branch's ids root to leaf, and only the first `limit` of its entries read and
- * parsed. A 90 MB session answers in a fraction of what loading it whole costs. An older file
- * gets one light pass (linking fields only, as the export streams it) instead.
+ * loads: the file's quick line index (kept by a server, and extended as the file grows), the
+ * branch's ids root to leaf, and only the first `limit` of its entries read and parsed. A 90 MB
+ * session answers in a fraction of what loading it whole costs. An older file gets one light
+ * pass (linking fields only, as the export streams it) instead.
  * @module
  */
 import type { SessionEntry } from "../core/format/types.ts";
@@ -43,7 +43,8 @@ export interface BranchPage {
 export async function branchPage(env: QueryEnv, options: BranchPageOptions): Promise<BranchPage> {
   const limit = checkLimit(options.limit ?? 200, "Pass e.g. limit=200");
   const path = await resolveSessionRef(env, options.ref);
-  const view = await indexedSessionAt(env, path);
+  // A quick index: the branch as the export's light pass finds it, at a third of an exact one's cost.
+  const view = await indexedSessionAt(env, path, false);
   const indexed = view ? await fromIndex(env, path, view, options.leaf, limit) : null;
   if (indexed) return indexed;
   const source = await openExportSource(env.fs, path);

@@ -34,13 +34,14 @@ export async function loadSession(env: QueryEnv, ref: string, options?: ReadOpti
  * The line index of the session at `path` (the env's kept one, else one built for the call) as
  * the file is now, or null when the file must be read whole instead: an older version (ids come
  * from migration), not a session, or gone (the full read then says so as it always has).
+ * `exact` false: a quick index does (entries as the export's light pass finds them).
  */
-export async function indexedSessionAt(env: QueryEnv, path: string): Promise<SessionView | null> {
+export async function indexedSessionAt(env: QueryEnv, path: string, exact = true): Promise<SessionView | null> {
   let index: SessionIndex | null;
-  if (env.sessionIndexes) index = await env.sessionIndexes.get(env.fs, path);
+  if (env.sessionIndexes) index = await env.sessionIndexes.get(env.fs, path, exact);
   else {
     const stat = await env.fs.stat(path);
-    index = stat?.isFile ? await SessionIndex.build(env.fs, path, stat) : null;
+    index = stat?.isFile ? await SessionIndex.build(env.fs, path, stat, exact) : null;
   }
   if (index === null || !index.use().usable) return null;
   const view = await sessionView(env.fs, index);

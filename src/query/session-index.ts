@@ -2,17 +2,21 @@
  * Where each entry of a session file is: one pass over the file gives, for every entry line,
  * its byte offset and length (typed arrays) and its linking fields (labels and `session_info`
  * in full), so a page of entries is read from the bytes of its lines alone and the tree's shape
- * is known without holding a single text. Which lines are entries is decided exactly as the
- * full reader decides it (each line decoded and parsed, then dropped). When the file grows, as
- * pi appends, only the new bytes are read; a file rewritten in place is indexed again.
- * Files older than the current version (ids assigned by migration) are not indexed.
+ * is known without holding a single text. An exact index decides which lines are entries as
+ * the full reader does (each line decoded and parsed, then dropped); a quick one, as the
+ * export's light pass does (the linking fields read from the bytes; a line torn past them
+ * still counts), at a third of the cost. When the file grows, as pi appends, only the new
+ * bytes are read; a file rewritten in place is indexed again. Files older than the current
+ * version (ids assigned by migration) are not indexed.
  * @module
  */
 import { CURRENT_SESSION_VERSION, type SessionEntry, type SessionHeader } from "../core/format/types.ts";
 import { headerVersion } from "../core/migrate/migrate-session.ts";
-import { type DecodeNotes, decodeObjectLine, isHeader } from "../core/read/decode-line.ts";
+import { type DecodeNotes, decodeObjectLine, isHeader, tooDeepIssue } from "../core/read/decode-line.ts";
 import { issue, type ReadIssue } from "../core/read/issue.ts";
+import { nestsDeeperThan } from "../core/read/json-depth.ts";
 import { LineSplitter, type RawLine } from "../core/read/line-splitter.ts";
+import { scanEntryKeys } from "../core/read/scan-keys.ts";
 import { SessionTree } from "../core/tree/session-tree.ts";
 import type { FileStat, FileSystem } from "../io/file-system.ts";
 
@@ -52,6 +56,8 @@ function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
  */
 export class SessionIndex {
   readonly path: string;
+  /** True when entries were decided as the full reader decides them (see the module comment). */
+  readonly exact: boolean;
   /** The size and mtime of the file when the index was last brought up to date. */
   size = 0;
   mtimeMs = 0;
@@ -77,8 +83,9 @@ export class SessionIndex {
   #tail: Uint8Array = new Uint8Array(0);
   #tree: SessionTree | null = null;
 
-  constructor(path: string) {
+  constructor(path: string, exact = true) {
     this.path = path;
+    this.exact = exact;
   }
 
   get count(): number {
@@ -100,9 +107,9 @@ export class SessionIndex {
     return (this.#tree ??= new SessionTree(this.entries.slice()));
   }
 
-  /** Indexes the whole file as `stat` found it. */
-  static async build(fs: FileSystem, path: string, stat: FileStat): Promise<SessionIndex> {
-    const index = new SessionIndex(path);
+  /** Indexes the whole file as `stat` found it; `exact` false for a quick index. */
+  static async build(fs: FileSystem, path: string, stat: FileStat, exact = true): Promise<SessionIndex> {
+    const index = new SessionIndex(path, exact);
     await index.#read(fs, stat);
     return index;
   }
@@ -118,7 +125,7 @@ export class SessionIndex {
       await this.#read(fs, stat);
       return this;
     }
-    return SessionIndex.build(fs, this.path, stat);
+    return SessionIndex.build(fs, this.path, stat, this.exact);
   }
 
   /** True when the first and last bytes indexed are still what they were. */
@@ -154,6 +161,7 @@ export class SessionIndex {
 
   #onLine(line: RawLine): void {
     if (this.notSession) return;
+    if (!this.exact && this.#sawObject && line.number > 1 && this.#quick(line)) return;
     const value = decodeObjectLine(line, this.notes, this.issues);
     if (value === undefined) return;
     if (!this.#sawObject) {
@@ -173,6 +181,27 @@ export class SessionIndex {
     const entry = (KEPT_WHOLE.has(value.type as string)
       ? value
       : { type: value.type, id: value.id, parentId: value.parentId, timestamp: value.timestamp }) as unknown as SessionEntry;
+    this.#add(line, entry);
+  }
+
+  /** A line taken by its linking fields alone, as the light pass takes it; false to parse it. */
+  #quick(line: RawLine): boolean {
+    // Checked before the key scan, which would find a deep line's linking fields all the same.
+    if (nestsDeeperThan(line.bytes)) {
+      this.issues.push(tooDeepIssue(line.number));
+      return true;
+    }
+    const keys = scanEntryKeys(line.bytes);
+    if (!keys || typeof keys.type !== "string" || KEPT_WHOLE.has(keys.type)) return false;
+    if (keys.type === "session") {
+      this.issues.push(issue(line.number, "duplicate-header", `Line ${line.number} is a second session header; it is ignored`));
+      return true;
+    }
+    this.#add(line, { type: keys.type, id: keys.id, parentId: keys.parentId, timestamp: keys.timestamp } as unknown as SessionEntry);
+    return true;
+  }
+
+  #add(line: RawLine, entry: SessionEntry): void {
     const n = this.entries.length;
     if (n === this.offsets.length) this.#grow();
     this.offsets[n] = line.offset;

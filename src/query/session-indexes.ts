@@ -40,14 +40,18 @@ export class SessionIndexes {
     this.#onBuilt = options.built ?? (() => {});
   }
 
-  /** The index of `path` as the file is now; null when it is not a file. Uses of one path take turns. */
-  get(fs: FileSystem, path: string): Promise<SessionIndex | null> {
+  /**
+   * The index of `path` as the file is now; null when it is not a file. Uses of one path take
+   * turns. A quick index does when `exact` is false; an exact one is kept once built.
+   */
+  get(fs: FileSystem, path: string, exact = true): Promise<SessionIndex | null> {
     const previous = this.#byPath.get(path) ?? Promise.resolve(null);
-    const next: Promise<SessionIndex | null> = previous.catch(() => null).then(async (index) => {
+    const next: Promise<SessionIndex | null> = previous.catch(() => null).then(async (kept) => {
       const stat = await fs.stat(path);
+      const index = kept && (kept.exact || !exact) ? kept : null;
       let fresh: SessionIndex | null = null;
       if (stat !== null && stat.isFile) {
-        fresh = index ? await index.refreshed(fs, stat) : await SessionIndex.build(fs, path, stat);
+        fresh = index ? await index.refreshed(fs, stat) : await SessionIndex.build(fs, path, stat, exact);
         if (fresh !== index) {
           this.builds++;
           this.#onBuilt();

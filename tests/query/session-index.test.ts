@@ -14,6 +14,8 @@ import { checkLimit } from "../../src/query/list.ts";
 import { loadSession } from "../../src/query/load.ts";
 import { resolveEntryRef } from "../../src/query/resolve/entry-ref.ts";
 import { SessionIndexes } from "../../src/query/session-indexes.ts";
+import { SessionIndex } from "../../src/query/session-index.ts";
+import { branchPage } from "../../src/query/branch-page.ts";
 import { reportSkipped } from "../../src/query/skipped-note.ts";
 import { assistantEntry, CWD, header, jsonl, sessionDir, userEntry } from "../cli/_harness.ts";
 import { testEnv } from "./_env.ts";
@@ -216,5 +218,39 @@ describe("sessionEntries() with maxBytes", () => {
         assert.deepEqual(pages, [["m0"], ["m1"], ["m2", "m3"], ["m4"], ["m5", "m6", "m7"]], `version ${version}`);
       }
     }
+  });
+});
+
+describe("quick and exact indexes", () => {
+  const entryLines = (index: SessionIndex) => index.entries.map((e, i) => `${e.id}@${index.offsets[i]}+${index.lengths[i]}:${index.lines[i]}`);
+
+  it("a quick index finds the entries an exact one finds, and counts a line torn past its linking fields as the light pass does", async () => {
+    const fs = tickingFs();
+    await fs.mkdir(sessionDir(), { recursive: true });
+    for (const name of ["a sound file", "CRLF line ends", "a byte order mark", "blank lines and a number", "a second header", "duplicate ids", "a torn last line"]) {
+      await fs.writeAtomic(PATH, typeof FILES[name] === "string" ? new TextEncoder().encode(FILES[name] as string) : FILES[name] as Uint8Array);
+      const stat = (await fs.stat(PATH))!;
+      const [exact, quick] = [await SessionIndex.build(fs, PATH, stat), await SessionIndex.build(fs, PATH, stat, false)];
+      assert.deepEqual(entryLines(quick), entryLines(exact), name);
+      assert.deepEqual(quick.entries.filter((e) => e.type === "label" || e.type === "session_info"), exact.entries.filter((e) => e.type === "label" || e.type === "session_info"), name);
+    }
+    await fs.writeAtomic(PATH, new TextEncoder().encode(FILES["a torn line in the middle (written over)"] as string));
+    const stat = (await fs.stat(PATH))!;
+    const [exact, quick] = [await SessionIndex.build(fs, PATH, stat), await SessionIndex.build(fs, PATH, stat, false)];
+    assert.equal(quick.count, exact.count + 1);
+  });
+
+  it("entries asked after a page (a quick index kept) get an exact index, equal to the whole file read", async () => {
+    const fs = tickingFs();
+    await fs.mkdir(sessionDir(), { recursive: true });
+    await fs.writeAtomic(PATH, new TextEncoder().encode(FILES["a torn line in the middle (written over)"] as string));
+    const indexes = new SessionIndexes();
+    const env: QueryEnv = { ...testEnv(fs).env, sessionIndexes: indexes };
+    await branchPage(env, { ref: ID });
+    const quick = await indexes.get(fs, PATH, false);
+    assert.equal(quick?.exact, false);
+    await assertSamePages(fs, "after a quick index", indexes);
+    assert.equal(indexes.builds, 2);
+    assert.equal((await indexes.get(fs, PATH, false))?.exact, true, "the exact index serves quick uses too");
   });
 });
