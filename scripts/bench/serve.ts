@@ -4,8 +4,9 @@
  * 2,400-session corpus plus the 90 MB session, on loopback:
  * - GET /api/sessions?limit=50: the first (cold catalog) answer, then the warm p50 with one
  *   connection (autocannon, 10 s), then 50 connections for 20 s: p99, errors, requests/s;
- * - the server's peak RSS over all of it (VmHWM);
- * - Chromium: the 90 MB session's page, from navigation to its first entries on screen;
+ * - the server's peak RSS (VmHWM) after that load, after the 90 MB session's page, and over all of it;
+ * - Chromium: the 90 MB session's page, from navigation to its first entries on screen (three
+ *   loads), then until its facts and tree (fetched after the first entries) are drawn;
  * - Chromium: a line appended to an open session's file, until it is on screen (median of 5).
  * Prints a markdown table (and returns it to bench.ts).
  * @module
