@@ -20,6 +20,7 @@ import { isSafeEntryRef, isSafeRef } from "../security.ts";
 import type { ServeState } from "../serve-state.ts";
 import { openApiDocument } from "./openapi.ts";
 import { prettyJson } from "./pretty-json.ts";
+import { collectGarbage } from "../runtime/mod.ts";
 import { versioned } from "../../query/json-version.ts";
 
 /** Entries per page when `limit` is not given, and the most one page may hold. */
@@ -96,6 +97,15 @@ interface Answer {
   next: string | null;
 }
 
+/**
+ * `value`, once what computing it left (a whole session's entries, the tree's rows) is
+ * collected: its text is then written into the memory they held, not beside it.
+ */
+function afterCollecting<T>(value: T): T {
+  collectGarbage();
+  return value;
+}
+
 /** Registers the API routes on `app`. */
 export function apiRoutes(app: Hono, state: ServeState): void {
   /**
@@ -132,12 +142,12 @@ export function apiRoutes(app: Hono, state: ServeState): void {
 
   app.get("/api/sessions/:ref", (c) => {
     const options = { ref: refParam(c) };
-    return answer(c, "info", options, () => state.oneSessionAtATime(async () => ({ value: versioned((await sessionInfo(state.env(), options)).value) })));
+    return answer(c, "info", options, () => state.oneSessionAtATime(async () => afterCollecting({ value: versioned((await sessionInfo(state.env(), options)).value) })));
   });
 
   app.get("/api/sessions/:ref/tree", (c) => {
     const options = { ref: refParam(c), filter: choiceParam(c, "filter", TREE_FILTERS) as TreeFilter | undefined };
-    return answer(c, "tree", options, () => state.oneSessionAtATime(async () => ({ value: versioned((await sessionTree(state.env(), options)).value) })));
+    return answer(c, "tree", options, () => state.oneSessionAtATime(async () => afterCollecting({ value: versioned((await sessionTree(state.env(), options)).value) })));
   });
 
   app.get("/api/sessions/:ref/entries", (c) => {
