@@ -16,6 +16,7 @@ import { denoFileSystem } from "../io/deno.ts";
 import type { FileSystem } from "../io/file-system.ts";
 import { nodeFileSystem } from "../io/node.ts";
 import { QueryError } from "./errors.ts";
+import type { SessionIndexes } from "./session-indexes.ts";
 
 /** Progress of one long scan (`done` of `total` files read into the catalog). */
 export interface Progress {
@@ -64,6 +65,18 @@ export interface QueryEnv {
    * name only sessions in the session directories: by id, id prefix or `@`); default allowed.
    */
   readonly pathRefs?: boolean;
+  /**
+   * Line indexes of session files kept between queries (a server keeps one set): a page of
+   * entries then reads only its lines. Absent, a query that wants one builds it for the call.
+   */
+  readonly sessionIndexes?: SessionIndexes;
+  /**
+   * Every session file with its header, as resolving an id or id prefix needs them, kept between
+   * queries by a server (which computes them anew when sessions appear or go, and when `fresh`
+   * asks: a reference that names none of them may name a session just made): `compute` lists
+   * and reads them all, the header of each of thousands of files. Absent, each resolution does.
+   */
+  readonly keptCandidates?: <T>(compute: () => Promise<T>, fresh?: boolean) => Promise<T>;
 }
 
 /** What `createQueryEnv` is built from; only `fs` and `storage` are required. */
@@ -87,6 +100,10 @@ export interface QueryEnvInit {
   report?: Partial<QueryReport>;
   /** False to refuse session references that are paths (see `QueryEnv.pathRefs`). */
   pathRefs?: boolean;
+  /** Line indexes to keep between queries (see `QueryEnv.sessionIndexes`). */
+  sessionIndexes?: SessionIndexes;
+  /** Keeps every session's header between queries (see `QueryEnv.keptCandidates`). */
+  keptCandidates?: <T>(compute: () => Promise<T>, fresh?: boolean) => Promise<T>;
 }
 
 /** How a call opens its own catalog. */
@@ -178,6 +195,8 @@ export function createQueryEnv(init: QueryEnvInit): QueryEnv {
     cwd,
     report,
     pathRefs: init.pathRefs ?? true,
+    sessionIndexes: init.sessionIndexes,
+    keptCandidates: init.keptCandidates,
     now: init.now ?? (() => new Date()),
     settings() {
       settings ??= (async () => {

@@ -1,6 +1,7 @@
 /**
- * Reading a whole session for a query: the file, its tree, and a clear error when the
- * file is not a session. Never writes.
+ * Reading a session for a query: the whole file and its tree, or its line index (a page of
+ * entries then costs the bytes of its lines), and a clear error when the file is not a session.
+ * Never writes.
  * @module
  */
 import { type ReadOptions, readSession, type SessionFile } from "../core/read/read-session.ts";
@@ -8,6 +9,7 @@ import { SessionTree } from "../core/tree/session-tree.ts";
 import { NotASessionError, refuseTooDeep } from "../session/errors.ts";
 import type { QueryEnv } from "./env.ts";
 import { resolveSessionRef } from "./resolve/session-ref.ts";
+import { SessionIndex, sessionView, type SessionView } from "./session-index.ts";
 
 export interface LoadedSession {
   path: string;
@@ -26,4 +28,23 @@ export async function loadSessionAt(env: QueryEnv, path: string, options?: ReadO
 /** Resolves a reference and reads the session it names. */
 export async function loadSession(env: QueryEnv, ref: string, options?: ReadOptions): Promise<LoadedSession> {
   return loadSessionAt(env, await resolveSessionRef(env, ref), options);
+}
+
+/**
+ * The line index of the session at `path` (the env's kept one, else one built for the call) as
+ * the file is now, or null when the file must be read whole instead: an older version (ids come
+ * from migration), not a session, or gone (the full read then says so as it always has).
+ * `exact` false: a quick index does (entries as the export's light pass finds them).
+ */
+export async function indexedSessionAt(env: QueryEnv, path: string, exact = true): Promise<SessionView | null> {
+  let index: SessionIndex | null;
+  if (env.sessionIndexes) index = await env.sessionIndexes.get(env.fs, path, exact);
+  else {
+    const stat = await env.fs.stat(path);
+    index = stat?.isFile ? await SessionIndex.build(env.fs, path, stat, exact) : null;
+  }
+  if (index === null || !index.use().usable) return null;
+  const view = await sessionView(env.fs, index);
+  refuseTooDeep(path, view.issues);
+  return view;
 }

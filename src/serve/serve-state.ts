@@ -14,11 +14,16 @@ import { bunFileSystem } from "../io/bun.ts";
 import { denoFileSystem } from "../io/deno.ts";
 import { nodeFileSystem } from "../io/node.ts";
 import { createQueryEnv, type QueryEnv } from "../query/env.ts";
+import { type Candidate, globalCandidates } from "../query/resolve/session-ref.ts";
+import { SessionIndexes } from "../query/session-indexes.ts";
 import { confinedFileSystem } from "./confined-fs.ts";
+import { turnTakingFileSystem } from "./turn-taking-fs.ts";
 import { allSessionFiles, sessionFilesIn } from "../session/list-sessions.ts";
 import { EventStreams } from "./live/event-stream.ts";
 import { SessionWatcher } from "./live/session-watcher.ts";
 import { ServeMetrics } from "./metrics/serve-metrics.ts";
+import { collectGarbage } from "./runtime/mod.ts";
+import { AnswerCache } from "./answer-cache.ts";
 import { mcpHttpHandler } from "../mcp/http.ts";
 
 export interface ServeConfig {
@@ -61,7 +66,7 @@ export interface ServeState {
    * The answer for `key`, computed once until the watcher sees any session change: repeated
    * requests (a page reloaded, a list polled, 50 clients) do not walk the catalog each time.
    */
-  cached<T>(key: string, compute: () => Promise<T>): Promise<T>;
+  cached<T>(key: string, compute: () => Promise<T>, weigh?: (value: T) => number): Promise<T>;
   /**
    * Runs work that reads a whole session into memory (info, tree, entries, context) one at a
    * time: a page asking for a 90 MB session's facts and tree at once would otherwise hold it twice.
@@ -86,11 +91,12 @@ export async function openServeState(config: ServeConfig): Promise<ServeState> {
   const choice = await probe.sessionDir();
   const watchDir = choice.custom ? choice.dir : joinPath(probe.agentDir, "sessions");
   const cacheDir = defaultCacheDir(storage);
-  const fs = confinedFileSystem(
+  // Every 4 MB read, what the read left behind (young) is collected.
+  const fs = turnTakingFileSystem(confinedFileSystem(
     config.fs,
     [watchDir, cacheDir, joinPath(probe.agentDir, "settings.json"), joinPath(probe.cwd, ".pi", "settings.json")],
     [cacheDir],
-  );
+  ), 4 * 1024 * 1024, () => collectGarbage(true));
   const ownCatalog = config.catalog === undefined;
   const wanted = storage.env("PI_SESSION_CATALOG") ?? "auto";
   const raw = config.fs;
@@ -102,10 +108,20 @@ export async function openServeState(config: ServeConfig): Promise<ServeState> {
     concurrency: raw === denoFileSystem ? 4 : undefined,
     note: config.log,
   }));
+  // Line indexes of the sessions last opened: a page of entries reads only its lines.
+  const sessionIndexes = new SessionIndexes({ built: () => collectGarbage() });
+  // Every session's header, for resolving ids (each resolution would read them all), until sessions come or go.
+  let candidates: Promise<Candidate[]> | undefined;
+  const keptCandidates = <T>(compute: () => Promise<T>, fresh = false): Promise<T> => {
+    if (fresh) candidates = undefined;
+    const kept = (candidates ??= compute() as Promise<unknown> as Promise<Candidate[]>);
+    kept.catch(() => candidates === kept && (candidates = undefined));
+    return kept as Promise<unknown> as Promise<T>;
+  };
   // One catalog refresh at a time: two at once would read and save the same files twice.
   let catalogTurn: Promise<unknown> = Promise.resolve();
   const env = (cwd?: string): QueryEnv => {
-    const inner = createQueryEnv({ fs, storage, agentDir: config.agentDir, sessionDir: config.sessionDir, cwd, catalog, now: config.now, pathRefs: false });
+    const inner = createQueryEnv({ fs, storage, agentDir: config.agentDir, sessionDir: config.sessionDir, cwd, catalog, now: config.now, pathRefs: false, sessionIndexes, keptCandidates });
     return {
       ...inner,
       sessionDir: () => inner.sessionDir(),
@@ -113,7 +129,8 @@ export async function openServeState(config: ServeConfig): Promise<ServeState> {
       now: () => inner.now(),
       withCatalog: (work, options) => {
         const turn = catalogTurn.then(() => inner.withCatalog(work, options));
-        catalogTurn = turn.catch(() => {});
+        // A refresh may have read thousands of files: their leftovers go before the next turn.
+        catalogTurn = turn.catch(() => {}).then(() => collectGarbage());
         return turn;
       },
     };
@@ -131,23 +148,25 @@ export async function openServeState(config: ServeConfig): Promise<ServeState> {
   });
   const log = config.log ?? (() => {});
   // Answers until the next change; subscribed first, so it is cleared before any stream hears of it.
-  const answers = new Map<string, Promise<unknown>>();
+  const answers = new AnswerCache();
   watcher.subscribe(() => answers.clear());
-  const cached = <T>(key: string, compute: () => Promise<T>): Promise<T> => {
-    let answer = answers.get(key) as Promise<T> | undefined;
-    if (!answer) {
-      if (answers.size >= 256) answers.clear();
-      answer = compute();
-      answers.set(key, answer);
-      answer.catch(() => answers.get(key) === answer && answers.delete(key));
+  watcher.subscribe((event) => {
+    if (event.type === "created" || event.type === "deleted") candidates = undefined;
+    else if (event.type === "appended" && candidates) {
+      // Of two copies of a session, the newest is taken: an append to one may change which.
+      const kept = candidates;
+      void kept.then((list) => {
+        if (candidates === kept && list.filter((c) => c.header.id === event.id).length > 1) candidates = undefined;
+      }, () => {});
     }
-    return answer;
-  };
+  });
+  const cached = <T>(key: string, compute: () => Promise<T>, weigh?: (value: T) => number): Promise<T> => answers.get(key, compute, weigh);
   const metrics = new ServeMetrics({ env: () => env(), watcher, streams });
   let sessionTurn: Promise<unknown> = Promise.resolve();
   const oneSessionAtATime = <T>(work: () => Promise<T>): Promise<T> => {
     const turn = sessionTurn.then(work, work);
-    sessionTurn = turn.catch(() => {});
+    // What one read left behind is collected before the next starts, which then reuses that memory.
+    sessionTurn = turn.catch(() => {}).then(() => collectGarbage());
     return turn;
   };
   const mcp = mcpHttpHandler({
@@ -177,5 +196,7 @@ export async function openServeState(config: ServeConfig): Promise<ServeState> {
     },
   };
   await watcher.start();
+  // Read every session's header now, in the background, so the first session opened need not.
+  void globalCandidates(env()).then(() => collectGarbage(), () => {});
   return state;
 }

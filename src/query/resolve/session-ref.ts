@@ -17,7 +17,8 @@ export function looksLikePath(ref: string): boolean {
   return ref.includes("/") || ref.includes("\\") || ref.endsWith(".jsonl");
 }
 
-interface Candidate {
+/** A session file and its header, as references are resolved against. */
+export interface Candidate {
   path: string;
   header: SessionHeader;
   mtimeMs: number;
@@ -48,11 +49,14 @@ async function localPaths(env: QueryEnv, everywhere: readonly Candidate[]): Prom
   return new Set(everywhere.filter(here).map((c) => c.path));
 }
 
-/** Sessions of every project (or of the flat custom session dir). */
-export async function globalCandidates(env: QueryEnv): Promise<Candidate[]> {
-  const choice = await env.sessionDir();
-  const files = choice.custom ? await sessionFilesIn(env.fs, choice.dir) : await allSessionFiles(env.fs, env.agentDir);
-  return candidates(env, files);
+/** Sessions of every project (or of the flat custom session dir); the env's kept list when it keeps one. */
+export function globalCandidates(env: QueryEnv, fresh = false): Promise<Candidate[]> {
+  const compute = async () => {
+    const choice = await env.sessionDir();
+    const files = choice.custom ? await sessionFilesIn(env.fs, choice.dir) : await allSessionFiles(env.fs, env.agentDir);
+    return candidates(env, files);
+  };
+  return env.keptCandidates ? env.keptCandidates(compute, fresh) : compute();
 }
 
 /** The most recently written session of the current directory (pi -c), or undefined. */
@@ -122,8 +126,13 @@ export async function resolveSessionRef(env: QueryEnv, ref: string): Promise<str
     }
     return path;
   }
-  const everywhere = await globalCandidates(env);
-  const found = pick(ref, everywhere, await localPaths(env, everywhere));
+  let everywhere = await globalCandidates(env);
+  let found = pick(ref, everywhere, await localPaths(env, everywhere));
+  // Kept headers may predate a session just made: look again before saying there is none.
+  if (!found && env.keptCandidates) {
+    everywhere = await globalCandidates(env, true);
+    found = pick(ref, everywhere, await localPaths(env, everywhere));
+  }
   if (!found) {
     throw new QueryError("no-session", `No session found matching "${ref}"`, "Run `pi-session list --all` to see session ids");
   }

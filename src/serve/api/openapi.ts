@@ -113,7 +113,7 @@ export function openApiDocument(version: string): Json {
           parameters: [
             REF,
             query("after", "Entries after this one (id, unique prefix or label:NAME); the previous page's nextAfter"),
-            query("limit", "Page size (default 200, at most 2000)", { type: "integer", minimum: 1, maximum: 2000 }),
+            query("limit", "Page size (default 200, at most 2000); a page whose lines reach 1 MB ends there, its nextAfter going on", { type: "integer", minimum: 1, maximum: 2000 }),
           ],
           responses: {
             "200": { description: "OK", headers: NEXT, content: { "application/json": { schema: ref("entries") } } },

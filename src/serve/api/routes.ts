@@ -19,11 +19,15 @@ import { STATS_BY, type StatsBy, usageStats } from "../../query/stats.ts";
 import { isSafeEntryRef, isSafeRef } from "../security.ts";
 import type { ServeState } from "../serve-state.ts";
 import { openApiDocument } from "./openapi.ts";
+import { prettyJson } from "./pretty-json.ts";
+import { collectGarbage } from "../runtime/mod.ts";
 import { versioned } from "../../query/json-version.ts";
 
 /** Entries per page when `limit` is not given, and the most one page may hold. */
 export const ENTRIES_PAGE = 200;
 export const ENTRIES_MAX = 2000;
+/** A page ends early once its lines hold this many bytes (long tool outputs): its cursor goes on. */
+export const ENTRIES_MAX_BYTES = 1024 * 1024;
 
 function json(value: unknown, headers: Record<string, string> = {}): Response {
   return new Response(JSON.stringify(value, null, 2) + "\n", {
@@ -92,10 +96,22 @@ function requiredParam(c: Context, name: string, example: string): string {
 }
 
 
-/** A computed answer: the body as sent (masked, serialized) and the next page's cursor. */
+/**
+ * A computed answer: the body as sent (masked, serialized, in UTF-8: half what a string of it
+ * weighs once one character needs two bytes, and sent as it is kept) and the next page's cursor.
+ */
 interface Answer {
-  body: string;
+  body: Blob;
   next: string | null;
+}
+
+/**
+ * `value`, once what computing it left (a whole session's entries, the tree's rows) is
+ * collected: its text is then written into the memory they held, not beside it.
+ */
+function afterCollecting<T>(value: T): T {
+  collectGarbage();
+  return value;
 }
 
 /** Registers the API routes on `app`. */
@@ -107,8 +123,8 @@ export function apiRoutes(app: Hono, state: ServeState): void {
   const answer = async (c: Context, route: string, options: object, compute: () => Promise<{ value: unknown; next?: string | null }>, param = "cursor") => {
     const { body, next } = await state.cached<Answer>(`api ${route} ${JSON.stringify(options)}`, async () => {
       const { value, next = null } = await compute();
-      return { body: JSON.stringify(state.present(value), null, 2) + "\n", next };
-    });
+      return { body: new Blob([prettyJson(value, state.present) + "\n"]), next };
+    }, (answer) => answer.body.size);
     return new Response(body, { headers: { "Content-Type": "application/json; charset=utf-8", "Cache-Control": "no-store", ...nextHeaders(c, next, param) } });
   };
 
@@ -136,16 +152,16 @@ export function apiRoutes(app: Hono, state: ServeState): void {
 
   app.get("/api/sessions/:ref", (c) => {
     const options = { ref: refParam(c) };
-    return answer(c, "info", options, () => state.oneSessionAtATime(async () => ({ value: versioned((await sessionInfo(state.env(), options)).value) })));
+    return answer(c, "info", options, () => state.oneSessionAtATime(async () => afterCollecting({ value: versioned((await sessionInfo(state.env(), options)).value) })));
   });
 
   app.get("/api/sessions/:ref/tree", (c) => {
     const options = { ref: refParam(c), filter: choiceParam(c, "filter", TREE_FILTERS) as TreeFilter | undefined };
-    return answer(c, "tree", options, () => state.oneSessionAtATime(async () => ({ value: versioned((await sessionTree(state.env(), options)).value) })));
+    return answer(c, "tree", options, () => state.oneSessionAtATime(async () => afterCollecting({ value: versioned((await sessionTree(state.env(), options)).value) })));
   });
 
   app.get("/api/sessions/:ref/entries", (c) => {
-    const options = { ref: refParam(c), after: entryParam(c, "after"), limit: limitParam(c, ENTRIES_MAX) ?? ENTRIES_PAGE };
+    const options = { ref: refParam(c), after: entryParam(c, "after"), limit: limitParam(c, ENTRIES_MAX) ?? ENTRIES_PAGE, maxBytes: ENTRIES_MAX_BYTES };
     return answer(c, "entries", options, () =>
       state.oneSessionAtATime(async () => {
         const { value } = await sessionEntries(state.env(), options);
