@@ -181,6 +181,7 @@ export async function runOtelExport(env: QueryEnv, run: OtelRun): Promise<OtelSu
       const item = session.changed;
       if (!item) {
         attribution.add(session);
+        session.usage = emptyUsageState();
         continue;
       }
       progress.update(done++, changed.length);
@@ -189,6 +190,7 @@ export async function runOtelExport(env: QueryEnv, run: OtelRun): Promise<OtelSu
       session.usage = file.usage;
       // Its rows count for the sessions after it, whether it is exported or not.
       const copies = attributeSession(attribution, session);
+      session.usage = emptyUsageState();
       if (file.header === null) {
         summary.skipped.push(item.path);
         continue;
