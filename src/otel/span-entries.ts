@@ -10,9 +10,11 @@
 import type { SessionEntry, SessionHeader } from "../core/format/types.ts";
 import { Digester } from "../core/digest/digester.ts";
 import { usageDigest, usageRowOfEntry } from "../core/digest/usage-digest.ts";
-import { emptyUsageState, pushRow, type UsageState } from "../core/digest/usage-state.ts";
+import { emptyUsageState, pushRow, pushStampedRow, type UsageSource, type UsageState } from "../core/digest/usage-state.ts";
+import { exactTimeAt, hexIdAt } from "../core/digest/entry-stamp.ts";
+import { entryUsage } from "../core/info/usage-totals.ts";
 import { scanMembers } from "../core/digest/scan-members.ts";
-import { decodeObjectLine, type DecodeNotes, isHeader } from "../core/read/decode-line.ts";
+import { decodeObjectLine, type DecodeNotes, isHeader, isObject } from "../core/read/decode-line.ts";
 import { HEADER_SCAN_LIMIT, HeaderScan } from "../core/read/header-scan.ts";
 import type { ReadIssue } from "../core/read/issue.ts";
 import { LineSplitter, type RawLine } from "../core/read/line-splitter.ts";
@@ -51,6 +53,9 @@ class SpanLineWalk {
   bytes: Uint8Array = new Uint8Array(0);
   entry: Record<string, unknown> = {};
   message: Record<string, unknown> = {};
+  /** The entry's id and time as the usage digest keeps them (`entry-stamp.ts`), when it can. */
+  id: number | undefined;
+  ms: number | undefined;
 
   readonly visitEntry = (ks: number, ke: number, vs: number): number => {
     const b = this.bytes;
@@ -59,6 +64,8 @@ class SpanLineWalk {
     for (const key of ENTRY_FIELDS) {
       if (keyIs(b, ks, ke, key)) {
         this.entry[key] = valueAt(b, vs, end);
+        if (key === "id") this.id = hexIdAt(b, vs, end);
+        else if (key === "timestamp") this.ms = exactTimeAt(b, vs, end);
         return end;
       }
     }
@@ -123,11 +130,18 @@ class SpanLineWalk {
   walk(bytes: Uint8Array): Record<string, unknown> | undefined {
     this.bytes = bytes;
     this.entry = {};
+    this.id = this.ms = undefined;
     return scanMembers(bytes, 0, this.visitEntry) >= 0 ? this.entry : undefined;
   }
 }
 
 const walker = new SpanLineWalk();
+
+/** Where an entry's usage comes from, in the digest's words (for an entry that has usage). */
+function sourceOf(entry: SessionEntry): UsageSource {
+  if (entry.type !== "message") return entry.type as UsageSource;
+  return (entry as { message: { role: string } }).message.role === "assistant" ? "assistant" : "toolResult";
+}
 
 /**
  * Reads a file of the current format by walking its lines (see the module comment); chunks in,
@@ -161,18 +175,27 @@ class WalkingReader {
       return;
     }
     let entry: Record<string, unknown> | undefined;
+    let walked = false;
     // A last line without its newline may be one still being written: only a full parse says it is whole.
     if (line.terminated) {
       try {
         entry = walker.walk(line.bytes);
+        walked = entry !== undefined;
       } catch {
         entry = undefined;
       }
     }
     entry ??= decodeObjectLine(line, this.#notes, this.#issues);
     if (entry === undefined || entry.type === "session") return;
-    this.#entries.push(entry as unknown as SessionEntry);
-    const row = usageRowOfEntry(entry as unknown as SessionEntry);
+    const sessionEntry = entry as unknown as SessionEntry;
+    this.#entries.push(sessionEntry);
+    if (walked && walker.id !== undefined && walker.ms !== undefined) {
+      // The row as the digest stamps it: id and time read from the bytes, no strings parsed again.
+      const found = entryUsage(sessionEntry);
+      if (found && isObject(found.usage)) pushStampedRow(this.#usage, sourceOf(sessionEntry), found.key, walker.id, walker.ms, found.usage);
+      return;
+    }
+    const row = usageRowOfEntry(sessionEntry);
     if (row) pushRow(this.#usage, row);
   }
 }
