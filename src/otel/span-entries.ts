@@ -45,6 +45,21 @@ function valueAt(b: Uint8Array, start: number, end: number): unknown {
   return b[start] === QUOTE ? stringValue(b, start, end) : JSON.parse(decoder.decode(b.subarray(start, end)));
 }
 
+/** The words pi writes as entry types, roles, block types and stop reasons: read without making a string each time. */
+const WORDS = [
+  "message", "user", "assistant", "toolResult", "text", "thinking", "toolCall", "image", "toolUse", "stop", "error",
+  "model_change", "thinking_level_change", "session_info", "label", "custom", "custom_message", "compaction", "branch_summary", "usage",
+];
+
+/** `valueAt` for a field whose value is usually one of `WORDS`. */
+function wordAt(b: Uint8Array, start: number, end: number): unknown {
+  for (const word of WORDS) if (keyIs(b, start, end, word)) return word;
+  return valueAt(b, start, end);
+}
+
+/** Fields read with `wordAt`. */
+const WORD_FIELDS: ReadonlySet<string> = new Set(["type", "role", "stopReason"]);
+
 /**
  * The walk over one line, made once and reused. Builds the lean entry as it goes; throws on a
  * value it cannot decode (the line then goes to the full reader).
@@ -63,7 +78,7 @@ class SpanLineWalk {
     if (end <= vs) return end;
     for (const key of ENTRY_FIELDS) {
       if (keyIs(b, ks, ke, key)) {
-        this.entry[key] = valueAt(b, vs, end);
+        this.entry[key] = key === "type" ? wordAt(b, vs, end) : valueAt(b, vs, end);
         if (key === "id") this.id = hexIdAt(b, vs, end);
         else if (key === "timestamp") this.ms = exactTimeAt(b, vs, end);
         return end;
@@ -84,7 +99,7 @@ class SpanLineWalk {
     if (end <= vs) return end;
     for (const key of MESSAGE_FIELDS) {
       if (keyIs(b, ks, ke, key)) {
-        this.message[key] = valueAt(b, vs, end);
+        this.message[key] = WORD_FIELDS.has(key) ? wordAt(b, vs, end) : valueAt(b, vs, end);
         return end;
       }
     }
@@ -110,7 +125,7 @@ class SpanLineWalk {
         let id: unknown;
         const after = scanMembers(b, i, (ks, ke, vs) => {
           const valueStop = valueEnd(b, vs);
-          if (keyIs(b, ks, ke, "type")) type = valueAt(b, vs, valueStop);
+          if (keyIs(b, ks, ke, "type")) type = wordAt(b, vs, valueStop);
           else if (keyIs(b, ks, ke, "id")) id = valueAt(b, vs, valueStop);
           return valueStop;
         });
