@@ -60,6 +60,20 @@ function wordAt(b: Uint8Array, start: number, end: number): unknown {
 /** Fields read with `wordAt`. */
 const WORD_FIELDS: ReadonlySet<string> = new Set(["type", "role", "stopReason"]);
 
+/** Fields that keep their value from message to message (a session's provider, model, API, tools). */
+const REPEATED_FIELDS: ReadonlySet<string> = new Set(["provider", "model", "responseModel", "api", "toolName"]);
+/** The last string read for each of `REPEATED_FIELDS`. */
+const lastValues = new Map<string, string>();
+
+/** `valueAt` for a field of `REPEATED_FIELDS`: the last value read for it when the bytes spell it again. */
+function repeatedAt(field: string, b: Uint8Array, start: number, end: number): unknown {
+  const last = lastValues.get(field);
+  if (last !== undefined && keyIs(b, start, end, last)) return last;
+  const value = valueAt(b, start, end);
+  if (typeof value === "string") lastValues.set(field, value);
+  return value;
+}
+
 /**
  * The walk over one line, made once and reused. Builds the lean entry as it goes; throws on a
  * value it cannot decode (the line then goes to the full reader).
@@ -99,7 +113,7 @@ class SpanLineWalk {
     if (end <= vs) return end;
     for (const key of MESSAGE_FIELDS) {
       if (keyIs(b, ks, ke, key)) {
-        this.message[key] = WORD_FIELDS.has(key) ? wordAt(b, vs, end) : valueAt(b, vs, end);
+        this.message[key] = WORD_FIELDS.has(key) ? wordAt(b, vs, end) : REPEATED_FIELDS.has(key) ? repeatedAt(key, b, vs, end) : valueAt(b, vs, end);
         return end;
       }
     }
