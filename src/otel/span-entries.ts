@@ -65,12 +65,24 @@ const REPEATED_FIELDS: ReadonlySet<string> = new Set(["provider", "model", "resp
 /** The last string read for each of `REPEATED_FIELDS`. */
 const lastValues = new Map<string, string>();
 
-/** `valueAt` for a field of `REPEATED_FIELDS`: the last value read for it when the bytes spell it again. */
+/** True for a text the bytes of a JSON string spell as they are: ASCII, no backslash. */
+function plain(text: string): boolean {
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c >= 0x80 || c === 0x5c) return false;
+  }
+  return true;
+}
+
+/**
+ * `valueAt` for a field of `REPEATED_FIELDS`: the last value read for it when the bytes spell it
+ * again (kept only when plain: bytes equal to its characters then hold no escape or UTF-8).
+ */
 function repeatedAt(field: string, b: Uint8Array, start: number, end: number): unknown {
   const last = lastValues.get(field);
   if (last !== undefined && keyIs(b, start, end, last)) return last;
   const value = valueAt(b, start, end);
-  if (typeof value === "string") lastValues.set(field, value);
+  if (typeof value === "string" && plain(value)) lastValues.set(field, value);
   return value;
 }
 

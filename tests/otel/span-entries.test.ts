@@ -75,6 +75,16 @@ test("readSpanSource() walks a current-format file to the spans and usage rows o
   assert.ok(actual.some((s) => s.entryId === "a0000004" && s.errorMessage?.startsWith('boom "quoted"')));
 });
 
+test("readSpanSource() reads a model again when the one before it is spelled with escapes or UTF-8 bytes that look alike", async () => {
+  const assistant = (id: string, model: string) =>
+    `{"type":"message","id":"${id}","parentId":null,"timestamp":"2025-06-01T10:00:0${id.at(-1)}.000Z","message":{"role":"assistant","provider":"p","model":"${model}","content":[],"usage":${line(usage(1))},"stopReason":"stop"}}`;
+  // The JSON text "\\u0041" is \u0041, then "\u0041" is A; "\u00c3\u00a9" is Ã©, then the bytes C3 A9 are é.
+  const text = [HEADER, assistant("b0000001", "\\\\u0041"), assistant("b0000002", "\\u0041"), assistant("b0000003", "\\u00c3\\u00a9"), assistant("b0000004", "é")].join("\n") + "\n";
+  const { source, expected, actual } = await both(text, true);
+  assert.deepEqual(source.entries.map((e) => (e as { message: { model: string } }).message.model), ["\\u0041", "A", "Ã©", "é"]);
+  assert.deepEqual(actual, expected);
+});
+
 test("readSpanSource() leaves out a torn last line and keeps a complete one without its newline", async () => {
   const complete = [HEADER, ...LINES].join("\n");
   const torn = complete + "\n" + line({ type: "message", id: "a0000011", parentId: "a0000010", timestamp: "2025-06-01T10:00:11.000Z", message: { role: "assistant", usage: usage(1) } }).slice(0, -3);
