@@ -267,6 +267,9 @@ const cases: Record<string, BenchCase> = {
       const port = 43180 + Math.floor(Math.random() * 1000);
       const sink = spawn(process.execPath, ["scripts/bench/otlp-sink.mjs", String(port)], { cwd: ROOT, stdio: ["ignore", "pipe", "inherit"] });
       await new Promise<void>((resolve) => sink.stdout!.once("data", () => resolve()));
+      // Neither the child nor its pipe may keep the bench alive once the table is printed.
+      sink.stdout!.destroy();
+      sink.unref();
       process.on("exit", () => sink.kill("SIGTERM"));
       const script = "scripts/bench/cli.ts";
       const otel = ["--", "otel", "--all", "--agent-dir", corpus.agentDir, "--endpoint", `http://127.0.0.1:${port}`];

@@ -1,31 +1,54 @@
 /**
  * Which entries of a session `otel` leaves out because the session copied them from the one it
  * was forked or cloned from: for entries with usage, exactly what `stats` counts elsewhere (the
- * fork-proof attribution over every session's usage rows); for the others, an entry whose id and
- * timestamp the parent file (header `parentSession`) holds too.
+ * fork-proof attribution over every session's usage rows, sessions taken in attribution order as
+ * they are read); for the others, an entry whose id and timestamp the parent file (header
+ * `parentSession`) holds too.
  * @module
  */
 import type { SessionEntry, SessionHeader } from "../core/format/types.ts";
 import { entryUsage } from "../core/info/usage-totals.ts";
-import { attributeUsage, entryIdentity } from "../core/stats/attribution.ts";
+import { entryIdentity, type UsageAttribution, type UsageSession } from "../core/stats/attribution.ts";
 import { rowEntry } from "../core/digest/usage-state.ts";
+import { usageDigest } from "../core/digest/usage-digest.ts";
 import { SkeletonReader } from "../core/read/skeleton-reader.ts";
 import { resolvePath } from "../core/storage/paths.ts";
+import { recordState } from "../catalog/store.ts";
 import type { QueryEnv } from "../query/env.ts";
-import { usageSessions } from "../query/usage-sessions.ts";
+import { withCatalog, withProgress } from "../query/scope.ts";
 
-/** Session path -> (entry identity -> how many of its copies in that file are not counted there). */
-export type CopiedUsage = Map<string, Map<string, number>>;
+/** The usage of sessions `otel` does not read itself (already sent, or out of scope), through the catalog. */
+export async function catalogUsage(env: QueryEnv, files: readonly string[]): Promise<UsageSession[]> {
+  if (files.length === 0) return [];
+  return withCatalog(env, async (catalog) => {
+    const [options, done] = withProgress(env, "Reading usage");
+    const view = await catalog.refresh([usageDigest], files, options).finally(done);
+    const sessions: UsageSession[] = [];
+    for (const [path, record] of view.records(usageDigest)) {
+      const { header, rejected, data } = recordState(record);
+      if (rejected || header === null) continue;
+      sessions.push({
+        path,
+        id: typeof header.id === "string" ? header.id : String(header.id ?? ""),
+        cwd: typeof header.cwd === "string" ? header.cwd : "",
+        created: typeof header.timestamp === "string" ? header.timestamp : "",
+        parentSession: typeof header.parentSession === "string" ? header.parentSession : undefined,
+        usage: data,
+      });
+    }
+    return sessions;
+  });
+}
 
-/** The usage rows each session holds but `stats` counts in another (or earlier in the same file). */
-export async function copiedUsage(env: QueryEnv): Promise<CopiedUsage> {
-  const copied: CopiedUsage = new Map();
-  attributeUsage(await usageSessions(env, false), () => {}, (session, row) => {
-    const identity = entryIdentity(...rowEntry(session.usage, row));
-    if (identity === null) return;
-    let inFile = copied.get(session.path);
-    if (!inFile) copied.set(session.path, inFile = new Map());
-    inFile.set(identity, (inFile.get(identity) ?? 0) + 1);
+/**
+ * Attributes a session's usage rows (after every session before it in attribution order): the
+ * identities of the rows counted elsewhere, each with how many of its copies the file holds.
+ */
+export function attributeSession(attribution: UsageAttribution, session: UsageSession): Map<string, number> {
+  const copied = new Map<string, number>();
+  attribution.add(session, undefined, (s, row) => {
+    const identity = entryIdentity(...rowEntry(s.usage, row));
+    if (identity !== null) copied.set(identity, (copied.get(identity) ?? 0) + 1);
   });
   return copied;
 }
@@ -51,18 +74,22 @@ export async function parentIdentities(env: QueryEnv, header: SessionHeader): Pr
 
 /**
  * For each entry of a file, whether it was copied from elsewhere (true) or is the session's own:
- * `copies` (from `copiedUsage`) decides for entries with usage, `inParent` for the others.
+ * `copies` (from `attributeSession`) decides for entries with usage, `inParent` for the others.
  */
 export function copiedEntries(entries: readonly SessionEntry[], copies: ReadonlyMap<string, number> | undefined, inParent: ReadonlySet<string>): boolean[] {
   const left = new Map(copies ?? []);
   return entries.map((entry) => {
-    const identity = entryIdentity(entry.id, entry.timestamp);
+    // Most sessions are nobody's copy: no identity to make then.
     if (entryUsage(entry)) {
+      if (left.size === 0) return false;
+      const identity = entryIdentity(entry.id, entry.timestamp);
       const n = identity === null ? 0 : left.get(identity) ?? 0;
       if (n === 0) return false;
       left.set(identity!, n - 1);
       return true;
     }
+    if (inParent.size === 0) return false;
+    const identity = entryIdentity(entry.id, entry.timestamp);
     return identity !== null && inParent.has(identity);
   });
 }

@@ -3,20 +3,28 @@
  * entries as spans (copies from a parent left out), cut into bounded requests and sent one after
  * the other (or written as OTLP/JSON lines, or only counted), the next sessions read while a
  * request is on its way; what the receiver accepted is remembered, a failed request stops the
- * run and leaves its sessions to the next one.
+ * run and leaves its sessions to the next one. Each file with something new is read once: its
+ * usage rows are attributed as it is read (sessions in attribution order), and only the other
+ * sessions' usage comes from the catalog.
  * @module
  */
-import { readSession } from "../core/read/read-session.ts";
+import { headerVersion } from "../core/migrate/migrate-session.ts";
+import { CURRENT_SESSION_VERSION, type SessionHeader } from "../core/format/types.ts";
+import { emptyUsageState } from "../core/digest/usage-state.ts";
 import type { Redactor } from "../core/redact/redactor.ts";
+import { attributionOrder, UsageAttribution, type UsageSession } from "../core/stats/attribution.ts";
+import { normalizePath } from "../core/storage/paths.ts";
 import { defaultCacheDir } from "../catalog/open-catalog.ts";
 import type { QueryEnv } from "../query/env.ts";
+import { sessionScope } from "../query/scope.ts";
 import { type Batch, Batcher } from "./batches.ts";
-import { copiedEntries, copiedUsage, parentIdentities } from "./copies.ts";
+import { attributeSession, catalogUsage, copiedEntries, parentIdentities } from "./copies.ts";
 import type { OtlpConfig } from "./otlp-config.ts";
 import { otlpEncoder, type PartialSuccess } from "./otlp-encode.ts";
 import { sendRequest, type SendResult } from "./otlp-send.ts";
 import { type SentRecord, SentStore } from "./sent-store.ts";
 import { sessionSpans } from "./session-spans.ts";
+import { readHeader, readSpanSource } from "./span-entries.ts";
 
 export interface OtelRun {
   files: readonly string[];
@@ -56,22 +64,65 @@ export interface OtelSummary {
 /** Requests between two saves of the sent-store. */
 const SAVE_EVERY = 50;
 
+/** A file with something new for the receiver. */
+interface Changed {
+  path: string;
+  size: number;
+  mtimeMs: number;
+  record?: SentRecord;
+  /** Null when its start did not show a session header (the full read then decides). */
+  header: SessionHeader | null;
+}
+
+/** A session of the attribution: one this run reads (`changed`), or one whose usage the catalog has. */
+type Attributed = UsageSession & { changed?: Changed };
+
+/**
+ * Every session in attribution order, the files to export among them: those the run reads
+ * itself have their usage filled in as they are read; the others' usage comes from the catalog
+ * (all of every project's sessions take part: copies are recognised across projects).
+ */
+async function attributionPlan(env: QueryEnv, changed: readonly Changed[]): Promise<Attributed[]> {
+  const own = new Set(changed.map((c) => normalizePath(c.path)));
+  const every = await sessionScope(env, true);
+  const others = every.files.filter((path) => !own.has(normalizePath(path)));
+  const sessions: Attributed[] = await catalogUsage(env, others);
+  for (const c of changed) {
+    const header: Record<string, unknown> = c.header ?? {};
+    sessions.push({
+      path: c.path,
+      id: typeof header.id === "string" ? header.id : String(header.id ?? ""),
+      cwd: typeof header.cwd === "string" ? header.cwd : "",
+      created: typeof header.timestamp === "string" ? header.timestamp : "",
+      parentSession: typeof header.parentSession === "string" ? header.parentSession : undefined,
+      usage: emptyUsageState(),
+      changed: c,
+    });
+  }
+  return attributionOrder(sessions);
+}
+
 /** Runs an export; the caller reports the summary. */
 export async function runOtelExport(env: QueryEnv, run: OtelRun): Promise<OtelSummary> {
   const summary: OtelSummary = { sessions: 0, spans: 0, requests: 0, delivered: 0, rejectedSpans: 0, partial: [], skipped: [] };
   const store = run.mode === "out" ? undefined : await SentStore.open(env.fs, defaultCacheDir(env.storage), run.config.endpoint);
-  const changed: { path: string; size: number; mtimeMs: number; record?: SentRecord }[] = [];
-  // In path order, whatever order the folders listed them in: the same requests on every runtime.
+  const candidates: Omit<Changed, "header">[] = [];
   for (const path of [...run.files].sort()) {
     const stat = await env.fs.stat(path);
     if (stat === null || !stat.isFile) continue;
     const record = run.resend ? undefined : store?.get(path);
     if (record && record.size === stat.size && record.mtimeMs === stat.mtimeMs) continue;
-    changed.push({ path, size: stat.size, mtimeMs: stat.mtimeMs, record });
+    candidates.push({ path, size: stat.size, mtimeMs: stat.mtimeMs, record });
   }
-  if (changed.length === 0) return summary;
+  if (candidates.length === 0) return summary;
+  const changed: Changed[] = [];
+  for (const item of candidates) {
+    const header = await readHeader(env.fs, item.path);
+    if (header && run.inCwd && !run.inCwd(typeof header.cwd === "string" ? header.cwd : "")) continue;
+    changed.push({ ...item, header });
+  }
+  const plan = await attributionPlan(env, changed);
 
-  const copies = await copiedUsage(env);
   const encode = otlpEncoder(run.mode === "out" ? "http/json" : run.config.protocol, run.config.resource);
   const batcher = new Batcher(encode);
   /** Spans of each session not yet accepted, and the record to keep once none are left. */
@@ -125,14 +176,26 @@ export async function runOtelExport(env: QueryEnv, run: OtelRun): Promise<OtelSu
   const progress = run.progress ? env.report.progress(run.mode === "send" ? "Sending sessions" : "Reading sessions") : { update() {}, end() {} };
   try {
     let done = 0;
-    for (const item of changed) {
+    const attribution = new UsageAttribution();
+    for (const session of plan) {
+      const item = session.changed;
+      if (!item) {
+        attribution.add(session);
+        session.usage = emptyUsageState();
+        continue;
+      }
       progress.update(done++, changed.length);
-      const file = await readSession(env.fs.read(item.path, { reuseBuffer: true }));
-      if (file.notSession || file.header === null) {
+      const walk = !run.content && item.header !== null && headerVersion(item.header) >= CURRENT_SESSION_VERSION;
+      const file = await readSpanSource(env.fs.read(item.path, { reuseBuffer: true }), walk);
+      session.usage = file.usage;
+      // Its rows count for the sessions after it, whether it is exported or not.
+      const copies = attributeSession(attribution, session);
+      session.usage = emptyUsageState();
+      if (file.header === null) {
         summary.skipped.push(item.path);
         continue;
       }
-      if (run.inCwd && !run.inCwd(typeof file.header.cwd === "string" ? file.header.cwd : "")) continue;
+      if (item.header === null && run.inCwd && !run.inCwd(typeof file.header.cwd === "string" ? file.header.cwd : "")) continue;
       // The reader leaves out a torn last line (a session being written): it is sent once complete.
       const entries = file.entries;
       const { record } = item;
@@ -143,7 +206,7 @@ export async function runOtelExport(env: QueryEnv, run: OtelRun): Promise<OtelSu
         if (run.mode === "send") store!.set(item.path, { ...record, size: item.size, mtimeMs: item.mtimeMs });
         continue;
       }
-      const copied = copiedEntries(entries, copies.get(item.path), await parentIdentities(env, file.header));
+      const copied = copiedEntries(entries, copies, await parentIdentities(env, file.header));
       const spans = sessionSpans({ header: file.header, entries, from, copied, wanted: run.wanted, redactor: run.redactor, content: run.content });
       summary.sessions++;
       summary.spans += spans.length;

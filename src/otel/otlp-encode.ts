@@ -19,30 +19,46 @@ function hrTime(ms: number): [number, number] {
   return [seconds, Math.round((ms - seconds * 1000) * 1e6)];
 }
 
-/** A `ReadableSpan` of a record (only what the encoder reads is real). */
-function readable(span: SpanRecord, resource: ReadableSpan["resource"]): ReadableSpan {
-  const context = { traceId: span.traceId, spanId: span.spanId, traceFlags: 1 };
-  const start = hrTime(span.startMs);
-  const end = hrTime(span.endMs);
-  return {
-    name: span.name,
-    kind: span.kind,
-    spanContext: () => context,
-    parentSpanContext: span.parentSpanId ? { traceId: span.traceId, spanId: span.parentSpanId, traceFlags: 1 } : undefined,
-    startTime: start,
-    endTime: end,
-    status: span.errorMessage === undefined ? { code: 0 } : { code: 2, message: span.errorMessage },
-    attributes: span.attributes,
-    links: [],
-    events: [],
-    duration: [end[0] - start[0], end[1] - start[1]],
-    ended: true,
-    resource,
-    instrumentationScope: SCOPE,
-    droppedAttributesCount: 0,
-    droppedEventsCount: 0,
-    droppedLinksCount: 0,
-  } as ReadableSpan;
+const NONE: never[] = [];
+const OK = { code: 0 };
+
+/**
+ * A `ReadableSpan` of a record: only what the encoder reads is real (no duration, no tracer).
+ * A class, so that `spanContext` is one method for all spans rather than a closure each.
+ */
+class PlainSpan {
+  readonly name: string;
+  readonly kind: number;
+  readonly parentSpanContext: { traceId: string; spanId: string; traceFlags: number } | undefined;
+  readonly startTime: [number, number];
+  readonly endTime: [number, number];
+  readonly status: { code: number; message?: string };
+  readonly attributes: SpanRecord["attributes"];
+  readonly links = NONE;
+  readonly events = NONE;
+  readonly ended = true;
+  readonly resource: ReadableSpan["resource"];
+  readonly instrumentationScope = SCOPE;
+  readonly droppedAttributesCount = 0;
+  readonly droppedEventsCount = 0;
+  readonly droppedLinksCount = 0;
+  readonly #context: { traceId: string; spanId: string; traceFlags: number };
+
+  constructor(span: SpanRecord, resource: ReadableSpan["resource"]) {
+    this.name = span.name;
+    this.kind = span.kind;
+    this.#context = { traceId: span.traceId, spanId: span.spanId, traceFlags: 1 };
+    this.parentSpanContext = span.parentSpanId ? { traceId: span.traceId, spanId: span.parentSpanId, traceFlags: 1 } : undefined;
+    this.startTime = hrTime(span.startMs);
+    this.endTime = hrTime(span.endMs);
+    this.status = span.errorMessage === undefined ? OK : { code: 2, message: span.errorMessage };
+    this.attributes = span.attributes;
+    this.resource = resource;
+  }
+
+  spanContext() {
+    return this.#context;
+  }
 }
 
 /** The resource shape the encoder reads. */
@@ -54,7 +70,7 @@ function resourceOf(attributes: Record<string, string>): ReadableSpan["resource"
 export function otlpEncoder(protocol: OtlpProtocol, resourceAttributes: Record<string, string>): (spans: readonly SpanRecord[]) => Uint8Array {
   const resource = resourceOf(resourceAttributes);
   const serializer = protocol === "http/json" ? JsonTraceSerializer : ProtobufTraceSerializer;
-  return (spans) => serializer.serializeRequest(spans.map((s) => readable(s, resource))) ?? new Uint8Array(0);
+  return (spans) => serializer.serializeRequest(spans.map((s) => new PlainSpan(s, resource) as unknown as ReadableSpan)) ?? new Uint8Array(0);
 }
 
 /** What a receiver said about a request it accepted: spans it rejected, and why. */

@@ -74,22 +74,20 @@ function msOf(value: unknown): number {
   return typeof value === "string" ? Date.parse(value) : NaN;
 }
 
-/** Token and cost attributes of a `usage` object: input counts cached input too, as the spec says. */
-export function usageAttributes(usage: Partial<Usage> | undefined): Record<string, number> {
-  if (!usage || typeof usage !== "object") return {};
+/** Adds the token and cost attributes of a `usage` object: input counts cached input too, as the spec says. */
+function addUsage(attributes: Record<string, AttributeValue>, usage: Partial<Usage> | undefined): void {
+  if (!usage || typeof usage !== "object") return;
   const cost = (usage.cost && typeof usage.cost === "object" ? usage.cost : {}) as Partial<Usage["cost"]>;
   const [input, cacheRead, cacheWrite] = [num(usage.input), num(usage.cacheRead), num(usage.cacheWrite)];
-  return {
-    [ATTR_GEN_AI_USAGE_INPUT_TOKENS]: input + cacheRead + cacheWrite,
-    [ATTR_GEN_AI_USAGE_OUTPUT_TOKENS]: num(usage.output),
-    [ATTR_GEN_AI_USAGE_CACHE_READ_INPUT_TOKENS]: cacheRead,
-    [ATTR_GEN_AI_USAGE_CACHE_CREATION_INPUT_TOKENS]: cacheWrite,
-    "pi.cost.input": num(cost.input),
-    "pi.cost.output": num(cost.output),
-    "pi.cost.cache_read": num(cost.cacheRead),
-    "pi.cost.cache_write": num(cost.cacheWrite),
-    "pi.cost.total": num(cost.total),
-  };
+  attributes[ATTR_GEN_AI_USAGE_INPUT_TOKENS] = input + cacheRead + cacheWrite;
+  attributes[ATTR_GEN_AI_USAGE_OUTPUT_TOKENS] = num(usage.output);
+  attributes[ATTR_GEN_AI_USAGE_CACHE_READ_INPUT_TOKENS] = cacheRead;
+  attributes[ATTR_GEN_AI_USAGE_CACHE_CREATION_INPUT_TOKENS] = cacheWrite;
+  attributes["pi.cost.input"] = num(cost.input);
+  attributes["pi.cost.output"] = num(cost.output);
+  attributes["pi.cost.cache_read"] = num(cost.cacheRead);
+  attributes["pi.cost.cache_write"] = num(cost.cacheWrite);
+  attributes["pi.cost.total"] = num(cost.total);
 }
 
 /** pi's stop reasons in the spec's finish-reason words. */
@@ -141,59 +139,70 @@ export function sessionSpans(input: SessionSpansInput): SpanRecord[] {
   const traceId = traceIdOf(sessionId);
   const rootId = rootSpanIdOf(sessionId);
   const byId = new Map<string, SessionEntry>();
-  /** Tool call id -> the assistant entry that made the call. */
-  const callers = new Map<string, SessionEntry>();
-  /** Assistant entries given a chat span (in this run or an earlier one). */
-  const own = new Set<SessionEntry>();
+  /** Tool call id -> index of the assistant entry that made the call. */
+  const callers = new Map<string, number>();
   let name: string | undefined;
   let messages = 0;
-  for (const [i, entry] of entries.entries()) {
+  for (let i = 0; i < entries.length; i++) {
+    const entry = entries[i];
     if (typeof entry.id === "string") byId.set(entry.id, entry);
-    if (!input.copied[i]) own.add(entry);
     if (entry.type === "session_info") name = typeof (entry as { name?: unknown }).name === "string" ? (entry as { name: string }).name : undefined;
     if (entry.type !== "message") continue;
     messages++;
     const message = (entry as { message: AssistantMessage }).message;
     if (message?.role !== "assistant" || !Array.isArray(message.content)) continue;
-    for (const block of message.content) if (block?.type === "toolCall" && typeof block.id === "string") callers.set(block.id, entry);
+    for (const block of message.content) if (block?.type === "toolCall" && typeof block.id === "string") callers.set(block.id, i);
   }
 
   const spans: SpanRecord[] = [];
+  /** A span of `entry` under `parentSpanId`; `attributes` (a fresh object) gets the entry's id and type. */
   const child = (entry: SessionEntry, part: string, name: string, kind: number, startMs: number, endMs: number, attributes: Record<string, AttributeValue>, parentSpanId = rootId): SpanRecord => {
+    const entryId = String(entry.id);
+    attributes["pi.entry.id"] = entryId;
+    attributes["pi.entry.type"] = entry.type;
     const span: SpanRecord = {
       traceId,
-      spanId: entrySpanIdOf(sessionId, String(entry.id), part),
+      spanId: entrySpanIdOf(sessionId, entryId, part),
       parentSpanId,
       name,
       kind,
       startMs: Number.isFinite(startMs) && startMs <= endMs ? startMs : endMs,
       endMs,
-      attributes: { ...attributes, "pi.entry.id": String(entry.id), "pi.entry.type": entry.type },
-      entryId: String(entry.id),
+      attributes,
+      entryId,
     };
     spans.push(span);
     return span;
   };
+  /** The chat attributes of a model call, its usage after them. */
+  const chat = (provider: unknown, model: string, responseModel: string, usage: Partial<Usage> | undefined, finishReasons?: string[]): Record<string, AttributeValue> => {
+    const attributes: Record<string, AttributeValue> = {
+      [ATTR_GEN_AI_OPERATION_NAME]: "chat",
+      [ATTR_GEN_AI_PROVIDER_NAME]: String(provider ?? "unknown"),
+      [ATTR_GEN_AI_REQUEST_MODEL]: model,
+      [ATTR_GEN_AI_RESPONSE_MODEL]: responseModel,
+    };
+    if (finishReasons) attributes[ATTR_GEN_AI_RESPONSE_FINISH_REASONS] = finishReasons;
+    addUsage(attributes, usage);
+    return attributes;
+  };
 
   for (let i = input.from; i < entries.length; i++) {
     const entry = entries[i];
+    if (input.copied[i]) continue;
     const at = msOf(entry.timestamp);
-    if (!Number.isFinite(at) || input.copied[i] || (input.wanted && !input.wanted(at))) continue;
+    if (!Number.isFinite(at) || (input.wanted && !input.wanted(at))) continue;
+    const type = entry.type;
+    if (type !== "message" && type !== "usage" && type !== "compaction" && type !== "branch_summary") continue;
     const parent = typeof entry.parentId === "string" ? byId.get(entry.parentId) : undefined;
-    if (entry.type === "message") {
+    if (type === "message") {
       const message = (entry as { message: Record<string, unknown> }).message;
       if (message?.role === "assistant") {
         const m = message as unknown as AssistantMessage;
         const model = String(m.model ?? "unknown");
-        const span = child(entry, "", `chat ${model}`, SPAN_KIND.CLIENT, msOf(parent?.timestamp), at, {
-          [ATTR_GEN_AI_OPERATION_NAME]: "chat",
-          [ATTR_GEN_AI_PROVIDER_NAME]: String(m.provider ?? "unknown"),
-          [ATTR_GEN_AI_REQUEST_MODEL]: model,
-          [ATTR_GEN_AI_RESPONSE_MODEL]: String(m.responseModel ?? model),
-          [ATTR_GEN_AI_RESPONSE_FINISH_REASONS]: [finishReason(m.stopReason)],
-          ...usageAttributes(m.usage),
-          ...(typeof m.api === "string" ? { "pi.api": m.api } : {}),
-        });
+        const attributes = chat(m.provider, model, String(m.responseModel ?? model), m.usage, [finishReason(m.stopReason)]);
+        if (typeof m.api === "string") attributes["pi.api"] = m.api;
+        const span = child(entry, "", `chat ${model}`, SPAN_KIND.CLIENT, msOf(parent?.timestamp), at, attributes);
         if (m.stopReason === "error") {
           span.attributes[ATTR_ERROR_TYPE] = "error";
           span.errorMessage = typeof m.errorMessage === "string" ? input.redactor.text(m.errorMessage).slice(0, 1000) : "error";
@@ -206,36 +215,33 @@ export function sessionSpans(input: SessionSpansInput): SpanRecord[] {
         }
       } else if (message?.role === "toolResult") {
         const m = message as unknown as ToolResultMessage;
-        const caller = typeof m.toolCallId === "string" ? callers.get(m.toolCallId) : undefined;
+        const callerAt = typeof m.toolCallId === "string" ? callers.get(m.toolCallId) : undefined;
+        const caller = callerAt === undefined ? undefined : entries[callerAt];
         const toolName = String(m.toolName ?? "unknown");
-        const span = child(entry, "tool", `execute_tool ${toolName}`, SPAN_KIND.INTERNAL, msOf(caller?.timestamp), at, {
+        const attributes: Record<string, AttributeValue> = {
           [ATTR_GEN_AI_OPERATION_NAME]: "execute_tool",
           [ATTR_GEN_AI_TOOL_NAME]: toolName,
           [ATTR_GEN_AI_TOOL_CALL_ID]: String(m.toolCallId ?? ""),
-          ...usageAttributes(m.usage),
-        }, caller && own.has(caller) ? entrySpanIdOf(sessionId, String(caller.id)) : rootId);
+        };
+        addUsage(attributes, m.usage);
+        const span = child(entry, "tool", `execute_tool ${toolName}`, SPAN_KIND.INTERNAL, msOf(caller?.timestamp), at, attributes, caller && !input.copied[callerAt!] ? entrySpanIdOf(sessionId, String(caller.id)) : rootId);
         if (m.isError === true) {
           span.attributes[ATTR_ERROR_TYPE] = "tool_error";
           span.errorMessage = "tool_error";
         }
       }
-    } else if (entry.type === "usage") {
+    } else if (type === "usage") {
       const e = entry as unknown as { provider?: unknown; model?: unknown; kind?: unknown; usage?: Usage };
       const model = String(e.model ?? "unknown");
-      child(entry, "", `chat ${model}`, SPAN_KIND.CLIENT, at, at, {
-        [ATTR_GEN_AI_OPERATION_NAME]: "chat",
-        [ATTR_GEN_AI_PROVIDER_NAME]: String(e.provider ?? "unknown"),
-        [ATTR_GEN_AI_REQUEST_MODEL]: model,
-        [ATTR_GEN_AI_RESPONSE_MODEL]: model,
-        ...usageAttributes(e.usage),
-        ...(typeof e.kind === "string" ? { "pi.usage.kind": e.kind } : {}),
-      });
-    } else if (entry.type === "compaction" || entry.type === "branch_summary") {
+      const attributes = chat(e.provider, model, model, e.usage);
+      if (typeof e.kind === "string") attributes["pi.usage.kind"] = e.kind;
+      child(entry, "", `chat ${model}`, SPAN_KIND.CLIENT, at, at, attributes);
+    } else {
       const e = entry as unknown as { usage?: Usage; tokensBefore?: unknown; fromHook?: unknown };
-      child(entry, "", entry.type === "compaction" ? "pi.compaction" : "pi.branch_summary", SPAN_KIND.INTERNAL, msOf(parent?.timestamp), at, {
-        ...usageAttributes(e.usage),
-        ...(typeof e.tokensBefore === "number" ? { "pi.compaction.tokens_before": e.tokensBefore } : {}),
-      });
+      const attributes: Record<string, AttributeValue> = {};
+      addUsage(attributes, e.usage);
+      if (typeof e.tokensBefore === "number") attributes["pi.compaction.tokens_before"] = e.tokensBefore;
+      child(entry, "", type === "compaction" ? "pi.compaction" : "pi.branch_summary", SPAN_KIND.INTERNAL, msOf(parent?.timestamp), at, attributes);
     }
   }
 

@@ -1,16 +1,32 @@
 /**
  * Trace and span ids derived from session and entry ids, so that exporting a session again
- * sends the same ids and a backend can keep one copy. Not secret, not random: a fingerprint.
+ * sends the same ids and a backend can keep one copy. Not secret, not random: a fingerprint
+ * (`hashBytes` of the text's UTF-8 bytes).
  * @module
  */
 import { hashBytes } from "../core/digest/hash-bytes.ts";
 
 const encoder = new TextEncoder();
+/** Room for the UTF-8 bytes of an ASCII text, reused from id to id. */
+let scratch = new Uint8Array(256);
+
+/** The UTF-8 bytes of `text`: copied by hand when ASCII (nearly always), which allocates nothing. */
+function utf8(text: string): Uint8Array {
+  if (text.length > scratch.length) scratch = new Uint8Array(text.length * 2);
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c >= 0x80) return encoder.encode(text);
+    scratch[i] = c;
+  }
+  return scratch.subarray(0, text.length);
+}
+
+const ZERO = "0".repeat(16);
 
 function hex(text: string): string {
-  const digits = hashBytes(encoder.encode(text));
+  const digits = hashBytes(utf8(text));
   // An all-zero id is invalid in OTLP; a fingerprint of zero (odds 2^-64) takes another.
-  return /^0+$/.test(digits) ? hashBytes(encoder.encode(text + "\n")) : digits;
+  return digits === ZERO ? hashBytes(utf8(text + "\n")) : digits;
 }
 
 /**

@@ -38,7 +38,14 @@ function rowFromParsed(line: RawLine): UsageRow | undefined {
   const decoded = decodeLine(line, { bom: false, crlf: false }, scratch);
   scratch.length = 0;
   if (decoded.kind !== "value" || !isObject(decoded.value)) return undefined;
-  const entry = decoded.value as unknown as SessionEntry;
+  return usageRowOfEntry(decoded.value as unknown as SessionEntry);
+}
+
+/**
+ * The usage row of an entry already parsed (as it is in the file, not migrated), if it carries
+ * usage pi would count: the row this digest makes of its line.
+ */
+export function usageRowOfEntry(entry: SessionEntry): UsageRow | undefined {
   const found = entryUsage(entry);
   if (!found || !isObject(found.usage)) return undefined;
   return rowOfUsage(sourceOf(entry), entry.id, entry.timestamp, found.key, found.usage);

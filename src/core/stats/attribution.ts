@@ -62,13 +62,15 @@ export function entryIdentity(id: unknown, timestamp: unknown): string | null {
 
 /**
  * The (id, timestamp) pairs seen so far. Rows that hold them as numbers (nearly all) go into an
- * open-addressing table of typed arrays, sized up front and outside the JavaScript heap; the
- * odd ones into a set of strings. A pair is only ever one or the other, so the two never meet.
+ * open-addressing table of typed arrays, outside the JavaScript heap, which doubles once half
+ * full (sized up front when the number of rows is known); the odd ones into a set of strings. A
+ * pair is only ever one or the other, so the two never meet.
  */
 class SeenEntries {
   #times: Float64Array;
   #ids: Uint32Array;
   #mask: number;
+  #count = 0;
   #odd = new Set<string>();
 
   /** Room for `rows` pairs at most half full. */
@@ -91,6 +93,13 @@ class SeenEntries {
       return true;
     }
     const [id, ms] = pair;
+    if (!this.#insert(id, ms)) return false;
+    if (++this.#count * 2 > this.#mask + 1) this.#grow();
+    return true;
+  }
+
+  /** Puts the pair in the table; false when it was there already. */
+  #insert(id: number, ms: number): boolean {
     const high = Math.floor(ms / 0x1_0000_0000);
     let h = Math.imul((ms | 0) ^ Math.imul(high, 0x9e3779b1), 0x85ebca6b) ^ Math.imul(id, 0xc2b2ae35);
     h ^= h >>> 15;
@@ -104,6 +113,42 @@ class SeenEntries {
       if (time === ms && this.#ids[slot] === id) return false;
     }
   }
+
+  #grow(): void {
+    const [times, ids] = [this.#times, this.#ids];
+    this.#times = new Float64Array(times.length * 2).fill(NaN);
+    this.#ids = new Uint32Array(times.length * 2);
+    this.#mask = times.length * 2 - 1;
+    for (let slot = 0; slot < times.length; slot++) if (!Number.isNaN(times[slot])) this.#insert(ids[slot], times[slot]);
+  }
+}
+
+/**
+ * The attribution one session at a time, for a caller that reads sessions as it goes: sessions
+ * must come in `attributionOrder`; each usage row is the first of its entry (owned) or a copy.
+ *
+ * @example
+ * ```ts
+ * const attribution = new UsageAttribution();
+ * for (const session of attributionOrder(sessions)) attribution.add(session, onOwned, onCopied);
+ * ```
+ */
+export class UsageAttribution {
+  readonly #seen: SeenEntries;
+
+  /** `rows`: how many rows will come, if known (the table is then sized once). */
+  constructor(rows = 0) {
+    this.#seen = new SeenEntries(rows);
+  }
+
+  /** Calls `owned` or `copied` for each row of `session`, in row order. */
+  add(session: UsageSession, owned?: (session: UsageSession, row: number) => void, copied?: (session: UsageSession, row: number) => void): void {
+    for (let i = 0; i < rowCount(session.usage); i++) {
+      // Entries without both (v1 files) have no identity: each counts where it is.
+      if (this.#seen.add(session.usage, i) === false) copied?.(session, i);
+      else owned?.(session, i);
+    }
+  }
 }
 
 /**
@@ -115,12 +160,6 @@ export function attributeUsage(
   owned: (session: UsageSession, row: number) => void,
   copied?: (session: UsageSession, row: number) => void,
 ): void {
-  const seen = new SeenEntries(sessions.reduce((n, s) => n + rowCount(s.usage), 0));
-  for (const session of attributionOrder(sessions)) {
-    for (let i = 0; i < rowCount(session.usage); i++) {
-      // Entries without both (v1 files) have no identity: each counts where it is.
-      if (seen.add(session.usage, i) === false) copied?.(session, i);
-      else owned(session, i);
-    }
-  }
+  const attribution = new UsageAttribution(sessions.reduce((n, s) => n + rowCount(s.usage), 0));
+  for (const session of attributionOrder(sessions)) attribution.add(session, owned, copied);
 }
