@@ -27,6 +27,37 @@ export interface SyncFileSystem {
   link(existing: string, newPath: string): void;
   /** The absolute path with every symbolic link resolved; `NotFound` if nothing is there. */
   realPath(path: string): string;
+  /**
+   * Opens an existing file for appends (`NotFound` if missing). Optional: without it, a handle
+   * is its path and each call goes by the path.
+   */
+  openAppend?(path: string): AppendHandle;
+}
+
+/** A file kept open for appends (see `SyncFileSystem.openAppend`). */
+export interface AppendHandle {
+  readonly path: string;
+  /** The size of the file `path` names now, or null when that is no longer the file this handle has open (removed, replaced, moved). */
+  size(): number | null;
+  /** Appends `text` as UTF-8 in one write call and returns its byte length; a failed write is taken back (as `append`). */
+  append(text: string): number;
+  close(): void;
+}
+
+const encoder = new TextEncoder();
+
+/** A handle that is only its path: every call goes by the path (for disks without `openAppend`). */
+export function pathAppendHandle(fs: SyncFileSystem, path: string): AppendHandle {
+  return {
+    path,
+    size: () => fs.stat(path)?.size ?? null,
+    append(text) {
+      const data = encoder.encode(text);
+      fs.append(path, data);
+      return data.length;
+    },
+    close() {},
+  };
 }
 
 /**
