@@ -9,6 +9,8 @@ import { resolvePath } from "../core/storage/paths.ts";
 import type { FileSystem } from "../io/file-system.ts";
 import type { Steps } from "../io/io-steps.ts";
 import { nodeSyncFileSystem } from "../io/node-sync.ts";
+import { LockKeeper, releaseKept } from "../io/lock-keeper.ts";
+import process from "node:process";
 import { runStepsSync } from "../io/run-sync.ts";
 import { asyncFileSystem, type SyncFileSystem } from "../io/sync-file-system.ts";
 import type { ContextEditReplacement } from "../session/context-edit.ts";
@@ -34,6 +36,8 @@ export interface CompatOptions extends Omit<SessionManagerOptions, "fs"> {
 
 interface CompatDeps extends PathDeps {
   fs: SyncFileSystem;
+  /** Holds a file's lock across a synchronous burst of appends (one per disk, shared by every manager). */
+  lockKeeper: LockKeeper;
   /** What `list`/`listAll` read through: the runtime's async adapter, or `fs` when one was given. */
   listFs: FileSystem;
   sleep?: (ms: number) => void;
@@ -42,7 +46,52 @@ interface CompatDeps extends PathDeps {
 function compatDeps(options: CompatOptions = {}): CompatDeps {
   const { fs, sleep, ...rest } = options;
   const deps = resolveDeps(rest);
-  return { ...deps, fs: fs ?? nodeSyncFileSystem, listFs: fs ? asyncFileSystem(fs) : deps.fs, sleep };
+  const syncFs = fs ?? nodeSyncFileSystem;
+  return { ...deps, fs: syncFs, listFs: fs ? asyncFileSystem(fs) : deps.fs, sleep, lockKeeper: keeperOf(syncFs) };
+}
+
+const keepers = new WeakMap<SyncFileSystem, LockKeeper>();
+/** The keepers that may hold a lock now: each gives its locks back at process exit. */
+const keeping = new Set<LockKeeper>();
+let exitHooked = false;
+/** Set at process exit: no microtask runs after it, so a burst ends with each call. */
+let exiting = false;
+
+/**
+ * The lock keeper of a disk. Its locks go back when the burst of synchronous calls ends (a
+ * microtask) or the process exits; appends made after that (in a later `exit` listener) take
+ * and release the lock each.
+ */
+function keeperOf(fs: SyncFileSystem): LockKeeper {
+  let keeper = keepers.get(fs);
+  if (keeper) return keeper;
+  keeper = new LockKeeper({
+    release(kept) {
+      try {
+        runStepsSync(fs, releaseKept(kept));
+      } catch {
+        // A lock we cannot remove is judged by the next taker: its holder (us) is gone by then.
+      }
+    },
+    schedule(fn) {
+      if (exiting) return fn();
+      keeping.add(keeper!);
+      queueMicrotask(() => {
+        keeping.delete(keeper!);
+        fn();
+      });
+    },
+  });
+  keepers.set(fs, keeper);
+  if (!exitHooked) {
+    exitHooked = true;
+    process.on("exit", () => {
+      exiting = true;
+      for (const each of keeping) each.releaseAll();
+      keeping.clear();
+    });
+  }
+  return keeper;
 }
 
 /** Our errors reworded as pi words them where callers may match on the text (the original is the `cause`). */
