@@ -26,7 +26,7 @@ export type IoRequest =
   | { op: "link"; path: string; to: string }
   | { op: "realPath"; path: string }
   | { op: "openAppend"; path: string }
-  | { op: "handleSize"; handle: AppendHandleRef }
+  | { op: "handleEndsAt"; handle: AppendHandleRef; size: number }
   | { op: "handleAppend"; handle: AppendHandleRef; text: string }
   | { op: "closeHandle"; handle: AppendHandleRef }
   | { op: "sleep"; ms: number }
@@ -101,9 +101,12 @@ export function* openAppend(path: string): Steps<AppendHandleRef> {
   return (yield { op: "openAppend", path }) as AppendHandleRef;
 }
 
-/** The size of the file at the handle's path, or null when that path no longer names the file the handle has open. */
-export function* handleSize(handle: AppendHandleRef): Steps<number | null> {
-  return (yield { op: "handleSize", handle }) as number | null;
+/**
+ * Whether the handle's file is `size` bytes long, ending with a newline, and still the file its
+ * path names (see `AppendHandle.endsAt`): then a line appended now goes right after that end.
+ */
+export function* handleEndsAt(handle: AppendHandleRef, size: number): Steps<boolean> {
+  return (yield { op: "handleEndsAt", handle, size }) as boolean;
 }
 
 /**
@@ -238,8 +241,8 @@ async function perform(fs: FileSystem, request: IoRequest, options: StepOptions,
     // An async disk has no handles: a handle is its path, each request a call by path.
     case "openAppend":
       return { path: request.path } satisfies AppendHandleRef;
-    case "handleSize":
-      return (await fs.stat(request.handle.path))?.size ?? null;
+    case "handleEndsAt":
+      return (await fs.stat(request.handle.path))?.size === request.size;
     case "handleAppend": {
       const data = encoder.encode(request.text);
       await fs.append(request.handle.path, data);

@@ -138,13 +138,14 @@ function remove(path: string): void {
   guarded({ verb: "remove", path }, () => (lstatSync(path).isDirectory() ? rmdirSync(path) : unlinkSync(path)));
 }
 
-/** How often an open append handle looks its path up again (between, `fstat` alone). */
-const PATH_CHECK_MS = 50;
+/** How often an open append handle looks its path up again (between, it asks the open file only). */
+const PATH_CHECK_MS = 20;
 
 /**
- * An existing file opened for appends. `size` asks the open file (`fstat`: no path look-up), which
- * tells a removed or replaced file by its link count, and at most every `PATH_CHECK_MS` it also
- * looks the path up and compares device and inode, so a file moved away is noticed too.
+ * An existing file opened for appends. `endsAt` asks the open file (`fstat`, no path look-up),
+ * which tells its size and, by its link count, a file removed or replaced meanwhile; at most every
+ * `PATH_CHECK_MS` it also looks the path up and compares device and inode, so a file moved away
+ * (renamed: its lines are not lost, but the path names another file) is noticed too.
  */
 function openAppend(path: string): AppendHandle {
   const op = { verb: "append to", path };
@@ -169,16 +170,16 @@ function openAppend(path: string): AppendHandle {
   };
   return {
     path,
-    size() {
+    endsAt(size) {
       expected = -1;
       const now = guarded(op, () => fstatSync(fd));
-      if (now.nlink === 0) return null;
+      if (now.nlink === 0 || now.size !== size) return false;
       if (performance.now() - checked >= PATH_CHECK_MS) {
-        if (!samePath()) return null;
+        if (!samePath()) return false;
         checked = performance.now();
       }
-      expected = now.size;
-      return expected;
+      expected = size;
+      return true;
     },
     append(text) {
       let offset = 0;

@@ -87,8 +87,8 @@ function perform(fs: SyncFileSystem, request: IoRequest, options: SyncStepOption
       return fs.realPath(request.path);
     case "openAppend":
       return fs.openAppend ? fs.openAppend(request.path) : pathAppendHandle(fs, request.path);
-    case "handleSize":
-      return (request.handle as AppendHandle).size();
+    case "handleEndsAt":
+      return (request.handle as AppendHandle).endsAt(request.size);
     case "handleAppend":
       return (request.handle as AppendHandle).append(request.text);
     case "closeHandle":

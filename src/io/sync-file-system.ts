@@ -37,8 +37,12 @@ export interface SyncFileSystem {
 /** A file kept open for appends (see `SyncFileSystem.openAppend`). */
 export interface AppendHandle {
   readonly path: string;
-  /** The size of the file `path` names now, or null when that is no longer the file this handle has open (removed, replaced, moved). */
-  size(): number | null;
+  /**
+   * Whether the open file is `size` bytes long and `path` still names it (the caller knows it
+   * ends with a newline). A removed or replaced file must be noticed at every call; one moved
+   * away (whose lines are kept under its new name) may be noticed a little later (node: 20 ms).
+   */
+  endsAt(size: number): boolean;
   /** Appends `text` as UTF-8 in one write call and returns its byte length; a failed write is taken back (as `append`). */
   append(text: string): number;
   close(): void;
@@ -46,11 +50,14 @@ export interface AppendHandle {
 
 const encoder = new TextEncoder();
 
-/** A handle that is only its path: every call goes by the path (for disks without `openAppend`). */
+/**
+ * A handle that is only its path: every call goes by the path (for disks without `openAppend`);
+ * `endsAt` checks the size only (the caller knows the newline is there).
+ */
 export function pathAppendHandle(fs: SyncFileSystem, path: string): AppendHandle {
   return {
     path,
-    size: () => fs.stat(path)?.size ?? null,
+    endsAt: (size) => fs.stat(path)?.size === size,
     append(text) {
       const data = encoder.encode(text);
       fs.append(path, data);

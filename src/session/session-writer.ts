@@ -14,9 +14,8 @@ import { isFsError } from "../io/file-system.ts";
 import {
   append,
   type AppendHandleRef,
-  closeHandle,
   handleAppend,
-  handleSize,
+  handleEndsAt,
   mkdir,
   openAppend,
   read,
@@ -203,15 +202,9 @@ export class SessionWriter {
 function* appendByHandle(kept: KeptLock, add: AddEntry, known: FileEnd | undefined): Steps<number | undefined> {
   const handle = kept.handle;
   if (handle === undefined || known === undefined || !known.newline) return undefined;
-  const size = yield* handleSize(handle);
-  if (size === null) {
-    kept.handle = undefined;
-    yield* closeHandle(handle);
-    return undefined;
-  }
-  if (size !== known.size) return undefined;
+  if (!(yield* handleEndsAt(handle, known.size))) return undefined;
   const { entry } = add([]);
-  return size + (yield* handleAppend(handle, JSON.stringify(entry) + "\n"));
+  return known.size + (yield* handleAppend(handle, JSON.stringify(entry) + "\n"));
 }
 
 /** The file opened for appends, or undefined if it cannot be (the append then goes by the path). */

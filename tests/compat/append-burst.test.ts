@@ -89,7 +89,7 @@ describe("pi-session/compat: a burst of appends", () => {
         const handle = nodeSyncFileSystem.openAppend!(path);
         return {
           path,
-          size: () => handle.size(),
+          endsAt: (size) => handle.endsAt(size),
           append: (text) => {
             if (failing) throw new Error("disk full");
             return handle.append(text);
