@@ -17,7 +17,9 @@ import type { ContextEditReplacement } from "../session/context-edit.ts";
 import { InvalidForkSourceError, InvalidSessionIdError, NotASessionError, SessionError } from "../session/errors.ts";
 import { type ListOptions, listAllSessions, listSessions, sortByModified } from "../session/list-sessions.ts";
 import { type MakeManager, SessionCore } from "../session/session-core.ts";
-import { findByIdSteps } from "../session/session-files.ts";
+import { findByIdSteps, openedPlace } from "../session/session-files.ts";
+import { LazyCore } from "./lazy-core.ts";
+import { readLazySession } from "./lazy-session.ts";
 import { type NewSessionOptions, type PathDeps, resolveDeps, resolveUserPath, sessionDirFor, type SessionManagerOptions } from "../session/session-options.ts";
 
 /** pi's progress callback: loaded and total files, and now and then the sessions found so far. */
@@ -138,7 +140,7 @@ function progressOptions(
  * pi 1.6's `SessionManager`: every method synchronous except `list`/`listAll`, pi's
  * signatures and return values, our files (see the module doc for where they differ on purpose).
  */
-export class SessionManager extends SessionCore {
+export class SessionManager extends LazyCore {
   #deps: CompatDeps;
 
   private constructor(deps: CompatDeps, cwd: string, sessionDir: string, persist: boolean) {
@@ -160,10 +162,24 @@ export class SessionManager extends SessionCore {
     }
   }
 
-  /** The session at `path` (a missing file: a new session there); `cwdOverride` replaces the header's cwd. */
+  /**
+   * The session at `path` (a missing file: a new session there); `cwdOverride` replaces the
+   * header's cwd. A clean current-format file is opened by its skeleton: entries are parsed when
+   * asked for (`getEntries()` and appends read them all; the context only what it needs).
+   */
   static open(path: string, sessionDir?: string, cwdOverride?: string, options?: CompatOptions): SessionManager {
     const deps = compatDeps(options);
-    return run(deps, SessionCore.openSteps(deps, SessionManager.#maker(deps), path, sessionDir, cwdOverride));
+    return run(deps, SessionManager.#openSteps(deps, path, sessionDir, cwdOverride));
+  }
+
+  static *#openSteps(deps: CompatDeps, path: string, sessionDir?: string, cwdOverride?: string): Steps<SessionManager> {
+    const file = resolveUserPath(deps, path);
+    const lazy = yield* readLazySession(deps.fs, file);
+    if (lazy === null) return yield* SessionCore.openSteps(deps, SessionManager.#maker(deps), path, sessionDir, cwdOverride);
+    const { cwd, dir } = openedPlace(deps, file, lazy.header, sessionDir, cwdOverride);
+    const manager = new SessionManager(deps, cwd, dir, true);
+    manager.startLazy(lazy);
+    return manager;
   }
 
   /** The most recently modified session of the dir (a custom dir: of this cwd), else a new one. */
@@ -249,7 +265,8 @@ export class SessionManager extends SessionCore {
 
   /** Switches to the session at `path` (a missing file becomes a new session there). */
   setSessionFile(sessionFile: string): void {
-    this.#run(this.setSessionFileSteps(sessionFile));
+    run(this.#deps, this.setSessionFileSteps(sessionFile));
+    this.dropLazy();
   }
 
   /** A new session from the path root..`leafId`; its file path (undefined in memory). */
@@ -312,7 +329,9 @@ export class SessionManager extends SessionCore {
     return super.getHeader();
   }
 
+  /** Runs steps that change or need the whole session: every entry is read first. */
   #run<T>(steps: Steps<T>): T {
+    this.materialize();
     return run(this.#deps, steps);
   }
 }
