@@ -17,7 +17,7 @@ import type { ContextEditReplacement } from "../session/context-edit.ts";
 import { InvalidForkSourceError, InvalidSessionIdError, NotASessionError, SessionError } from "../session/errors.ts";
 import { type ListOptions, listAllSessions, listSessions, sortByModified } from "../session/list-sessions.ts";
 import { type MakeManager, SessionCore } from "../session/session-core.ts";
-import { findByIdSteps, openedPlace } from "../session/session-files.ts";
+import { findByIdSteps, loadSessionFileSteps, mostRecentFile, openedPlace } from "../session/session-files.ts";
 import { LazyCore } from "./lazy-core.ts";
 import { readLazySession } from "./lazy-session.ts";
 import { type NewSessionOptions, type PathDeps, resolveDeps, resolveUserPath, sessionDirFor, type SessionManagerOptions } from "../session/session-options.ts";
@@ -185,7 +185,18 @@ export class SessionManager extends LazyCore {
   /** The most recently modified session of the dir (a custom dir: of this cwd), else a new one. */
   static continueRecent(cwd: string, sessionDir?: string, options?: CompatOptions): SessionManager {
     const deps = compatDeps(options);
-    return run(deps, SessionCore.continueRecentSteps(deps, SessionManager.#maker(deps), cwd, sessionDir));
+    return run(deps, SessionManager.#continueSteps(deps, cwd, sessionDir));
+  }
+
+  /** `continueRecent`, opening the file found as `open` does (by its skeleton when clean). */
+  static *#continueSteps(deps: CompatDeps, cwd: string, sessionDir?: string): Steps<SessionManager> {
+    const found = yield* mostRecentFile(deps, cwd, sessionDir);
+    const manager = new SessionManager(deps, found.cwd, found.dir, true);
+    const lazy = found.file === null ? null : yield* readLazySession(deps.fs, found.file);
+    if (lazy !== null) manager.startLazy(lazy);
+    else if (found.file !== null) manager.adopt(found.file, yield* loadSessionFileSteps(found.file));
+    else manager.newSession();
+    return manager;
   }
 
   /** A session that is never written, optionally preloaded with a file's objects or bare entries. */

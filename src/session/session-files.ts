@@ -147,11 +147,16 @@ export function* openMostRecent(
   cwd: string,
   sessionDir?: string,
 ): Steps<{ cwd: string; dir: string; recent: { file: string; loaded: LoadedFile } | null }> {
+  const { cwd: resolvedCwd, dir, file } = yield* mostRecentFile(deps, cwd, sessionDir);
+  return { cwd: resolvedCwd, dir, recent: file === null ? null : { file, loaded: yield* loadSessionFileSteps(file) } };
+}
+
+/** `openMostRecent` without the read: the cwd and dir, and the most recent session's file, if any. */
+export function* mostRecentFile(deps: PathDeps, cwd: string, sessionDir?: string): Steps<{ cwd: string; dir: string; file: string | null }> {
   const resolvedCwd = resolveUserPath(deps, cwd);
   const { dir, filterCwd } = sessionDirFor(deps, resolvedCwd, sessionDir);
   const processCwd = deps.storage.processCwd;
-  const file = yield* findMostRecentSteps(dir, { cwd: filterCwd ? resolvedCwd : undefined, processCwd });
-  return { cwd: resolvedCwd, dir, recent: file === null ? null : { file, loaded: yield* loadSessionFileSteps(file) } };
+  return { cwd: resolvedCwd, dir, file: yield* findMostRecentSteps(dir, { cwd: filterCwd ? resolvedCwd : undefined, processCwd }) };
 }
 
 /**

@@ -10,6 +10,9 @@ import { after, describe, it } from "node:test";
 import { nodeSyncFileSystem, SessionManager, type SyncFileSystem } from "../../src/compat/mod.ts";
 import { buildSessionContext } from "../../src/core/context/session-projection.ts";
 import { parseSession } from "../../src/core/read/read-session.ts";
+import { type Any, loadReference } from "../session/_differential.ts";
+
+const { ref, skip } = await loadReference();
 
 const work = mkdtempSync(join(tmpdir(), "pi-session-lazy-"));
 after(() => rmSync(work, { recursive: true, force: true }));
@@ -85,5 +88,21 @@ describe("pi-session/compat: open by the skeleton", () => {
     assert.equal(lines.at(-1).parentId, leaf!.id);
     assert.equal(session.getEntries().at(-2), leaf);
     assert.equal(session.getEntries().length, ids.length + 2 + 1);
+  });
+
+  it("continueRecent() opens the newest session the same way, and answers as pi's does", { skip }, () => {
+    const { file, ids } = written();
+    const dir = file.slice(0, file.lastIndexOf("/"));
+    const { fs, reads } = logging();
+    const ours = SessionManager.continueRecent("/work/p", dir, { fs });
+    const theirs: Any = ref.SessionManager.continueRecent("/work/p", dir);
+    assert.equal(ours.getSessionFile(), theirs.getSessionFile());
+    reads.length = 0;
+    assert.deepEqual(ours.getEntry(ids[5]), theirs.getEntry(ids[5]));
+    assert.equal(reads.length, 1, "one line read");
+    assert.equal(ours.getLeafId(), theirs.getLeafId());
+    assert.equal(ours.getEntryCount(), theirs.getEntryCount());
+    assert.deepEqual(ours.buildSessionContext(), theirs.buildSessionContext());
+    assert.deepEqual(ours.getEntries(), theirs.getEntries());
   });
 });
