@@ -25,7 +25,7 @@
  *   synchronous burst of appends takes it once: it is kept, with the file open, until the burst
  *   ends (a microtask), the process exits, or a second has passed; each line still goes out
  *   under it after a check that nobody else appended (what they did is taken in first).
- * - `open` of a clean current-format file reads its skeleton only (ids, parents, byte ranges,
+ * - `open` (and `continueRecent`) of a clean current-format file reads its skeleton only (ids, parents, byte ranges,
  *   labels, name); an entry's line is parsed when first asked for (`getEntry`, the context
  *   parses only what it needs; `getEntries`, the tree and any append read them all), always as
  *   the same object. Lines are read again by the path: a file replaced on disk since it was
