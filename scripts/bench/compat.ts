@@ -6,7 +6,8 @@
  *
  * - append-*: `SessionManager.create(cwd, DIR)` then `appendMessage` COUNT times (user and assistant
  *   messages in turn), each on disk when it returns. DIR is emptied first.
- * - open-*:   `SessionManager.open(FILE)` and the context at its leaf.
+ * - open-*:   `SessionManager.open(FILE)`, the context at its leaf, and the entry count
+ *             (`getEntryCount()`, which both have; `getEntries()` would read every entry).
  *
  * Imports happen before the clock starts; only the work is timed.
  */
@@ -21,7 +22,7 @@ const count = Number(args.flags.get("count") ?? 10_000);
 interface Manager {
   appendMessage(message: unknown): string;
   getSessionFile(): string | undefined;
-  getEntries(): { id: string }[];
+  getEntryCount(): number;
   getLeafId(): string | null;
   buildSessionContext(): { messages: unknown[] };
 }
@@ -54,7 +55,7 @@ if (args.impl.startsWith("append-")) {
 } else if (args.impl.startsWith("open-")) {
   await measure(args, () => {
     const session = Manager.open(target);
-    return { entries: session.getEntries().length, context: session.buildSessionContext() };
+    return { entries: session.getEntryCount(), context: session.buildSessionContext() };
   }, (r) => `${r.entries} entries, ${r.context.messages.length} msgs, ${digest(r.context)}`);
 } else {
   throw new Error(`unknown --impl ${args.impl}`);

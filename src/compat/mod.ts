@@ -21,7 +21,16 @@
  *   creates the folder it names, as pi's does).
  * - Walks are cycle-proof: `getBranch`, the context and the tree stop at a parent loop.
  * - `forkFrom` migrates an old-format source first, so the copy is a valid current file.
- * - New files are 0600 and written whole (exclusive create); appends take the file lock.
+ * - New files are 0600 and written whole (exclusive create); appends take the file lock. A
+ *   synchronous burst of appends takes it once: it is kept, with the file open, until the burst
+ *   ends (a microtask), the process exits, or a second has passed; each line still goes out
+ *   under it after a check that nobody else appended (what they did is taken in first).
+ * - `open` (and `continueRecent`) of a clean current-format file reads its skeleton only (ids, parents, byte ranges,
+ *   labels, name); an entry's line is parsed when first asked for (`getEntry`, the context
+ *   parses only what it needs; `getEntries`, the tree and any append read them all), always as
+ *   the same object. Lines are read again by the path: a file replaced on disk since it was
+ *   opened (not merely appended to) makes such a read throw `session-changed`, where pi, which
+ *   held everything, would answer from memory.
  * - An append that fails leaves memory as it was, the leaf included (pi's `branchWithSummary`
  *   keeps the moved leaf).
  *

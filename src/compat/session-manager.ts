@@ -9,13 +9,17 @@ import { resolvePath } from "../core/storage/paths.ts";
 import type { FileSystem } from "../io/file-system.ts";
 import type { Steps } from "../io/io-steps.ts";
 import { nodeSyncFileSystem } from "../io/node-sync.ts";
+import { LockKeeper, releaseKept } from "../io/lock-keeper.ts";
+import process from "node:process";
 import { runStepsSync } from "../io/run-sync.ts";
 import { asyncFileSystem, type SyncFileSystem } from "../io/sync-file-system.ts";
 import type { ContextEditReplacement } from "../session/context-edit.ts";
 import { InvalidForkSourceError, InvalidSessionIdError, NotASessionError, SessionError } from "../session/errors.ts";
 import { type ListOptions, listAllSessions, listSessions, sortByModified } from "../session/list-sessions.ts";
 import { type MakeManager, SessionCore } from "../session/session-core.ts";
-import { findByIdSteps } from "../session/session-files.ts";
+import { findByIdSteps, loadSessionFileSteps, mostRecentFile, openedPlace } from "../session/session-files.ts";
+import { LazyCore } from "./lazy-core.ts";
+import { readLazySession } from "./lazy-session.ts";
 import { type NewSessionOptions, type PathDeps, resolveDeps, resolveUserPath, sessionDirFor, type SessionManagerOptions } from "../session/session-options.ts";
 
 /** pi's progress callback: loaded and total files, and now and then the sessions found so far. */
@@ -34,6 +38,8 @@ export interface CompatOptions extends Omit<SessionManagerOptions, "fs"> {
 
 interface CompatDeps extends PathDeps {
   fs: SyncFileSystem;
+  /** Holds a file's lock across a synchronous burst of appends (one per disk, shared by every manager). */
+  lockKeeper: LockKeeper;
   /** What `list`/`listAll` read through: the runtime's async adapter, or `fs` when one was given. */
   listFs: FileSystem;
   sleep?: (ms: number) => void;
@@ -42,7 +48,52 @@ interface CompatDeps extends PathDeps {
 function compatDeps(options: CompatOptions = {}): CompatDeps {
   const { fs, sleep, ...rest } = options;
   const deps = resolveDeps(rest);
-  return { ...deps, fs: fs ?? nodeSyncFileSystem, listFs: fs ? asyncFileSystem(fs) : deps.fs, sleep };
+  const syncFs = fs ?? nodeSyncFileSystem;
+  return { ...deps, fs: syncFs, listFs: fs ? asyncFileSystem(fs) : deps.fs, sleep, lockKeeper: keeperOf(syncFs) };
+}
+
+const keepers = new WeakMap<SyncFileSystem, LockKeeper>();
+/** The keepers that may hold a lock now: each gives its locks back at process exit. */
+const keeping = new Set<LockKeeper>();
+let exitHooked = false;
+/** Set at process exit: no microtask runs after it, so a burst ends with each call. */
+let exiting = false;
+
+/**
+ * The lock keeper of a disk. Its locks go back when the burst of synchronous calls ends (a
+ * microtask) or the process exits; appends made after that (in a later `exit` listener) take
+ * and release the lock each.
+ */
+function keeperOf(fs: SyncFileSystem): LockKeeper {
+  let keeper = keepers.get(fs);
+  if (keeper) return keeper;
+  keeper = new LockKeeper({
+    release(kept) {
+      try {
+        runStepsSync(fs, releaseKept(kept));
+      } catch {
+        // A lock we cannot remove is judged by the next taker: its holder (us) is gone by then.
+      }
+    },
+    schedule(fn) {
+      if (exiting) return fn();
+      keeping.add(keeper!);
+      queueMicrotask(() => {
+        keeping.delete(keeper!);
+        fn();
+      });
+    },
+  });
+  keepers.set(fs, keeper);
+  if (!exitHooked) {
+    exitHooked = true;
+    process.on("exit", () => {
+      exiting = true;
+      for (const each of keeping) each.releaseAll();
+      keeping.clear();
+    });
+  }
+  return keeper;
 }
 
 /** Our errors reworded as pi words them where callers may match on the text (the original is the `cause`). */
@@ -89,7 +140,7 @@ function progressOptions(
  * pi 1.6's `SessionManager`: every method synchronous except `list`/`listAll`, pi's
  * signatures and return values, our files (see the module doc for where they differ on purpose).
  */
-export class SessionManager extends SessionCore {
+export class SessionManager extends LazyCore {
   #deps: CompatDeps;
 
   private constructor(deps: CompatDeps, cwd: string, sessionDir: string, persist: boolean) {
@@ -111,16 +162,41 @@ export class SessionManager extends SessionCore {
     }
   }
 
-  /** The session at `path` (a missing file: a new session there); `cwdOverride` replaces the header's cwd. */
+  /**
+   * The session at `path` (a missing file: a new session there); `cwdOverride` replaces the
+   * header's cwd. A clean current-format file is opened by its skeleton: entries are parsed when
+   * asked for (`getEntries()` and appends read them all; the context only what it needs).
+   */
   static open(path: string, sessionDir?: string, cwdOverride?: string, options?: CompatOptions): SessionManager {
     const deps = compatDeps(options);
-    return run(deps, SessionCore.openSteps(deps, SessionManager.#maker(deps), path, sessionDir, cwdOverride));
+    return run(deps, SessionManager.#openSteps(deps, path, sessionDir, cwdOverride));
+  }
+
+  static *#openSteps(deps: CompatDeps, path: string, sessionDir?: string, cwdOverride?: string): Steps<SessionManager> {
+    const file = resolveUserPath(deps, path);
+    const lazy = yield* readLazySession(deps.fs, file);
+    if (lazy === null) return yield* SessionCore.openSteps(deps, SessionManager.#maker(deps), path, sessionDir, cwdOverride);
+    const { cwd, dir } = openedPlace(deps, file, lazy.header, sessionDir, cwdOverride);
+    const manager = new SessionManager(deps, cwd, dir, true);
+    manager.startLazy(lazy);
+    return manager;
   }
 
   /** The most recently modified session of the dir (a custom dir: of this cwd), else a new one. */
   static continueRecent(cwd: string, sessionDir?: string, options?: CompatOptions): SessionManager {
     const deps = compatDeps(options);
-    return run(deps, SessionCore.continueRecentSteps(deps, SessionManager.#maker(deps), cwd, sessionDir));
+    return run(deps, SessionManager.#continueSteps(deps, cwd, sessionDir));
+  }
+
+  /** `continueRecent`, opening the file found as `open` does (by its skeleton when clean). */
+  static *#continueSteps(deps: CompatDeps, cwd: string, sessionDir?: string): Steps<SessionManager> {
+    const found = yield* mostRecentFile(deps, cwd, sessionDir);
+    const manager = new SessionManager(deps, found.cwd, found.dir, true);
+    const lazy = found.file === null ? null : yield* readLazySession(deps.fs, found.file);
+    if (lazy !== null) manager.startLazy(lazy);
+    else if (found.file !== null) manager.adopt(found.file, yield* loadSessionFileSteps(found.file));
+    else manager.newSession();
+    return manager;
   }
 
   /** A session that is never written, optionally preloaded with a file's objects or bare entries. */
@@ -200,7 +276,8 @@ export class SessionManager extends SessionCore {
 
   /** Switches to the session at `path` (a missing file becomes a new session there). */
   setSessionFile(sessionFile: string): void {
-    this.#run(this.setSessionFileSteps(sessionFile));
+    run(this.#deps, this.setSessionFileSteps(sessionFile));
+    this.dropLazy();
   }
 
   /** A new session from the path root..`leafId`; its file path (undefined in memory). */
@@ -263,7 +340,9 @@ export class SessionManager extends SessionCore {
     return super.getHeader();
   }
 
+  /** Runs steps that change or need the whole session: every entry is read first. */
   #run<T>(steps: Steps<T>): T {
+    this.materialize();
     return run(this.#deps, steps);
   }
 }

@@ -118,6 +118,11 @@ export interface HeldLock {
   heartbeatMs: number;
 }
 
+/** Releases a lock `takeLock` took (unless a waiter broke it as stale meanwhile). */
+export function releaseLock(held: HeldLock): Steps<void> {
+  return release(held.lockPath, held.token);
+}
+
 /** Takes `<path>.lock`, waiting for a live holder and breaking a dead one's. */
 export function* takeLock(path: string, options: LockStepOptions = {}): Steps<HeldLock> {
   const lockPath = `${path}.lock`;

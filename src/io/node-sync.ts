@@ -6,6 +6,8 @@
 
 import {
   closeSync,
+  constants,
+  ftruncateSync,
   type Dirent,
   fstatSync,
   fsyncSync,
@@ -23,12 +25,13 @@ import {
   unlinkSync,
   writeSync,
 } from "node:fs";
+import { Buffer } from "node:buffer";
 import { join } from "node:path";
 import type { AtomicWriteOptions, DirEntry, FileStat } from "./file-system.ts";
 import { appendSync, placeNewSync } from "./node.ts";
 import { isAbsent, mapError, type FsOperation } from "./_map-error.ts";
 import { siblingTempPath } from "./_temp-path.ts";
-import type { SyncFileSystem } from "./sync-file-system.ts";
+import type { AppendHandle, SyncFileSystem } from "./sync-file-system.ts";
 
 const DEFAULT_FILE_MODE = 0o600;
 
@@ -135,6 +138,82 @@ function remove(path: string): void {
   guarded({ verb: "remove", path }, () => (lstatSync(path).isDirectory() ? rmdirSync(path) : unlinkSync(path)));
 }
 
+/** How often an open append handle looks its path up again (between, it asks the open file only). */
+const PATH_CHECK_MS = 20;
+
+/**
+ * An existing file opened for appends. `endsAt` asks the open file (`fstat`, no path look-up),
+ * which tells its size and, by its link count, a file removed or replaced meanwhile; at most every
+ * `PATH_CHECK_MS` it also looks the path up and compares device and inode, so a file moved away
+ * (renamed: its lines are not lost, but the path names another file) is noticed too.
+ */
+function openAppend(path: string): AppendHandle {
+  const op = { verb: "append to", path };
+  const fd = guarded(op, () => openSync(path, constants.O_WRONLY | constants.O_APPEND));
+  let opened: Stats;
+  try {
+    opened = guarded(op, () => fstatSync(fd));
+  } catch (error) {
+    closeSync(fd);
+    throw error;
+  }
+  let checked = performance.now();
+  let expected = -1;
+  let open = true;
+  const samePath = () => {
+    try {
+      const now = statSync(path, { throwIfNoEntry: false });
+      return now !== undefined && now.ino === opened.ino && now.dev === opened.dev;
+    } catch {
+      return false; // not reachable by that path: the caller goes by the path and meets the error there
+    }
+  };
+  return {
+    path,
+    endsAt(size) {
+      expected = -1;
+      const now = guarded(op, () => fstatSync(fd));
+      if (now.nlink === 0 || now.size !== size) return false;
+      if (performance.now() - checked >= PATH_CHECK_MS) {
+        if (!samePath()) return false;
+        checked = performance.now();
+      }
+      expected = size;
+      return true;
+    },
+    append(text) {
+      let offset = 0;
+      try {
+        // A string goes to the kernel without a JS-side copy; a short write (rare) goes on in bytes.
+        offset = writeSync(fd, text);
+        const length = Buffer.byteLength(text);
+        if (offset < length) {
+          const data = Buffer.from(text);
+          while (offset < length) offset += writeSync(fd, data, offset, length - offset);
+        }
+        return length;
+      } catch (error) {
+        // Taken back only when the file holds nothing after what `size` saw but our part.
+        try {
+          if (offset > 0 && expected >= 0 && fstatSync(fd).size === expected + offset) ftruncateSync(fd, expected);
+        } catch {
+          // the write's own error is the one to report
+        }
+        throw mapError(error, op);
+      }
+    },
+    close() {
+      if (!open) return;
+      open = false;
+      try {
+        closeSync(fd);
+      } catch {
+        // nothing was pending on it
+      }
+    },
+  };
+}
+
 /** `SyncFileSystem` over `node:fs` (Node, Deno 2, Bun). */
 export const nodeSyncFileSystem: SyncFileSystem = {
   read,
@@ -147,4 +226,5 @@ export const nodeSyncFileSystem: SyncFileSystem = {
   mkdir: (path, options = {}) => guarded({ verb: "create directory", path }, () => void mkdirSync(path, { recursive: options.recursive ?? false })),
   link: (existing, newPath) => guarded({ verb: "link", path: existing, to: newPath }, () => linkSync(existing, newPath)),
   realPath: (path) => guarded({ verb: "resolve", path }, () => realpathSync(path)),
+  openAppend,
 };

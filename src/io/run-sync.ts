@@ -5,7 +5,7 @@
  */
 
 import { BEAT, type IoRequest, type Steps, sweptOn } from "./io-steps.ts";
-import type { SyncFileSystem } from "./sync-file-system.ts";
+import { type AppendHandle, pathAppendHandle, type SyncFileSystem } from "./sync-file-system.ts";
 
 /** How the synchronous driver waits; tests inject instant ones. */
 export interface SyncStepOptions {
@@ -85,6 +85,14 @@ function perform(fs: SyncFileSystem, request: IoRequest, options: SyncStepOption
       return fs.link(request.path, request.to);
     case "realPath":
       return fs.realPath(request.path);
+    case "openAppend":
+      return fs.openAppend ? fs.openAppend(request.path) : pathAppendHandle(fs, request.path);
+    case "handleEndsAt":
+      return (request.handle as AppendHandle).endsAt(request.size);
+    case "handleAppend":
+      return (request.handle as AppendHandle).append(request.text);
+    case "closeHandle":
+      return (request.handle as AppendHandle).close();
     case "sleep":
       return (options.sleep ?? blockFor)(request.ms);
   }

@@ -27,6 +27,44 @@ export interface SyncFileSystem {
   link(existing: string, newPath: string): void;
   /** The absolute path with every symbolic link resolved; `NotFound` if nothing is there. */
   realPath(path: string): string;
+  /**
+   * Opens an existing file for appends (`NotFound` if missing). Optional: without it, a handle
+   * is its path and each call goes by the path.
+   */
+  openAppend?(path: string): AppendHandle;
+}
+
+/** A file kept open for appends (see `SyncFileSystem.openAppend`). */
+export interface AppendHandle {
+  readonly path: string;
+  /**
+   * Whether the open file is `size` bytes long and `path` still names it (the caller knows it
+   * ends with a newline). A removed or replaced file must be noticed at every call; one moved
+   * away (whose lines are kept under its new name) may be noticed a little later (node: 20 ms).
+   */
+  endsAt(size: number): boolean;
+  /** Appends `text` as UTF-8 in one write call and returns its byte length; a failed write is taken back (as `append`). */
+  append(text: string): number;
+  close(): void;
+}
+
+const encoder = new TextEncoder();
+
+/**
+ * A handle that is only its path: every call goes by the path (for disks without `openAppend`);
+ * `endsAt` checks the size only (the caller knows the newline is there).
+ */
+export function pathAppendHandle(fs: SyncFileSystem, path: string): AppendHandle {
+  return {
+    path,
+    endsAt: (size) => fs.stat(path)?.size === size,
+    append(text) {
+      const data = encoder.encode(text);
+      fs.append(path, data);
+      return data.length;
+    },
+    close() {},
+  };
 }
 
 /**

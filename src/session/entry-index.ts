@@ -58,35 +58,36 @@ export class EntryIndex {
 
   /** Indexes `entry`; the returned function undoes exactly this call (call undos newest first). */
   add(entry: SessionEntry): () => void {
-    const undos: (() => void)[] = [];
     const previous = this.byId.get(entry.id);
     this.byId.set(entry.id, entry);
-    undos.push(() => previous ? this.byId.set(entry.id, previous) : this.byId.delete(entry.id));
+    // A repeated id: the earlier entry leaves its parent's children (later duplicates win).
+    let previousSiblings: SessionEntry[] | undefined;
+    let previousAt = -1;
     if (previous) {
-      const siblings = this.#children.get(previous.parentId);
-      const at = siblings?.indexOf(previous) ?? -1;
-      if (siblings && at >= 0) {
-        siblings.splice(at, 1);
-        undos.push(() => siblings.splice(at, 0, previous));
-      }
+      previousSiblings = this.#children.get(previous.parentId);
+      previousAt = previousSiblings?.indexOf(previous) ?? -1;
+      if (previousAt >= 0) previousSiblings!.splice(previousAt, 1);
     }
     let siblings = this.#children.get(entry.parentId);
     if (!siblings) this.#children.set(entry.parentId, siblings = []);
     siblings.push(entry);
-    undos.push(() => siblings.pop());
-    if (isConversation(entry)) {
-      this.#conversation++;
-      undos.push(() => this.#conversation--);
-    }
-    if (entry.type === "label") undos.push(this.#applyLabel(entry as LabelEntry));
+    const conversation = isConversation(entry);
+    if (conversation) this.#conversation++;
+    const undoLabel = entry.type === "label" ? this.#applyLabel(entry as LabelEntry) : undefined;
+    const nameBefore = this.#name;
     if (entry.type === "session_info") {
-      const before = this.#name;
       const name = (entry as SessionInfoEntry).name;
       this.#name = typeof name === "string" ? name.trim() || undefined : undefined;
-      undos.push(() => this.#name = before);
     }
+    // One undo for the whole call, in the reverse order of the steps above.
     return () => {
-      for (let i = undos.length - 1; i >= 0; i--) undos[i]();
+      this.#name = nameBefore;
+      undoLabel?.();
+      if (conversation) this.#conversation--;
+      siblings.pop();
+      if (previousAt >= 0) previousSiblings!.splice(previousAt, 0, previous!);
+      if (previous) this.byId.set(entry.id, previous);
+      else this.byId.delete(entry.id);
     };
   }
 

@@ -9,6 +9,7 @@ import type { AgentMessage, FileEntry, ImageContent, SessionEntry, SystemMessage
 import { defaultSessionDir, isValidSessionId, sessionFileName } from "../core/storage/layout.ts";
 import { joinPath, resolvePath } from "../core/storage/paths.ts";
 import type { Steps } from "../io/io-steps.ts";
+import type { LockKeeper } from "../io/lock-keeper.ts";
 import { branchedSession } from "./branched-session.ts";
 import { checkedContextEdit, type ContextEditReplacement } from "./context-edit.ts";
 import * as build from "./entry-builders.ts";
@@ -29,19 +30,24 @@ export interface CompactionExtra {
   retainedTail?: AgentMessage[];
 }
 
+/** What the core needs: `PathDeps`, and optionally a keeper that holds a file's lock across a burst of appends. */
+export interface CoreDeps extends PathDeps {
+  lockKeeper?: LockKeeper;
+}
+
 /** How a shell makes an empty manager of its own class. */
 export type MakeManager<M> = (cwd: string, sessionDir: string, persist: boolean) => M;
 
 /** The shared body of both session managers; the shells add how steps are run. */
 export class SessionCore extends SessionView {
-  #deps: PathDeps;
+  #deps: CoreDeps;
   #cwd: string;
   #sessionDir: string;
   #persist: boolean;
   #file: string | undefined;
   #writer: SessionWriter | undefined;
 
-  protected constructor(deps: PathDeps, cwd: string, sessionDir: string, persist: boolean) {
+  protected constructor(deps: CoreDeps, cwd: string, sessionDir: string, persist: boolean) {
     super();
     this.#deps = deps;
     this.#cwd = cwd;
@@ -266,7 +272,7 @@ export class SessionCore extends SessionView {
       return { header: this.getHeader(), entries: this.entries, hasConversation: this.index.hasConversation, entry };
     };
     try {
-      if (this.#writer) yield* this.#writer.persist(add);
+      if (this.#writer) yield* this.#writer.persist(add, this.#deps.lockKeeper);
       else add([]);
     } catch (error) {
       for (let i = undos.length - 1; i >= 0; i--) undos[i]();

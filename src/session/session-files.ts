@@ -131,9 +131,14 @@ export interface OpenedFile {
 export function* openSessionFile(deps: PathDeps, path: string, sessionDir?: string, cwdOverride?: string): Steps<OpenedFile> {
   const file = resolveUserPath(deps, path);
   const loaded = yield* loadSessionFileSteps(file);
-  const headerCwd = loaded.kind === "session" && typeof loaded.file.header.cwd === "string" ? loaded.file.header.cwd : undefined;
+  return { file, loaded, ...openedPlace(deps, file, loaded.kind === "session" ? loaded.file.header : undefined, sessionDir, cwdOverride) };
+}
+
+/** The cwd and dir a manager opened on `file` gets (see `openSessionFile`). */
+export function openedPlace(deps: PathDeps, file: string, header: SessionHeader | undefined, sessionDir?: string, cwdOverride?: string): { cwd: string; dir: string } {
+  const headerCwd = typeof header?.cwd === "string" ? header.cwd : undefined;
   const cwd = resolveUserPath(deps, cwdOverride ?? headerCwd ?? deps.storage.processCwd);
-  return { file, loaded, cwd, dir: sessionDir ? sessionDirFor(deps, cwd, sessionDir).dir : dirName(file) };
+  return { cwd, dir: sessionDir ? sessionDirFor(deps, cwd, sessionDir).dir : dirName(file) };
 }
 
 /** pi's `continueRecent` lookup: the cwd and dir, and the most recent session there (loaded), if any. */
@@ -142,11 +147,16 @@ export function* openMostRecent(
   cwd: string,
   sessionDir?: string,
 ): Steps<{ cwd: string; dir: string; recent: { file: string; loaded: LoadedFile } | null }> {
+  const { cwd: resolvedCwd, dir, file } = yield* mostRecentFile(deps, cwd, sessionDir);
+  return { cwd: resolvedCwd, dir, recent: file === null ? null : { file, loaded: yield* loadSessionFileSteps(file) } };
+}
+
+/** `openMostRecent` without the read: the cwd and dir, and the most recent session's file, if any. */
+export function* mostRecentFile(deps: PathDeps, cwd: string, sessionDir?: string): Steps<{ cwd: string; dir: string; file: string | null }> {
   const resolvedCwd = resolveUserPath(deps, cwd);
   const { dir, filterCwd } = sessionDirFor(deps, resolvedCwd, sessionDir);
   const processCwd = deps.storage.processCwd;
-  const file = yield* findMostRecentSteps(dir, { cwd: filterCwd ? resolvedCwd : undefined, processCwd });
-  return { cwd: resolvedCwd, dir, recent: file === null ? null : { file, loaded: yield* loadSessionFileSteps(file) } };
+  return { cwd: resolvedCwd, dir, file: yield* findMostRecentSteps(dir, { cwd: filterCwd ? resolvedCwd : undefined, processCwd }) };
 }
 
 /**

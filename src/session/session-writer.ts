@@ -11,8 +11,23 @@
 import type { SessionEntry, SessionHeader } from "../core/format/types.ts";
 import { dirName } from "../core/storage/paths.ts";
 import { isFsError } from "../io/file-system.ts";
-import { append, mkdir, read, realPath, stat, type Steps, writeAtomic } from "../io/io-steps.ts";
-import { lockedSteps } from "../io/lock.ts";
+import {
+  append,
+  type AppendHandleRef,
+  handleAppend,
+  handleEndsAt,
+  mkdir,
+  openAppend,
+  read,
+  realPath,
+  startHeartbeat,
+  stat,
+  type Steps,
+  stopHeartbeat,
+  writeAtomic,
+} from "../io/io-steps.ts";
+import { lockedSteps, takeLock } from "../io/lock.ts";
+import { type KeptLock, type LockKeeper, releaseKept } from "../io/lock-keeper.ts";
 import { toJsonl } from "./entry-builders.ts";
 import { appendedEntries } from "./appended-entries.ts";
 import { backupCandidate } from "./backup.ts";
@@ -71,16 +86,17 @@ export class SessionWriter {
    * Adds an entry with `add` and brings the file up to date. On a file already written, `add`
    * runs under the file lock with what others appended meanwhile. Nothing is written before a
    * conversation exists. If this throws, whatever `add` did must be undone by the caller.
+   * With `keeper`, an append leaves the lock to it and takes a kept one back (see `lock-keeper.ts`).
    */
-  *persist(add: AddEntry): Steps<void> {
+  *persist(add: AddEntry, keeper?: LockKeeper): Steps<void> {
     const state = this.#state;
     if (state.kind === "pending") {
       const session = add([]);
       if (session.hasConversation) yield* this.writeAll(session);
     } else if (state.kind === "migrate") {
-      yield* this.#rewriteMigrated(add([]), state);
+      yield* this.#rewriteMigrated(add([]), state, keeper);
     } else {
-      yield* this.#appendLine(add, state.end);
+      yield* this.#appendLine(add, state.end, keeper);
     }
   }
 
@@ -114,34 +130,44 @@ export class SessionWriter {
    * since this writer last saw it (someone else wrote), the entries past the known end are read
    * and handed to `add` first, all under the lock: the new entry's parent is chosen knowing them.
    */
-  *#appendLine(add: AddEntry, known: FileEnd | undefined): Steps<void> {
+  *#appendLine(add: AddEntry, known: FileEnd | undefined, keeper: LockKeeper | undefined): Steps<void> {
     const path = this.path;
-    // The lock of the file itself, as rewrites take it, also when this path is a symbolic link.
-    let real: string;
+    let kept = keeper?.take(path);
+    if (kept === undefined) {
+      // The lock of the file itself, as rewrites take it, also when this path is a symbolic link.
+      let real: string;
+      try {
+        real = yield* realPath(path);
+      } catch (error) {
+        if (isFsError(error, "NotFound")) throw new SessionWriteConflictError(path, "the file was removed after it was written");
+        throw error;
+      }
+      kept = keeper?.take(real);
+      if (kept === undefined) {
+        const held = yield* takeLock(real);
+        kept = keeper ? keeper.taken(real, held) : { real, held, since: 0 };
+      }
+    }
+    let size: number | undefined;
     try {
-      real = yield* realPath(path);
+      // A lock kept for a burst keeps the file open too: one size check and one write a line.
+      if (keeper && kept.handle === undefined) kept.handle = yield* bestEffortOpen(path);
+      size = yield* appendByHandle(kept, add, known);
+      if (size === undefined) {
+        // Reading what others appended may take a while: the lock shows it is alive meanwhile.
+        const beat = yield* startHeartbeat(kept.held.holderPath, kept.held.heartbeatMs);
+        try {
+          size = yield* appendUnderLock(path, add, known);
+        } finally {
+          yield* stopHeartbeat(beat);
+        }
+      }
     } catch (error) {
-      if (isFsError(error, "NotFound")) throw new SessionWriteConflictError(path, "the file was removed after it was written");
+      yield* releaseKept(kept);
       throw error;
     }
-    const size = yield* lockedSteps(real, function* () {
-      const now = yield* stat(path);
-      if (now === null) throw new SessionWriteConflictError(path, "the file was removed after it was written");
-      if (known !== undefined && now.size < known.size) {
-        throw new SessionWriteConflictError(path, "it was shortened or replaced since it was read");
-      }
-      const grown = known !== undefined && now.size > known.size;
-      // A last line that was not complete when we read the file (torn, or still being written by
-      // another process as we read) is read again from its start: its entry is one of theirs.
-      const from = grown && !known.newline ? yield* lineStartBefore(path, known.size) : known?.size ?? 0;
-      const tail = grown ? yield* read(path, from, now.size) : undefined;
-      const { entry } = add(tail ? appendedEntries(tail) : []);
-      const clean = yield* endsClean(path, now.size, known, tail);
-      const line = JSON.stringify(entry) + "\n";
-      const bytes = encoder.encode(clean ? line : "\n" + line);
-      yield* append(path, bytes);
-      return now.size + bytes.length;
-    });
+    if (keeper) keeper.keep(path, kept);
+    else yield* releaseKept(kept);
     this.#state = { kind: "written", end: { size, newline: true } };
   }
 
@@ -153,8 +179,9 @@ export class SessionWriter {
    * over after ours; the end this writer remembers stops before them, so the next append takes
    * them in as others' entries.
    */
-  *#rewriteMigrated(session: SessionSnapshot, state: { fromVersion: number; byteLength: number }): Steps<void> {
+  *#rewriteMigrated(session: SessionSnapshot, state: { fromVersion: number; byteLength: number }, keeper: LockKeeper | undefined): Steps<void> {
     const real = yield* realPath(this.path);
+    keeper?.drop(real);
     const bytes = encoder.encode(toJsonl([session.header, ...session.entries]));
     yield* safeRewriteSteps(real, (original) => {
       if (original.length !== state.byteLength) {
@@ -164,6 +191,53 @@ export class SessionWriter {
     });
     this.#state = { kind: "written", end: { size: bytes.length, newline: true } };
   }
+}
+
+/**
+ * The quick append of a burst, by the kept lock's open file: when the file is still the one
+ * opened and ends where this writer left it (nobody appended, the last line is whole), the new
+ * line goes out with no path look-up but the size check. Undefined when that does not hold: the
+ * caller then goes by the path (`appendUnderLock`), which reads what others appended.
+ */
+function* appendByHandle(kept: KeptLock, add: AddEntry, known: FileEnd | undefined): Steps<number | undefined> {
+  const handle = kept.handle;
+  if (handle === undefined || known === undefined || !known.newline) return undefined;
+  if (!(yield* handleEndsAt(handle, known.size))) return undefined;
+  const { entry } = add([]);
+  return known.size + (yield* handleAppend(handle, JSON.stringify(entry) + "\n"));
+}
+
+/** The file opened for appends, or undefined if it cannot be (the append then goes by the path). */
+function* bestEffortOpen(path: string): Steps<AppendHandleRef | undefined> {
+  try {
+    return yield* openAppend(path);
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The part of an append done under the lock: the entries others appended since `known` (the end
+ * this writer last saw) go to `add` first, then the new entry's line goes out in one `append`
+ * (a torn last line gets its newline first). Returns the file's new size.
+ */
+function* appendUnderLock(path: string, add: AddEntry, known: FileEnd | undefined): Steps<number> {
+  const now = yield* stat(path);
+  if (now === null) throw new SessionWriteConflictError(path, "the file was removed after it was written");
+  if (known !== undefined && now.size < known.size) {
+    throw new SessionWriteConflictError(path, "it was shortened or replaced since it was read");
+  }
+  const grown = known !== undefined && now.size > known.size;
+  // A last line that was not complete when we read the file (torn, or still being written by
+  // another process as we read) is read again from its start: its entry is one of theirs.
+  const from = grown && !known.newline ? yield* lineStartBefore(path, known.size) : known?.size ?? 0;
+  const tail = grown ? yield* read(path, from, now.size) : undefined;
+  const { entry } = add(tail ? appendedEntries(tail) : []);
+  const clean = yield* endsClean(path, now.size, known, tail);
+  const line = JSON.stringify(entry) + "\n";
+  const bytes = encoder.encode(clean ? line : "\n" + line);
+  yield* append(path, bytes);
+  return now.size + bytes.length;
 }
 
 /** Where the line that holds byte `end - 1` starts: just after the newline before it, or 0. */

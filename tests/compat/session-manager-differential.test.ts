@@ -215,6 +215,7 @@ async function step(twin: Twin, rand: () => number, n: number): Promise<string> 
     const override = rand() < 0.3 ? "/work/elsewhere" : undefined;
     const [ourFile, refFile] = [ours.getSessionFile()!, theirs.getSessionFile()];
     both(twin, "open", () => (twin.ours = SessionManager.open(ourFile, undefined, override)), () => (twin.theirs = ref.SessionManager.open(refFile, undefined, override)), () => "opened");
+    compareLazy(twin, rand);
     return `open ${override ?? ""}`;
   }
   if (roll < 86) {
@@ -252,6 +253,32 @@ async function step(twin: Twin, rand: () => number, n: number): Promise<string> 
   const [a, b] = await Promise.all([SessionManager.listAll(twin.ourDir), ref.SessionManager.listAll(twin.refDir)]);
   assert.deepEqual(infosJson(twin, a, "ours"), infosJson(twin, b, "ref"), "listAll(dir)");
   return "listAll";
+}
+
+/**
+ * What a just opened manager answers before anything reads all its entries (ours parses lines
+ * only as asked: leaf, count, name, single entries, labels, the context, here or elsewhere).
+ */
+function compareLazy(twin: Twin, rand: () => number): void {
+  const { ours, theirs, toOurs } = twin;
+  const ourId = (id: string | null) => id === null ? null : toOurs.get(id) ?? id;
+  assert.equal(ours.getLeafId(), ourId(theirs.getLeafId()), "opened: leaf");
+  assert.equal(ours.getEntryCount(), theirs.getEntryCount(), "opened: getEntryCount");
+  assert.equal(ours.getSessionName(), theirs.getSessionName(), "opened: session name");
+  assert.equal(contextJson(ours.buildSessionContext()), contextJson(theirs.buildSessionContext(), toOurs), "opened: context at the leaf");
+  const json = (entry: unknown, map?: Map<string, string>) => entry === undefined ? "none" : entryJson(entry, map);
+  assert.equal(json(ours.getLeafEntry()), json(theirs.getLeafEntry(), toOurs), "opened: leaf entry");
+  const refEntries: Any[] = theirs.getEntries();
+  if (refEntries.length === 0) return;
+  const elsewhere = refEntries[Math.floor(rand() * refEntries.length)].id;
+  ours.branch(ourId(elsewhere)!);
+  theirs.branch(elsewhere);
+  assert.equal(contextJson(ours.buildSessionContext()), contextJson(theirs.buildSessionContext(), toOurs), "opened: context elsewhere");
+  for (const entry of refEntries) {
+    assert.equal(json(ours.getEntry(ourId(entry.id)!)), entryJson(entry, toOurs), "opened: getEntry");
+    assert.equal(ours.getLabel(ourId(entry.id)!), theirs.getLabel(entry.id), "opened: label");
+  }
+  assert.equal(ours.getEntry("nope0000"), theirs.getEntry("nope0000") ?? undefined, "opened: unknown entry");
 }
 
 /** Everything a caller can read must agree. */

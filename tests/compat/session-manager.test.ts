@@ -62,7 +62,7 @@ describe("pi-session/compat SessionManager", () => {
     assert.equal(session.getEntryCount(), 2);
   });
 
-  it("an append waits for the file lock (a synchronous sleep), then writes", () => {
+  it("an append waits for the file lock (a synchronous sleep), then writes, and gives the lock back when the burst ends", async () => {
     const dir = folder();
     const sleeps: number[] = [];
     const session = SessionManager.create("/work/p", dir, {
@@ -76,6 +76,7 @@ describe("pi-session/compat SessionManager", () => {
     const id = session.appendMessage(user("second"));
     assert.equal(sleeps.length, 1);
     assert.match(readFileSync(session.getSessionFile()!, "utf8"), new RegExp(id));
+    await new Promise((resolve) => setTimeout(resolve, 0));
     assert.equal(existsSync(`${session.getSessionFile()}.lock`), false);
   });
 

@@ -9,7 +9,8 @@ import { CliError } from "../errors.ts";
 import { LEAN_READ } from "../../core/read/lean-entry.ts";
 import { loadSessionAt } from "../../query/load.ts";
 import { resolveSessionRef } from "../../query/resolve/session-ref.ts";
-import { openForAppend, writing } from "../session-write.ts";
+import { sessionInfoEntry } from "../../session/entry-builders.ts";
+import { appendToLean, openForAppend, openLeanForAppend, writing } from "../session-write.ts";
 
 /** `pi-session name <ref> [NAME... | --clear]` */
 export const nameCommand: CommandSpec = {
@@ -33,8 +34,11 @@ export const nameCommand: CommandSpec = {
     const given = words.join(" ");
     const name = clear ? "" : given.replace(/[\r\n]+/g, " ").trim();
     if (!clear && name === "") throw new CliError("empty-name", "The name is empty after trimming", "Use --clear to remove a session's name");
-    const manager = await openForAppend(ctx, path);
-    const id = await writing(path, () => manager.appendSessionInfo(name));
+    // A current-format file: only its ids and leaf are read (a 1 GB session stays small).
+    const lean = await openLeanForAppend(ctx, path);
+    const id = lean
+      ? (await writing(path, () => appendToLean(ctx, lean, (base) => sessionInfoEntry(base, name)))).id
+      : await writing(path, async () => await (await openForAppend(ctx, path)).appendSessionInfo(name));
     if (!clear && name !== given.trim()) ctx.note(`Line breaks in the name were replaced: "${oneLine(name)}"`);
     if (ctx.json) ctx.outJson({ path, id, type: "session_info", name });
     else ctx.out(`appended session_info ${id} to ${path}`);

@@ -3,8 +3,13 @@
  * `label:NAME` (the entry that label is on now).
  * @module
  */
-import type { SessionTree } from "../../core/tree/session-tree.ts";
 import { EntryNotFoundError } from "../../session/errors.ts";
+
+/** What a reference is resolved against: a `SessionTree`, or anything with its ids and resolved labels. */
+export interface EntryRefScope {
+  labels: ReadonlyMap<string, { label: string }>;
+  byId: { has(id: string): boolean; keys(): Iterable<string> };
+}
 
 /**
  * @example
@@ -12,7 +17,7 @@ import { EntryNotFoundError } from "../../session/errors.ts";
  * // resolveEntryRef(tree, "label:checkpoint", path) -> the labelled entry's id
  * ```
  */
-export function resolveEntryRef(tree: SessionTree, ref: string, path: string): string {
+export function resolveEntryRef(tree: EntryRefScope, ref: string, path: string): string {
   if (ref.startsWith("label:")) {
     const name = ref.slice("label:".length);
     const matches = [...tree.labels].filter(([, value]) => value.label === name).map(([id]) => id);
