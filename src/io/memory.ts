@@ -10,7 +10,6 @@ import {
   type DirEntry,
   type FileStat,
   type FileSystem,
-  type FsErrorKind,
   type FsWatcher,
   isFsError,
   type ReadRange,
@@ -19,22 +18,7 @@ import {
 import { chunksOf, SourceFailure } from "./_write-data.ts";
 import { fsError, type FsOperation, isAbsent, mapError } from "./_map-error.ts";
 import type { SyncFileSystem } from "./sync-file-system.ts";
-
-interface FileNode {
-  kind: "file";
-  data: Uint8Array;
-  mode: number;
-  mtimeMs: number;
-}
-
-interface DirNode {
-  kind: "dir";
-  children: Map<string, Node>;
-  mode: number;
-  mtimeMs: number;
-}
-
-type Node = FileNode | DirNode;
+import { conflict, DEFAULT_FILE_MODE, MemoryTree, type Node } from "./memory-tree.ts";
 
 /** Options for `new MemoryFileSystem()`. */
 export interface MemoryFileSystemOptions {
@@ -65,9 +49,6 @@ export interface MemoryWriteStep {
   bytes?: number;
 }
 
-const DEFAULT_FILE_MODE = 0o600;
-const DIRECTORY_MODE = 0o755;
-
 /**
  * An in-memory `FileSystem` that starts with an empty root directory.
  *
@@ -82,9 +63,7 @@ const DIRECTORY_MODE = 0o755;
  * ```
  */
 export class MemoryFileSystem implements FileSystem {
-  readonly #root: DirNode;
-  readonly #clock: () => number;
-  readonly #cwd: string[];
+  readonly #tree: MemoryTree;
   readonly #chunkSize: number;
   readonly #watchers = new Set<{ dir: string[]; onChange: (path: string) => void }>();
   readonly #quota: number;
@@ -92,17 +71,15 @@ export class MemoryFileSystem implements FileSystem {
   #sync: SyncFileSystem | undefined;
 
   constructor(options: MemoryFileSystemOptions = {}) {
-    this.#clock = options.clock ?? Date.now;
     this.#quota = options.quota ?? Infinity;
     this.#fault = options.fault;
-    this.#root = { kind: "dir", children: new Map(), mode: DIRECTORY_MODE, mtimeMs: this.#clock() };
-    this.#cwd = resolve([], options.cwd ?? "/");
+    this.#tree = new MemoryTree(options.clock ?? Date.now, options.cwd ?? "/");
     this.#chunkSize = Math.max(1, options.chunkSize ?? 64 * 1024);
   }
 
   async *read(path: string, range: ReadRange = {}): AsyncGenerator<Uint8Array> {
     const op = { verb: "read", path };
-    const node = this.#lookup(this.#parts(path), op);
+    const node = this.#tree.lookup(this.#tree.parts(path), op);
     if (node.kind === "dir") throw fsError("IsDirectory", op);
     const data = node.data; // appends replace the array, so this is a stable snapshot
     const end = Math.min(range.end ?? data.length, data.length);
@@ -114,7 +91,7 @@ export class MemoryFileSystem implements FileSystem {
   /** `stat`, blocking (the `sync` view uses it). */
   statSync(path: string): FileStat | null {
     try {
-      const node = this.#lookup(this.#parts(path), { verb: "stat", path });
+      const node = this.#tree.lookup(this.#tree.parts(path), { verb: "stat", path });
       return {
         size: node.kind === "file" ? node.data.length : 0,
         mtimeMs: node.mtimeMs,
@@ -131,7 +108,7 @@ export class MemoryFileSystem implements FileSystem {
   /** `list`, blocking (the `sync` view uses it). */
   listSync(dir: string): DirEntry[] {
     const op = { verb: "list", path: dir };
-    const node = this.#lookup(this.#parts(dir), op);
+    const node = this.#tree.lookup(this.#tree.parts(dir), op);
     if (node.kind !== "dir") throw fsError("NotDirectory", op);
     return [...node.children].map(([name, child]) => ({
       name,
@@ -143,13 +120,13 @@ export class MemoryFileSystem implements FileSystem {
   /** `append`, blocking (the `sync` view uses it). */
   appendSync(path: string, data: Uint8Array, options: AppendOptions = {}): void {
     const op = { verb: "append to", path };
-    const { parent, name } = this.#parentOf(path, op);
+    const { parent, name } = this.#tree.parentOf(path, op);
     const existing = parent.children.get(name);
     if (existing !== undefined && options.exclusive) throw fsError("AlreadyExists", op);
     if (existing?.kind === "dir") throw fsError("IsDirectory", op);
     this.#step({ op: "append", path, bytes: data.length }, op, data.length);
     if (existing === undefined) {
-      this.#createFile(parent, name, data, options.mode);
+      this.#tree.createFile(parent, name, data, options.mode);
       this.#changed(path);
       return;
     }
@@ -157,14 +134,14 @@ export class MemoryFileSystem implements FileSystem {
     joined.set(existing.data);
     joined.set(data, existing.data.length);
     existing.data = joined;
-    existing.mtimeMs = this.#clock();
+    existing.mtimeMs = this.#tree.clock();
     this.#changed(path);
   }
 
   async writeAtomic(path: string, data: WriteData, options: AtomicWriteOptions = {}): Promise<void> {
     const op = { verb: "write", path };
     const check = () => {
-      const { parent, name } = this.#parentOf(path, op);
+      const { parent, name } = this.#tree.parentOf(path, op);
       const existing = parent.children.get(name);
       if (existing?.kind === "dir") throw fsError("IsDirectory", op);
       if (existing !== undefined && options.exclusive) throw fsError("AlreadyExists", op);
@@ -185,7 +162,7 @@ export class MemoryFileSystem implements FileSystem {
   writeAtomicSync(path: string, bytes: Uint8Array, options: AtomicWriteOptions = {}): void {
     const op = { verb: "write", path };
     const check = () => {
-      const { parent, name } = this.#parentOf(path, op);
+      const { parent, name } = this.#tree.parentOf(path, op);
       const existing = parent.children.get(name);
       if (existing?.kind === "dir") throw fsError("IsDirectory", op);
       if (existing !== undefined && options.exclusive) throw fsError("AlreadyExists", op);
@@ -195,14 +172,14 @@ export class MemoryFileSystem implements FileSystem {
     this.#step({ op: "write", path, bytes: bytes.length }, op, bytes.length);
     const { parent, name } = check();
     this.#step({ op: "rename", path }, op);
-    this.#createFile(parent, name, bytes, options.mode);
+    this.#tree.createFile(parent, name, bytes, options.mode);
     this.#changed(path);
   }
 
   /** Bytes `[start, end)` of a file, blocking (the `sync` view uses it). */
   readSync(path: string, start = 0, end?: number): Uint8Array {
     const op = { verb: "read", path };
-    const node = this.#lookup(this.#parts(path), op);
+    const node = this.#tree.lookup(this.#tree.parts(path), op);
     if (node.kind === "dir") throw fsError("IsDirectory", op);
     return node.data.slice(Math.max(0, start), Math.min(end ?? node.data.length, node.data.length));
   }
@@ -265,12 +242,12 @@ export class MemoryFileSystem implements FileSystem {
   /** `rename`, blocking (the `sync` view uses it). */
   renameSync(from: string, to: string): void {
     const op = { verb: "rename", path: from, to };
-    const fromParts = this.#parts(from);
-    const toParts = this.#parts(to);
-    const source = this.#parentOf(from, op);
+    const fromParts = this.#tree.parts(from);
+    const toParts = this.#tree.parts(to);
+    const source = this.#tree.parentOf(from, op);
     const node = source.parent.children.get(source.name);
     if (node === undefined) throw fsError("NotFound", op);
-    const target = this.#parentOf(to, op);
+    const target = this.#tree.parentOf(to, op);
     if (fromParts.join("/") === toParts.join("/")) return;
     if (node.kind === "dir" && fromParts.every((part, i) => toParts[i] === part)) {
       throw fsError("Other", op, "cannot move a directory inside itself");
@@ -283,7 +260,7 @@ export class MemoryFileSystem implements FileSystem {
     this.#step({ op: "rename", path: from }, op);
     source.parent.children.delete(source.name);
     target.parent.children.set(target.name, node);
-    source.parent.mtimeMs = target.parent.mtimeMs = this.#clock();
+    source.parent.mtimeMs = target.parent.mtimeMs = this.#tree.clock();
     this.#changed(from);
     this.#changed(to);
   }
@@ -291,13 +268,13 @@ export class MemoryFileSystem implements FileSystem {
   /** `remove`, blocking (the `sync` view uses it). */
   removeSync(path: string): void {
     const op = { verb: "remove", path };
-    const { parent, name } = this.#parentOf(path, op);
+    const { parent, name } = this.#tree.parentOf(path, op);
     const node = parent.children.get(name);
     if (node === undefined) throw fsError("NotFound", op);
     if (node.kind === "dir" && node.children.size > 0) throw fsError("NotEmpty", op);
     this.#step({ op: "remove", path }, op);
     parent.children.delete(name);
-    parent.mtimeMs = this.#clock();
+    parent.mtimeMs = this.#tree.clock();
     this.#changed(path);
   }
 
@@ -305,19 +282,19 @@ export class MemoryFileSystem implements FileSystem {
   watch(dir: string, onChange: (path: string | null) => void): FsWatcher | null {
     let node: Node;
     try {
-      node = this.#lookup(this.#parts(dir), { verb: "watch", path: dir });
+      node = this.#tree.lookup(this.#tree.parts(dir), { verb: "watch", path: dir });
     } catch {
       return null;
     }
     if (node.kind !== "dir") return null;
-    const watcher = { dir: this.#parts(dir), onChange };
+    const watcher = { dir: this.#tree.parts(dir), onChange };
     this.#watchers.add(watcher);
     return { close: () => void this.#watchers.delete(watcher) };
   }
 
   #changed(path: string): void {
     if (this.#watchers.size === 0) return;
-    const parts = this.#parts(path);
+    const parts = this.#tree.parts(path);
     const absolute = "/" + parts.join("/");
     for (const watcher of this.#watchers) {
       if (watcher.dir.every((part, i) => parts[i] === part)) queueMicrotask(() => watcher.onChange(absolute));
@@ -327,18 +304,18 @@ export class MemoryFileSystem implements FileSystem {
   /** `mkdir`, blocking (the `sync` view uses it). */
   mkdirSync(path: string, options: { recursive?: boolean } = {}): void {
     const op = { verb: "create directory", path };
-    const parts = this.#parts(path);
+    const parts = this.#tree.parts(path);
     if (parts.length === 0 && !options.recursive) throw fsError("AlreadyExists", op);
     if (!options.recursive) {
-      const { parent, name } = this.#parentOf(path, op);
+      const { parent, name } = this.#tree.parentOf(path, op);
       if (parent.children.has(name)) throw fsError("AlreadyExists", op);
       this.#step({ op: "mkdir", path }, op);
-      this.#createDir(parent, name);
+      this.#tree.createDir(parent, name);
       return;
     }
-    let dir = this.#root;
+    let dir = this.#tree.root;
     for (const [i, part] of parts.entries()) {
-      const child = dir.children.get(part) ?? this.#createDir(dir, part);
+      const child = dir.children.get(part) ?? this.#tree.createDir(dir, part);
       if (child.kind === "file") throw fsError(i === parts.length - 1 ? "AlreadyExists" : "NotDirectory", op);
       dir = child;
     }
@@ -346,26 +323,26 @@ export class MemoryFileSystem implements FileSystem {
 
   /** `chmod`, blocking (the `sync` view uses it). */
   chmodSync(path: string, mode: number): void {
-    const node = this.#lookup(this.#parts(path), { verb: "change the permissions of", path });
+    const node = this.#tree.lookup(this.#tree.parts(path), { verb: "change the permissions of", path });
     node.mode = mode & 0o7777;
   }
 
   /** `link`, blocking (the `sync` view uses it). */
   linkSync(existing: string, newPath: string): void {
     const op = { verb: "link", path: existing, to: newPath };
-    const node = this.#lookup(this.#parts(existing), op);
+    const node = this.#tree.lookup(this.#tree.parts(existing), op);
     if (node.kind === "dir") throw fsError("PermissionDenied", op);
-    const target = this.#parentOf(newPath, op);
+    const target = this.#tree.parentOf(newPath, op);
     if (target.parent.children.has(target.name)) throw fsError("AlreadyExists", op);
     // The same node under two names: an append through either shows in both, as on a disk.
     target.parent.children.set(target.name, node);
-    target.parent.mtimeMs = this.#clock();
+    target.parent.mtimeMs = this.#tree.clock();
   }
 
   /** `realPath`, blocking (the `sync` view uses it). */
   realPathSync(path: string): string {
-    const parts = this.#parts(path);
-    this.#lookup(parts, { verb: "resolve", path }); // no links here: only whether it exists
+    const parts = this.#tree.parts(path);
+    this.#tree.lookup(parts, { verb: "resolve", path }); // no links here: only whether it exists
     return `/${parts.join("/")}`;
   }
 
@@ -376,69 +353,7 @@ export class MemoryFileSystem implements FileSystem {
     } catch (error) {
       throw mapError(error, op);
     }
-    if (bytes > 0 && this.#quota !== Infinity && this.#used(this.#root) + bytes > this.#quota) throw fsError("Other", op, "no space left on the device");
+    if (bytes > 0 && this.#quota !== Infinity && this.#tree.used() + bytes > this.#quota) throw fsError("Other", op, "no space left on the device");
   }
 
-  #used(dir: DirNode): number {
-    let total = 0;
-    for (const child of dir.children.values()) total += child.kind === "file" ? child.data.length : this.#used(child);
-    return total;
-  }
-
-  #parts(path: string): string[] {
-    return resolve(this.#cwd, path);
-  }
-
-  #lookup(parts: string[], op: FsOperation): Node {
-    let node: Node = this.#root;
-    for (const part of parts) {
-      if (node.kind !== "dir") throw fsError("NotDirectory", op);
-      const child: Node | undefined = node.children.get(part);
-      if (child === undefined) throw fsError("NotFound", op);
-      node = child;
-    }
-    return node;
-  }
-
-  /** The directory that holds `path`, which must exist, and the last name. */
-  #parentOf(path: string, op: FsOperation): { parent: DirNode; name: string } {
-    const parts = this.#parts(path);
-    const name = parts.pop();
-    if (name === undefined) throw fsError("Other", op, "the root directory cannot be changed");
-    const parent = this.#lookup(parts, op);
-    if (parent.kind !== "dir") throw fsError("NotDirectory", op);
-    return { parent, name };
-  }
-
-  #createFile(parent: DirNode, name: string, data: Uint8Array, mode = DEFAULT_FILE_MODE): void {
-    const mtimeMs = this.#clock();
-    parent.children.set(name, { kind: "file", data: data.slice(), mode, mtimeMs });
-    parent.mtimeMs = mtimeMs;
-  }
-
-  #createDir(parent: DirNode, name: string): DirNode {
-    const dir: DirNode = { kind: "dir", children: new Map(), mode: DIRECTORY_MODE, mtimeMs: this.#clock() };
-    parent.children.set(name, dir);
-    parent.mtimeMs = dir.mtimeMs;
-    return dir;
-  }
 }
-
-/** Absolute, normalized path components; `..` above the root stays at the root. */
-function resolve(cwd: string[], path: string): string[] {
-  const parts = path.startsWith("/") ? [] : [...cwd];
-  for (const part of path.split("/")) {
-    if (part === "" || part === ".") continue;
-    if (part === "..") parts.pop();
-    else parts.push(part);
-  }
-  return parts;
-}
-
-/** Why `node` may not replace `existing` in a rename (POSIX rules), or `null` if it may. */
-function conflict(node: Node, existing: Node): FsErrorKind | null {
-  if (node.kind === "file") return existing.kind === "dir" ? "IsDirectory" : null;
-  if (existing.kind === "file") return "NotDirectory";
-  return existing.children.size > 0 ? "NotEmpty" : null;
-}
-
