@@ -18,7 +18,7 @@ import {
 import { chunksOf, SourceFailure } from "./_write-data.ts";
 import { fsError, type FsOperation, isAbsent, mapError } from "./_map-error.ts";
 import type { SyncFileSystem } from "./sync-file-system.ts";
-import { conflict, DEFAULT_FILE_MODE, MemoryTree, type Node } from "./memory-tree.ts";
+import { conflict, MemoryTree, type Node } from "./memory-tree.ts";
 
 /** Options for `new MemoryFileSystem()`. */
 export interface MemoryFileSystemOptions {
