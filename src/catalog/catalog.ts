@@ -445,8 +445,7 @@ export class Catalog {
     const pace = pacer(options);
     const run = this.#run(kinds, options);
     const { counts } = run;
-    const asked = new Set(paths);
-    const isFile = new Set(paths.filter((_, k) => stats[k]?.isFile));
+    const index = new Map(paths.map((path, k) => [path, k]));
     const listed = inDirs(options.listedDirs);
     // Same size and mtime in every section: unchanged. Stamps of files gone: removed.
     const current = stats.map((stat) => Boolean(stat?.isFile));
@@ -462,7 +461,10 @@ export class Catalog {
         const stamp = stamps.get(path);
         if (current[k] && (!stamp || stamp.size !== stats[k]!.size || stamp.mtimeMs !== stats[k]!.mtimeMs)) current[k] = false;
       });
-      for (const path of stamps.keys()) if (!isFile.has(path) && (asked.has(path) || listed(path))) run.remove(i, path);
+      for (const path of stamps.keys()) {
+        const k = index.get(path);
+        if (k === undefined ? listed(path) : !stats[k]?.isFile) run.remove(i, path);
+      }
     }
     const changed: number[] = [];
     paths.forEach((_, k) => {
