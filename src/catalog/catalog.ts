@@ -322,10 +322,13 @@ export class Catalog {
       await pace?.();
       const records = await run.read(path, stat, stored.map((r) => r.get(path)));
       options.onProgress?.(++done, paths.length);
-      records?.forEach((record, i) => {
-        stored[i].set(path, record);
-        if (keep) fresh[i].set(path, record);
-      });
+      // Kept for a later refresh by this catalog, unless nothing is to be kept (`keep: false`).
+      if (keep) {
+        records?.forEach((record, i) => {
+          stored[i].set(path, record);
+          fresh[i].set(path, record);
+        });
+      }
     });
 
     const listed = inDirs(options.listedDirs);
