@@ -443,15 +443,27 @@ export class Catalog {
    * takes them), handed on and dropped. Memory holds one stat and a few flags per file.
    */
   async #walk(kinds: readonly AnyKind[], files: readonly string[], options: RefreshOptions): Promise<CatalogView> {
-    const paths = [...new Set(files)];
-    const stats = await mapConcurrent(paths, STAT_CONCURRENCY, (path) => this.fs.stat(path).catch(() => null));
+    // One index entry and a few numbers per file, in typed arrays: what a walk holds per session.
+    const index = new Map<string, number>();
+    for (const path of files) if (!index.has(path)) index.set(path, index.size);
+    const paths = index.size === files.length ? files : [...index.keys()];
+    const size = new Float64Array(paths.length);
+    const mtime = new Float64Array(paths.length);
+    /** 0: not a file (gone, unreadable), 1: a file to read, 2: a file whose every section is current. */
+    const state = new Uint8Array(paths.length);
+    await mapConcurrent(paths, STAT_CONCURRENCY, async (path, k) => {
+      const stat = await this.fs.stat(path).catch(() => null);
+      if (!stat?.isFile) return;
+      size[k] = stat.size;
+      mtime[k] = stat.mtimeMs;
+      state[k] = 2;
+    });
+    const statOf = (k: number): FileStat => ({ size: size[k], mtimeMs: mtime[k], isFile: true, isDirectory: false, mode: 0 });
     const pace = pacer(options);
     const run = this.#run(kinds, options);
     const { counts } = run;
-    const index = new Map(paths.map((path, k) => [path, k]));
     const listed = inDirs(options.listedDirs);
     // Same size and mtime in every section: unchanged. Stamps of files gone: removed.
-    const current = stats.map((stat) => Boolean(stat?.isFile));
     for (const [i, kind] of kinds.entries()) {
       let stamps;
       try {
@@ -460,49 +472,48 @@ export class Catalog {
         this.#warn("load", `The catalog at ${this.#store!.location} cannot be read (${(error as Error).message}); reading the session files directly`);
         stamps = new Map();
       }
-      paths.forEach((path, k) => {
-        const stamp = stamps.get(path);
-        if (current[k] && (!stamp || stamp.size !== stats[k]!.size || stamp.mtimeMs !== stats[k]!.mtimeMs)) current[k] = false;
-      });
-      for (const path of stamps.keys()) {
+      for (const [path, stamp] of stamps) {
         const k = index.get(path);
-        if (k === undefined ? listed(path) : !stats[k]?.isFile) run.remove(i, path);
+        if (k === undefined ? listed(path) : state[k] === 0) run.remove(i, path);
+        else if (k !== undefined && (stamp.size !== size[k] || stamp.mtimeMs !== mtime[k])) state[k] = 1;
       }
+      // A file without a record in this section is read.
+      paths.forEach((path, k) => {
+        if (state[k] === 2 && !stamps.has(path)) state[k] = 1;
+      });
     }
     const changed: number[] = [];
-    paths.forEach((_, k) => {
-      if (stats[k]?.isFile && !current[k]) changed.push(k);
-    });
+    state.forEach((s, k) => s === 1 && changed.push(k));
     let done = paths.length - changed.length;
     options.onProgress?.(done, paths.length);
     // Unchanged files: their records only for `onRecords`; one whose record no longer loads is read again.
-    const unchanged = paths.flatMap((_, k) => (current[k] ? [k] : []));
-    for (let at = 0; options.onRecords && at < unchanged.length; at += PACED_LOAD) {
+    let unchanged = 0;
+    for (let at = 0; at < paths.length; at += PACED_LOAD) {
+      const slice: number[] = [];
+      for (let k = at; k < Math.min(at + PACED_LOAD, paths.length); k++) if (state[k] === 2) slice.push(k);
+      unchanged += slice.length;
+      if (!options.onRecords || slice.length === 0) continue;
       await pace?.();
-      const slice = unchanged.slice(at, at + PACED_LOAD);
       const records = await this.#slice(kinds, slice.map((k) => paths[k]));
       for (const k of slice) {
         const found = records.map((r) => r.get(paths[k]));
         if (found.some((r) => r === undefined)) {
           changed.push(k);
+          unchanged--;
           options.onProgress?.(--done, paths.length);
           continue;
         }
         options.onRecords(paths[k], found as CatalogRecord[]);
-        counts.files++;
-        counts.unchanged++;
       }
     }
-    if (!options.onRecords) {
-      counts.files += unchanged.length;
-      counts.unchanged += unchanged.length;
-    }
+    counts.files += unchanged;
+    counts.unchanged += unchanged;
     for (let at = 0; at < changed.length; at += PACED_LOAD) {
       const slice = changed.slice(at, at + PACED_LOAD);
       const old = await this.#slice(kinds, slice.map((k) => paths[k]));
       await mapConcurrent(slice, this.#concurrency, async (k) => {
         await pace?.();
-        await run.read(paths[k], stats[k]!, old.map((r) => r.get(paths[k])));
+        await run.read(paths[k], statOf(k), old.map((r) => r.get(paths[k])));
         options.onProgress?.(++done, paths.length);
       });
     }
