@@ -440,7 +440,8 @@ export class Catalog {
   /**
    * `refresh` with `keep: false`: which files changed is decided from the stored stamps alone;
    * records are loaded a slice of files at a time (for unchanged files only when `onRecords`
-   * takes them), handed on and dropped. Memory holds one stat and a few flags per file.
+   * takes them), handed on and dropped. Memory holds a path index entry and three typed-array
+   * slots (size, mtime, state) per file.
    */
   async #walk(kinds: readonly AnyKind[], files: readonly string[], options: RefreshOptions): Promise<CatalogView> {
     // One index entry and a few numbers per file, in typed arrays: what a walk holds per session.
