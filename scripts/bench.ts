@@ -5,7 +5,9 @@
  *
  * `--scale` adds the scale cases (issue 22), which are never run by default: `huge`, commands of
  * the binary on a 1.2 GB session chained from the 90 MB one (scripts/bench/chain-session.ts),
- * written under DIR (default `.cache/bench/scale`; it takes 1.2 GB of disk).
+ * written under DIR (default `.cache/bench/scale`; it takes 1.2 GB of disk); `walkers`, the peak
+ * RSS of every corpus walker at 2,400 sessions and on the scale corpus (DIR/agent, or
+ * $PI_SESSION_SCALE_AGENT), and its slope per session.
  *
  * Every measurement is a fresh child process:
  *   /usr/bin/time -f '%e %M' node --import tsx scripts/bench/<case>.ts --impl <row> ARGS
@@ -406,6 +408,31 @@ const cases: Record<string, BenchCase> = {
         ours("check", "check"),
         ours("tree --filter user-only", "tree", "--filter", "user-only"),
       ];
+    },
+  },
+  walkers: {
+    title: "the corpus walkers (check <dir>, files, index, search, pick --all, serve, mcp, otel --dry-run) of the binary: peak RSS at 2,400 and 25,000 sessions, and the slope per session",
+    scale: true,
+    report: async () => {
+      const { measureWalkers, slopeTable } = await import("./bench/walkers.ts");
+      const binary = compiledBinary();
+      const small = generateListCorpus(join(CACHE, "agent"), { verbose: true });
+      // The scale corpus (scripts/bench/gen-scale-corpus.ts): `<scale dir>/agent`, or where PI_SESSION_SCALE_AGENT says.
+      const large = process.env.PI_SESSION_SCALE_AGENT ?? join(scaleDir, "agent");
+      if (!existsSync(join(large, "sessions"))) throw new Error(`walkers: no scale corpus at ${large} (npx tsx scripts/bench/gen-scale-corpus.ts ${large}, or set PI_SESSION_SCALE_AGENT)`);
+      const count = (agentDir: string) => Number(execFileSync("sh", ["-c", `find '${agentDir}/sessions' -mindepth 2 -maxdepth 2 -name '*.jsonl' | wc -l`], { encoding: "utf8" }).trim());
+      const measured = [];
+      for (const agentDir of [small.agentDir, large]) {
+        info(`walkers: ${agentDir}`);
+        measured.push({ sessions: count(agentDir), results: await measureWalkers(binary, agentDir, join(CACHE, `walkers-cache-${measured.length}`)) });
+      }
+      const [a, b] = measured;
+      const seconds = b.results.map((r) => `${r.name} ${r.seconds.toFixed(1)} s`).join(", ");
+      return [
+        ...slopeTable(a, b),
+        "",
+        `Peak RSS of one run each (catalog warm: one \`index\` first; scripts/bench/walkers.ts says how servers and the picker are measured). Wall time at ${b.sessions.toLocaleString("en-US")} sessions: ${seconds}.`,
+      ].join("\n");
     },
   },
   mcp: {

@@ -28,6 +28,8 @@ export interface CatalogOptions {
   concurrency?: number;
   /** False for a caller that reports a failed save itself (`saveProblem`): no note then. */
   noteSaveFailures?: boolean;
+  /** Milliseconds on a monotonic clock, for when a refresh saves (`SAVE_EVERY_MS`); defaults to `performance.now`. */
+  clock?: () => number;
 }
 
 /** What a refresh may also do. */
@@ -58,6 +60,12 @@ export interface RefreshOptions {
   pauseEveryMs?: number;
   /** Checked at each pause: once aborted, the refresh stops there and rejects with the signal's reason. */
   signal?: AbortSignal;
+  /**
+   * False for a caller that takes the records through `onRecords` (or only wants the catalog
+   * current): the view is empty and, where the store can list stamps and load records by path
+   * (SQLite), no record is held past a slice of files, so memory does not grow with the corpus.
+   */
+  keep?: boolean;
 }
 
 /** What a refresh did, file by file (a file counts once, by the most work any section needed). */
@@ -99,6 +107,11 @@ const DOC_BATCH = 20_000;
 
 /** Stored records loaded at once by a refresh that pauses (message texts: about 1 MB, 20 ms). */
 const PACED_LOAD = 100;
+/**
+ * A refresh also saves what it has read once this long has passed since its last save (and at
+ * least ten times that save's duration): a killed `index` keeps most of its work (issue 22).
+ */
+const SAVE_EVERY_MS = 1000;
 
 /**
  * What a refresh with `pauseEveryMs` calls between steps (none without): a turn of the event loop
@@ -140,6 +153,7 @@ export class Catalog {
   #loaded = new Map<string, Promise<Map<string, CatalogRecord>>>();
   #saveProblem: string | undefined;
   #noteSaveFailures: boolean;
+  #clock: () => number;
 
   constructor(fs: FileSystem, options: CatalogOptions = {}) {
     this.fs = fs;
@@ -147,6 +161,7 @@ export class Catalog {
     this.#note = options.note ?? (() => {});
     this.#concurrency = options.concurrency ?? 1;
     this.#noteSaveFailures = options.noteSaveFailures ?? true;
+    this.#clock = options.clock ?? (() => performance.now());
   }
 
   /** Why the first save to the store failed since this catalog was made (undefined: none did). */
@@ -272,13 +287,16 @@ export class Catalog {
 
   /** Brings the records of `kinds` up to date for `files` and saves what changed. */
   async refresh(kinds: readonly AnyKind[], files: readonly string[], options: RefreshOptions = {}): Promise<CatalogView> {
+    if (options.keep === false && this.#canWalk(kinds)) return this.#walk(kinds, files, options);
+    const keep = options.keep !== false;
     const paths = [...new Set(files)];
     // Stats run in the background while the stored records load.
     const statting = mapConcurrent(paths, STAT_CONCURRENCY, (path) => this.fs.stat(path).catch(() => null));
     const pace = pacer(options);
     const stored = await Promise.all(kinds.map((kind) => options.partial ? this.#recordsOf(kind, paths, pace) : this.#records(kind)));
     const stats = await statting;
-    const counts: RefreshCounts = { files: 0, unchanged: 0, touched: 0, appended: 0, read: 0, removed: 0, bytesRead: 0, unreadable: 0 };
+    const run = this.#run(kinds, options);
+    const { counts } = run;
     const fresh = kinds.map(() => new Map<string, CatalogRecord>());
     const seen = new Set<string>();
     // The common case first, without any await: same size and mtime as last time.
@@ -292,7 +310,7 @@ export class Catalog {
         changed.push([path, stat]);
         continue;
       }
-      records.forEach((record, k) => fresh[k].set(path, record!));
+      if (keep) records.forEach((record, k) => fresh[k].set(path, record!));
       options.onRecords?.(path, records as CatalogRecord[]);
       counts.files++;
       counts.unchanged++;
@@ -300,50 +318,17 @@ export class Catalog {
     let done = paths.length - changed.length;
     options.onProgress?.(done, paths.length);
 
-    const empty = () => kinds.map((): SectionChanges => ({ put: [], remove: [], docs: [] }));
-    let pending = empty();
-    let pendingDocs = 0;
-    const flush = async () => {
-      // Swap first: other files keep adding changes while this batch is written.
-      const batch = pending;
-      pending = empty();
-      pendingDocs = 0;
-      for (const [i, kind] of kinds.entries()) await this.#save(kind, batch[i]);
-    };
-    const counter = { bytes: 0 };
-    const recordBatch = this.#store?.recordBatch ?? Infinity;
     await mapConcurrent(changed, this.#concurrency, async ([path, stat]) => {
       await pace?.();
-      const jobs = kinds.map((kind, i) => ({ kind, record: stored[i].get(path) }));
-      // A long file's documents are stored while it is read, not held until its end.
-      const onDocs = async (i: number, from: number, rows: DocRow[]) => {
-        pending[i].docs!.push({ path, from, rows });
-        await flush();
-      };
-      const results = await refreshFile(this.fs, path, stat, jobs, counter, onDocs).catch((error: unknown) => {
-        counts.unreadable++;
-        counts.firstUnreadable ??= error instanceof Error ? error.message : String(error);
-        return undefined;
-      });
+      const records = await run.read(path, stat, stored.map((r) => r.get(path)));
       options.onProgress?.(++done, paths.length);
-      if (!results) return;
-      counts.files++;
-      let outcome: RefreshOutcome = "unchanged";
-      for (const [i, result] of results.entries()) {
-        if (RANK[result.outcome] > RANK[outcome]) outcome = result.outcome;
-        fresh[i].set(path, result.record);
-        if (result.outcome === "unchanged") continue;
-        stored[i].set(path, result.record);
-        pending[i].put.push(result.record);
-        if (result.outcome === "read" || result.outcome === "appended") {
-          const batch: DocBatch = { path, from: result.docsFrom ?? result.from, rows: result.docs ?? [] };
-          pending[i].docs!.push(batch);
-          pendingDocs += batch.rows.length;
-        }
+      // Kept for a later refresh by this catalog, unless nothing is to be kept (`keep: false`).
+      if (keep) {
+        records?.forEach((record, i) => {
+          stored[i].set(path, record);
+          fresh[i].set(path, record);
+        });
       }
-      counts[outcome]++;
-      options.onRecords?.(path, results.map((result) => result.record));
-      if (pendingDocs > DOC_BATCH || pending.some((changes) => changes.put.length >= recordBatch)) await flush();
     });
 
     const listed = inDirs(options.listedDirs);
@@ -354,17 +339,187 @@ export class Catalog {
       for (const path of storedPaths) {
         if (seen.has(path) || !(asked.has(path) || listed(path))) continue;
         records.delete(path);
-        pending[i].remove.push(path);
-        if (i === 0) counts.removed++;
+        run.remove(i, path);
       }
     }
-    await flush();
-    counts.bytesRead = counter.bytes;
-    if (counts.unreadable > 0) {
-      const files = counts.unreadable === 1 ? "1 session file" : `${counts.unreadable} session files`;
-      this.#warn("unreadable", `${files} could not be read and ${counts.unreadable === 1 ? "is" : "are"} left out (${counts.firstUnreadable})`);
-    }
+    await run.end();
     return new CatalogView(new Map(kinds.map((kind, i) => [kind.name, fresh[i]])), counts);
+  }
+
+  /**
+   * What one refresh's reads share: the counts, the changes not saved yet, and `read`, which
+   * brings one changed file's records (`old`, by kind) up to date, queues them for saving and
+   * hands them to `onRecords` (undefined: the file could not be read). Changes are saved in
+   * batches (`recordBatch`, `DOC_BATCH`) and at least every `SAVE_EVERY_MS`, so that a refresh
+   * cut short (Ctrl+C, kill -9) keeps what it read; `end` saves the rest.
+   */
+  #run(kinds: readonly AnyKind[], options: RefreshOptions) {
+    const counts: RefreshCounts = { files: 0, unchanged: 0, touched: 0, appended: 0, read: 0, removed: 0, bytesRead: 0, unreadable: 0 };
+    const empty = () => kinds.map((): SectionChanges => ({ put: [], remove: [], docs: [] }));
+    let pending = empty();
+    let pendingDocs = 0;
+    const clock = this.#clock;
+    let savedAt = clock();
+    let saveTook = 0;
+    const flush = async () => {
+      // Swap first: other files keep adding changes while this batch is written.
+      const batch = pending;
+      pending = empty();
+      pendingDocs = 0;
+      const started = clock();
+      for (const [i, kind] of kinds.entries()) await this.#save(kind, batch[i]);
+      savedAt = clock();
+      saveTook = savedAt - started;
+    };
+    const due = () => clock() - savedAt >= Math.max(SAVE_EVERY_MS, 10 * saveTook);
+    const counter = { bytes: 0 };
+    const recordBatch = this.#store?.recordBatch ?? Infinity;
+    const read = async (path: string, stat: FileStat, old: readonly (CatalogRecord | undefined)[]): Promise<CatalogRecord[] | undefined> => {
+      const jobs = kinds.map((kind, i) => ({ kind, record: old[i] }));
+      // A long file's documents are stored while it is read, not held until its end.
+      const onDocs = async (i: number, from: number, rows: DocRow[]) => {
+        pending[i].docs!.push({ path, from, rows });
+        await flush();
+      };
+      const results = await refreshFile(this.fs, path, stat, jobs, counter, onDocs).catch((error: unknown) => {
+        counts.unreadable++;
+        counts.firstUnreadable ??= error instanceof Error ? error.message : String(error);
+        return undefined;
+      });
+      if (!results) return undefined;
+      counts.files++;
+      let outcome: RefreshOutcome = "unchanged";
+      for (const [i, result] of results.entries()) {
+        if (RANK[result.outcome] > RANK[outcome]) outcome = result.outcome;
+        if (result.outcome === "unchanged") continue;
+        pending[i].put.push(result.record);
+        if (result.outcome === "read" || result.outcome === "appended") {
+          const batch: DocBatch = { path, from: result.docsFrom ?? result.from, rows: result.docs ?? [] };
+          pending[i].docs!.push(batch);
+          pendingDocs += batch.rows.length;
+        }
+      }
+      counts[outcome]++;
+      const records = results.map((result) => result.record);
+      options.onRecords?.(path, records);
+      if (pendingDocs > DOC_BATCH || pending.some((changes) => changes.put.length >= recordBatch) || due()) await flush();
+      return records;
+    };
+    const remove = (i: number, path: string) => {
+      pending[i].remove.push(path);
+      if (i === 0) counts.removed++;
+    };
+    const end = async () => {
+      await flush();
+      counts.bytesRead = counter.bytes;
+      if (counts.unreadable > 0) {
+        const files = counts.unreadable === 1 ? "1 session file" : `${counts.unreadable} session files`;
+        this.#warn("unreadable", `${files} could not be read and ${counts.unreadable === 1 ? "is" : "are"} left out (${counts.firstUnreadable})`);
+      }
+    };
+    return { counts, read, remove, end };
+  }
+
+  /** True when a refresh of `kinds` can hold no records (`keep: false`): the store lists stamps and loads by path. */
+  #canWalk(kinds: readonly AnyKind[]): boolean {
+    return Boolean(this.#store?.loadStamps && this.#store.loadPaths) && !kinds.some((kind) => this.#loaded.has(kind.name));
+  }
+
+  /** The stored records of `paths`, by kind, or none (every file is then read again) when the store fails. */
+  async #slice(kinds: readonly AnyKind[], paths: readonly string[]): Promise<Map<string, CatalogRecord>[]> {
+    try {
+      const found = [];
+      for (const kind of kinds) found.push(await this.#store!.loadPaths!(kind, paths));
+      return found;
+    } catch (error) {
+      this.#warn("load", `The catalog at ${this.#store!.location} cannot be read (${(error as Error).message}); reading the session files directly`);
+      return kinds.map(() => new Map());
+    }
+  }
+
+  /**
+   * `refresh` with `keep: false`: which files changed is decided from the stored stamps alone;
+   * records are loaded a slice of files at a time (for unchanged files only when `onRecords`
+   * takes them), handed on and dropped. Memory holds a path index entry and three typed-array
+   * slots (size, mtime, state) per file.
+   */
+  async #walk(kinds: readonly AnyKind[], files: readonly string[], options: RefreshOptions): Promise<CatalogView> {
+    // One index entry and a few numbers per file, in typed arrays: what a walk holds per session.
+    const index = new Map<string, number>();
+    for (const path of files) if (!index.has(path)) index.set(path, index.size);
+    const paths = index.size === files.length ? files : [...index.keys()];
+    const size = new Float64Array(paths.length);
+    const mtime = new Float64Array(paths.length);
+    /** 0: not a file (gone, unreadable), 1: a file to read, 2: a file whose every section is current. */
+    const state = new Uint8Array(paths.length);
+    await mapConcurrent(paths, STAT_CONCURRENCY, async (path, k) => {
+      const stat = await this.fs.stat(path).catch(() => null);
+      if (!stat?.isFile) return;
+      size[k] = stat.size;
+      mtime[k] = stat.mtimeMs;
+      state[k] = 2;
+    });
+    const statOf = (k: number): FileStat => ({ size: size[k], mtimeMs: mtime[k], isFile: true, isDirectory: false, mode: 0 });
+    const pace = pacer(options);
+    const run = this.#run(kinds, options);
+    const { counts } = run;
+    const listed = inDirs(options.listedDirs);
+    // Same size and mtime in every section: unchanged. Stamps of files gone: removed.
+    for (const [i, kind] of kinds.entries()) {
+      let stamps;
+      try {
+        stamps = await this.#store!.loadStamps!(kind);
+      } catch (error) {
+        this.#warn("load", `The catalog at ${this.#store!.location} cannot be read (${(error as Error).message}); reading the session files directly`);
+        stamps = new Map();
+      }
+      for (const [path, stamp] of stamps) {
+        const k = index.get(path);
+        if (k === undefined ? listed(path) : state[k] === 0) run.remove(i, path);
+        else if (k !== undefined && (stamp.size !== size[k] || stamp.mtimeMs !== mtime[k])) state[k] = 1;
+      }
+      // A file without a record in this section is read.
+      paths.forEach((path, k) => {
+        if (state[k] === 2 && !stamps.has(path)) state[k] = 1;
+      });
+    }
+    const changed: number[] = [];
+    state.forEach((s, k) => s === 1 && changed.push(k));
+    let done = paths.length - changed.length;
+    options.onProgress?.(done, paths.length);
+    // Unchanged files: their records only for `onRecords`; one whose record no longer loads is read again.
+    let unchanged = 0;
+    for (let at = 0; at < paths.length; at += PACED_LOAD) {
+      const slice: number[] = [];
+      for (let k = at; k < Math.min(at + PACED_LOAD, paths.length); k++) if (state[k] === 2) slice.push(k);
+      unchanged += slice.length;
+      if (!options.onRecords || slice.length === 0) continue;
+      await pace?.();
+      const records = await this.#slice(kinds, slice.map((k) => paths[k]));
+      for (const k of slice) {
+        const found = records.map((r) => r.get(paths[k]));
+        if (found.some((r) => r === undefined)) {
+          changed.push(k);
+          unchanged--;
+          options.onProgress?.(--done, paths.length);
+          continue;
+        }
+        options.onRecords(paths[k], found as CatalogRecord[]);
+      }
+    }
+    counts.files += unchanged;
+    counts.unchanged += unchanged;
+    for (let at = 0; at < changed.length; at += PACED_LOAD) {
+      const slice = changed.slice(at, at + PACED_LOAD);
+      const old = await this.#slice(kinds, slice.map((k) => paths[k]));
+      await mapConcurrent(slice, this.#concurrency, async (k) => {
+        await pace?.();
+        await run.read(paths[k], statOf(k), old.map((r) => r.get(paths[k])));
+        options.onProgress?.(++done, paths.length);
+      });
+    }
+    await run.end();
+    return new CatalogView(new Map(), counts);
   }
 
   close(): void {

@@ -29,12 +29,26 @@ export interface SearchSessionsOptions {
   refresh?: RefreshOptions;
   /** Hears of each file the scan skips for a header that cannot be used (see `ScanOptions`). */
   onBadHeader?: (path: string, problem: string) => void;
+  /**
+   * When the full-text index holds fewer than half the files of the scope (a first search),
+   * scan them instead of building it first: the hits come in seconds, not after the minutes
+   * that indexing thousands of sessions takes (the caller may build it afterwards: `indexCold`).
+   */
+  scanWhenCold?: boolean;
 }
 
 /** The hits, and the listing details of each session that has one, by path. */
 export interface SessionSearch {
   result: SearchResult;
   sessions: Map<string, SessionInfo>;
+  /** With `scanWhenCold`: the index was cold, so the files were scanned and it is still to be built. */
+  indexCold?: boolean;
+}
+
+/** True when the store's full-text section has records for fewer than half of `files`. */
+async function indexIsCold(catalog: Catalog, files: readonly string[]): Promise<boolean> {
+  const stamps = await catalog.store?.loadStamps?.(docsDigest).catch(() => undefined);
+  return stamps !== undefined && stamps.size < files.length / 2;
 }
 
 /** Which headers count: with `cwdFilter`, the sessions of that directory only (the listing's rule). */
@@ -73,11 +87,13 @@ async function indexedFiles(catalog: Catalog, scope: SessionFiles, options: Sear
 export async function searchSessions(catalog: Catalog, scope: SessionFiles, query: SearchQuery, options: SearchSessionsOptions): Promise<SessionSearch> {
   const { limit, filter, refresh } = options;
   let result: SearchResult | null = null;
+  let indexCold = false;
   if (canIndexSearch(catalog.store, query)) {
-    result = await indexSearch(catalog.fs, catalog.store, await indexedFiles(catalog, scope, options), query, { limit, filter });
+    indexCold = Boolean(options.scanWhenCold) && await indexIsCold(catalog, scope.files);
+    if (!indexCold) result = await indexSearch(catalog.fs, catalog.store, await indexedFiles(catalog, scope, options), query, { limit, filter });
   }
   result ??= await scanSearch(catalog.fs, scope.files, query, { limit, filter, accept: headerTest(options), onProgress: refresh?.onProgress, onBadHeader: options.onBadHeader });
   const paths = [...new Set(result.hits.map((hit) => hit.path))];
   const view = await catalog.refresh([listingDigest], paths, { partial: true });
-  return { result, sessions: new Map(viewSessions(view).map((s) => [s.path, s])) };
+  return { result, sessions: new Map(viewSessions(view).map((s) => [s.path, s])), ...(indexCold ? { indexCold } : {}) };
 }

@@ -10,7 +10,9 @@ import { listingDigest } from "../core/digest/listing-digest.ts";
 import { pathWithin, resolveToolPath } from "../core/files/file-refs.ts";
 import { globMatcher, isGlob } from "../core/files/glob.ts";
 import { expandHome, resolvePath } from "../core/storage/paths.ts";
-import { recordState } from "../catalog/store.ts";
+import { type CatalogRecord, recordState } from "../catalog/store.ts";
+import type { FilesState } from "../core/digest/files-digest.ts";
+import type { ListingState } from "../core/info/session-info.ts";
 import type { QueryEnv } from "./env.ts";
 import { QueryError } from "./errors.ts";
 import { shortSessionIds } from "./known-ids.ts";
@@ -69,15 +71,13 @@ export async function fileSessions(env: QueryEnv, options: FilesOptions): Promis
   const base = env.storage.processCwd;
   const cwdFilter = scope.cwdFilter === undefined ? undefined : resolvePath(base, scope.cwdFilter);
   return env.withCatalog(async (catalog) => {
-    const [refresh, done] = withProgress(env, "Reading sessions", { listedDirs: scope.dirs });
-    const view = await catalog.refresh([filesDigest, listingDigest], scope.files, refresh).finally(done);
-    const names = view.records(listingDigest);
     const found: FileSessionJson[] = [];
-    for (const [path, record] of view.records(filesDigest)) {
-      const { header, rejected, data } = recordState(record);
-      if (rejected || header === null) continue;
+    // Each session is looked at as its records come and only the matches are kept: nothing per session is held.
+    const onRecords = (path: string, [record, listing]: readonly CatalogRecord[]) => {
+      const { header, rejected, data } = recordState(record as CatalogRecord<FilesState>);
+      if (rejected || header === null) return;
       const cwd = typeof header.cwd === "string" ? header.cwd : "";
-      if (cwdFilter !== undefined && (cwd === "" || resolvePath(base, cwd) !== cwdFilter)) continue;
+      if (cwdFilter !== undefined && (cwd === "" || resolvePath(base, cwd) !== cwdFilter)) return;
       const refs: FileHit[] = [];
       for (const [entryId, timestamp, op, tool, paths, command] of data.refs) {
         for (const raw of paths) {
@@ -86,11 +86,12 @@ export async function fileSessions(env: QueryEnv, options: FilesOptions): Promis
           refs.push({ entryId, timestamp, op, tool, path: raw, resolved, ...(command === undefined ? {} : { command }) });
         }
       }
-      if (refs.length === 0) continue;
-      const listing = names.get(path);
-      const name = listing ? recordState(listing).data.name ?? null : null;
+      if (refs.length === 0) return;
+      const name = listing ? recordState(listing as CatalogRecord<ListingState>).data.name ?? null : null;
       found.push({ path, id: typeof header.id === "string" ? header.id : String(header.id), cwd, name, refs });
-    }
+    };
+    const [refresh, done] = withProgress(env, "Reading sessions", { listedDirs: scope.dirs, onRecords, keep: false });
+    await catalog.refresh([filesDigest, listingDigest], scope.files, refresh).finally(done);
     const latest = (s: FileSessionJson) => s.refs.reduce((max, r) => (r.timestamp !== null && r.timestamp > max ? r.timestamp : max), "");
     found.sort((a, b) => (latest(a) < latest(b) ? 1 : latest(a) > latest(b) ? -1 : 0));
     // Printed ids are unique among every project's sessions, so each resolves back to its own.

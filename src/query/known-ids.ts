@@ -1,24 +1,23 @@
 /**
  * The ids a command prints, shortened so that each resolves back to its own session from any
  * directory: unique among every session the catalog knows (every project, or the whole custom
- * session dir), not only among the rows printed.
+ * session dir), not only among the rows printed. The known ids stream past (nothing per session
+ * is kept), so this costs no memory per session of the corpus.
  * @module
  */
 import type { Catalog } from "../catalog/catalog.ts";
-import { catalogSessions } from "../catalog/list-cached.ts";
+import { listingKinds, recordsInfo } from "../catalog/list-cached.ts";
+import type { CatalogRecord } from "../catalog/store.ts";
 import { sessionScope } from "./scope.ts";
 import type { QueryEnv } from "./env.ts";
-import { uniquePrefixesAmong } from "../render/unique-prefix.ts";
+import { commonPrefix } from "../render/unique-prefix.ts";
 
-/** The ids of every session a session reference can name (what `resolveSessionRef` searches). */
-export async function allSessionIds(env: QueryEnv, catalog: Catalog): Promise<string[]> {
-  const scope = await sessionScope(env, true);
-  const sessions = await catalogSessions(catalog, scope, { processCwd: env.storage.processCwd });
-  return sessions.map((s) => s.id);
-}
+/** Shortest ids are at least this long (as `uniquePrefixes` makes them). */
+const MIN = 8;
 
 /**
- * Short forms of `shown`, each unique among `shown` and every known session.
+ * Short forms of `shown`, each unique among `shown` and every known session (the ids a session
+ * reference can name, what `resolveSessionRef` searches): as `uniquePrefixesAmong` gives them.
  *
  * @example
  * ```ts
@@ -28,5 +27,18 @@ export async function allSessionIds(env: QueryEnv, catalog: Catalog): Promise<st
  */
 export async function shortSessionIds(env: QueryEnv, catalog: Catalog, shown: readonly string[]): Promise<Map<string, string>> {
   if (shown.length === 0) return new Map();
-  return uniquePrefixesAmong(shown, await allSessionIds(env, catalog));
+  // For each id shown: the longest prefix it shares with any other id.
+  const shared = new Map([...new Set(shown)].map((id) => [id, 0]));
+  const meet = (other: string) => {
+    for (const [id, length] of shared) if (other !== id) shared.set(id, Math.max(length, commonPrefix(id, other)));
+  };
+  for (const id of shared.keys()) meet(id);
+  const scope = await sessionScope(env, true);
+  const options = { processCwd: env.storage.processCwd };
+  const onRecords = (path: string, records: readonly CatalogRecord[]) => {
+    const info = recordsInfo(path, records, options);
+    if (info) meet(info.id);
+  };
+  await catalog.refresh(listingKinds(false), scope.files, { listedDirs: scope.dirs, keep: false, onRecords });
+  return new Map(shown.map((id) => [id, id.slice(0, Math.max(MIN, shared.get(id)! + 1))]));
 }

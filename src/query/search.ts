@@ -44,6 +44,8 @@ export interface SearchOptions {
   limit?: number | string;
   /** Also give `shortIds` for the sessions hit. */
   shortIds?: boolean;
+  /** Scan rather than build a cold full-text index first (see `SearchSessionsOptions.scanWhenCold`). */
+  scanWhenCold?: boolean;
 }
 
 /** One hit as `search --json` prints it. */
@@ -73,6 +75,8 @@ export interface SearchResultValue {
   sessions: Map<string, SessionInfo>;
   /** With `shortIds`: session id → printable unique prefix. */
   shortIds?: Map<string, string>;
+  /** With `scanWhenCold`: the files were scanned, the full-text index is still to be built (`pi-session index`). */
+  indexCold?: boolean;
 }
 
 const ALIASES: Record<string, string> = { tool: "toolResult", bash: "bashExecution" };
@@ -122,11 +126,19 @@ export async function searchText(env: QueryEnv, options: SearchOptions): Promise
   });
   // One session: its file alone is the scope (through the same index, so a 1 GB session is searched as fast).
   const only = options.session === undefined ? undefined : await resolveSessionRef(env, options.session);
-  const { result, sessions, shortIds } = await env.withCatalog(async (catalog) => {
+  const { result, sessions, shortIds, indexCold } = await env.withCatalog(async (catalog) => {
     const scope: SessionScope = only === undefined ? await sessionScope(env, Boolean(options.all)) : { files: [only], dirs: [] };
     const [refresh, done] = withProgress(env, "Searching sessions", { listedDirs: scope.dirs });
     try {
-      const found = await searchSessions(catalog, scope, q, { limit, filter, cwdFilter: scope.cwdFilter, processCwd: env.storage.processCwd, refresh, onBadHeader: refresh.onBadHeader });
+      const found = await searchSessions(catalog, scope, q, {
+        limit,
+        filter,
+        cwdFilter: scope.cwdFilter,
+        processCwd: env.storage.processCwd,
+        refresh,
+        onBadHeader: refresh.onBadHeader,
+        scanWhenCold: options.scanWhenCold,
+      });
       if (!options.shortIds) return { ...found, shortIds: undefined };
       // Printed ids are unique among every project's sessions, so each resolves back to its own.
       const ids = [...new Set(found.result.hits.map((hit) => found.sessions.get(hit.path)?.id ?? "?"))];
@@ -141,5 +153,6 @@ export async function searchText(env: QueryEnv, options: SearchOptions): Promise
     more: result.more,
     sessions,
     ...(shortIds ? { shortIds } : {}),
+    ...(indexCold ? { indexCold } : {}),
   };
 }

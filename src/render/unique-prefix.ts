@@ -4,7 +4,8 @@
  * @module
  */
 
-function commonPrefix(a: string, b: string): number {
+/** How many leading characters `a` and `b` share. */
+export function commonPrefix(a: string, b: string): number {
   let i = 0;
   while (i < a.length && i < b.length && a[i] === b[i]) i++;
   return i;

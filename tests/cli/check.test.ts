@@ -11,7 +11,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { nodeFileSystem } from "../../src/io/node.ts";
 import { assistant, at, branchSummary, user } from "../core/_builders.ts";
-import { addSession, header, memoryFs, runCli, sessionDir, writeText } from "./_harness.ts";
+import { addSession, harnessDeps, header, memoryFs, runCli, sessionDir, writeText } from "./_harness.ts";
+import { wrap } from "./_fs-wrappers.ts";
+import { run } from "../../src/cli/run.ts";
 
 const TS = at(0);
 const line = (o: unknown) => JSON.stringify(o);
@@ -260,4 +262,36 @@ test("check refuses a named FIFO as unreadable (exit 3) instead of waiting on it
   } finally {
     await rm(dir, { recursive: true, force: true });
   }
+});
+
+test("check of a directory prints each file's problems in order as it goes, and reads files over 64 MB one at a time", async () => {
+  const memory = memoryFs();
+  const root = "/home/u/.pi/agent/sessions";
+  const paths: string[] = [];
+  for (let i = 0; i < 6; i++) paths.push(await addSession(memory, `id${i}`, [user("u1", "zz", "hi")]));
+  // Files 2 and 3 say they are 100 MB: they must not be read side by side.
+  const big = new Set([paths[2], paths[3]]);
+  const out = { stdout: "", stderr: "" };
+  let bigReading = 0;
+  let mostBigReading = 0;
+  let printedBeforeLast = "";
+  const fs = wrap(memory, {
+    stat: async (p) => {
+      const stat = await memory.stat(p);
+      return stat && big.has(p) ? { ...stat, size: 100_000_000 } : stat;
+    },
+    read: (p, range) => (async function* () {
+      if (p === paths[5]) printedBeforeLast = out.stdout;
+      if (big.has(p)) mostBigReading = Math.max(mostBigReading, ++bigReading);
+      // A turn of the event loop per chunk, so that reads started together do overlap.
+      for await (const chunk of memory.read(p, range)) yield await new Promise<Uint8Array>((resolve) => setTimeout(() => resolve(chunk), 1));
+      if (big.has(p)) bigReading--;
+    })(),
+  });
+  const code = await run(["check", root], harnessDeps({ fs }, out));
+  assert.equal(code, 1);
+  const lines = out.stdout.trim().split("\n");
+  assert.deepEqual(lines.map((l) => l.split(":")[0]), [...paths, "6 files checked, 6 problems"]);
+  assert.ok(printedBeforeLast.includes(paths[0]), "the first file's problem is out before the last file is read");
+  assert.equal(mostBigReading, 1);
 });

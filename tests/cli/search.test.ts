@@ -4,6 +4,11 @@
  */
 import { test } from "node:test";
 import assert from "node:assert/strict";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { detectFileSystem } from "../../src/io/mod.ts";
+import { sqliteBinding } from "../catalog/_helpers.ts";
 import { addSession, memoryFs, runCli, userEntry } from "./_harness.ts";
 import { usageSessions } from "./_usage-sessions.ts";
 
@@ -71,3 +76,32 @@ test("search npm test (unquoted) marks both words: the snippet shows where they 
   const phrase = await runCli(["search", '"npm test"'], { fs });
   assert.match(phrase.stdout, /run \*\*npm test\*\* with --watch\./);
 });
+
+const binding = await sqliteBinding();
+test(
+  "search on a terminal with a cold full-text index scans the files at once (same hits), says so, and builds no index; in a pipe it builds the index",
+  { skip: "skip" in binding ? binding.skip : undefined },
+  async () => {
+    const root = mkdtempSync(join(tmpdir(), "pi-session-cold-search-"));
+    try {
+      const fs = detectFileSystem();
+      const home = join(root, "home");
+      const env = { XDG_CACHE_HOME: join(root, "cache") };
+      const where = { fs, home, processCwd: join(home, "work"), env };
+      const path = await addSession(fs, "c01d0001", [userEntry("u1", null, "the flaky parser again")], { dir: join(home, ".pi/agent/sessions/--work--") });
+      const tty = { ...where, env: { ...env, NO_COLOR: "1" }, stdoutIsTTY: true, stderrIsTTY: true };
+      const terminal = await runCli(["search", "flaky", "--all"], tty);
+      assert.equal(terminal.code, 0, terminal.stderr);
+      assert.match(terminal.stderr, /full-text index is not built yet\. `pi-session index` builds it/);
+      const piped = await runCli(["search", "flaky", "--all"], where);
+      assert.equal(piped.code, 0, piped.stderr);
+      assert.equal(piped.stdout, terminal.stdout);
+      assert.doesNotMatch(piped.stderr, /not built yet/);
+      const again = await runCli(["search", "flaky", "--all"], tty);
+      assert.doesNotMatch(again.stderr, /not built yet/, "once built (by the piped search), the index answers");
+      assert.ok(again.stdout.includes(path.slice(home.length + 1)));
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
+  },
+);

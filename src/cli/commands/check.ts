@@ -9,7 +9,7 @@ import type { IssueCode } from "../../core/read/issue.ts";
 import { LEAN_READ } from "../../core/read/lean-entry.ts";
 import { readSession } from "../../core/read/read-session.ts";
 import { joinPath, resolvePath } from "../../core/storage/paths.ts";
-import { mapConcurrent, sessionFilesIn } from "../../session/list-sessions.ts";
+import { sessionFilesIn } from "../../session/list-sessions.ts";
 import type { CommandSpec } from "../command.ts";
 import type { CliContext } from "../context.ts";
 import { describeError } from "../errors.ts";
@@ -101,6 +101,32 @@ async function checkFile(ctx: CliContext, { path, named, notAFile }: Target): Pr
   return { problems, read: true, fatal: named && file.notSession };
 }
 
+/** Files checked at once, and the bytes of files in flight at once (a bigger file is checked alone). */
+const FILES_AT_ONCE = 8;
+const BYTES_AT_ONCE = 64 * 1024 * 1024;
+
+/**
+ * Checks `targets` a few at a time, handing each result to `onChecked` in the order of
+ * `targets`: a directory of any size is walked holding only the files in flight, and its
+ * largest sessions are not read side by side.
+ */
+async function checkInOrder(ctx: CliContext, targets: readonly Target[], onChecked: (checked: Checked) => void): Promise<void> {
+  const inFlight: { size: number; checked: Promise<Checked> }[] = [];
+  let bytes = 0;
+  const settleFirst = async () => {
+    const first = inFlight.shift()!;
+    bytes -= first.size;
+    onChecked(await first.checked);
+  };
+  for (const target of targets) {
+    const size = target.notAFile ? 0 : (await ctx.fs.stat(target.path).catch(() => null))?.size ?? 0;
+    while (inFlight.length >= FILES_AT_ONCE || (inFlight.length > 0 && bytes + size > BYTES_AT_ONCE)) await settleFirst();
+    bytes += size;
+    inFlight.push({ size, checked: checkFile(ctx, target) });
+  }
+  while (inFlight.length > 0) await settleFirst();
+}
+
 function formatProblem(ctx: CliContext, p: Problem, note: boolean): string {
   const c = ctx.color;
   const where = c.magenta(p.path) + (p.line > 0 ? ":" + c.green(String(p.line)) : "") + ":";
@@ -128,19 +154,29 @@ export const checkCommand: CommandSpec = {
   async run(ctx, inputs, opts) {
     const strict = Boolean(opts.strict);
     const { targets, failed } = await collectTargets(ctx, inputs);
-    const results = await mapConcurrent(targets, 8, (target) => checkFile(ctx, target));
-    const problems = results.flatMap((r) => r.problems);
-    const files = results.filter((r) => r.read).length;
     const isNote = (p: Problem) => !strict && NOTE_CODES.has(p.code);
-    if (ctx.json) {
-      ctx.outJson({ files, problems });
-    } else {
-      for (const p of problems) ctx.out(formatProblem(ctx, p, isNote(p)));
-      const notes = problems.filter(isNote).length;
-      ctx.out(`${plural(files, "file")} checked, ${plural(problems.length - notes, "problem")}${notes > 0 ? `, ${plural(notes, "note")}` : ""}`);
-    }
+    // Problems are printed as each file is checked, in order; JSON needs them all first.
+    const problems: Problem[] = [];
+    let files = 0;
+    let found = 0;
+    let notes = 0;
+    let fatal = false;
+    let failing = false;
+    await checkInOrder(ctx, targets, (checked) => {
+      if (checked.read) files++;
+      fatal ||= checked.fatal;
+      for (const p of checked.problems) {
+        if (isNote(p)) notes++;
+        if (ctx.json) problems.push(p);
+        else ctx.out(formatProblem(ctx, p, isNote(p)));
+      }
+      found += checked.problems.length;
+      failing ||= checked.problems.some((p) => !isNote(p));
+    });
+    if (ctx.json) ctx.outJson({ files, problems });
+    else ctx.out(`${plural(files, "file")} checked, ${plural(found - notes, "problem")}${notes > 0 ? `, ${plural(notes, "note")}` : ""}`);
     if (failed > 0) return failed;
-    if (results.some((r) => r.fatal)) return 3;
-    return problems.some((p) => !isNote(p)) ? 1 : 0;
+    if (fatal) return 3;
+    return failing ? 1 : 0;
   },
 };

@@ -44,7 +44,7 @@ export const indexCommand: CommandSpec = {
       }
       const kinds = [listingDigest, usageDigest, filesDigest, ...(store?.supportsDocs ? [docsDigest] : [])];
       const [options, done] = withProgress(ctx, "Indexing sessions", { listedDirs: every.dirs });
-      const view = await catalog.refresh(kinds, every.files, options).finally(done);
+      const view = await catalog.refresh(kinds, every.files, { ...options, keep: false }).finally(done);
       // The answer of `index` is the catalog written: a save that failed is its failure.
       if (store && catalog.saveProblem !== undefined) throw unwritable(store.location, catalog.saveProblem);
       const description = opts.stats && store ? await store.describe().catch(() => undefined) : undefined;

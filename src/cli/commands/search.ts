@@ -50,7 +50,9 @@ export const searchCommand: CommandSpec = {
   examples: ['pi-session search "tree walk" --all', "pi-session search '\"npm test\" failed'", "pi-session search --regex 'TODO\\(\\w+\\)' --role assistant", "pi-session search parser --since 7d --json | jq '.[].entryId'"],
   async run(ctx, words, opts) {
     const source = words.join(" ");
-    const { value, hits, more, sessions, shortIds } = await searchText(ctx, {
+    // On a terminal, a first search does not wait for the full-text index of every session to be built.
+    const interactive = !ctx.json && ctx.deps.stdoutIsTTY && ctx.deps.stderrIsTTY;
+    const { value, hits, more, sessions, shortIds, indexCold } = await searchText(ctx, {
       query: source,
       all: Boolean(opts.all),
       session: typeof opts.session === "string" ? opts.session : undefined,
@@ -63,13 +65,18 @@ export const searchCommand: CommandSpec = {
       tz: typeof opts.tz === "string" ? opts.tz : undefined,
       limit: String(opts.limit),
       shortIds: !ctx.json,
+      scanWhenCold: interactive,
     });
+    const coldNote = () => {
+      if (indexCold) ctx.note("Searched the session files directly: the full-text index is not built yet. `pi-session index` builds it (run it ahead: see the README), then searches answer at once");
+    };
     if (ctx.json) {
       ctx.outJson(value);
       return value.length ? 0 : 1;
     }
     if (hits.length === 0) {
       ctx.note(`No hits for ${JSON.stringify(source)}${opts.all ? "" : "; try --all"}`);
+      coldNote();
       return 1;
     }
     const c = ctx.color;
@@ -86,6 +93,7 @@ export const searchCommand: CommandSpec = {
       ctx.out(`  ${c.dim(oneLine(hit.timestamp ?? "?"))}  ${oneLine(hit.entryId ?? "-")}  ${oneLine(role).padEnd(13)} ${marked(hit.snippet, c)}`);
     }
     if (more) ctx.note(`Showing the newest ${hits.length} hits; pass --limit to see more`);
+    coldNote();
     return 0;
   },
 };

@@ -5,7 +5,7 @@
  * @module
  */
 import type { SessionInfo } from "../../../core/info/session-info.ts";
-import { listingKinds, recordsInfo, viewSessions } from "../../../catalog/list-cached.ts";
+import { listingKinds, recordsInfo } from "../../../catalog/list-cached.ts";
 import { listingDigest } from "../../../core/digest/listing-digest.ts";
 import type { CatalogRecord } from "../../../catalog/store.ts";
 import { readSessionInfo, sortByModified } from "../../../session/list-sessions.ts";
@@ -38,7 +38,9 @@ export async function knownSessions(ctx: CliContext, catalog: Catalog, scope: Sc
   const options = { cwdFilter: places.cwdFilter, processCwd: ctx.deps.storage.processCwd };
   const inScope = inDirs(places.dirs);
   const known: SessionInfo[] = [];
-  for (const [path, record] of await catalog.stored(listingDigest)) {
+  // Straight from the store, not kept by the catalog: the load after it then holds no section whole.
+  const stored = await catalog.store?.load(listingDigest).catch(() => undefined) ?? new Map<string, CatalogRecord>();
+  for (const [path, record] of stored) {
     const info = inScope(path) ? recordsInfo(path, [record], options) : null;
     if (info) known.push(info);
   }
@@ -84,14 +86,22 @@ async function loadScope(
     else shown.delete(path);
     if (loaded < total! && performance.now() - published >= PUBLISH_EVERY) publish(shown.values(), false);
   };
-  const paced = { listedDirs: files.dirs, pauseEveryMs: KEYS_EVERY, signal };
+  // No records are kept (`keep: false`): only the rows made of them.
+  const paced = { listedDirs: files.dirs, pauseEveryMs: KEYS_EVERY, signal, keep: false };
   await catalog.refresh(listingKinds(false), files.files, { ...paced, onRecords });
   publish(found.values(), true);
   await writeFirstPage(ctx, places, sortByModified([...found.values()]));
   // The message texts (for searching): loaded a slice at a time, since all at once (18 MB for
-  // 2,400 sessions) held keys up for half a second.
-  const view = await catalog.refresh(listingKinds(true), files.files, { ...paced, partial: true });
-  publish(viewSessions(view, { ...options, withText: true }), true);
+  // 2,400 sessions) held keys up for half a second. Each row is replaced by one with its texts.
+  shown.clear();
+  const texts = new Map<string, SessionInfo>();
+  const withTexts = (path: string, records: readonly CatalogRecord[]) => {
+    const info = recordsInfo(path, records, options);
+    found.delete(path);
+    if (info) texts.set(path, info);
+  };
+  await catalog.refresh(listingKinds(true), files.files, { ...paced, partial: true, onRecords: withTexts });
+  publish(texts.values(), true);
 }
 
 /** What the picker's effects work with. */
