@@ -1,0 +1,145 @@
+/**
+ * A branched session (`fork`, `clone`) written from a current-format file without holding it:
+ * one pass keeps a lean copy of each entry and where its line starts (enough to resolve
+ * references, find the leaf, walk a path and resolve labels), a second reads again only the
+ * lines of the chosen path, in file order, and writes them re-chained as they come
+ * (`BranchBuilder`). The result is byte for byte what `SessionManager.createBranchedSession`
+ * writes; a 1.2 GB session forks in bounded memory.
+ * @module
+ */
+import type { SessionEntry, SessionHeader } from "../core/format/types.ts";
+import { type DecodeNotes, decodeObjectLine } from "../core/read/decode-line.ts";
+import { leanEntry, LEAN_READ } from "../core/read/lean-entry.ts";
+import { LineSplitter } from "../core/read/line-splitter.ts";
+import { readSession } from "../core/read/read-session.ts";
+import { dirName } from "../core/storage/paths.ts";
+import { type FileSystem, isFsError } from "../io/file-system.ts";
+import { withFileLock } from "../io/lock.ts";
+import { BranchBuilder } from "./branched-session.ts";
+import { EntryIndex, type ResolvedLabel } from "./entry-index.ts";
+import { NotASessionError, refuseTooDeep, SessionWriteConflictError } from "./errors.ts";
+import { SESSION_FILE_MODE } from "./session-writer.ts";
+
+/** A session read for branching: lean entries, their lines' offsets, and the index over them. */
+export interface BranchSource {
+  header: SessionHeader;
+  /** Lean entries (`leanEntry`) in file order. */
+  entries: SessionEntry[];
+  index: EntryIndex;
+  /** Where each entry's line starts. */
+  offsetOf: Map<SessionEntry, number>;
+}
+
+/**
+ * Reads `path` for branching; null when the streamed way cannot give the same bytes: an older
+ * version (migrated in memory), or a label whose text or time is not a string (a lean entry
+ * keeps only its kind).
+ */
+export async function readBranchSource(fs: FileSystem, path: string): Promise<BranchSource | null> {
+  let odd = false;
+  const keep = (entry: Record<string, unknown>) => {
+    if (entry.type === "label" && (typeof entry.label !== "string" || typeof entry.timestamp !== "string")) odd = true;
+    return leanEntry(entry);
+  };
+  const file = await readSession(fs.read(path, { reuseBuffer: true }), { ...LEAN_READ, keep, offsets: true });
+  refuseTooDeep(path, file.issues);
+  if (file.notSession || file.header === null) throw new NotASessionError(path, file.issues);
+  if (file.migrated || odd) return null;
+  const offsetOf = new Map<SessionEntry, number>();
+  file.entries.forEach((entry, i) => offsetOf.set(entry, file.entryOffsets![i]));
+  return { header: file.header, entries: file.entries, index: new EntryIndex(file.entries), offsetOf };
+}
+
+/** The entry whose line starts at `offset` of `file`, parsed whole; undefined if it is no longer one. */
+export async function readEntryAt(fs: FileSystem, file: string, offset: number): Promise<SessionEntry | undefined> {
+  let entry: SessionEntry | undefined;
+  let done = false;
+  const splitter = new LineSplitter((line) => {
+    if (done) return;
+    done = true;
+    entry = decodeObjectLine({ ...line, number: 2 }, { bom: false, crlf: false }, []) as unknown as SessionEntry | undefined;
+  });
+  for await (const chunk of fs.read(file, { start: offset, reuseBuffer: true })) {
+    splitter.push(chunk);
+    if (done) break;
+  }
+  if (!done) splitter.end();
+  return entry;
+}
+
+/** Output is handed on in pieces of about this size. */
+const PIECE = 1024 * 1024;
+const encoder = new TextEncoder();
+
+/**
+ * The new session's bytes: `header`, then the entries of `path` (lean entries of `source`, root
+ * first, their lines in increasing file order) read again whole and re-chained, then the
+ * re-emitted labels. `onLeaf` hears the id of the last entry written.
+ */
+export async function* branchBytes(
+  fs: FileSystem,
+  file: string,
+  source: BranchSource,
+  path: readonly SessionEntry[],
+  header: SessionHeader,
+  labels: ReadonlyMap<string, ResolvedLabel>,
+  newId: () => string,
+  onLeaf: (id: string | null) => void,
+): AsyncGenerator<Uint8Array> {
+  const wanted = path.map((entry) => source.offsetOf.get(entry)!);
+  const builder = new BranchBuilder();
+  let out = JSON.stringify(header) + "\n";
+  let leaf: string | null = null;
+  let next = 0;
+  const notes: DecodeNotes = { bom: false, crlf: false };
+  const start = wanted[0] ?? 0;
+  const splitter = new LineSplitter((line) => {
+    if (next >= wanted.length || start + line.offset !== wanted[next]) return;
+    next++;
+    const entry = decodeObjectLine({ ...line, number: 2 }, notes, []) as unknown as SessionEntry | undefined;
+    if (entry === undefined) throw new Error(`${file} changed while it was read: line at byte ${start + line.offset} is no longer an entry`);
+    const kept = builder.push(entry);
+    if (kept === undefined) return;
+    out += JSON.stringify(kept) + "\n";
+    leaf = kept.id;
+  });
+  const end = wanted.length > 0 ? wanted[wanted.length - 1] : 0;
+  for await (const chunk of fs.read(file, { start, reuseBuffer: true })) {
+    // Stop after the chunk that completes the last wanted line.
+    splitter.push(chunk);
+    if (out.length >= PIECE) {
+      yield encoder.encode(out);
+      out = "";
+    }
+    if (next >= wanted.length) break;
+  }
+  if (next < wanted.length) {
+    splitter.end();
+    if (next < wanted.length) throw new Error(`${file} changed while it was read: it ends before byte ${end}`);
+  }
+  for (const label of builder.labels(labels, newId)) {
+    out += JSON.stringify(label) + "\n";
+    leaf = label.id;
+  }
+  onLeaf(leaf);
+  if (out.length > 0) yield encoder.encode(out);
+}
+
+/**
+ * Writes a new session file from `data` (made again for a second try), whole or not at all:
+ * an exclusive create, or an atomic write over an empty file there; a file with content is never
+ * touched (as `SessionWriter.writeAll`).
+ */
+export async function writeNewSession(fs: FileSystem, path: string, data: () => AsyncIterable<Uint8Array>): Promise<void> {
+  await fs.mkdir(dirName(path), { recursive: true });
+  await withFileLock(fs, path, async () => {
+    try {
+      await fs.writeAtomic(path, data(), { exclusive: true, mode: SESSION_FILE_MODE });
+    } catch (error) {
+      if (!isFsError(error, "AlreadyExists")) throw error;
+      const existing = await fs.stat(path);
+      if (existing?.isFile !== true || existing.size > 0) throw new SessionWriteConflictError(path, "a file is already there");
+      await fs.writeAtomic(path, data(), { mode: existing.mode || SESSION_FILE_MODE });
+    }
+  }, { sweepFolder: true });
+}
