@@ -13,6 +13,7 @@ import { walkToRoot } from "../core/tree/walk-path.ts";
 import { SessionTree } from "../core/tree/session-tree.ts";
 import { branchBytes, readBranchSource, readEntryAt, writeNewSession } from "../session/branch-file.ts";
 import { sessionHeader } from "../session/entry-builders.ts";
+import type { ResolvedLabel } from "../session/entry-index.ts";
 import { UnknownEntryError } from "../session/errors.ts";
 import { SessionManager } from "../session/mod.ts";
 import { resolveDeps, resolveUserPath, sessionDirFor } from "../session/session-options.ts";
@@ -76,14 +77,34 @@ function isConversation(entry: SessionEntry): boolean {
 async function streamedBranchOut(ctx: CliContext, path: string, choose: Choose): Promise<number | undefined> {
   const deps = resolveDeps(managerOptions(ctx));
   const file = resolveUserPath(deps, path);
-  const source = await readBranchSource(ctx.fs, file);
-  if (source === null) return undefined;
   const elsewhere = ctx.options.cwd !== undefined || ctx.options.sessionDir !== undefined;
   const sessionDir = elsewhere ? (await ctx.sessionDir()).dir : undefined;
   const cwdOverride = ctx.options.cwd !== undefined ? ctx.cwd : undefined;
-  const headerCwd = typeof source.header.cwd === "string" ? source.header.cwd : undefined;
-  const cwd = resolveUserPath(deps, cwdOverride ?? headerCwd ?? deps.storage.processCwd);
+  // The lean entries go out of scope with `choosePath`: they are not needed while the path is written.
+  const chosen = await choosePath(ctx, file, choose);
+  if (typeof chosen !== "object") return chosen;
+  const cwd = resolveUserPath(deps, cwdOverride ?? chosen.headerCwd ?? deps.storage.processCwd);
   const dir = sessionDir ? sessionDirFor(deps, cwd, sessionDir).dir : dirName(file);
+  const timestamp = deps.clock().toISOString();
+  const sessionId = deps.newSessionId();
+  const header = sessionHeader(sessionId, timestamp, cwd, file);
+  const target = joinPath(dir, sessionFileName(timestamp, sessionId));
+  let leafId: string | null = null;
+  const { wanted, labels } = chosen;
+  await writing(dir, () => writeNewSession(ctx.fs, target, () => branchBytes(ctx.fs, file, wanted, header, labels, deps.newId, (id) => leafId = id)));
+  if (ctx.json) ctx.outJson({ path: target, id: header.id, parentSession: header.parentSession ?? null, leafId });
+  else ctx.out(target);
+  return 0;
+}
+
+/** The chosen path's line offsets and the labels to re-emit; an exit code; or undefined for the in-memory way. */
+async function choosePath(
+  ctx: CliContext,
+  file: string,
+  choose: Choose,
+): Promise<{ wanted: number[]; labels: Map<string, ResolvedLabel>; headerCwd: string | undefined } | number | undefined> {
+  const source = await readBranchSource(ctx.fs, file);
+  if (source === null) return undefined;
   const view: BranchSourceView = {
     getLeafId: () => source.entries.at(-1)?.id ?? null,
     fullEntry: async (id) => {
@@ -99,19 +120,13 @@ async function streamedBranchOut(ctx: CliContext, path: string, choose: Choose):
   const leaf = source.index.byId.get(choice.leafId);
   if (leaf === undefined) throw new UnknownEntryError(choice.leafId);
   const branch = walkToRoot(leaf, source.index.byId).path;
+  const wanted = branch.map((entry) => source.offsetOf.get(entry)!);
   // Lines out of file order (a parent after its child) are left to the in-memory way.
-  for (let i = 1; i < branch.length; i++) if (source.offsetOf.get(branch[i])! <= source.offsetOf.get(branch[i - 1])!) return undefined;
+  for (let i = 1; i < wanted.length; i++) if (wanted[i] <= wanted[i - 1]) return undefined;
   if (!branch.some(isConversation)) {
     ctx.note(NOTHING_TO_WRITE);
     return 1;
   }
-  const timestamp = deps.clock().toISOString();
-  const sessionId = deps.newSessionId();
-  const header = sessionHeader(sessionId, timestamp, cwd, file);
-  const target = joinPath(dir, sessionFileName(timestamp, sessionId));
-  let leafId: string | null = null;
-  await writing(dir, () => writeNewSession(ctx.fs, target, () => branchBytes(ctx.fs, file, source, branch, header, source.index.labels, deps.newId, (id) => leafId = id)));
-  if (ctx.json) ctx.outJson({ path: target, id: header.id, parentSession: header.parentSession ?? null, leafId });
-  else ctx.out(target);
-  return 0;
+  const headerCwd = typeof source.header.cwd === "string" ? source.header.cwd : undefined;
+  return { wanted, labels: source.index.labels, headerCwd };
 }

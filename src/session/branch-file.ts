@@ -67,28 +67,67 @@ export async function readEntryAt(fs: FileSystem, file: string, offset: number):
   return entry;
 }
 
-/** Output is handed on in pieces of about this size. */
+/** Output is handed on in pieces of about this size, in one buffer filled again for each. */
 const PIECE = 1024 * 1024;
 const encoder = new TextEncoder();
 
 /**
- * The new session's bytes: `header`, then the entries of `path` (lean entries of `source`, root
- * first, their lines in increasing file order) read again whole and re-chained, then the
- * re-emitted labels. `onLeaf` hears the id of the last entry written.
+ * Text encoded into buffers of `PIECE` bytes, handed on as each fills: `ready` are the pieces to
+ * hand on; once they are handed on (the writer is done with a piece before it asks for the
+ * next), `release` makes their buffers free to fill again.
+ */
+class Pieces {
+  #buffer: Uint8Array = new Uint8Array(PIECE);
+  #length = 0;
+  #handedOn: Uint8Array[] = [];
+  #free: Uint8Array[] = [];
+  readonly ready: Uint8Array[] = [];
+
+  add(text: string): void {
+    // A character takes at most 3 bytes; a long line goes out as a piece of its own.
+    if (this.#length + text.length * 3 > PIECE) {
+      this.flush();
+      if (text.length * 3 > PIECE) {
+        this.ready.push(encoder.encode(text));
+        return;
+      }
+    }
+    this.#length += encoder.encodeInto(text, this.#buffer.subarray(this.#length)).written;
+  }
+
+  flush(): void {
+    if (this.#length === 0) return;
+    this.ready.push(this.#buffer.subarray(0, this.#length));
+    this.#handedOn.push(this.#buffer);
+    this.#buffer = this.#free.pop() ?? new Uint8Array(PIECE);
+    this.#length = 0;
+  }
+
+  /** The pieces in `ready` were handed on: clears it, and their buffers may be filled again. */
+  release(): void {
+    this.ready.length = 0;
+    this.#free.push(...this.#handedOn);
+    this.#handedOn = [];
+  }
+}
+
+/**
+ * The new session's bytes: `header`, then the entries of a path (root first) whose lines start
+ * at `wanted` (increasing offsets), read again whole and re-chained, then the re-emitted labels. `onLeaf` hears the id of the last entry written. Each piece is valid until
+ * the next is asked for.
  */
 export async function* branchBytes(
   fs: FileSystem,
   file: string,
-  source: BranchSource,
-  path: readonly SessionEntry[],
+  wanted: readonly number[],
   header: SessionHeader,
   labels: ReadonlyMap<string, ResolvedLabel>,
   newId: () => string,
   onLeaf: (id: string | null) => void,
 ): AsyncGenerator<Uint8Array> {
-  const wanted = path.map((entry) => source.offsetOf.get(entry)!);
   const builder = new BranchBuilder();
-  let out = JSON.stringify(header) + "\n";
+  const out = new Pieces();
+  out.add(JSON.stringify(header) + "\n");
   let leaf: string | null = null;
   let next = 0;
   const notes: DecodeNotes = { bom: false, crlf: false };
@@ -97,32 +136,30 @@ export async function* branchBytes(
     if (next >= wanted.length || start + line.offset !== wanted[next]) return;
     next++;
     const entry = decodeObjectLine({ ...line, number: 2 }, notes, []) as unknown as SessionEntry | undefined;
-    if (entry === undefined) throw new Error(`${file} changed while it was read: line at byte ${start + line.offset} is no longer an entry`);
+    if (entry === undefined) throw new Error(`${file} changed while it was read: the line at byte ${start + line.offset} is no longer an entry`);
     const kept = builder.push(entry);
     if (kept === undefined) return;
-    out += JSON.stringify(kept) + "\n";
+    out.add(JSON.stringify(kept) + "\n");
     leaf = kept.id;
   });
-  const end = wanted.length > 0 ? wanted[wanted.length - 1] : 0;
-  for await (const chunk of fs.read(file, { start, reuseBuffer: true })) {
-    // Stop after the chunk that completes the last wanted line.
-    splitter.push(chunk);
-    if (out.length >= PIECE) {
-      yield encoder.encode(out);
-      out = "";
+  if (wanted.length > 0) {
+    for await (const chunk of fs.read(file, { start, reuseBuffer: true })) {
+      splitter.push(chunk);
+      // Pieces made from this chunk go out before the next is read.
+      for (const piece of out.ready) yield piece;
+      out.release();
+      if (next >= wanted.length) break;
     }
-    if (next >= wanted.length) break;
-  }
-  if (next < wanted.length) {
-    splitter.end();
-    if (next < wanted.length) throw new Error(`${file} changed while it was read: it ends before byte ${end}`);
+    if (next < wanted.length) splitter.end();
+    if (next < wanted.length) throw new Error(`${file} changed while it was read: it ends before byte ${wanted[wanted.length - 1]}`);
   }
   for (const label of builder.labels(labels, newId)) {
-    out += JSON.stringify(label) + "\n";
+    out.add(JSON.stringify(label) + "\n");
     leaf = label.id;
   }
   onLeaf(leaf);
-  if (out.length > 0) yield encoder.encode(out);
+  out.flush();
+  yield* out.ready;
 }
 
 /**

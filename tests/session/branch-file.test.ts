@@ -106,7 +106,7 @@ test("branchBytes() writes what createBranchedSession writes, at every leaf", SL
       const head = sessionHeader("new-session", STAMP.toISOString(), String(source.header.cwd), SOURCE);
       let leafId: string | null = null;
       const chunks: Uint8Array[] = [];
-      for await (const chunk of branchBytes(fs, SOURCE, source, branch, head, source.index.labels, ids(), (id) => leafId = id)) chunks.push(chunk);
+      for await (const chunk of branchBytes(fs, SOURCE, offsets, head, source.index.labels, ids(), (id: string | null) => leafId = id)) chunks.push(chunk.slice());
       assert.equal(new TextDecoder().decode(concat(chunks)) + `\nleaf ${leafId}`, expected, `${c.name} at ${leaves[i]}`);
       compared++;
     }
