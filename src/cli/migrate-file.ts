@@ -5,10 +5,12 @@
  */
 import { CURRENT_SESSION_VERSION } from "../core/format/types.ts";
 import type { IssueCode, ReadIssue } from "../core/read/issue.ts";
+import { headerVersion } from "../core/migrate/migrate-session.ts";
 import { parseSession } from "../core/read/read-session.ts";
 import type { FileSystem } from "../io/file-system.ts";
 import { toJsonl } from "../session/entry-builders.ts";
 import { NotASessionError } from "../session/errors.ts";
+import { readHeader } from "../session/read-header.ts";
 import { backupCandidate, freeBackupPath } from "../session/backup.ts";
 import { type RewriteDecision, safeRewrite } from "../session/safe-rewrite.ts";
 import { carriedNote, migrateCarried } from "./migrate-carried.ts";
@@ -44,6 +46,12 @@ export type Plan =
   | { kind: "skip"; result: Omit<MigrateResult, "path"> }
   | { kind: "rewrite"; fromVersion: number; bytes: Uint8Array; lost: ReadIssue[] };
 
+/** The plan for a file whose header says it needs no migration (version `from`, current or newer). */
+function upToDate(from: number): Plan {
+  const message = from === CURRENT_SESSION_VERSION ? `already v${from}` : `version ${from} is newer than this tool knows (${CURRENT_SESSION_VERSION}); left alone`;
+  return { kind: "skip", result: { fromVersion: from, toVersion: from, action: "skipped", message, exitCode: 0 } };
+}
+
 /** What to do with a file holding `original`: pure, so a dry run decides exactly like a real run. */
 export function planMigration(path: string, original: Uint8Array, force: boolean): Plan {
   const file = parseSession(original);
@@ -52,10 +60,7 @@ export function planMigration(path: string, original: Uint8Array, force: boolean
     return { kind: "skip", result: { fromVersion: null, toVersion: null, action: "error", message, exitCode: 3 } };
   }
   const from = file.version;
-  if (!file.migrated) {
-    const message = from === CURRENT_SESSION_VERSION ? `already v${from}` : `version ${from} is newer than this tool knows (${CURRENT_SESSION_VERSION}); left alone`;
-    return { kind: "skip", result: { fromVersion: from, toVersion: from, action: "skipped", message, exitCode: 0 } };
-  }
+  if (!file.migrated) return upToDate(from);
   const lost = file.issues.filter((i) => LOST_IN_REWRITE.has(i.code));
   if (lost.length > 0 && !force) {
     const message = `the rewrite would drop or change ${describeLines(lost)}; fix them, or pass --force (the backup keeps the original)`;
@@ -83,8 +88,15 @@ async function readAll(fs: FileSystem, path: string): Promise<Uint8Array> {
   return bytes;
 }
 
-/** Reads `path` and plans its migration. */
+/**
+ * Reads `path` and plans its migration. A file whose header is current or newer is left alone
+ * whatever follows it, so its header is all that is read (a 1 GB session is not read whole).
+ */
 export async function planFileMigration(fs: FileSystem, path: string, force: boolean): Promise<Plan> {
+  const header = await readHeader(fs, path);
+  if (header !== null && headerVersion(header as unknown as Record<string, unknown>) >= CURRENT_SESSION_VERSION) {
+    return upToDate(headerVersion(header as unknown as Record<string, unknown>));
+  }
   return planMigration(path, await readAll(fs, path), force);
 }
 

@@ -68,9 +68,11 @@ export async function sessionInfo(env: QueryEnv, options: InfoOptions): Promise<
   const messageRoles: Record<string, number> = {};
   let toolCalls = 0;
   const models: string[] = [];
+  let messageCount = 0;
   for (const entry of file.entries) {
     count(entryTypes, String(entry.type));
     if (entry.type !== "message") continue;
+    messageCount++;
     const message = (entry as MessageEntry).message;
     if (!message || typeof message !== "object") continue;
     count(messageRoles, String(message.role));
@@ -104,6 +106,5 @@ export async function sessionInfo(env: QueryEnv, options: InfoOptions): Promise<
     models,
     problems,
   };
-  const messageCount = file.entries.filter((e) => e.type === "message").length;
   return { value, usage: totals, byKey, inherited, toolCalls, messageCount, migrated: file.migrated };
 }

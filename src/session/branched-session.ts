@@ -36,30 +36,52 @@ export function branchedEntries(
   labels: ReadonlyMap<string, ResolvedLabel>,
   newId: () => string,
 ): SessionEntry[] {
+  const branch = new BranchBuilder();
   const kept: SessionEntry[] = [];
-  const nextKeptAfterLabel = new Map<string, string>();
-  let droppedLabels: string[] = [];
-  let parentId: string | null = null;
   for (const entry of path) {
+    const out = branch.push(entry);
+    if (out !== undefined) kept.push(out);
+  }
+  return [...kept, ...branch.labels(labels, newId)];
+}
+
+/**
+ * `branchedEntries` one path entry at a time, root first, so a path of a million entries is
+ * written without holding it: `push` gives each kept entry, re-chained, as soon as it comes;
+ * `labels` then gives the re-emitted labels.
+ */
+export class BranchBuilder {
+  #nextKeptAfterLabel = new Map<string, string>();
+  #droppedLabels: string[] = [];
+  #taken = new Set<string>();
+  #parentId: string | null = null;
+
+  /** The entry as the new session holds it, or undefined for a label (dropped). */
+  push(entry: SessionEntry): SessionEntry | undefined {
     if (entry.type === "label") {
-      droppedLabels.push(entry.id);
-      continue;
+      this.#droppedLabels.push(entry.id);
+      return undefined;
     }
-    for (const id of droppedLabels) nextKeptAfterLabel.set(id, entry.id);
-    droppedLabels = [];
-    kept.push(rechained(entry, parentId, nextKeptAfterLabel));
-    parentId = entry.id;
+    for (const id of this.#droppedLabels) this.#nextKeptAfterLabel.set(id, entry.id);
+    this.#droppedLabels = [];
+    const out = rechained(entry, this.#parentId, this.#nextKeptAfterLabel);
+    this.#parentId = entry.id;
+    this.#taken.add(entry.id);
+    return out;
   }
-  const taken = new Set(kept.map((entry) => entry.id));
-  const reemitted: SessionEntry[] = [];
-  for (const [targetId, { label, timestamp }] of labels) {
-    if (!taken.has(targetId)) continue;
-    const id = uniqueEntryId(taken, newId);
-    taken.add(id);
-    reemitted.push(labelEntry({ id, parentId, timestamp }, targetId, label));
-    parentId = id;
+
+  /** Fresh label entries for the resolved labels whose target was kept, chained after the path. */
+  labels(labels: ReadonlyMap<string, ResolvedLabel>, newId: () => string): SessionEntry[] {
+    const reemitted: SessionEntry[] = [];
+    for (const [targetId, { label, timestamp }] of labels) {
+      if (!this.#taken.has(targetId)) continue;
+      const id = uniqueEntryId(this.#taken, newId);
+      this.#taken.add(id);
+      reemitted.push(labelEntry({ id, parentId: this.#parentId, timestamp }, targetId, label));
+      this.#parentId = id;
+    }
+    return reemitted;
   }
-  return [...kept, ...reemitted];
 }
 
 function rechained(entry: SessionEntry, parentId: string | null, nextKeptAfterLabel: ReadonlyMap<string, string>): SessionEntry {

@@ -9,6 +9,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, it } from "node:test";
 import { nodeFileSystem } from "../../src/io/node.ts";
+import { wrap } from "./_fs-wrappers.ts";
 import { addSession, CWD, fingerprint, header, jsonl, memoryFs, readOnlyFs, readText, runCli, sessionDir, userEntry, writeText } from "./_harness.ts";
 
 /** A version 1 file: no ids, a hookMessage, a compaction pointing at line 2 by index. */
@@ -182,5 +183,25 @@ describe("migrate", () => {
     } finally {
       await rm(root, { recursive: true, force: true });
     }
+  });
+  it("migrate leaves a v3 file alone after reading only its start, however long the file", async () => {
+    const fs = memoryFs();
+    const line = (i: number) => JSON.stringify(userEntry(`u${i}`, i === 0 ? null : `u${i - 1}`, "x".repeat(1000)));
+    const lines = [JSON.stringify(header("big-v3")), ...Array.from({ length: 3000 }, (_, i) => line(i))];
+    const path = `${DIR}/2024-01-01T00-00-00-000Z_big-v3.jsonl`;
+    await writeText(fs, path, lines.join("\n") + "\n");
+    let bytesRead = 0;
+    const counting = wrap(fs, {
+      read: (p, range) => (async function* () {
+        for await (const chunk of fs.read(p, range)) {
+          bytesRead += chunk.length;
+          yield chunk;
+        }
+      })(),
+    });
+    const r = await runCli(["migrate", path], { fs: counting });
+    assert.equal(r.code, 0, r.stderr);
+    assert.equal(r.stdout, `already v3: ${path}\n`);
+    assert.ok(bytesRead < 200_000, `read ${bytesRead} bytes of a ${lines.join("\n").length}-byte file`);
   });
 });

@@ -131,6 +131,8 @@ export function listingHeaderLine(line: RawLine, onBad?: (problem: string) => vo
 }
 
 function addText(state: ListingState, message: Record<string, unknown>, texts: string[] | undefined): void {
+  // Without `texts`, only the first user message's text is wanted: no other is joined.
+  if (!texts && (state.firstMessage || message.role !== "user")) return;
   const text = textOf(message);
   if (!text) return;
   texts?.push(text);

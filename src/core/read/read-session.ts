@@ -16,6 +16,8 @@ export interface SessionFile {
   entries: SessionEntry[];
   /** The 1-based file line of each entry in `entries`. */
   entryLines: number[];
+  /** With `offsets`: the byte offset in the file of each entry's line, to read it again. */
+  entryOffsets?: number[];
   issues: ReadIssue[];
   /** The version on disk (a missing version is 1); 0 when not a session. */
   version: number;
@@ -42,6 +44,8 @@ export interface ReadOptions {
    * A skimmed line that does not parse cleanly is parsed again whole.
    */
   skim?: (bytes: Uint8Array) => Uint8Array | undefined;
+  /** Note where each entry's line starts (`entryOffsets`), for a reader that reads some again. */
+  offsets?: boolean;
 }
 
 /** Lines at least this long are offered to `skim`. */
@@ -63,6 +67,7 @@ export class SessionReader {
   #issues: ReadIssue[] = [];
   #objects: Record<string, unknown>[] = [];
   #objectLines: number[] = [];
+  #objectOffsets: number[] | undefined;
   #lastLine: RawLine | null = null;
   #bytes = 0;
   #keep: ReadOptions["keep"];
@@ -73,6 +78,7 @@ export class SessionReader {
   constructor(options: ReadOptions = {}) {
     this.#keep = options.keep;
     this.#skim = options.skim;
+    if (options.offsets) this.#objectOffsets = [];
   }
 
   push(chunk: Uint8Array): void {
@@ -95,6 +101,7 @@ export class SessionReader {
     } else if (this.#live && value.type !== "session") value = this.#keep!(value);
     this.#objects.push(value);
     this.#objectLines.push(line.number);
+    this.#objectOffsets?.push(line.offset);
   }
 
   /** The line parsed with its bulk cut out, or undefined to parse it whole. */
@@ -133,6 +140,8 @@ export class SessionReader {
     const header = objects[0] as SessionHeader;
     const entries: SessionEntry[] = [];
     const entryLines: number[] = [];
+    const offsets = this.#objectOffsets;
+    const entryOffsets: number[] | undefined = offsets && [];
     for (let i = 1; i < objects.length; i++) {
       const line = this.#objectLines[i];
       if (objects[i].type === "session") {
@@ -142,9 +151,10 @@ export class SessionReader {
       const keep = this.#keep && !this.#live ? this.#keep : undefined;
       entries.push((keep ? keep(objects[i]) : objects[i]) as unknown as SessionEntry);
       entryLines.push(line);
+      entryOffsets?.push(offsets![i]);
     }
     issues.sort(byLine);
-    return { ...base, header, entries, entryLines, version, migrated, notSession: false };
+    return { ...base, header, entries, entryLines, ...(entryOffsets && { entryOffsets }), version, migrated, notSession: false };
   }
 }
 

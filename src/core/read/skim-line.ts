@@ -8,6 +8,7 @@
  * (at least `chars` + 1 UTF-16 units, not all blank) is more than a lean entry keeps of it.
  * @module
  */
+import { stepChar, type StringTail, stringTailJs, WasmStringScanner } from "./string-scan.ts";
 
 /** Strings shorter than this many bytes are left alone. */
 const MIN_CUT = 1024;
@@ -17,40 +18,22 @@ const MAX_CHAR_BYTES = 6;
 const QUOTE = 0x22;
 const BACKSLASH = 0x5c;
 const COLON = 0x3a;
-const ESCAPES = new Set([0x22, 0x5c, 0x2f, 0x62, 0x66, 0x6e, 0x72, 0x74]);
 
-function isHex(b: number): boolean {
-  return (b >= 0x30 && b <= 0x39) || (b >= 0x41 && b <= 0x46) || (b >= 0x61 && b <= 0x66);
-}
+/** How the rest of a string is scanned once the part that stays is known (see string-scan.ts). */
+export type TailScan = (b: Uint8Array, from: number) => StringTail;
 
-/** Length of the UTF-8 sequence starting at `i` when valid (no overlongs or surrogates), else 0. */
-function utf8Length(b: Uint8Array, i: number, end: number): number {
-  const c = b[i];
-  const cont = (k: number) => i + k < end && (b[i + k] & 0xc0) === 0x80;
-  if (c >= 0xc2 && c <= 0xdf) return cont(1) ? 2 : 0;
-  if (c >= 0xe0 && c <= 0xef) {
-    if (!cont(1) || !cont(2)) return 0;
-    const c1 = b[i + 1];
-    if ((c === 0xe0 && c1 < 0xa0) || (c === 0xed && c1 > 0x9f)) return 0;
-    return 3;
-  }
-  if (c >= 0xf0 && c <= 0xf4) {
-    if (!cont(1) || !cont(2) || !cont(3)) return 0;
-    const c1 = b[i + 1];
-    if ((c === 0xf0 && c1 < 0x90) || (c === 0xf4 && c1 > 0x8f)) return 0;
-    return 4;
-  }
-  return 0;
-}
+const scanner = WasmStringScanner.create();
+/** The WebAssembly scan where there is one, else the byte loop: the same answers. */
+const fastTail: TailScan = scanner ? (b, from) => scanner.tail(b, from) : stringTailJs;
 
 /**
  * Walks the string literal whose opening quote is at `start`. Returns the index of its closing
  * quote, whether its content is clean (valid escapes, no control bytes, valid UTF-8), and the
- * first character boundary at or after `start + 1 + KEEP_BYTES`.
+ * first character boundary at or after `start + 1 + keepBytes` once more than `chars` printable
+ * characters came before it. Up to there it looks at each character; `tail` does the rest.
  */
-function walkString(b: Uint8Array, start: number, keepBytes: number, chars: number): { end: number; clean: boolean; cutAt: number } {
+function walkString(b: Uint8Array, start: number, keepBytes: number, chars: number, tail: TailScan): { end: number; clean: boolean; cutAt: number } {
   let clean = true;
-  let cutAt = -1;
   // Printable ASCII characters seen: each is one a preview shows (it trims blanks and folds runs
   // of control characters, never these), so the part that stays is long enough once it holds
   // `chars` + 1 of them, and `keepBytes` bytes.
@@ -58,33 +41,22 @@ function walkString(b: Uint8Array, start: number, keepBytes: number, chars: numb
   const want = start + 1 + keepBytes;
   let i = start + 1;
   while (i < b.length) {
-    if (cutAt < 0 && i >= want && printable > chars) cutAt = i;
+    if (i >= want && printable > chars) {
+      const rest = tail(b, i);
+      return { end: rest.end, clean: clean && rest.clean, cutAt: i };
+    }
     const c = b[i];
-    if (c > 0x20 && c < 0x7f && c !== BACKSLASH) printable++;
-    if (c === QUOTE) return { end: i, clean, cutAt };
-    if (c === BACKSLASH) {
-      const n = b[i + 1];
-      if (n === 0x75) {
-        if (!(isHex(b[i + 2]) && isHex(b[i + 3]) && isHex(b[i + 4]) && isHex(b[i + 5]))) clean = false;
-        i += 6;
-      } else {
-        if (n === undefined || !ESCAPES.has(n)) clean = false;
-        i += 2;
-      }
-      continue;
-    }
-    if (c < 0x20) clean = false;
-    if (c < 0x80) {
+    if (c === QUOTE) return { end: i, clean, cutAt: -1 };
+    if (c > 0x20 && c < 0x7f && c !== BACKSLASH) {
+      printable++;
       i++;
       continue;
     }
-    const len = utf8Length(b, i, b.length);
-    if (len === 0) {
-      clean = false;
-      i++;
-    } else i += len;
+    const step = stepChar(b, i);
+    if (!step.clean) clean = false;
+    i = step.next;
   }
-  return { end: -1, clean: false, cutAt };
+  return { end: -1, clean: false, cutAt: -1 };
 }
 
 const decoder = new TextDecoder();
@@ -100,7 +72,8 @@ const decoder = new TextDecoder();
  * skimLine(line, new Set(["id"]), 41)!.length; // 272: the text keeps 6 × 42 bytes
  * ```
  */
-export function skimLine(b: Uint8Array, kept: ReadonlySet<string>, chars: number): Uint8Array | undefined {
+export function skimLine(b: Uint8Array, kept: ReadonlySet<string>, chars: number, tail: TailScan = fastTail): Uint8Array | undefined {
+  scanner?.reset();
   const keepBytes = (chars + 1) * MAX_CHAR_BYTES;
   const minCut = Math.max(MIN_CUT, 2 * keepBytes);
   const parts: Uint8Array[] = [];
@@ -120,7 +93,7 @@ export function skimLine(b: Uint8Array, kept: ReadonlySet<string>, chars: number
       if (keys.pop() === "usage") inUsage--;
       key = undefined;
     } else if (c === QUOTE) {
-      const { end, clean, cutAt } = walkString(b, i, keepBytes, chars);
+      const { end, clean, cutAt } = walkString(b, i, keepBytes, chars, tail);
       if (end < 0) break;
       let j = end + 1;
       while (j < b.length && (b[j] === 0x20 || b[j] === 0x09)) j++;

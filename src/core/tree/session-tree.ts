@@ -139,11 +139,16 @@ export class SessionTree {
   /** Structural problems: self-parents, cycles, missing parents, duplicate ids, labels on nothing. */
   findIssues(entryLines?: readonly number[]): ReadIssue[] {
     const issues: ReadIssue[] = [];
-    const lineOf = new Map<SessionEntry, number>();
-    this.entries.forEach((entry, i) => lineOf.set(entry, entryLines?.[i] ?? 0));
+    // The line of an entry, by entry: only needed for a cycle, so made only then.
+    let lines: Map<SessionEntry, number> | undefined;
+    const lineOf = (entry: SessionEntry) => {
+      lines ??= new Map(this.entries.map((e, i) => [e, entryLines?.[i] ?? 0]));
+      return lines.get(entry) ?? 0;
+    };
     const seen = new Set<string>();
-    for (const entry of this.entries) {
-      const line = lineOf.get(entry) ?? 0;
+    for (let i = 0; i < this.entries.length; i++) {
+      const entry = this.entries[i];
+      const line = entryLines?.[i] ?? 0;
       // Without these fields the checks below would compare undefined with undefined.
       if (typeof entry.id !== "string") {
         issues.push(issue(line, "missing-field", `Entry on line ${line} has no string "id" field`));
@@ -176,7 +181,7 @@ export class SessionTree {
         if (parentId === null || parentId === undefined || parentId === current.id) break;
         const parent = this.byId.get(parentId);
         if (parent && state.get(parent.id) === 1) {
-          issues.push(issue(lineOf.get(current) ?? 0, "cycle", `Entry "${current.id}" has parent "${parent.id}", which leads back to it (a parent cycle)`, current.id));
+          issues.push(issue(lineOf(current), "cycle", `Entry "${current.id}" has parent "${parent.id}", which leads back to it (a parent cycle)`, current.id));
           break;
         }
         current = parent;

@@ -36,9 +36,10 @@ export async function forkBefore(
   options: { strict?: boolean } = {},
 ): Promise<number> {
   let text: string | undefined;
-  const code = await branchOut(ctx, path, (tree) => {
+  const code = await branchOut(ctx, path, async (tree, source) => {
     const entryId = typeof entry === "string" ? entry : entry(tree);
-    const chosen = tree.byId.get(entryId);
+    // The tree may hold lean copies: the text comes from the entry as the file holds it.
+    const chosen = tree.byId.has(entryId) ? await source.fullEntry(entryId) : undefined;
     if (!chosen) return { leafId: null, why: `Entry ${entryId} is no longer in ${path}` };
     text = promptText(chosen);
     const leafId = text === undefined && !options.strict ? chosen.id : chosen.parentId;
