@@ -22,7 +22,7 @@ import { allSessionFiles, sessionFilesIn } from "../session/list-sessions.ts";
 import { EventStreams } from "./live/event-stream.ts";
 import { SessionWatcher } from "./live/session-watcher.ts";
 import { ServeMetrics } from "./metrics/serve-metrics.ts";
-import { collectGarbage } from "./runtime/mod.ts";
+import { collectGarbage } from "../io/collect-garbage.ts";
 import { AnswerCache } from "./answer-cache.ts";
 import { mcpHttpHandler } from "../mcp/http.ts";
 

@@ -19,6 +19,7 @@ import { BranchBuilder } from "./branched-session.ts";
 import { EntryIndex, type ResolvedLabel } from "./entry-index.ts";
 import { NotASessionError, refuseTooDeep, SessionWriteConflictError } from "./errors.ts";
 import { SESSION_FILE_MODE } from "./session-writer.ts";
+import { collectGarbage } from "../io/collect-garbage.ts";
 
 /**
  * What branching looks at of an entry: its links and type, a label's target, text and time, a
@@ -91,10 +92,6 @@ export async function readEntryAt(fs: FileSystem, file: string, offset: number):
  * every 64 MB keeps it near what the pass holds. Elsewhere nothing is asked.
  */
 const COLLECT_EVERY = 64 * 1024 * 1024;
-
-function collectGarbage(): void {
-  (globalThis as { Bun?: { gc?: (full: boolean) => void } }).Bun?.gc?.(true);
-}
 
 /** Output is handed on in pieces of about this size, in one buffer filled again for each. */
 const PIECE = 1024 * 1024;

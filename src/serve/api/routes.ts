@@ -20,7 +20,7 @@ import { isSafeEntryRef, isSafeRef } from "../security.ts";
 import type { ServeState } from "../serve-state.ts";
 import { openApiDocument } from "./openapi.ts";
 import { prettyJson } from "./pretty-json.ts";
-import { collectGarbage } from "../runtime/mod.ts";
+import { collectGarbage } from "../../io/collect-garbage.ts";
 import { versioned } from "../../query/json-version.ts";
 
 /** Entries per page when `limit` is not given, and the most one page may hold. */
