@@ -8,8 +8,9 @@ import type { DigestKind } from "../core/digest/digester.ts";
 import type { DocRow } from "../core/digest/docs-digest.ts";
 import type { FileStat, FileSystem } from "../io/file-system.ts";
 import { mapConcurrent } from "../session/list-sessions.ts";
+import { type CheckMode, checkKey, type FolderListing, listThroughFolders, quickTrust } from "./folder-check.ts";
 import { refreshFile, type RefreshOutcome } from "./refresh-file.ts";
-import type { CatalogRecord, CatalogStore, DocBatch, SectionChanges } from "./store.ts";
+import type { CatalogRecord, CatalogStore, DocBatch, FolderSnapshot, RecordStamp, SectionChanges } from "./store.ts";
 
 // deno-lint-ignore no-explicit-any
 type AnyKind = DigestKind<any, any>;
@@ -28,6 +29,10 @@ export interface CatalogOptions {
   concurrency?: number;
   /** False for a caller that reports a failed save itself (`saveProblem`): no note then. */
   noteSaveFailures?: boolean;
+  /** `auto` (default): the quick check where a full one is recent (see folder-check.ts); `full`: always full. */
+  check?: CheckMode;
+  /** The clock of the quick check, in ms; default `Date.now`. */
+  now?: () => number;
 }
 
 /** What a refresh may also do. */
@@ -58,6 +63,11 @@ export interface RefreshOptions {
   pauseEveryMs?: number;
   /** Checked at each pause: once aborted, the refresh stops there and rejects with the signal's reason. */
   signal?: AbortSignal;
+  /**
+   * The files' listing (`Catalog.listFiles`): lets the refresh make the quick check, taking files
+   * of unchanged folders on trust, and saves the folders listed (and a full check) once done.
+   */
+  listing?: FolderListing;
 }
 
 /** What a refresh did, file by file (a file counts once, by the most work any section needed). */
@@ -140,6 +150,9 @@ export class Catalog {
   #loaded = new Map<string, Promise<Map<string, CatalogRecord>>>();
   #saveProblem: string | undefined;
   #noteSaveFailures: boolean;
+  #check: CheckMode;
+  #now: () => number;
+  #folders: Promise<FolderSnapshot | null> | undefined;
 
   constructor(fs: FileSystem, options: CatalogOptions = {}) {
     this.fs = fs;
@@ -147,6 +160,37 @@ export class Catalog {
     this.#note = options.note ?? (() => {});
     this.#concurrency = options.concurrency ?? 1;
     this.#noteSaveFailures = options.noteSaveFailures ?? true;
+    this.#check = options.check ?? "auto";
+    this.#now = options.now ?? Date.now;
+  }
+
+  /**
+   * The session files of `dir` (`nested`: of each project folder in it), listing only the folders
+   * whose mtime changed since the catalog last listed them; pass the result to `refresh` as `listing`.
+   */
+  async listFiles(dir: string, nested: boolean): Promise<FolderListing> {
+    this.#folders ??= this.#store?.loadFolders ? this.#store.loadFolders().catch(() => null) : Promise.resolve(null);
+    return listThroughFolders(this.fs, await this.#folders, dir, { nested, mode: this.#check, now: this.#now() });
+  }
+
+  /** The quick check's test for `kinds` over `listing`, or undefined for a full check. */
+  #trust(kinds: readonly AnyKind[], listing: FolderListing | undefined): ((path: string, stamp: RecordStamp) => boolean) | undefined {
+    return listing && quickTrust(listing, kinds, { mode: this.#check, now: this.#now() });
+  }
+
+  /** Saves the folders `listing` listed and, when every file was stat'ed, the full check of `kinds`. */
+  async #saveListing(kinds: readonly AnyKind[], listing: FolderListing | undefined, full: boolean): Promise<void> {
+    if (!listing || !this.#store?.saveFolders || listing.snapshot === null) return;
+    const checks = new Map(full ? kinds.map((kind) => [checkKey(kind), listing.startedMs]) : []);
+    if (listing.listed.length === 0 && listing.removed.length === 0 && checks.size === 0) return;
+    try {
+      await this.#store.saveFolders(listing.listed, listing.removed, checks);
+      for (const folder of listing.listed) listing.snapshot.folders.set(folder.path, folder);
+      for (const path of listing.removed) listing.snapshot.folders.delete(path);
+      for (const [key, at] of checks) listing.snapshot.fullChecks.set(key, at);
+    } catch (error) {
+      this.#saveProblem ??= (error as Error).message;
+    }
   }
 
   /** Why the first save to the store failed since this catalog was made (undefined: none did). */
@@ -247,8 +291,9 @@ export class Catalog {
    * the same size and mtime, and none would be dropped from `listedDirs`. Answered without
    * loading the records where the store can list their stamps; else false (refresh instead).
    */
-  async unchanged(kind: AnyKind, files: readonly string[], options: Pick<RefreshOptions, "listedDirs"> = {}): Promise<boolean> {
+  async unchanged(kind: AnyKind, files: readonly string[], options: Pick<RefreshOptions, "listedDirs" | "listing"> = {}): Promise<boolean> {
     if (!this.#store?.loadStamps || this.#loaded.has(kind.name)) return false;
+    const trust = this.#trust([kind], options.listing);
     const asked = new Set<string>();
     let stamps;
     try {
@@ -257,6 +302,10 @@ export class Catalog {
       for (const path of files) {
         const stamp = stamps.get(path);
         if (!stamp) return false;
+        if (trust?.(path, stamp)) {
+          asked.add(path);
+          continue;
+        }
         const stat = await this.fs.stat(path);
         if (!stat?.isFile || stamp.size !== stat.size || stamp.mtimeMs !== stat.mtimeMs) return false;
         asked.add(path);
@@ -265,19 +314,22 @@ export class Catalog {
       return false;
     }
     // Every stamp is of a file asked for (the usual case): nothing would be dropped.
-    if (asked.size === stamps.size) return true;
     const listed = inDirs(options.listedDirs);
-    return ![...stamps.keys()].some((path) => !asked.has(path) && listed(path));
+    const same = asked.size === stamps.size || ![...stamps.keys()].some((path) => !asked.has(path) && listed(path));
+    if (same) await this.#saveListing([kind], options.listing, trust === undefined);
+    return same;
   }
 
   /** Brings the records of `kinds` up to date for `files` and saves what changed. */
   async refresh(kinds: readonly AnyKind[], files: readonly string[], options: RefreshOptions = {}): Promise<CatalogView> {
     const paths = [...new Set(files)];
-    // Stats run in the background while the stored records load.
-    const statting = mapConcurrent(paths, STAT_CONCURRENCY, (path) => this.fs.stat(path).catch(() => null));
+    const trust = options.partial ? undefined : this.#trust(kinds, options.listing);
+    // Stats run in the background while the stored records load (after, for the quick check: it needs the records).
+    const statOf = (path: string) => this.fs.stat(path).catch(() => null);
+    const statting = trust ? undefined : mapConcurrent(paths, STAT_CONCURRENCY, statOf);
     const pace = pacer(options);
     const stored = await Promise.all(kinds.map((kind) => options.partial ? this.#recordsOf(kind, paths, pace) : this.#records(kind)));
-    const stats = await statting;
+    const stats = statting ? await statting : await this.#quickStats(paths, stored, trust!, statOf);
     const counts: RefreshCounts = { files: 0, unchanged: 0, touched: 0, appended: 0, read: 0, removed: 0, bytesRead: 0, unreadable: 0 };
     const fresh = kinds.map(() => new Map<string, CatalogRecord>());
     const seen = new Set<string>();
@@ -359,12 +411,39 @@ export class Catalog {
       }
     }
     await flush();
+    await this.#saveListing(kinds, options.listing, trust === undefined && !options.partial);
     counts.bytesRead = counter.bytes;
     if (counts.unreadable > 0) {
       const files = counts.unreadable === 1 ? "1 session file" : `${counts.unreadable} session files`;
       this.#warn("unreadable", `${files} could not be read and ${counts.unreadable === 1 ? "is" : "are"} left out (${counts.firstUnreadable})`);
     }
     return new CatalogView(new Map(kinds.map((kind, i) => [kind.name, fresh[i]])), counts);
+  }
+
+  /**
+   * The quick check's stats: a file whose stored records (one per section, all alike) pass `trust`
+   * gets its records' size and mtime without a stat; the others are stat'ed.
+   */
+  async #quickStats(
+    paths: readonly string[],
+    stored: readonly Map<string, CatalogRecord>[],
+    trust: (path: string, stamp: RecordStamp) => boolean,
+    statOf: (path: string) => Promise<FileStat | null>,
+  ): Promise<(FileStat | null)[]> {
+    const stats = new Array<FileStat | null>(paths.length).fill(null);
+    const todo: number[] = [];
+    for (const [i, path] of paths.entries()) {
+      const first = stored[0].get(path);
+      const alike = first !== undefined && stored.every((records) => {
+        const r = records.get(path);
+        return r !== undefined && r.size === first.size && r.mtimeMs === first.mtimeMs;
+      });
+      if (alike && trust(path, first)) stats[i] = { size: first.size, mtimeMs: first.mtimeMs, isFile: true, isDirectory: false, mode: 0 };
+      else todo.push(i);
+    }
+    const found = await mapConcurrent(todo, STAT_CONCURRENCY, (i) => statOf(paths[i]));
+    todo.forEach((i, k) => (stats[i] = found[k]));
+    return stats;
   }
 
   close(): void {

@@ -118,8 +118,8 @@ export async function searchText(env: QueryEnv, options: SearchOptions): Promise
     tz: timeZoneOption(options.tz),
   });
   const { result, sessions, shortIds } = await env.withCatalog(async (catalog) => {
-    const scope = await sessionScope(env, Boolean(options.all));
-    const [refresh, done] = withProgress(env, "Searching sessions", { listedDirs: scope.dirs });
+    const scope = await sessionScope(env, Boolean(options.all), catalog);
+    const [refresh, done] = withProgress(env, "Searching sessions", { listedDirs: scope.dirs, listing: scope.listing });
     try {
       const found = await searchSessions(catalog, scope, q, { limit, filter, cwdFilter: scope.cwdFilter, processCwd: env.storage.processCwd, refresh, onBadHeader: refresh.onBadHeader });
       if (!options.shortIds) return { ...found, shortIds: undefined };

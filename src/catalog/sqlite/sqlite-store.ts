@@ -9,6 +9,8 @@ import {
   type CatalogRecord,
   type CatalogStore,
   decodeState,
+  type FolderRecord,
+  type FolderSnapshot,
   encodeState,
   type IndexedDoc,
   type RecordStamp,
@@ -29,7 +31,9 @@ CREATE TABLE IF NOT EXISTS docs (
   id INTEGER PRIMARY KEY, path TEXT NOT NULL, entry_id TEXT, ts TEXT, role TEXT NOT NULL, part TEXT NOT NULL,
   line INTEGER NOT NULL, off INTEGER NOT NULL, len INTEGER NOT NULL);
 CREATE INDEX IF NOT EXISTS docs_path ON docs (path, off);
-CREATE INDEX IF NOT EXISTS records_stamps ON records (section, version, path, size, mtime);`;
+CREATE INDEX IF NOT EXISTS records_stamps ON records (section, version, path, size, mtime);
+CREATE TABLE IF NOT EXISTS folders (path TEXT PRIMARY KEY, mtime REAL NOT NULL, listed REAL NOT NULL, names TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS full_checks (section TEXT PRIMARY KEY, at REAL NOT NULL);`;
 
 const MMAP_BYTES = 1 << 30;
 const SELECT_RECORDS = "SELECT path, size, mtime, end_, lines, head, tail, header_id, state, final FROM records WHERE section = ? AND version = ?";
@@ -206,6 +210,31 @@ export class SqliteCatalogStore implements CatalogStore {
     this.#db.exec("INSERT INTO docs_fts (docs_fts) VALUES ('delete-all'); DELETE FROM docs;");
   }
 
+  loadFolders(): Promise<FolderSnapshot> {
+    const folders = new Map<string, FolderRecord>();
+    for (const [path, mtime, listed, names] of this.#db.prepare("SELECT path, mtime, listed, names FROM folders").values()) {
+      const list = String(names);
+      folders.set(String(path), { path: String(path), mtimeMs: Number(mtime), listedMs: Number(listed), names: list === "" ? [] : list.split("\n") });
+    }
+    const fullChecks = new Map<string, number>();
+    for (const [section, at] of this.#db.prepare("SELECT section, at FROM full_checks").values()) fullChecks.set(String(section), Number(at));
+    return Promise.resolve({ folders, fullChecks });
+  }
+
+  saveFolders(folders: readonly FolderRecord[], remove: readonly string[], fullChecks: ReadonlyMap<string, number>): Promise<void> {
+    const db = this.#db;
+    this.#transaction(() => {
+      // Names cannot hold a newline here: a name with one is never a session file pi makes, and it is listed every time.
+      const put = db.prepare("INSERT OR REPLACE INTO folders (path, mtime, listed, names) VALUES (?, ?, ?, ?)");
+      for (const f of folders) put.run(f.path, f.mtimeMs, f.listedMs, f.names.join("\n"));
+      const drop = db.prepare("DELETE FROM folders WHERE path = ?");
+      for (const path of remove) drop.run(path);
+      const check = db.prepare("INSERT OR REPLACE INTO full_checks (section, at) VALUES (?, ?)");
+      for (const [section, at] of fullChecks) check.run(section, at);
+    });
+    return Promise.resolve();
+  }
+
   searchDocs(expression: string, offset: number, limit: number): Promise<IndexedDoc[]> {
     const rows = this.#db.prepare(
       "SELECT path, entry_id, ts, role, part, line, off, len FROM docs WHERE id IN (SELECT rowid FROM docs_fts WHERE docs_fts MATCH ?) ORDER BY ts DESC, path, line, part LIMIT ? OFFSET ?",
@@ -224,7 +253,7 @@ export class SqliteCatalogStore implements CatalogStore {
 
   clear(): Promise<void> {
     this.#transaction(() => {
-      this.#db.exec("DELETE FROM records");
+      this.#db.exec("DELETE FROM records; DELETE FROM folders; DELETE FROM full_checks;");
       if (this.supportsDocs) this.#clearDocs();
     });
     return Promise.resolve();
