@@ -177,7 +177,7 @@ export function storeContract(name: string, make: () => Promise<{ store: Catalog
   });
 
   it("keeps the quick check's folders and full checks, merged by path and section", async (store) => {
-    if (!store.loadFolders || !store.saveFolders) return;
+    assert.ok(store.loadFolders && store.saveFolders, "every store keeps them");
     assert.deepEqual(await store.loadFolders(), { folders: new Map(), fullChecks: new Map() });
     const a = { path: "/s/--a--", mtimeMs: 1748772000123.5, listedMs: 1748772009000, names: ["x.jsonl", "ü 日本.jsonl"] };
     const b = { path: "/s/--b--", mtimeMs: 5, listedMs: 9000, names: [] };

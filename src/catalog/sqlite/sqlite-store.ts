@@ -35,6 +35,8 @@ CREATE TABLE IF NOT EXISTS full_checks (section TEXT PRIMARY KEY, at REAL NOT NU
 
 const MMAP_BYTES = 1 << 30;
 const SELECT_RECORDS = "SELECT path, size, mtime, end_, lines, head, tail, header_id, state, final FROM records WHERE section = ? AND version = ?";
+/** Records read per query by `load`. */
+const LOAD_SLICE = 1000;
 /** Paths per `IN (…)` list: well below SQLite's limit on parameters. */
 const PATHS_PER_QUERY = 500;
 
@@ -148,7 +150,15 @@ export class SqliteCatalogStore implements CatalogStore {
 
   load(section: SectionKey): Promise<Map<string, CatalogRecord>> {
     const records = new Map<string, CatalogRecord>();
-    addRecords(section, records, this.#db.prepare(SELECT_RECORDS).all(section.name, section.version));
+    // A slice at a time, in path order: the rows of one slice are garbage before the next is read,
+    // so the rows of the whole section (their states as text) are never all held at once.
+    const slice = this.#db.prepare(`${SELECT_RECORDS} AND path > ? ORDER BY path LIMIT ${LOAD_SLICE}`);
+    for (let after = ""; ;) {
+      const rows = slice.all(section.name, section.version, after);
+      addRecords(section, records, rows);
+      if (rows.length < LOAD_SLICE) break;
+      after = rows[rows.length - 1].path as string;
+    }
     return Promise.resolve(records);
   }
 
@@ -184,6 +194,31 @@ export class SqliteCatalogStore implements CatalogStore {
       if (section.name !== "docs" || !this.supportsDocs) return;
       for (const path of changes.remove) this.#docs.remove(path);
       for (const batch of changes.docs ?? []) this.#docs.add(batch);
+    });
+    return Promise.resolve();
+  }
+
+  loadFolders(): Promise<FolderSnapshot> {
+    const folders = new Map<string, FolderRecord>();
+    for (const [path, mtime, listed, names] of this.#db.prepare("SELECT path, mtime, listed, names FROM folders").values()) {
+      const list = String(names);
+      folders.set(String(path), { path: String(path), mtimeMs: Number(mtime), listedMs: Number(listed), names: list === "" ? [] : list.split("\n") });
+    }
+    const fullChecks = new Map<string, number>();
+    for (const [section, at] of this.#db.prepare("SELECT section, at FROM full_checks").values()) fullChecks.set(String(section), Number(at));
+    return Promise.resolve({ folders, fullChecks });
+  }
+
+  saveFolders(folders: readonly FolderRecord[], remove: readonly string[], fullChecks: ReadonlyMap<string, number>): Promise<void> {
+    const db = this.#db;
+    this.#transaction(() => {
+      // Names are kept one a line: a folder with a name holding a newline is never saved (folder-check.ts).
+      const put = db.prepare("INSERT OR REPLACE INTO folders (path, mtime, listed, names) VALUES (?, ?, ?, ?)");
+      for (const f of folders) put.run(f.path, f.mtimeMs, f.listedMs, f.names.join("\n"));
+      const drop = db.prepare("DELETE FROM folders WHERE path = ?");
+      for (const path of remove) drop.run(path);
+      const check = db.prepare("INSERT OR REPLACE INTO full_checks (section, at) VALUES (?, ?)");
+      for (const [section, at] of fullChecks) check.run(section, at);
     });
     return Promise.resolve();
   }
