@@ -609,6 +609,16 @@ async function corpusReport(): Promise<string> {
     const target = r.row.role === "ours" ? "≤ 2,048 (issue 22)" : "";
     slope.push(`| ${r.row.name} | ${fmtMb(rssSmall / 1024)} | ${fmtMb(rssBig / 1024)} | ${fmtCount(perSession)} | ${target} |`);
   }
+  // On a shared machine the wall clock mostly measures the wait for a core: CPU time says what a run costs.
+  const cpu = [
+    `| command | CPU (user + system), median ms at ${fmtCount(smallSize.sessions)} | at ${fmtCount(big.sessions)} |`,
+    "|---|---:|---:|",
+    ...bigResults.filter((r) => r.samples.length > 0).map((r) => {
+      const s = smallResults.find((x) => x.row.name === r.row.name);
+      const ms = (rows: RowResult | undefined) => (rows && rows.samples.length ? fmtMs(1000 * median(rows.samples.map((x) => x.cpuS ?? NaN))) : "—");
+      return `| ${r.row.name} | ${ms(s)} | ${ms(r)} |`;
+    }),
+  ];
   return [
     `### corpus: ${fmtCount(big.sessions)} sessions (${(big.bytes / 1e9).toFixed(2)} GB) at ${agentDir}, and the ${fmtCount(smallSize.sessions)}-session list corpus`,
     "",
@@ -618,6 +628,8 @@ async function corpusReport(): Promise<string> {
     size.join("\n"),
     "",
     slope.join("\n"),
+    "",
+    cpu.join("\n"),
     "",
   ].join("\n");
 }
@@ -656,6 +668,8 @@ interface Sample {
   wallS: number;
   /** Minor page faults of the whole process: first touches of memory (see `pageFaultCost`). */
   faults: number;
+  /** User + system CPU seconds of the whole process (and its children). */
+  cpuS?: number;
 }
 
 interface RowResult {
@@ -685,7 +699,7 @@ function runOnce(row: Row, verify: boolean): { sample?: Sample; check?: string; 
     ...(row.args ?? []),
   ];
   const started = performance.now();
-  const child = spawnSync("/usr/bin/time", ["-f", "%e %M %R", "-o", timeOut, ...argv], {
+  const child = spawnSync("/usr/bin/time", ["-f", "%e %M %R %U %S", "-o", timeOut, ...argv], {
     cwd: ROOT,
     env: { ...process.env, ...row.env },
     encoding: "utf8",
@@ -706,7 +720,8 @@ function runOnce(row: Row, verify: boolean): { sample?: Sample; check?: string; 
   } catch {
     return { error: "no output from /usr/bin/time" };
   }
-  const [wallS, rssKb, faults] = time.split(/\s+/).map(Number);
+  const [wallS, rssKb, faults, userS, sysS] = time.split(/\s+/).map(Number);
+  const cpuS = userS + sysS;
   let ms = wallMs;
   let check: string | undefined;
   if (!row.command) {
@@ -716,11 +731,11 @@ function runOnce(row: Row, verify: boolean): { sample?: Sample; check?: string; 
     ms = result.ms;
     check = result.check;
     // A script that measures another process (the picker) gives that process's peak RSS.
-    if (typeof result.rssKb === "number" && result.rssKb > 0) return { sample: { ms, rssKb: result.rssKb, wallS, faults }, check };
+    if (typeof result.rssKb === "number" && result.rssKb > 0) return { sample: { ms, rssKb: result.rssKb, wallS, faults, cpuS }, check };
   } else {
     check = stdout.trim().split("\n")[0]?.slice(0, 80);
   }
-  return { sample: { ms, rssKb, wallS, faults }, check };
+  return { sample: { ms, rssKb, wallS, faults, cpuS }, check };
 }
 
 function median(xs: number[]): number {

@@ -161,8 +161,9 @@ export function storeContract(name: string, make: () => Promise<{ store: Catalog
     await store.save(docs, { put: [record("/a", 1), record("/b", 2), record("/c", 3)], remove: [], docs: [
       { path: "/a", from: 0, rows: [doc(shared, 1), doc(shared, 2, { part: "thinking" })] },
       { path: "/b", from: 0, rows: [doc(shared, 3)] },
-      { path: "/c", from: 0, rows: [doc("unrelated words", 4)] },
+      { path: "/c", from: 0, rows: [doc("unrelated words", 4, { role: "bashExecution" })] },
     ] });
+    assert.deepEqual((await store.searchDocs!('"unrelated" *', 0, 10)).map((d) => `${d.role}:${d.part}:${d.timestamp}`), ["bashExecution:text:2025-06-01T00:00:04.000Z"]);
     const found = async (expression: string) => (await store.searchDocs!(expression, 0, 100)).map((d) => `${d.path}:${d.offset}:${d.part}`);
     assert.deepEqual(await found('"forked" *'), ["/b:3:text", "/a:2:thinking", "/a:1:text"]);
     await store.save(docs, { put: [], remove: ["/a"] });

@@ -1,6 +1,6 @@
 /**
  * The full-text part of the SQLite catalog, kept small: each distinct text is indexed once
- * (`texts`, counted by its uses: a fork or clone copies its source's entries, a long session
+ * (`texts`, numbered by its fingerprint, counted by its uses: a fork or clone copies its source's entries, a long session
  * chained from copies repeats them), and each use is a short `docs` row (file number, offset,
  * length, line, timestamp, role, part) pointing at it. Paths are stored once, in `files`. The
  * FTS5 table is contentless: the words are in its index only, and a hit is confirmed by
@@ -14,13 +14,17 @@ import type { SqliteDb } from "./sqlite-db.ts";
 
 export const DOC_TABLES = `
 CREATE TABLE IF NOT EXISTS files (id INTEGER PRIMARY KEY, path TEXT NOT NULL UNIQUE);
-CREATE TABLE IF NOT EXISTS texts (id INTEGER PRIMARY KEY, hash TEXT NOT NULL, uses INTEGER NOT NULL);
+CREATE TABLE IF NOT EXISTS texts (id INTEGER PRIMARY KEY, hash INTEGER NOT NULL, uses INTEGER NOT NULL);
 CREATE INDEX IF NOT EXISTS texts_hash ON texts (hash);
 CREATE TABLE IF NOT EXISTS docs (
   id INTEGER PRIMARY KEY, file INTEGER NOT NULL, off INTEGER NOT NULL, len INTEGER NOT NULL, line INTEGER NOT NULL,
-  ts TEXT, role TEXT NOT NULL, part TEXT NOT NULL, text INTEGER NOT NULL);
+  ts TEXT, role NOT NULL, part INTEGER NOT NULL, text INTEGER NOT NULL);
 CREATE INDEX IF NOT EXISTS docs_file ON docs (file, off);
 CREATE INDEX IF NOT EXISTS docs_text ON docs (text);`;
+
+/** Roles kept as small numbers (any other as its text); parts: 0 text, 1 thinking (their order as text). */
+const ROLES = ["user", "assistant", "toolResult", "summary", "label", "name"];
+const PARTS = ["text", "thinking"];
 
 /** The tables a schema change drops (the FTS table first: it refers to none). */
 export const DOC_TABLE_NAMES = ["docs_fts", "docs", "texts", "files"];
@@ -32,11 +36,14 @@ export function ftsTables(): string[] {
 }
 
 /**
- * A 64-bit fingerprint of a text and its length (cyrb53's mixing over UTF-16 code units): two
- * different texts share one with odds of about one in 10^19 per pair, and then the later one is
- * found by the other's words (a hit is always confirmed by re-reading its line).
+ * A 53-bit fingerprint of a text and its length (cyrb53 over UTF-16 code units). Two different
+ * texts share one with odds of about one in 10^16 per pair (one in a few hundred thousand for a
+ * corpus of 200,000 distinct texts); the later one is then found by the other's words, as a hit is
+ * always confirmed by re-reading its line. Texts are numbered in the order they come, not by it:
+ * the FTS index stores the gaps between the numbers of the texts holding a word, and random
+ * numbers made its data twice as big.
  */
-export function textHash(text: string): string {
+export function textHash(text: string): number {
   let h1 = 0xdeadbeef ^ text.length;
   let h2 = 0x41c6ce57 ^ text.length;
   for (let i = 0; i < text.length; i++) {
@@ -46,7 +53,7 @@ export function textHash(text: string): string {
   }
   h1 = Math.imul(h1 ^ (h1 >>> 16), 2246822507) ^ Math.imul(h2 ^ (h2 >>> 13), 3266489909);
   h2 = Math.imul(h2 ^ (h2 >>> 16), 2246822507) ^ Math.imul(h1 ^ (h1 >>> 13), 3266489909);
-  return `${(h2 >>> 0).toString(36)}.${(h1 >>> 0).toString(36)}.${text.length.toString(36)}`;
+  return 4294967296 * (2097151 & h2) + (h1 >>> 0);
 }
 
 /** The documents of a `SqliteCatalogStore`; every method runs inside the store's transaction. */
@@ -98,7 +105,10 @@ export class SqliteDocs {
     if (batch.rows.length === 0) return;
     const file = this.#file(batch.path, true)!;
     const doc = this.#db.prepare("INSERT INTO docs (file, off, len, line, ts, role, part, text) VALUES (?, ?, ?, ?, ?, ?, ?, ?)");
-    for (const row of batch.rows) doc.run(file, row.offset, row.length, row.line, row.timestamp, row.role, row.part, this.#text(row));
+    for (const row of batch.rows) {
+      const role = ROLES.indexOf(row.role);
+      doc.run(file, row.offset, row.length, row.line, row.timestamp, role < 0 ? row.role : role, PARTS.indexOf(row.part), this.#text(row));
+    }
   }
 
   /** The number of a row's text, indexed when new, its uses counted when not. */
@@ -134,8 +144,8 @@ export class SqliteDocs {
       // Not kept: read back from the entry's line when the hit is confirmed.
       entryId: null,
       timestamp: (ts as string | null) ?? null,
-      role: role as string,
-      part: part as string,
+      role: typeof role === "number" ? ROLES[role] : String(role),
+      part: PARTS[Number(part)],
       line: Number(line),
       offset: Number(off),
       length: Number(len),

@@ -22,14 +22,16 @@ import {
 import type { SqliteDb } from "./sqlite-db.ts";
 import { DOC_TABLE_NAMES, DOC_TABLES, ftsTables, SqliteDocs } from "./sqlite-docs.ts";
 
-/** 2: documents point at deduplicated texts (sqlite-docs.ts); folders and full checks (the quick check). */
-const SCHEMA = 2;
+/**
+ * 3: no index of the records' stamps (the table's rows have them before their states); documents
+ * point at deduplicated texts (sqlite-docs.ts); folders and full checks (the quick check).
+ */
+const SCHEMA = 3;
 const TABLES = `
 CREATE TABLE IF NOT EXISTS records (
   section TEXT NOT NULL, version INTEGER NOT NULL, path TEXT NOT NULL, size INTEGER NOT NULL, mtime REAL NOT NULL,
   end_ INTEGER NOT NULL, lines INTEGER NOT NULL, head TEXT NOT NULL, tail TEXT NOT NULL, header_id TEXT,
   state TEXT NOT NULL, final TEXT, PRIMARY KEY (section, path));
-CREATE INDEX IF NOT EXISTS records_stamps ON records (section, version, path, size, mtime);
 CREATE TABLE IF NOT EXISTS folders (path TEXT PRIMARY KEY, mtime REAL NOT NULL, listed REAL NOT NULL, names TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS full_checks (section TEXT PRIMARY KEY, at REAL NOT NULL);`;
 
@@ -163,7 +165,7 @@ export class SqliteCatalogStore implements CatalogStore {
   }
 
   loadStamps(section: SectionKey): Promise<Map<string, RecordStamp>> {
-    // From the index `records_stamps` alone: the rows themselves, with their states, stay unread.
+    // The stamps come before the states in each row: a state spilling over to other pages is not read.
     const rows = this.#db.prepare("SELECT path, size, mtime FROM records WHERE section = ? AND version = ?").values(section.name, section.version);
     return Promise.resolve(new Map(rows.map(([path, size, mtime]) => [path as string, { size: Number(size), mtimeMs: Number(mtime) }])));
   }
