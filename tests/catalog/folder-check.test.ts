@@ -13,6 +13,7 @@ import { listAllCached } from "../../src/catalog/list-cached.ts";
 import type { CatalogMode } from "../../src/catalog/open-catalog.ts";
 import type { FileSystem } from "../../src/io/file-system.ts";
 import { MemoryFileSystem } from "../../src/io/memory.ts";
+import { withFileLock } from "../../src/io/lock.ts";
 import { detectFileSystem } from "../../src/io/mod.ts";
 import { sessionText, utf8 } from "./_helpers.ts";
 
@@ -106,6 +107,16 @@ test("listAllCached() in a quick check still sees a new session, a removed one, 
   tick(1000);
   assert.deepEqual(await list(), { "a.jsonl": 8, "c.jsonl": 2 });
   assert.ok(HOT_MS >= DAY);
+});
+
+test("listAllCached() in a quick check sees at once an append made under the file lock, as pi-session's own writers make them", async () => {
+  const { fs, list, tick } = await setup();
+  await list();
+  tick(1000);
+  // The lock is a folder made beside the file and removed after: the session's folder changes.
+  await withFileLock(fs, A, () => fs.append(A, utf8(sessionText("a", 1, { from: 2 }))));
+  tick(1000);
+  assert.deepEqual(await list(), { "a.jsonl": 6, "b.jsonl": 2 });
 });
 
 test("listAllCached() lists a folder again when it changed within the same mtime tick as its last listing", async () => {
