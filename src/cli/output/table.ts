@@ -70,6 +70,14 @@ function cutStart(text: string, width: number): string {
  * ```
  */
 export function formatTable(rows: string[][], columns: Column[], maxWidth = Infinity): string[] {
+  return [...tableLines(rows, columns, maxWidth)];
+}
+
+/**
+ * `formatTable`'s lines one at a time, each made when it is taken: a long listing is printed
+ * without all its lines held at once.
+ */
+export function* tableLines(rows: string[][], columns: Column[], maxWidth = Infinity): Generator<string> {
   // Each cell is measured once: measuring is what a long listing spends its time on.
   const cellWidths = rows.map((row) => columns.map((_, i) => textWidth(row[i] ?? "")));
   // A reduce, not Math.max(...rows): a spread of 100k+ rows overflows the stack.
@@ -82,7 +90,7 @@ export function formatTable(rows: string[][], columns: Column[], maxWidth = Infi
     const shares = shareWidth(giving.map((i) => widths[i]), room);
     giving.forEach((column, k) => (widths[column] = shares[k]));
   }
-  return rows.map((row, r) => {
+  for (const [r, row] of rows.entries()) {
     const line = columns.map((column, i) => {
       const last = i === columns.length - 1;
       const text = row[i] ?? "";
@@ -103,6 +111,6 @@ export function formatTable(rows: string[][], columns: Column[], maxWidth = Infi
       parts.push(sep + (style ? style(cell) : cell));
       used += sep.length + (width > room ? textWidth(cell) : width);
     }
-    return parts.join("").trimEnd();
-  });
+    yield parts.join("").trimEnd();
+  }
 }
