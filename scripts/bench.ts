@@ -7,7 +7,13 @@
  * the binary on a 1.2 GB session chained from the 90 MB one (scripts/bench/chain-session.ts),
  * written under DIR (default `.cache/bench/scale`; it takes 1.2 GB of disk); `walkers`, the peak
  * RSS of every corpus walker at 2,400 sessions and on the scale corpus (DIR/agent, or
- * $PI_SESSION_SCALE_AGENT), and its slope per session.
+ * $PI_SESSION_SCALE_AGENT), and its slope per session; and `corpus`, the
+ * binary's `list --all` (cold, warm, after 10 appended sessions), `search`, `stats --all` and
+ * `pick --all` on the 25,000-session scale corpus beside pi's listAll, with the catalog's size and
+ * each command's memory slope against the 2,400-session corpus. Its corpus is `--corpus AGENT_DIR`
+ * (never written: the appended row works on a hard-linked copy), else generated under DIR/agent:
+ *
+ *   npx tsx scripts/bench.ts --only corpus --scale [DIR] --corpus /work/scale-data/agent --runs 3
  *
  * Every measurement is a fresh child process:
  *   /usr/bin/time -f '%e %M' node --import tsx scripts/bench/<case>.ts --impl <row> ARGS
@@ -26,7 +32,7 @@
  * The table is printed as markdown and written to `.cache/bench/last.md`.
  */
 import { execFileSync, spawn, spawnSync } from "node:child_process";
-import { closeSync, copyFileSync, existsSync, linkSync, mkdirSync, openSync, readFileSync, readSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { closeSync, copyFileSync, existsSync, linkSync, mkdirSync, openSync, readdirSync, readFileSync, readSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { cpus, totalmem } from "node:os";
 import { join } from "node:path";
 import process from "node:process";
@@ -35,6 +41,7 @@ import { cliBundleArgs } from "./build-npm.ts";
 import { compileArgs } from "./compile.ts";
 import { generateBigSession } from "./gen-big-session.ts";
 import { appendedCorpus } from "./bench/appended-corpus.ts";
+import { appendedLinks } from "./bench/appended-links.ts";
 import { generateListCorpus } from "./bench/gen-list-corpus.ts";
 import { chainSession } from "./bench/chain-session.ts";
 
@@ -53,6 +60,8 @@ interface Target {
   memory?: number;
   /** Median time at most this many ms (absolute, e.g. `--version` ≤ 25 ms). */
   timeMs?: number;
+  /** Median peak RSS at most this many MB (absolute). */
+  rssMb?: number;
   /** Where the target comes from, e.g. "SPEC §7". */
   source?: string;
 }
@@ -461,6 +470,11 @@ const cases: Record<string, BenchCase> = {
       ].join("\n");
     },
   },
+  corpus: {
+    title: "the binary's corpus commands on the 25,000-session scale corpus (issue 22), beside pi 1.6's listAll, and their memory slope from the 2,400-session corpus",
+    scale: true,
+    report: () => corpusReport(),
+  },
   mcp: {
     title: "pi-session mcp (the compiled binary over stdio): start to initialize answered, search_sessions per call, get_context on the 90 MB session",
     setup: () => {
@@ -515,6 +529,167 @@ const cases: Record<string, BenchCase> = {
   },
 };
 
+/** The scale corpus of `--only corpus`: `--corpus DIR`, else `<scale dir>/agent` (generated when missing). */
+let corpusDir: string | undefined;
+/** Runs and verification of this invocation, for cases that run their rows themselves. */
+const settings = { runs: 5 };
+
+/** The `.jsonl` files under `<agentDir>/sessions` and their bytes. */
+function corpusSize(agentDir: string): { sessions: number; bytes: number } {
+  const dir = join(agentDir, "sessions");
+  let sessions = 0;
+  let bytes = 0;
+  for (const name of readdirSync(dir, { recursive: true, encoding: "utf8" })) {
+    if (!name.endsWith(".jsonl")) continue;
+    sessions++;
+    bytes += statSync(join(dir, name)).size;
+  }
+  return { sessions, bytes };
+}
+
+/** Bytes of every file in a folder (the catalog with its -wal/-shm), 0 when missing. */
+function folderBytes(dir: string): number {
+  if (!existsSync(dir)) return 0;
+  return readdirSync(dir, { recursive: true, encoding: "utf8" }).reduce((sum, name) => sum + (statSync(join(dir, name)).isFile() ? statSync(join(dir, name)).size : 0), 0);
+}
+
+/**
+ * The rows of the corpus case over one corpus: pi's listAll, and the binary's `list --all` cold
+ * and warm, `search`, `stats --all` and the picker warm, all warm rows on ONE catalog (as a user
+ * has one), primed by their warm-up runs. With `targets`, the issue's targets (25,000 sessions).
+ */
+function corpusRows(agentDir: string, tag: string, targets: boolean, appended?: { agentDir: string; reset: (cache: string) => void }): Row[] {
+  const binary = compiledBinary();
+  const cache = (name: string) => join(scaleDir, `corpus-${tag}-${name}`);
+  const warm = cache("warm");
+  const cold = cache("cold");
+  const scope = ["--all", "--agent-dir", agentDir];
+  const source = "issue 22";
+  const row = (name: string, argv: string[], target: Target | undefined, extra: Partial<Row> = {}): Row => ({
+    name,
+    role: "ours",
+    command: [binary, ...argv],
+    env: { XDG_CACHE_HOME: warm },
+    compare: false,
+    target: targets ? target : undefined,
+    note: "wall clock, whole process",
+    ...extra,
+  });
+  /**
+   * A command warm two ways: with `PI_SESSION_CHECK=full` (every folder listed, every file
+   * stat'ed: what a run gets when the last full check is over a minute old), and the quick check
+   * (unchanged folders trusted: the run right after another, untimed, one).
+   */
+  const warmRows = (name: string, argv: string[], target: Target, what = ""): Row[] => [
+    row(`${name} (warm, full check)`, argv, target, { env: { XDG_CACHE_HOME: warm, PI_SESSION_CHECK: "full" }, note: `${what}PI_SESSION_CHECK=full (wall clock, whole process)` }),
+    row(`${name} (warm, quick check)`, argv, target, {
+      beforeEach: () => void spawnSync(binary, argv, { env: { ...process.env, XDG_CACHE_HOME: warm }, stdio: "ignore" }),
+      note: `${what}right after an untimed run (wall clock, whole process)`,
+    }),
+  ];
+  const rows: Row[] = [
+    { name: "reference", role: "reference", command: [process.execPath, "scripts/bench/list-all-ref.mjs", agentDir], note: "pi 1.6.0: SessionManager.listAll() in plain node (wall clock, whole process)" },
+    row("list --all (cold)", ["list", ...scope], { time: 0.3, rssMb: 200, source }, {
+      env: { XDG_CACHE_HOME: cold },
+      beforeEach: () => rmSync(cold, { recursive: true, force: true }),
+      note: "catalog deleted before each run (wall clock, whole process)",
+    }),
+    ...warmRows("list --all", ["list", ...scope], { timeMs: 300, source }),
+  ];
+  if (appended) {
+    const appendCache = cache("appended");
+    rows.push(row("list --all (10 appended)", ["list", "--all", "--agent-dir", appended.agentDir], { timeMs: 400, source }, {
+      env: { XDG_CACHE_HOME: appendCache },
+      beforeEach: () => appended.reset(appendCache),
+      note: "on a hard-linked copy: before each run the catalog is as primed on it and a turn is appended to 10 sessions (real copies)",
+    }));
+  }
+  rows.push(
+    ...warmRows(`search ${SEARCH_WORD}`, ["search", SEARCH_WORD, ...scope, "--json"], { timeMs: 100, source }, "SQLite FTS5, index built by the warm-up run; "),
+    ...warmRows("stats --all", ["stats", ...scope, "--json"], { timeMs: 600, rssMb: 200, source }),
+    {
+      name: "pick --all (warm)",
+      impl: "warm",
+      role: "ours",
+      script: "scripts/bench/pick.ts",
+      args: [binary, agentDir, "--cache-dir", warm, "--rss-out", join(CACHE, `.pick-rss-${process.pid}.txt`)],
+      compare: false,
+      target: targets ? { timeMs: 100, source } : undefined,
+      note: "first frame with rows, in a pseudo-terminal; peak RSS of the binary",
+    },
+  );
+  return rows;
+}
+
+/**
+ * `--only corpus --scale`: the rows of `corpusRows` on the scale corpus and on the 2,400-session
+ * list corpus, then the catalog's size against the corpus's, and each command's peak RSS slope
+ * in bytes per session between the two corpora.
+ */
+async function corpusReport(): Promise<string> {
+  let agentDir = corpusDir;
+  if (!agentDir) {
+    agentDir = join(scaleDir, "agent");
+    const { generateScaleCorpus, FULL } = await import("./bench/gen-scale-corpus.ts");
+    info(`corpus: generating (resumable) ${agentDir}`);
+    generateScaleCorpus(agentDir, FULL, info);
+  }
+  const big = corpusSize(agentDir);
+  const small = generateListCorpus(join(CACHE, "agent"));
+  const smallSize = corpusSize(small.agentDir);
+  info(`corpus: ${big.sessions} sessions, ${(big.bytes / 1e9).toFixed(2)} GB; slope base: ${smallSize.sessions} sessions`);
+  const binary = compiledBinary();
+  const appended = appendedLinks(agentDir, join(scaleDir, "corpus-appended"), join(scaleDir, "corpus-appended-primed"), (copy, cacheDir) => {
+    execFileSync(binary, ["list", "--all", "--agent-dir", copy], { env: { ...process.env, XDG_CACHE_HOME: cacheDir }, stdio: "ignore" });
+  });
+  const bigResults = runRows("corpus", corpusRows(agentDir, "scale", true, appended), settings.runs, false);
+  const smallResults = runRows("corpus-2400", corpusRows(small.agentDir, "list", false), settings.runs, false);
+  const { markdown, notes } = table([...bigResults, ...smallResults], undefined);
+
+  const catalogBytes = folderBytes(join(scaleDir, "corpus-scale-warm", "pi-session"));
+  const size = [
+    "| corpus | sessions | corpus bytes | catalog bytes (list + stats + search, FTS included) | catalog / corpus | target |",
+    "|---|---:|---:|---:|---:|---|",
+    `| scale | ${fmtCount(big.sessions)} | ${fmtCount(big.bytes)} | ${fmtCount(catalogBytes)} | ${((100 * catalogBytes) / big.bytes).toFixed(1)}% | ≤ 10% (issue 22) |`,
+  ];
+  const slope = [
+    `| command | peak RSS at ${fmtCount(smallSize.sessions)}, MB | peak RSS at ${fmtCount(big.sessions)}, MB | slope, bytes/session | target |`,
+    "|---|---:|---:|---:|---|",
+  ];
+  for (const r of bigResults) {
+    const s = smallResults.find((x) => x.row.name === r.row.name);
+    if (!s || r.samples.length === 0 || s.samples.length === 0) continue;
+    const rssBig = median(r.samples.map((x) => x.rssKb)) * 1024;
+    const rssSmall = median(s.samples.map((x) => x.rssKb)) * 1024;
+    const perSession = (rssBig - rssSmall) / (big.sessions - smallSize.sessions);
+    const target = r.row.role === "ours" ? "≤ 2,048 (issue 22)" : "";
+    slope.push(`| ${r.row.name} | ${fmtMb(rssSmall / 1024)} | ${fmtMb(rssBig / 1024)} | ${fmtCount(perSession)} | ${target} |`);
+  }
+  // On a shared machine the wall clock mostly measures the wait for a core: CPU time says what a run costs.
+  const cpu = [
+    `| command | CPU (user + system), median ms at ${fmtCount(smallSize.sessions)} | at ${fmtCount(big.sessions)} |`,
+    "|---|---:|---:|",
+    ...bigResults.filter((r) => r.samples.length > 0).map((r) => {
+      const s = smallResults.find((x) => x.row.name === r.row.name);
+      const ms = (rows: RowResult | undefined) => (rows && rows.samples.length ? fmtMs(1000 * median(rows.samples.map((x) => x.cpuS ?? NaN))) : "—");
+      return `| ${r.row.name} | ${ms(s)} | ${ms(r)} |`;
+    }),
+  ];
+  return [
+    `### corpus: ${fmtCount(big.sessions)} sessions (${(big.bytes / 1e9).toFixed(2)} GB) at ${agentDir}, and the ${fmtCount(smallSize.sessions)}-session list corpus`,
+    "",
+    markdown,
+    "",
+    ...(notes.length ? ["Notes:", ...notes.map((n) => `- ${n}`), ""] : []),
+    size.join("\n"),
+    "",
+    slope.join("\n"),
+    "",
+    cpu.join("\n"),
+    "",
+  ].join("\n");
+}
+
 let nodeCliBuilt = false;
 
 /** The npm package's CLI (`pi-session.mjs`) of the current sources, bundled once per bench run. */
@@ -549,6 +724,8 @@ interface Sample {
   wallS: number;
   /** Minor page faults of the whole process: first touches of memory (see `pageFaultCost`). */
   faults: number;
+  /** User + system CPU seconds of the whole process (and its children). */
+  cpuS?: number;
 }
 
 interface RowResult {
@@ -578,7 +755,7 @@ function runOnce(row: Row, verify: boolean): { sample?: Sample; check?: string; 
     ...(row.args ?? []),
   ];
   const started = performance.now();
-  const child = spawnSync("/usr/bin/time", ["-f", "%e %M %R", "-o", timeOut, ...argv], {
+  const child = spawnSync("/usr/bin/time", ["-f", "%e %M %R %U %S", "-o", timeOut, ...argv], {
     cwd: ROOT,
     env: { ...process.env, ...row.env },
     encoding: "utf8",
@@ -599,7 +776,8 @@ function runOnce(row: Row, verify: boolean): { sample?: Sample; check?: string; 
   } catch {
     return { error: "no output from /usr/bin/time" };
   }
-  const [wallS, rssKb, faults] = time.split(/\s+/).map(Number);
+  const [wallS, rssKb, faults, userS, sysS] = time.split(/\s+/).map(Number);
+  const cpuS = userS + sysS;
   let ms = wallMs;
   let check: string | undefined;
   if (!row.command) {
@@ -608,10 +786,12 @@ function runOnce(row: Row, verify: boolean): { sample?: Sample; check?: string; 
     const result = JSON.parse(line.slice("BENCH_RESULT ".length));
     ms = result.ms;
     check = result.check;
+    // A script that measures another process (the picker) gives that process's peak RSS.
+    if (typeof result.rssKb === "number" && result.rssKb > 0) return { sample: { ms, rssKb: result.rssKb, wallS, faults, cpuS }, check };
   } else {
     check = stdout.trim().split("\n")[0]?.slice(0, 80);
   }
-  return { sample: { ms, rssKb, wallS, faults }, check };
+  return { sample: { ms, rssKb, wallS, faults, cpuS }, check };
 }
 
 function median(xs: number[]): number {
@@ -706,10 +886,14 @@ function table(results: RowResult[], floor: RowResult | undefined): { markdown: 
           if (target.time !== undefined && t > target.time) fails.push("time");
           if (target.memory !== undefined && m > target.memory) fails.push("memory");
           if (target.timeMs !== undefined && ms > target.timeMs) fails.push("time");
+          if (target.rssMb !== undefined && rss / 1024 > target.rssMb) fails.push("memory");
           met = fails.length ? `**no** (${fails.join(", ")})` : "yes";
         }
-      } else if (r.row.target?.timeMs !== undefined) {
-        met = ms <= r.row.target.timeMs ? "yes" : "**no** (time)";
+      } else if (r.row.target?.timeMs !== undefined || r.row.target?.rssMb !== undefined) {
+        const fails: string[] = [];
+        if (r.row.target.timeMs !== undefined && ms > r.row.target.timeMs) fails.push("time");
+        if (r.row.target.rssMb !== undefined && rss / 1024 > r.row.target.rssMb) fails.push("memory");
+        met = fails.length ? `**no** (${fails.join(", ")})` : "yes";
       }
       if (ref && r !== ref && ref.check && r.check && r.row.role === "ours" && r.row.compare !== false && r.check !== ref.check) {
         notes.push(`${caseName} / ${r.row.name}: result differs from the reference (${r.check} vs ${ref.check})`);
@@ -734,6 +918,7 @@ function targetText(t: Target | undefined): string {
     t.time !== undefined ? `time ≤ ${t.time}×` : "",
     t.memory !== undefined ? `memory ≤ ${t.memory}×` : "",
     t.timeMs !== undefined ? `≤ ${t.timeMs} ms` : "",
+    t.rssMb !== undefined ? `≤ ${t.rssMb} MB` : "",
   ].filter(Boolean);
   return parts.join(", ");
 }
@@ -753,8 +938,10 @@ async function main(argv: string[]): Promise<void> {
     else if (a === "--scale") {
       scale = true;
       if (argv[i + 1] && !argv[i + 1].startsWith("--")) scaleDir = argv[++i];
-    } else throw new Error(`unknown option ${a} (use --only CASE[,CASE], --runs N, --no-verify, --scale [DIR])`);
+    } else if (a === "--corpus") corpusDir = argv[++i];
+    else throw new Error(`unknown option ${a} (use --only CASE[,CASE], --runs N, --no-verify, --scale [DIR], --corpus AGENT_DIR)`);
   }
+  settings.runs = runs;
   const names = only ?? Object.keys(cases).filter((n) => scale || !cases[n].scale);
   for (const n of names) if (!cases[n]) throw new Error(`unknown case ${n}; cases: ${Object.keys(cases).join(", ")}`);
   mkdirSync(CACHE, { recursive: true });

@@ -17,19 +17,19 @@ export interface AppendedCorpus {
 }
 
 /** Every `.jsonl` under `<agentDir>/sessions`, sorted. */
-function sessionFiles(agentDir: string): string[] {
+export function sessionFiles(agentDir: string): string[] {
   const dir = join(agentDir, "sessions");
   return readdirSync(dir, { recursive: true, encoding: "utf8" }).filter((f) => f.endsWith(".jsonl")).sort().map((f) => join(dir, f));
 }
 
 /** The id of the last entry of a session file: the parent of what is appended. */
-function lastEntryId(path: string): string {
+export function lastEntryId(path: string): string {
   const lines = readFileSync(path, "utf8").trimEnd().split("\n");
   return JSON.parse(lines[lines.length - 1]).id;
 }
 
 /** Two entry lines continuing the session from `parentId`; ids made from `n`, times fixed. */
-function turnLines(parentId: string, n: number): string {
+export function turnLines(parentId: string, n: number): string {
   const userId = `a11${n.toString(16).padStart(5, "0")}`;
   const replyId = `b22${n.toString(16).padStart(5, "0")}`;
   const at = Date.UTC(2026, 11, 1, 12, 0, n);

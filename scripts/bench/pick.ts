@@ -11,14 +11,18 @@
  * when the list was complete (the header's `◉ All`). Escape then closes the picker (exit 130).
  *
  * `warm` and `cold` run the same command; the bench deletes the cold row's catalog before each run.
+ * With `--rss-out FILE` the binary runs under `/usr/bin/time` writing its own peak RSS to FILE, and
+ * the result line carries it (`rssKb`): the picker's memory rather than this script's.
  */
 import { spawn } from "node:child_process";
+import { readFileSync } from "node:fs";
 import process from "node:process";
 import { parseCaseArgs, skip } from "./_harness.ts";
 
 const args = parseCaseArgs();
 const [binary, agentDir] = args.positional;
 const cacheDir = args.flags.get("cache-dir");
+const rssOut = args.flags.get("rss-out");
 if (!binary || !agentDir || !cacheDir) throw new Error("usage: pick.ts --impl warm|cold BINARY AGENT_DIR --cache-dir DIR");
 
 const ROW = "› ";
@@ -38,7 +42,8 @@ interface Timeline {
 function watchPicker(): Promise<Timeline> {
   const started = performance.now();
   // No `stty`: the pseudo-terminal reports no size, and the picker then draws 80×24.
-  const command = `exec '${binary}' pick --all`;
+  const timed = rssOut ? `/usr/bin/time -f %M -o '${rssOut}' ` : "";
+  const command = `exec ${timed}'${binary}' pick --all`;
   const child = spawn("script", ["-qfec", command, "/dev/null"], {
     env: { ...process.env, PI_CODING_AGENT_DIR: agentDir, XDG_CACHE_HOME: cacheDir, TERM: "xterm-256color", NO_COLOR: "1" },
     stdio: ["pipe", "pipe", "inherit"],
@@ -82,6 +87,7 @@ await new Promise<void>((resolve) => {
 });
 const timeline = await watchPicker();
 const out: Record<string, unknown> = { ms: timeline.firstRowMs };
+if (rssOut) out.rssKb = Number(readFileSync(rssOut, "utf8").trim().split("\n").pop());
 if (args.verify) {
   const complete = timeline.completeMs.toFixed(0);
   out.check = `first rows at ${timeline.firstRowMs.toFixed(0)} ms, ${timeline.partialFrames} frames with rows while loading, complete at ${complete} ms, exit ${timeline.exitCode}`;

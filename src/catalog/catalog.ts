@@ -8,8 +8,9 @@ import type { DigestKind } from "../core/digest/digester.ts";
 import type { DocRow } from "../core/digest/docs-digest.ts";
 import type { FileStat, FileSystem } from "../io/file-system.ts";
 import { mapConcurrent } from "../session/list-sessions.ts";
+import { type CheckMode, checkKey, type FolderListing, listThroughFolders, quickTrust } from "./folder-check.ts";
 import { refreshFile, type RefreshOutcome } from "./refresh-file.ts";
-import type { CatalogRecord, CatalogStore, DocBatch, SectionChanges } from "./store.ts";
+import type { CatalogRecord, CatalogStore, DocBatch, FolderSnapshot, RecordStamp, SectionChanges } from "./store.ts";
 
 // deno-lint-ignore no-explicit-any
 type AnyKind = DigestKind<any, any>;
@@ -30,6 +31,10 @@ export interface CatalogOptions {
   noteSaveFailures?: boolean;
   /** Milliseconds on a monotonic clock, for when a refresh saves (`SAVE_EVERY_MS`); defaults to `performance.now`. */
   clock?: () => number;
+  /** `auto` (default): the quick check where a full one is recent (see folder-check.ts); `full`: always full. */
+  check?: CheckMode;
+  /** The clock of the quick check, in ms; default `Date.now`. */
+  now?: () => number;
 }
 
 /** What a refresh may also do. */
@@ -66,6 +71,11 @@ export interface RefreshOptions {
    * (SQLite), no record is held past a slice of files, so memory does not grow with the corpus.
    */
   keep?: boolean;
+  /**
+   * The files' listing (`Catalog.listFiles`): lets the refresh make the quick check, taking files
+   * of unchanged folders on trust, and saves the folders listed (and a full check) once done.
+   */
+  listing?: FolderListing;
 }
 
 /** What a refresh did, file by file (a file counts once, by the most work any section needed). */
@@ -154,6 +164,9 @@ export class Catalog {
   #saveProblem: string | undefined;
   #noteSaveFailures: boolean;
   #clock: () => number;
+  #check: CheckMode;
+  #now: () => number;
+  #folders: Promise<FolderSnapshot | null> | undefined;
 
   constructor(fs: FileSystem, options: CatalogOptions = {}) {
     this.fs = fs;
@@ -162,6 +175,37 @@ export class Catalog {
     this.#concurrency = options.concurrency ?? 1;
     this.#noteSaveFailures = options.noteSaveFailures ?? true;
     this.#clock = options.clock ?? (() => performance.now());
+    this.#check = options.check ?? "auto";
+    this.#now = options.now ?? Date.now;
+  }
+
+  /**
+   * The session files of `dir` (`nested`: of each project folder in it), listing only the folders
+   * whose mtime changed since the catalog last listed them; pass the result to `refresh` as `listing`.
+   */
+  async listFiles(dir: string, nested: boolean): Promise<FolderListing> {
+    this.#folders ??= this.#store?.loadFolders ? this.#store.loadFolders().catch(() => null) : Promise.resolve(null);
+    return listThroughFolders(this.fs, await this.#folders, dir, { nested, mode: this.#check, now: this.#now() });
+  }
+
+  /** The quick check's test for `kinds` over `listing`, or undefined for a full check. */
+  #trust(kinds: readonly AnyKind[], listing: FolderListing | undefined): ((path: string, stamp: RecordStamp) => boolean) | undefined {
+    return listing && quickTrust(listing, kinds, { mode: this.#check, now: this.#now() });
+  }
+
+  /** Saves the folders `listing` listed and, when every file was stat'ed, the full check of `kinds`. */
+  async #saveListing(kinds: readonly AnyKind[], listing: FolderListing | undefined, full: boolean): Promise<void> {
+    if (!listing || !this.#store?.saveFolders || listing.snapshot === null) return;
+    const checks = new Map(full ? kinds.map((kind) => [checkKey(kind), listing.startedMs]) : []);
+    if (listing.listed.length === 0 && listing.removed.length === 0 && checks.size === 0) return;
+    try {
+      await this.#store.saveFolders(listing.listed, listing.removed, checks);
+      for (const folder of listing.listed) listing.snapshot.folders.set(folder.path, folder);
+      for (const path of listing.removed) listing.snapshot.folders.delete(path);
+      for (const [key, at] of checks) listing.snapshot.fullChecks.set(key, at);
+    } catch (error) {
+      this.#saveProblem ??= (error as Error).message;
+    }
   }
 
   /** Why the first save to the store failed since this catalog was made (undefined: none did). */
@@ -262,8 +306,9 @@ export class Catalog {
    * the same size and mtime, and none would be dropped from `listedDirs`. Answered without
    * loading the records where the store can list their stamps; else false (refresh instead).
    */
-  async unchanged(kind: AnyKind, files: readonly string[], options: Pick<RefreshOptions, "listedDirs"> = {}): Promise<boolean> {
+  async unchanged(kind: AnyKind, files: readonly string[], options: Pick<RefreshOptions, "listedDirs" | "listing"> = {}): Promise<boolean> {
     if (!this.#store?.loadStamps || this.#loaded.has(kind.name)) return false;
+    const trust = this.#trust([kind], options.listing);
     const asked = new Set<string>();
     let stamps;
     try {
@@ -272,6 +317,10 @@ export class Catalog {
       for (const path of files) {
         const stamp = stamps.get(path);
         if (!stamp) return false;
+        if (trust?.(path, stamp)) {
+          asked.add(path);
+          continue;
+        }
         const stat = await this.fs.stat(path);
         if (!stat?.isFile || stamp.size !== stat.size || stamp.mtimeMs !== stat.mtimeMs) return false;
         asked.add(path);
@@ -280,9 +329,10 @@ export class Catalog {
       return false;
     }
     // Every stamp is of a file asked for (the usual case): nothing would be dropped.
-    if (asked.size === stamps.size) return true;
     const listed = inDirs(options.listedDirs);
-    return ![...stamps.keys()].some((path) => !asked.has(path) && listed(path));
+    const same = asked.size === stamps.size || ![...stamps.keys()].some((path) => !asked.has(path) && listed(path));
+    if (same) await this.#saveListing([kind], options.listing, trust === undefined);
+    return same;
   }
 
   /** Brings the records of `kinds` up to date for `files` and saves what changed. */
@@ -290,11 +340,13 @@ export class Catalog {
     if (options.keep === false && this.#canWalk(kinds)) return this.#walk(kinds, files, options);
     const keep = options.keep !== false;
     const paths = [...new Set(files)];
-    // Stats run in the background while the stored records load.
-    const statting = mapConcurrent(paths, STAT_CONCURRENCY, (path) => this.fs.stat(path).catch(() => null));
+    const trust = options.partial ? undefined : this.#trust(kinds, options.listing);
+    // Stats run in the background while the stored records load (after, for the quick check: it needs the records).
+    const statOf = (path: string) => this.fs.stat(path).catch(() => null);
+    const statting = trust ? undefined : mapConcurrent(paths, STAT_CONCURRENCY, statOf);
     const pace = pacer(options);
     const stored = await Promise.all(kinds.map((kind) => options.partial ? this.#recordsOf(kind, paths, pace) : this.#records(kind)));
-    const stats = await statting;
+    const stats = statting ? await statting : await this.#quickStats(paths, stored, trust!, statOf);
     const run = this.#run(kinds, options);
     const { counts } = run;
     const fresh = kinds.map(() => new Map<string, CatalogRecord>());
@@ -343,6 +395,7 @@ export class Catalog {
       }
     }
     await run.end();
+    await this.#saveListing(kinds, options.listing, trust === undefined && !options.partial);
     return new CatalogView(new Map(kinds.map((kind, i) => [kind.name, fresh[i]])), counts);
   }
 
@@ -519,7 +572,35 @@ export class Catalog {
       });
     }
     await run.end();
+    // Every file was stat'ed: a full check, whatever the listing allowed.
+    await this.#saveListing(kinds, options.listing, true);
     return new CatalogView(new Map(), counts);
+  }
+
+  /**
+   * The quick check's stats: a file whose stored records (one per section, all alike) pass `trust`
+   * gets its records' size and mtime without a stat; the others are stat'ed.
+   */
+  async #quickStats(
+    paths: readonly string[],
+    stored: readonly Map<string, CatalogRecord>[],
+    trust: (path: string, stamp: RecordStamp) => boolean,
+    statOf: (path: string) => Promise<FileStat | null>,
+  ): Promise<(FileStat | null)[]> {
+    const stats = new Array<FileStat | null>(paths.length).fill(null);
+    const todo: number[] = [];
+    for (const [i, path] of paths.entries()) {
+      const first = stored[0].get(path);
+      const alike = first !== undefined && stored.every((records) => {
+        const r = records.get(path);
+        return r !== undefined && r.size === first.size && r.mtimeMs === first.mtimeMs;
+      });
+      if (alike && trust(path, first)) stats[i] = { size: first.size, mtimeMs: first.mtimeMs, isFile: true, isDirectory: false, mode: 0 };
+      else todo.push(i);
+    }
+    const found = await mapConcurrent(todo, STAT_CONCURRENCY, (i) => statOf(paths[i]));
+    todo.forEach((i, k) => (stats[i] = found[k]));
+    return stats;
   }
 
   close(): void {

@@ -9,9 +9,21 @@ import { LineSplitter } from "../core/read/line-splitter.ts";
 import { stringEnd } from "../core/read/scan-keys.ts";
 import { type FileSystem, isFsError } from "../io/file-system.ts";
 import { withFileLock } from "../io/lock.ts";
+import { readBytes } from "../io/read-bytes.ts";
 import { makePrivateDir } from "./private-files.ts";
 import { joinPath } from "../core/storage/paths.ts";
-import { type CatalogRecord, type CatalogStore, decodeState, encodeState, recordProblem, type SectionChanges, type SectionKey, type StoreDescription } from "./store.ts";
+import {
+  type CatalogRecord,
+  type CatalogStore,
+  decodeState,
+  encodeState,
+  type FolderRecord,
+  type FolderSnapshot,
+  recordProblem,
+  type SectionChanges,
+  type SectionKey,
+  type StoreDescription,
+} from "./store.ts";
 
 const FORMAT = 1;
 const encoder = new TextEncoder();
@@ -26,6 +38,28 @@ export class CatalogCorruptError extends Error {
 }
 
 type Row = [string, number, number, number, number, string, string, string | null, unknown, unknown?];
+
+/** The file of the quick check's folders and full checks (see `FolderSnapshot`). */
+const FOLDERS_FILE = "folders-v1.json";
+
+/** A folders file's contents, or an empty snapshot when it is missing or not one (it is then rebuilt). */
+function parseFolders(text: string): FolderSnapshot {
+  const snapshot: FolderSnapshot = { folders: new Map(), fullChecks: new Map() };
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return snapshot;
+  }
+  const { folders, fullChecks } = (value ?? {}) as { folders?: unknown; fullChecks?: unknown };
+  if (!Array.isArray(folders) || typeof fullChecks !== "object" || fullChecks === null) return snapshot;
+  for (const f of folders as FolderRecord[]) {
+    const sound = typeof f?.path === "string" && Number.isFinite(f.mtimeMs) && Number.isFinite(f.listedMs) && Array.isArray(f.names) && f.names.every((n) => typeof n === "string");
+    if (sound) snapshot.folders.set(f.path, { path: f.path, mtimeMs: f.mtimeMs, listedMs: f.listedMs, names: f.names });
+  }
+  for (const [section, at] of Object.entries(fullChecks)) if (Number.isFinite(at)) snapshot.fullChecks.set(section, at as number);
+  return snapshot;
+}
 
 /** One record as a line of JSON, non-ASCII escaped: ASCII decodes several times faster (Node 20). */
 function toLine(section: SectionKey, r: CatalogRecord): string {
@@ -250,10 +284,34 @@ export class FileCatalogStore implements CatalogStore {
     }, { timeoutMs: this.#lockTimeoutMs });
   }
 
+  async loadFolders(): Promise<FolderSnapshot> {
+    const path = joinPath(this.location, FOLDERS_FILE);
+    try {
+      return parseFolders(decoder.decode(await readBytes(this.#fs, path)));
+    } catch (error) {
+      if (isFsError(error, "NotFound")) return { folders: new Map(), fullChecks: new Map() };
+      throw error;
+    }
+  }
+
+  async saveFolders(folders: readonly FolderRecord[], remove: readonly string[], fullChecks: ReadonlyMap<string, number>): Promise<void> {
+    const path = joinPath(this.location, FOLDERS_FILE);
+    await makePrivateDir(this.#fs, this.location);
+    await withFileLock(this.#fs, path, async () => {
+      // Merged with the file as it is now: another process may have saved other folders meanwhile.
+      const current = await this.loadFolders();
+      for (const f of folders) current.folders.set(f.path, f);
+      for (const gone of remove) current.folders.delete(gone);
+      for (const [section, at] of fullChecks) current.fullChecks.set(section, at);
+      const text = JSON.stringify({ folders: [...current.folders.values()], fullChecks: Object.fromEntries(current.fullChecks) });
+      await this.#fs.writeAtomic(path, encoder.encode(text));
+    }, { timeoutMs: this.#lockTimeoutMs });
+  }
+
   async clear(): Promise<void> {
     let names: string[] = [];
     try {
-      names = (await this.#fs.list(this.location)).filter((e) => e.isFile && e.name.endsWith(".jsonl")).map((e) => e.name);
+      names = (await this.#fs.list(this.location)).filter((e) => e.isFile && (e.name.endsWith(".jsonl") || e.name === FOLDERS_FILE)).map((e) => e.name);
     } catch (error) {
       if (!isFsError(error, "NotFound")) throw error;
     }

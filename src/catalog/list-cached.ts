@@ -9,6 +9,7 @@ import { joinPath, resolvePath } from "../core/storage/paths.ts";
 import type { FileSystem } from "../io/file-system.ts";
 import { allSessionFiles, sessionFilesIn, sortByModified } from "../session/list-sessions.ts";
 import type { Catalog, CatalogView, RefreshOptions } from "./catalog.ts";
+import type { FolderListing } from "./folder-check.ts";
 import { openCatalog, type OpenCatalogOptions } from "./open-catalog.ts";
 import { type CatalogRecord, recordState } from "./store.ts";
 
@@ -16,12 +17,21 @@ import { type CatalogRecord, recordState } from "./store.ts";
 export interface SessionFiles {
   files: string[];
   dirs: string[];
+  /** How the files were listed through the catalog, for its quick check (`Catalog.listFiles`). */
+  listing?: FolderListing;
 }
 
 /** Every session file of every project (`<agentDir>/sessions/*`), or of a flat custom dir. */
 export async function allSessionFilesIn(fs: FileSystem, where: { agentDir: string; sessionDir?: string }): Promise<SessionFiles> {
   if (where.sessionDir !== undefined) return { files: await sessionFilesIn(fs, where.sessionDir), dirs: [where.sessionDir] };
   return { files: await allSessionFiles(fs, where.agentDir), dirs: [joinPath(where.agentDir, "sessions")] };
+}
+
+/** `allSessionFilesIn` through the catalog: unchanged folders are not listed again. */
+export async function catalogSessionFiles(catalog: Catalog, where: { agentDir: string; sessionDir?: string }): Promise<SessionFiles> {
+  const dir = where.sessionDir ?? joinPath(where.agentDir, "sessions");
+  const listing = await catalog.listFiles(dir, where.sessionDir === undefined);
+  return { files: listing.files, dirs: [dir], listing };
 }
 
 /** Options of a listing through the catalog. */
@@ -67,7 +77,7 @@ export function inCwd(options: Pick<CatalogListOptions, "cwdFilter" | "processCw
 /** The `SessionInfo` of each session among `files`, newest first. */
 export async function catalogSessions(catalog: Catalog, scope: SessionFiles, options: CatalogListOptions = {}): Promise<SessionInfo[]> {
   const kinds = listingKinds(options.withText);
-  const view = await catalog.refresh(kinds, scope.files, { listedDirs: scope.dirs, ...options });
+  const view = await catalog.refresh(kinds, scope.files, { listedDirs: scope.dirs, listing: scope.listing, ...options });
   return viewSessions(view, options);
 }
 
@@ -99,7 +109,7 @@ export async function listAllCached(
   const catalog = await openCatalog({ fs, ...options });
   try {
     catalog.preload([listingDigest]);
-    return await catalogSessions(catalog, await allSessionFilesIn(fs, where), options);
+    return await catalogSessions(catalog, await catalogSessionFiles(catalog, where), options);
   } finally {
     catalog.close();
   }

@@ -8,6 +8,7 @@ import type { StorageEnv } from "../core/storage/layout.ts";
 import { isAbsolutePath, joinPath } from "../core/storage/paths.ts";
 import { type FileSystem, isFsError } from "../io/file-system.ts";
 import { Catalog } from "./catalog.ts";
+import type { CheckMode } from "./folder-check.ts";
 import { FileCatalogStore } from "./file-store.ts";
 import { makePrivate, makePrivateDir, PRIVATE_FILE_MODE } from "./private-files.ts";
 import { openSqliteStore, SqliteUnavailableError } from "./sqlite/open-sqlite.ts";
@@ -31,6 +32,8 @@ export interface OpenCatalogOptions {
   now?: () => Date;
   /** See `CatalogOptions.noteSaveFailures`. */
   noteSaveFailures?: boolean;
+  /** See `CatalogOptions.check`. */
+  check?: CheckMode;
 }
 
 /** The cache directory for pi-session under `$XDG_CACHE_HOME` (when absolute) or `~/.cache`. */
@@ -88,7 +91,9 @@ async function openSqlite(fs: FileSystem, path: string, verify: boolean): Promis
  */
 export async function openCatalog(options: OpenCatalogOptions): Promise<Catalog> {
   const { fs, cacheDir, mode = "auto", note = () => {} } = options;
-  const make = (store: Catalog["store"]) => new Catalog(fs, { store, note, concurrency: options.concurrency, noteSaveFailures: options.noteSaveFailures });
+  const now = options.now;
+  const make = (store: Catalog["store"]) =>
+    new Catalog(fs, { store, note, concurrency: options.concurrency, noteSaveFailures: options.noteSaveFailures, check: options.check, now: now && (() => now().getTime()) });
   if (mode === "off") return make(null);
   // What an older version made readable by others (0755, 0644) is narrowed first.
   await makePrivate(fs, cacheDir).catch((error: Error) => note(`The catalog folder ${cacheDir} cannot be made private (${error.message})`));

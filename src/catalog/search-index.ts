@@ -76,5 +76,7 @@ function confirm(query: SearchQuery, doc: IndexedDoc, bytes: Uint8Array): Search
   scratch.length = 0;
   if (decoded.kind !== "value" || !isObject(decoded.value)) return undefined;
   const text = entryDocs(decoded.value).find((d) => d.role === doc.role && d.part === doc.part);
-  return text && hitOf(query, text, { path: doc.path, entryId: doc.entryId, timestamp: doc.timestamp, line: doc.line });
+  // The store may not keep entry ids: the line has it.
+  const entryId = doc.entryId ?? (typeof decoded.value.id === "string" ? decoded.value.id : null);
+  return text && hitOf(query, text, { path: doc.path, entryId, timestamp: doc.timestamp, line: doc.line });
 }

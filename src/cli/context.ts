@@ -85,9 +85,24 @@ export class CliContext implements QueryEnv {
     this.outRawJson(versioned(value));
   }
 
-  /** Prints a value as pretty JSON as it is, for shapes that are pi's own (`context`). */
+  /**
+   * Prints a value as pretty JSON as it is, for shapes that are pi's own (`context`). An array
+   * is written an element at a time, in pieces of about 64 KB, the same text as `JSON.stringify`
+   * gives: a listing of 25,000 sessions is never one 16 MB string.
+   */
   outRawJson(value: unknown): void {
-    this.deps.stdout(JSON.stringify(value, null, 2) + "\n");
+    if (!Array.isArray(value) || value.length === 0) return this.deps.stdout(JSON.stringify(value, null, 2) + "\n");
+    let piece = "[";
+    for (const [i, element] of value.entries()) {
+      // Inside an array, what JSON leaves out of an object (undefined, a function) is null.
+      const text = JSON.stringify(element, null, 2) ?? "null";
+      piece += `${i === 0 ? "" : ","}\n  ${text.replaceAll("\n", "\n  ")}`;
+      if (piece.length >= 65536) {
+        this.deps.stdout(piece);
+        piece = "";
+      }
+    }
+    this.deps.stdout(piece + "\n]\n");
   }
 
   /** A note for people on stderr; silenced by `-q`. Control characters (from files) are made visible. */

@@ -140,6 +140,8 @@ export function openQueryCatalog(
     verify: options.verify,
     noteSaveFailures: !options.reportsSaves,
     now: options.now,
+    // `full`: every run lists every folder and stats every file (see src/catalog/folder-check.ts).
+    check: storage.env("PI_SESSION_CHECK") === "full" ? "full" : "auto",
   });
 }
 

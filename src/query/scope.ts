@@ -30,12 +30,21 @@ export async function scopePlaces(env: QueryEnv, all: boolean): Promise<Omit<Ses
   return { dirs: [choice.dir], cwdFilter: choice.custom ? env.cwd : undefined };
 }
 
-/** This directory's sessions, or with `all` every project's (or the custom dir's). */
-export async function sessionScope(env: QueryEnv, all: boolean): Promise<SessionScope> {
+/**
+ * This directory's sessions, or with `all` every project's (or the custom dir's). Through
+ * `catalog`, folders unchanged since it last listed them are not listed again, and the scope
+ * carries the listing for the catalog's quick check (pass the scope's `listing` to a refresh).
+ */
+export async function sessionScope(env: QueryEnv, all: boolean, catalog?: Catalog): Promise<SessionScope> {
   const places = await scopePlaces(env, all);
   const { custom } = await env.sessionDir();
   // Every project: one folder per cwd under the sessions dir; else the one flat folder.
-  const files = all && !custom ? await allSessionFiles(env.fs, env.agentDir) : await sessionFilesIn(env.fs, places.dirs[0]);
+  const nested = all && !custom;
+  if (catalog) {
+    const listing = await catalog.listFiles(places.dirs[0], nested);
+    return { ...places, files: listing.files, listing };
+  }
+  const files = nested ? await allSessionFiles(env.fs, env.agentDir) : await sessionFilesIn(env.fs, places.dirs[0]);
   return { ...places, files };
 }
 
@@ -80,14 +89,14 @@ export async function cataloguedSessions(
 ): Promise<{ sessions: SessionInfo[]; knownIds: string[] }> {
   return withCatalog(env, async (catalog) => {
     catalog.preload(listingKinds(options.withText));
-    const scope = await sessionScope(env, all);
+    const scope = await sessionScope(env, all, catalog);
     const [progress, done] = withProgress(env, "Reading sessions");
     try {
       const processCwd = env.storage.processCwd;
       const sessions = await catalogSessions(catalog, scope, { ...progress, withText: options.withText, cwdFilter: scope.cwdFilter, processCwd });
       if (!options.knownIds) return { sessions, knownIds: [] };
       // Every project's sessions are those just listed, unless the scope was this directory.
-      const everywhere = all ? sessions : await catalogSessions(catalog, await sessionScope(env, true), { ...progress, processCwd });
+      const everywhere = all ? sessions : await catalogSessions(catalog, await sessionScope(env, true, catalog), { ...progress, processCwd });
       return { sessions, knownIds: everywhere.map((s) => s.id) };
     } finally {
       done();

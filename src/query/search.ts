@@ -127,8 +127,8 @@ export async function searchText(env: QueryEnv, options: SearchOptions): Promise
   // One session: its file alone is the scope (through the same index, so a 1 GB session is searched as fast).
   const only = options.session === undefined ? undefined : await resolveSessionRef(env, options.session);
   const { result, sessions, shortIds, indexCold } = await env.withCatalog(async (catalog) => {
-    const scope: SessionScope = only === undefined ? await sessionScope(env, Boolean(options.all)) : { files: [only], dirs: [] };
-    const [refresh, done] = withProgress(env, "Searching sessions", { listedDirs: scope.dirs });
+    const scope: SessionScope = only === undefined ? await sessionScope(env, Boolean(options.all), catalog) : { files: [only], dirs: [] };
+    const [refresh, done] = withProgress(env, "Searching sessions", { listedDirs: scope.dirs, listing: scope.listing });
     try {
       const found = await searchSessions(catalog, scope, q, {
         limit,

@@ -13,10 +13,10 @@ import type { QueryEnv } from "./env.ts";
 
 /** Every session's usage rows (for attribution), with names when grouping by session. */
 export async function usageSessions(env: QueryEnv, withNames: boolean): Promise<UsageSession[]> {
-  const every = await sessionScope(env, true);
   const kinds = withNames ? [usageDigest, listingDigest] : [usageDigest];
   return withCatalog(env, async (catalog) => {
-    const [options, done] = withProgress(env, "Reading usage", { listedDirs: every.dirs });
+    const every = await sessionScope(env, true, catalog);
+    const [options, done] = withProgress(env, "Reading usage", { listedDirs: every.dirs, listing: every.listing });
     const view = await catalog.refresh(kinds, every.files, options).finally(done);
     const names = view.records(listingDigest);
     const sessions: UsageSession[] = [];

@@ -14,9 +14,54 @@ import stringWidth from "string-width";
  */
 const NARROW = /^[\x20-\x7e\u00a0-\u00a8\u00aa-\u00ac\u00af-\u02ff│├└─•…]*$/;
 
-/** Cells the text takes in a terminal. */
+/** 1 for a UTF-16 unit that is one cell and a grapheme of its own (as `NARROW`), 2 for a common wide one (kana, CJK ideographs, Hangul syllables), 0 for any other. */
+function simpleWidth(c: number): number {
+  if (c >= 0x20 && c <= 0x7e) return 1;
+  if (c >= 0xa0 && c <= 0x2ff) return c === 0xa9 || c === 0xad || c === 0xae ? 0 : 1;
+  if (c === 0x2502 || c === 0x251c || c === 0x2514 || c === 0x2500 || c === 0x2022 || c === 0x2026) return 1;
+  if ((c >= 0x3041 && c <= 0x3096) || (c >= 0x30a1 && c <= 0x30fa) || (c >= 0x3400 && c <= 0x4dbf) || (c >= 0x4e00 && c <= 0x9fff) || (c >= 0xac00 && c <= 0xd7a3)) return 2;
+  return 0;
+}
+
+/**
+ * Cells the text takes in a terminal. Text mixing in other characters (emoji, combining marks)
+ * is measured run by run: simple characters by `simpleWidth`, each run of others, with the simple
+ * characters on either side (a base a combining mark or keycap attaches to, a base after a
+ * prepended mark), by string-width.
+ */
 export function textWidth(text: string): number {
-  return NARROW.test(text) ? text.length : stringWidth(text);
+  if (NARROW.test(text)) return text.length;
+  const known = runWidths.get(text);
+  if (known !== undefined) return known;
+  let width = 0;
+  let run = -1;
+  let before = 1;
+  let here = simpleWidth(text.charCodeAt(0));
+  for (let i = 0; i < text.length; i++) {
+    const next = i + 1 < text.length ? simpleWidth(text.charCodeAt(i + 1)) : 1;
+    if (here !== 0 && before !== 0 && next !== 0) {
+      if (run >= 0) width += runWidth(text.slice(run, i));
+      run = -1;
+      width += here;
+    } else if (run < 0) run = i;
+    before = here;
+    here = next;
+  }
+  return run >= 0 ? width + runWidth(text.slice(run)) : width;
+}
+
+/** Widths of runs measured lately: the same few emoji and marks recur across the rows of a list. */
+const runWidths = new Map<string, number>();
+const RUNS_KEPT = 4096;
+
+/** string-width's answer for a run, from `runWidths` when known. */
+function runWidth(run: string): number {
+  let width = runWidths.get(run);
+  if (width === undefined) {
+    if (runWidths.size >= RUNS_KEPT) runWidths.clear();
+    runWidths.set(run, width = stringWidth(run));
+  }
+  return width;
 }
 
 /**
@@ -41,8 +86,8 @@ export function truncate(text: string, width: number): string {
   return out + "…";
 }
 
-/** Pads with spaces to `width` cells (left-aligned, or right-aligned with `right`). */
-export function pad(text: string, width: number, right = false): string {
-  const fill = " ".repeat(Math.max(0, width - textWidth(text)));
+/** Pads with spaces to `width` cells (left-aligned, or right-aligned with `right`); `cells`: the text's width when known. */
+export function pad(text: string, width: number, right = false, cells = textWidth(text)): string {
+  const fill = " ".repeat(Math.max(0, width - cells));
   return right ? fill + text : text + fill;
 }

@@ -153,4 +153,40 @@ export function storeContract(name: string, make: () => Promise<{ store: Catalog
     assert.equal((await store.describe()).docs, 2);
     assert.deepEqual((await store.searchDocs!('"pars" *', 1, 5)).map((d) => d.offset), [1]);
   });
+
+  it("a text copied into several files (a fork, a clone) is found in each, and in those left as copies are removed", async (store) => {
+    if (!store.supportsDocs) return;
+    const docs = { name: "docs", version: 1 };
+    const shared = "the forked parser text";
+    await store.save(docs, { put: [record("/a", 1), record("/b", 2), record("/c", 3)], remove: [], docs: [
+      { path: "/a", from: 0, rows: [doc(shared, 1), doc(shared, 2, { part: "thinking" })] },
+      { path: "/b", from: 0, rows: [doc(shared, 3)] },
+      { path: "/c", from: 0, rows: [doc("unrelated words", 4, { role: "bashExecution" })] },
+    ] });
+    assert.deepEqual((await store.searchDocs!('"unrelated" *', 0, 10)).map((d) => `${d.role}:${d.part}:${d.timestamp}`), ["bashExecution:text:2025-06-01T00:00:04.000Z"]);
+    const found = async (expression: string) => (await store.searchDocs!(expression, 0, 100)).map((d) => `${d.path}:${d.offset}:${d.part}`);
+    assert.deepEqual(await found('"forked" *'), ["/b:3:text", "/a:2:thinking", "/a:1:text"]);
+    await store.save(docs, { put: [], remove: ["/a"] });
+    assert.deepEqual(await found('"forked" *'), ["/b:3:text"]);
+    // Its last use replaced: the text is gone from the index, and found again once used again.
+    await store.save(docs, { put: [record("/b", 5)], remove: [], docs: [{ path: "/b", from: 0, rows: [doc("other", 3)] }] });
+    assert.deepEqual(await found('"forked" *'), []);
+    await store.save(docs, { put: [record("/c", 6)], remove: [], docs: [{ path: "/c", from: 5, rows: [doc(shared, 5)] }] });
+    assert.deepEqual(await found('"forked" *'), ["/c:5:text"]);
+    assert.deepEqual(await found('"unrelated" *'), ["/c:4:text"]);
+    assert.equal((await store.describe()).docs, 3);
+  });
+
+  it("keeps the quick check's folders and full checks, merged by path and section", async (store) => {
+    assert.ok(store.loadFolders && store.saveFolders, "every store keeps them");
+    assert.deepEqual(await store.loadFolders(), { folders: new Map(), fullChecks: new Map() });
+    const a = { path: "/s/--a--", mtimeMs: 1748772000123.5, listedMs: 1748772009000, names: ["x.jsonl", "ü 日本.jsonl"] };
+    const b = { path: "/s/--b--", mtimeMs: 5, listedMs: 9000, names: [] };
+    await store.saveFolders([a, b], [], new Map([["listing@2", 1000]]));
+    const a2 = { ...a, names: ["y.jsonl"] };
+    await store.saveFolders([a2], ["/s/--b--"], new Map([["docs@2", 2000]]));
+    assert.deepEqual(await store.loadFolders(), { folders: new Map([[a.path, a2]]), fullChecks: new Map([["listing@2", 1000], ["docs@2", 2000]]) });
+    await store.clear();
+    assert.deepEqual(await store.loadFolders(), { folders: new Map(), fullChecks: new Map() });
+  });
 }

@@ -21,6 +21,17 @@ test("mixed texts are as wide as string-width says", () => {
   for (const text of texts) assert.equal(textWidth(text), stringWidth(text), JSON.stringify(text));
 });
 
+test("texts mixing plain, wide and combined characters at random are as wide as string-width says", () => {
+  const pieces = ["a", " ", "é", "e\u0301", "日", "語", "カ", "한", "😀", "🚀", "👍🏽", "🇯🇵", "1\ufe0f\u20e3", "\u{1f468}\u200d\u{1f469}", "©", "\u00ad", "…", "\u200b", "ｱ", "\t", "\u0600", "ᄀ\u1161"];
+  let seed = 7;
+  const next = () => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648;
+  for (let n = 0; n < 3000; n++) {
+    let text = "";
+    for (let k = Math.floor(next() * 12); k > 0; k--) text += pieces[Math.floor(next() * pieces.length)];
+    assert.equal(textWidth(text), stringWidth(text), JSON.stringify(text));
+  }
+});
+
 test("truncate cuts to the width with an ellipsis, counting wide characters as two cells", () => {
   assert.equal(truncate("hello world", 8), "hello w…");
   assert.equal(truncate("hello", 5), "hello");

@@ -1,14 +1,16 @@
 /**
- * The catalog in one SQLite database: `records` (section, path → record) and, for search, `docs`
- * with a contentless FTS5 index whose rows are deleted by rowid only (any other column scans the
- * whole index). Each save is one `BEGIN IMMEDIATE` transaction, so concurrent indexers queue.
+ * The catalog in one SQLite database: `records` (section, path → record), the quick check's
+ * `folders` and `full_checks`, and for search the documents (sqlite-docs.ts: deduplicated texts
+ * under a contentless FTS5 index). Each save is one `BEGIN IMMEDIATE` transaction, so
+ * concurrent indexers queue.
  * @module
  */
-import { ftsText, FTS_TOKENIZE } from "../../core/search/words.ts";
 import {
   type CatalogRecord,
   type CatalogStore,
   decodeState,
+  type FolderRecord,
+  type FolderSnapshot,
   encodeState,
   type IndexedDoc,
   type RecordStamp,
@@ -18,21 +20,24 @@ import {
   type StoreDescription,
 } from "../store.ts";
 import type { SqliteDb } from "./sqlite-db.ts";
+import { DOC_TABLE_NAMES, DOC_TABLES, ftsTables, SqliteDocs } from "./sqlite-docs.ts";
 
-const SCHEMA = 1;
+/**
+ * 3: no index of the records' stamps (the table's rows have them before their states); documents
+ * point at deduplicated texts (sqlite-docs.ts); folders and full checks (the quick check).
+ */
+const SCHEMA = 3;
 const TABLES = `
 CREATE TABLE IF NOT EXISTS records (
   section TEXT NOT NULL, version INTEGER NOT NULL, path TEXT NOT NULL, size INTEGER NOT NULL, mtime REAL NOT NULL,
   end_ INTEGER NOT NULL, lines INTEGER NOT NULL, head TEXT NOT NULL, tail TEXT NOT NULL, header_id TEXT,
   state TEXT NOT NULL, final TEXT, PRIMARY KEY (section, path));
-CREATE TABLE IF NOT EXISTS docs (
-  id INTEGER PRIMARY KEY, path TEXT NOT NULL, entry_id TEXT, ts TEXT, role TEXT NOT NULL, part TEXT NOT NULL,
-  line INTEGER NOT NULL, off INTEGER NOT NULL, len INTEGER NOT NULL);
-CREATE INDEX IF NOT EXISTS docs_path ON docs (path, off);
-CREATE INDEX IF NOT EXISTS records_stamps ON records (section, version, path, size, mtime);`;
+CREATE TABLE IF NOT EXISTS folders (path TEXT PRIMARY KEY, mtime REAL NOT NULL, listed REAL NOT NULL, names TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS full_checks (section TEXT PRIMARY KEY, at REAL NOT NULL);`;
 
-const MMAP_BYTES = 1 << 30;
 const SELECT_RECORDS = "SELECT path, size, mtime, end_, lines, head, tail, header_id, state, final FROM records WHERE section = ? AND version = ?";
+/** Records read per query by `load`. */
+const LOAD_SLICE = 1000;
 /** Paths per `IN (…)` list: well below SQLite's limit on parameters. */
 const PATHS_PER_QUERY = 500;
 
@@ -78,11 +83,6 @@ function whileLocked(work: () => void): void {
   }
 }
 
-function ftsTable(contentless: boolean): string {
-  const options = contentless ? ", content='', contentless_delete=1" : "";
-  return `CREATE VIRTUAL TABLE IF NOT EXISTS docs_fts USING fts5(body${options}, tokenize="${FTS_TOKENIZE}")`;
-}
-
 /**
  * A `CatalogStore` over an open `SqliteDb` (see `openSqliteStore` for picking the binding).
  *
@@ -99,6 +99,7 @@ export class SqliteCatalogStore implements CatalogStore {
   /** A save is one transaction: a cold refresh saves as it goes (64 files measured as low as any). */
   readonly recordBatch = 64;
   #db: SqliteDb;
+  #docs: SqliteDocs;
 
   constructor(db: SqliteDb, location: string) {
     this.#db = db;
@@ -108,22 +109,25 @@ export class SqliteCatalogStore implements CatalogStore {
     // Switching a new file to WAL takes a lock that the busy timeout does not wait for.
     whileLocked(() => db.exec("PRAGMA journal_mode = WAL"));
     db.exec("PRAGMA synchronous = NORMAL");
-    // Reads through a memory map: a warm run's first queries then cost no read call per page.
-    db.exec(`PRAGMA mmap_size = ${MMAP_BYTES}`);
+    // No memory map: every page a run touched through one counted in its resident memory (a warm
+    // `list --all` of 25,000 sessions: 30 MB more at its peak), for no time measured in return.
+    db.exec("PRAGMA mmap_size = 0");
     // One transaction, so that two processes opening a new file set it up one after the other.
     let fullText = false;
     whileLocked(() =>
       this.#transaction(() => {
         const version = Number(db.prepare("PRAGMA user_version").get()?.user_version ?? 0);
         if (version !== SCHEMA) {
-          db.exec("DROP TABLE IF EXISTS docs_fts; DROP TABLE IF EXISTS docs; DROP TABLE IF EXISTS records;");
+          for (const table of [...DOC_TABLE_NAMES, "records", "folders", "full_checks"]) db.exec(`DROP TABLE IF EXISTS ${table}`);
           db.exec(`PRAGMA user_version = ${SCHEMA}`);
         }
         db.exec(TABLES);
-        fullText = this.#tryExec(ftsTable(true)) || this.#tryExec(ftsTable(false));
+        db.exec(DOC_TABLES);
+        fullText = ftsTables().some((sql) => this.#tryExec(sql));
       })
     );
     this.supportsDocs = fullText;
+    this.#docs = new SqliteDocs(db);
   }
 
   #tryExec(sql: string): boolean {
@@ -148,12 +152,20 @@ export class SqliteCatalogStore implements CatalogStore {
 
   load(section: SectionKey): Promise<Map<string, CatalogRecord>> {
     const records = new Map<string, CatalogRecord>();
-    addRecords(section, records, this.#db.prepare(SELECT_RECORDS).all(section.name, section.version));
+    // A slice at a time, in path order: the rows of one slice are garbage before the next is read,
+    // so the rows of the whole section (their states as text) are never all held at once.
+    const slice = this.#db.prepare(`${SELECT_RECORDS} AND path > ? ORDER BY path LIMIT ${LOAD_SLICE}`);
+    for (let after = ""; ;) {
+      const rows = slice.all(section.name, section.version, after);
+      addRecords(section, records, rows);
+      if (rows.length < LOAD_SLICE) break;
+      after = rows[rows.length - 1].path as string;
+    }
     return Promise.resolve(records);
   }
 
   loadStamps(section: SectionKey): Promise<Map<string, RecordStamp>> {
-    // From the index `records_stamps` alone: the rows themselves, with their states, stay unread.
+    // The stamps come before the states in each row: a state spilling over to other pages is not read.
     const rows = this.#db.prepare("SELECT path, size, mtime FROM records WHERE section = ? AND version = ?").values(section.name, section.version);
     return Promise.resolve(new Map(rows.map(([path, size, mtime]) => [path as string, { size: Number(size), mtimeMs: Number(mtime) }])));
   }
@@ -172,7 +184,7 @@ export class SqliteCatalogStore implements CatalogStore {
     const db = this.#db;
     this.#transaction(() => {
       const stale = db.prepare("DELETE FROM records WHERE section = ? AND version <> ?").run(section.name, section.version);
-      if (section.name === "docs" && Number(stale.changes) > 0) this.#clearDocs();
+      if (section.name === "docs" && Number(stale.changes) > 0 && this.supportsDocs) this.#docs.clear();
       const put = db.prepare(
         "INSERT OR REPLACE INTO records (section, version, path, size, mtime, end_, lines, head, tail, header_id, state, final) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
       );
@@ -182,50 +194,45 @@ export class SqliteCatalogStore implements CatalogStore {
       const remove = db.prepare("DELETE FROM records WHERE section = ? AND path = ?");
       for (const path of changes.remove) remove.run(section.name, path);
       if (section.name !== "docs" || !this.supportsDocs) return;
-      for (const path of changes.remove) this.#dropDocs(path, 0);
-      const doc = db.prepare("INSERT INTO docs (path, entry_id, ts, role, part, line, off, len) VALUES (?, ?, ?, ?, ?, ?, ?, ?)");
-      const fts = db.prepare("INSERT INTO docs_fts (rowid, body) VALUES (?, ?)");
-      for (const batch of changes.docs ?? []) {
-        this.#dropDocs(batch.path, batch.from);
-        for (const d of batch.rows) {
-          const { lastInsertRowid } = doc.run(batch.path, d.entryId, d.timestamp, d.role, d.part, d.line, d.offset, d.length);
-          fts.run(lastInsertRowid, ftsText(d.text));
-        }
-      }
+      for (const path of changes.remove) this.#docs.remove(path);
+      for (const batch of changes.docs ?? []) this.#docs.add(batch);
     });
     return Promise.resolve();
   }
 
-  /** Removes a file's documents at offsets `from` and later: FTS rows by rowid first. */
-  #dropDocs(path: string, from: number): void {
-    this.#db.prepare("DELETE FROM docs_fts WHERE rowid IN (SELECT id FROM docs WHERE path = ? AND off >= ?)").run(path, from);
-    this.#db.prepare("DELETE FROM docs WHERE path = ? AND off >= ?").run(path, from);
+  loadFolders(): Promise<FolderSnapshot> {
+    const folders = new Map<string, FolderRecord>();
+    for (const [path, mtime, listed, names] of this.#db.prepare("SELECT path, mtime, listed, names FROM folders").values()) {
+      const list = String(names);
+      folders.set(String(path), { path: String(path), mtimeMs: Number(mtime), listedMs: Number(listed), names: list === "" ? [] : list.split("\n") });
+    }
+    const fullChecks = new Map<string, number>();
+    for (const [section, at] of this.#db.prepare("SELECT section, at FROM full_checks").values()) fullChecks.set(String(section), Number(at));
+    return Promise.resolve({ folders, fullChecks });
   }
 
-  #clearDocs(): void {
-    this.#db.exec("INSERT INTO docs_fts (docs_fts) VALUES ('delete-all'); DELETE FROM docs;");
+  saveFolders(folders: readonly FolderRecord[], remove: readonly string[], fullChecks: ReadonlyMap<string, number>): Promise<void> {
+    const db = this.#db;
+    this.#transaction(() => {
+      // Names are kept one a line: a folder with a name holding a newline is never saved (folder-check.ts).
+      const put = db.prepare("INSERT OR REPLACE INTO folders (path, mtime, listed, names) VALUES (?, ?, ?, ?)");
+      for (const f of folders) put.run(f.path, f.mtimeMs, f.listedMs, f.names.join("\n"));
+      const drop = db.prepare("DELETE FROM folders WHERE path = ?");
+      for (const path of remove) drop.run(path);
+      const check = db.prepare("INSERT OR REPLACE INTO full_checks (section, at) VALUES (?, ?)");
+      for (const [section, at] of fullChecks) check.run(section, at);
+    });
+    return Promise.resolve();
   }
 
   searchDocs(expression: string, offset: number, limit: number): Promise<IndexedDoc[]> {
-    const rows = this.#db.prepare(
-      "SELECT path, entry_id, ts, role, part, line, off, len FROM docs WHERE id IN (SELECT rowid FROM docs_fts WHERE docs_fts MATCH ?) ORDER BY ts DESC, path, line, part LIMIT ? OFFSET ?",
-    ).all(expression, limit, offset);
-    return Promise.resolve(rows.map((r) => ({
-      path: r.path as string,
-      entryId: (r.entry_id as string | null) ?? null,
-      timestamp: (r.ts as string | null) ?? null,
-      role: r.role as string,
-      part: r.part as string,
-      line: Number(r.line),
-      offset: Number(r.off),
-      length: Number(r.len),
-    })));
+    return Promise.resolve(this.#docs.search(expression, offset, limit));
   }
 
   clear(): Promise<void> {
     this.#transaction(() => {
-      this.#db.exec("DELETE FROM records");
-      if (this.supportsDocs) this.#clearDocs();
+      this.#db.exec("DELETE FROM records; DELETE FROM folders; DELETE FROM full_checks;");
+      if (this.supportsDocs) this.#docs.clear();
     });
     return Promise.resolve();
   }
@@ -236,7 +243,7 @@ export class SqliteCatalogStore implements CatalogStore {
     const pageSize = Number(db.prepare("PRAGMA page_size").get()?.page_size ?? 0);
     const sections = db.prepare("SELECT section AS name, version, COUNT(*) AS records FROM records GROUP BY section, version ORDER BY section")
       .all().map((r) => ({ name: r.name as string, version: Number(r.version), records: Number(r.records) }));
-    const docs = Number(db.prepare("SELECT COUNT(*) AS n FROM docs").get()?.n ?? 0);
+    const docs = this.#docs.count();
     return Promise.resolve({ kind: this.kind, location: this.location, bytes: pages * pageSize, sections, docs });
   }
 

@@ -70,8 +70,18 @@ function cutStart(text: string, width: number): string {
  * ```
  */
 export function formatTable(rows: string[][], columns: Column[], maxWidth = Infinity): string[] {
+  return [...tableLines(rows, columns, maxWidth)];
+}
+
+/**
+ * `formatTable`'s lines one at a time, each made when it is taken: a long listing is printed
+ * without all its lines held at once.
+ */
+export function* tableLines(rows: string[][], columns: Column[], maxWidth = Infinity): Generator<string> {
+  // Each cell is measured once: measuring is what a long listing spends its time on.
+  const cellWidths = rows.map((row) => columns.map((_, i) => textWidth(row[i] ?? "")));
   // A reduce, not Math.max(...rows): a spread of 100k+ rows overflows the stack.
-  const widths = columns.map((_, i) => rows.reduce((widest, row) => Math.max(widest, textWidth(row[i] ?? "")), 0));
+  const widths = columns.map((_, i) => cellWidths.reduce((widest, row) => Math.max(widest, row[i]), 0));
   const giving = columns.map((c, i) => (c.flex || c.shrink ? i : -1)).filter((i) => i >= 0);
   const total = widths.reduce((sum, w) => sum + w, 0) + 2 * (columns.length - 1);
   if (giving.length > 0 && Number.isFinite(maxWidth) && total > maxWidth) {
@@ -80,23 +90,27 @@ export function formatTable(rows: string[][], columns: Column[], maxWidth = Infi
     const shares = shareWidth(giving.map((i) => widths[i]), room);
     giving.forEach((column, k) => (widths[column] = shares[k]));
   }
-  return rows.map((row) => {
+  for (const [r, row] of rows.entries()) {
     const line = columns.map((column, i) => {
       const last = i === columns.length - 1;
-      const cell = column.cutStart ? cutStart(row[i] ?? "", widths[i]) : truncate(row[i] ?? "", widths[i]);
-      return { text: last && !column.right ? cell : pad(cell, widths[i], column.right), style: column.style };
+      const text = row[i] ?? "";
+      const fits = cellWidths[r][i] <= widths[i];
+      const cell = fits ? text : column.cutStart ? cutStart(text, widths[i]) : truncate(text, widths[i]);
+      const cellWidth = fits ? cellWidths[r][i] : textWidth(cell);
+      const padded = last && !column.right ? cell : pad(cell, widths[i], column.right, cellWidth);
+      return { text: padded, width: last && !column.right ? cellWidth : Math.max(widths[i], cellWidth), style: column.style };
     });
     // Still too wide (fixed columns alone overflow): cut the line rather than let it wrap.
     let used = 0;
     const parts: string[] = [];
-    for (const [i, { text, style }] of line.entries()) {
+    for (const [i, { text, width, style }] of line.entries()) {
       const sep = i === 0 ? "" : "  ";
       const room = maxWidth - used - sep.length;
       if (room <= 0) break;
-      const cell = textWidth(text) > room ? truncate(text, room) : text;
+      const cell = width > room ? truncate(text, room) : text;
       parts.push(sep + (style ? style(cell) : cell));
-      used += sep.length + textWidth(cell);
+      used += sep.length + (width > room ? textWidth(cell) : width);
     }
-    return parts.join("").trimEnd();
-  });
+    yield parts.join("").trimEnd();
+  }
 }

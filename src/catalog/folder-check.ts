@@ -1,0 +1,134 @@
+/**
+ * The quick check: how a warm run avoids listing every project folder and stat'ing every session
+ * file. A folder's mtime changes when a name in it is added, removed or renamed, so a folder whose
+ * mtime is the one it had when last listed has the same files: its names come from the catalog.
+ * An append to a file changes the file's mtime but not its folder's, so within such a folder only
+ * the files active lately (modified within `HOT_MS` when last seen) are stat'ed, and the others
+ * are taken as they were at the section's last full check, which is never older than
+ * `FULL_CHECK_EVERY_MS` (else this run makes a full check: every file stat'ed).
+ *
+ * The guarantee: new, removed and renamed sessions are always seen, and so are changes to the
+ * sessions active in the last day; a change to an older session made without a change of its
+ * folder is seen at the next full check (at most a minute later, or at once with
+ * `PI_SESSION_CHECK=full`).
+ * @module
+ */
+import { dirName, joinPath } from "../core/storage/paths.ts";
+import type { FileSystem } from "../io/file-system.ts";
+import type { FolderRecord, FolderSnapshot, RecordStamp, SectionKey } from "./store.ts";
+
+/** `auto`: the quick check when a full one is recent; `full`: stat every file, list every folder. */
+export type CheckMode = "auto" | "full";
+
+/** A section is checked in full again when its last full check is older than this. */
+export const FULL_CHECK_EVERY_MS = 60_000;
+/** Files modified this recently (as last seen) are stat'ed even in the quick check. */
+export const HOT_MS = 24 * 60 * 60 * 1000;
+/**
+ * A folder listed less than this after its mtime may have changed again within the same mtime
+ * tick (coarse clocks, network file systems): it is listed again rather than trusted.
+ */
+export const RACY_MS = 2_000;
+
+/** The session files of a scope as listed through the folder snapshot, and what to save after. */
+export interface FolderListing {
+  files: string[];
+  /** Folders whose names came from the catalog: their files may be taken on trust. */
+  unchanged: ReadonlySet<string>;
+  /** Folders listed this time (to save), and folders gone (to drop). */
+  listed: FolderRecord[];
+  removed: string[];
+  /** The snapshot loaded, null when the store keeps none (then every check is full). */
+  snapshot: FolderSnapshot | null;
+  /** When the listing started: a full check counts from then. */
+  startedMs: number;
+}
+
+/** The key a section's full check is kept under. */
+export function checkKey(section: SectionKey): string {
+  return `${section.name}@${section.version}`;
+}
+
+/** The names in `dir` that `keep` accepts (none when it cannot be listed), and its mtime before listing. */
+async function listFolder(fs: FileSystem, dir: string, keep: "files" | "dirs"): Promise<{ names: string[]; mtimeMs: number | null }> {
+  const stat = await fs.stat(dir).catch(() => null);
+  if (!stat?.isDirectory) return { names: [], mtimeMs: null };
+  try {
+    const entries = await fs.list(dir);
+    const names = entries.filter((e) => (keep === "dirs" ? e.isDirectory : e.isFile && e.name.endsWith(".jsonl"))).map((e) => e.name);
+    return { names, mtimeMs: stat.mtimeMs };
+  } catch {
+    return { names: [], mtimeMs: null };
+  }
+}
+
+/** A stored folder whose names still hold: same mtime, and listed well after that mtime. */
+function stillHolds(stored: FolderRecord | undefined, mtimeMs: number | undefined): stored is FolderRecord {
+  return stored !== undefined && mtimeMs !== undefined && stored.mtimeMs === mtimeMs && stored.listedMs - stored.mtimeMs >= RACY_MS;
+}
+
+/**
+ * The session files of `dir` (`nested`: of each project folder in it, as `<agentDir>/sessions`),
+ * each folder listed only when its mtime says it changed (always in `full` mode, or without a
+ * snapshot). Files come newest name first within a folder, as `sessionFilesIn` gives them.
+ */
+export async function listThroughFolders(
+  fs: FileSystem,
+  snapshot: FolderSnapshot | null,
+  dir: string,
+  options: { nested: boolean; mode: CheckMode; now: number },
+): Promise<FolderListing> {
+  const startedMs = options.now;
+  const trusting = snapshot !== null && options.mode === "auto";
+  const listed: FolderRecord[] = [];
+  const unchanged = new Set<string>();
+  const take = async (folder: string, keep: "files" | "dirs"): Promise<string[]> => {
+    const stored = trusting ? snapshot.folders.get(folder) : undefined;
+    if (stored) {
+      const mtimeMs = (await fs.stat(folder).catch(() => null))?.mtimeMs;
+      if (stillHolds(stored, mtimeMs)) {
+        unchanged.add(folder);
+        return stored.names;
+      }
+    }
+    const { names, mtimeMs } = await listFolder(fs, folder, keep);
+    // A name with a newline cannot be kept in the SQLite store's list: such a folder is listed every time.
+    if (mtimeMs !== null && !names.some((n) => n.includes("\n"))) listed.push({ path: folder, mtimeMs, listedMs: startedMs, names });
+    return names;
+  };
+  const fileNames = (folder: string, names: string[]) => names.map((name) => joinPath(folder, name)).sort().reverse();
+  let files: string[];
+  let folders: string[];
+  if (options.nested) {
+    folders = (await take(dir, "dirs")).map((name) => joinPath(dir, name));
+    files = [];
+    for (const folder of folders) for (const file of fileNames(folder, await take(folder, "files"))) files.push(file);
+  } else {
+    folders = [];
+    files = fileNames(dir, await take(dir, "files"));
+  }
+  // Folders under `dir` no longer there (the snapshot of other scopes is left alone).
+  const present = new Set([dir, ...folders]);
+  const removed = snapshot ? [...snapshot.folders.keys()].filter((path) => !present.has(path) && (path === dir || dirName(path) === dir)) : [];
+  return { files, unchanged, listed, removed, snapshot, startedMs };
+}
+
+/**
+ * For a refresh of `sections` over `listing`: the test of files taken on trust (the quick check),
+ * or undefined when this refresh must be a full check (mode `full`, no snapshot, or a section
+ * whose last full check is missing or older than `FULL_CHECK_EVERY_MS`).
+ */
+export function quickTrust(
+  listing: FolderListing,
+  sections: readonly SectionKey[],
+  options: { mode: CheckMode; now: number },
+): ((path: string, stamp: RecordStamp) => boolean) | undefined {
+  const { snapshot } = listing;
+  if (options.mode === "full" || snapshot === null || listing.unchanged.size === 0) return undefined;
+  for (const section of sections) {
+    const at = snapshot.fullChecks.get(checkKey(section));
+    if (at === undefined || options.now - at > FULL_CHECK_EVERY_MS || at > options.now) return undefined;
+  }
+  const hotSince = options.now - HOT_MS;
+  return (path, stamp) => stamp.mtimeMs < hotSince && listing.unchanged.has(dirName(path));
+}

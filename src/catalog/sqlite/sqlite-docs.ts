@@ -1,0 +1,154 @@
+/**
+ * The full-text part of the SQLite catalog, kept small: each distinct text is indexed once
+ * (`texts`, numbered by its fingerprint, counted by its uses: a fork or clone copies its source's entries, a long session
+ * chained from copies repeats them), and each use is a short `docs` row (file number, offset,
+ * length, line, timestamp, role, part) pointing at it. Paths are stored once, in `files`. The
+ * FTS5 table is contentless: the words are in its index only, and a hit is confirmed by
+ * re-reading its line, which also gives the entry's id.
+ * @module
+ */
+import type { DocRow } from "../../core/digest/docs-digest.ts";
+import { ftsText, FTS_TOKENIZE } from "../../core/search/words.ts";
+import type { DocBatch, IndexedDoc } from "../store.ts";
+import type { SqliteDb } from "./sqlite-db.ts";
+
+export const DOC_TABLES = `
+CREATE TABLE IF NOT EXISTS files (id INTEGER PRIMARY KEY, path TEXT NOT NULL UNIQUE);
+CREATE TABLE IF NOT EXISTS texts (id INTEGER PRIMARY KEY, hash INTEGER NOT NULL, uses INTEGER NOT NULL);
+CREATE INDEX IF NOT EXISTS texts_hash ON texts (hash);
+CREATE TABLE IF NOT EXISTS docs (
+  id INTEGER PRIMARY KEY, file INTEGER NOT NULL, off INTEGER NOT NULL, len INTEGER NOT NULL, line INTEGER NOT NULL,
+  ts TEXT, role NOT NULL, part INTEGER NOT NULL, text INTEGER NOT NULL);
+CREATE INDEX IF NOT EXISTS docs_file ON docs (file, off);
+CREATE INDEX IF NOT EXISTS docs_text ON docs (text);`;
+
+/** Roles kept as small numbers (any other as its text); parts: 0 text, 1 thinking (their order as text). */
+const ROLES = ["user", "assistant", "toolResult", "summary", "label", "name"];
+const PARTS = ["text", "thinking"];
+
+/** The tables a schema change drops (the FTS table first: it refers to none). */
+export const DOC_TABLE_NAMES = ["docs_fts", "docs", "texts", "files"];
+
+/** The FTS5 table: contentless with deletes where SQLite has them (3.43+), else holding its texts. */
+export function ftsTables(): string[] {
+  const table = (options: string) => `CREATE VIRTUAL TABLE IF NOT EXISTS docs_fts USING fts5(body${options}, tokenize="${FTS_TOKENIZE}")`;
+  return [table(", content='', contentless_delete=1"), table("")];
+}
+
+/**
+ * A 53-bit fingerprint of a text and its length (cyrb53 over UTF-16 code units). Two different
+ * texts share one with odds of about one in 10^16 per pair (one in a few hundred thousand for a
+ * corpus of 200,000 distinct texts); the later one is then found by the other's words, as a hit is
+ * always confirmed by re-reading its line. Texts are numbered in the order they come, not by it:
+ * the FTS index stores the gaps between the numbers of the texts holding a word, and random
+ * numbers made its data twice as big.
+ */
+export function textHash(text: string): number {
+  let h1 = 0xdeadbeef ^ text.length;
+  let h2 = 0x41c6ce57 ^ text.length;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    h1 = Math.imul(h1 ^ c, 2654435761);
+    h2 = Math.imul(h2 ^ c, 1597334677);
+  }
+  h1 = Math.imul(h1 ^ (h1 >>> 16), 2246822507) ^ Math.imul(h2 ^ (h2 >>> 13), 3266489909);
+  h2 = Math.imul(h2 ^ (h2 >>> 16), 2246822507) ^ Math.imul(h1 ^ (h1 >>> 13), 3266489909);
+  return 4294967296 * (2097151 & h2) + (h1 >>> 0);
+}
+
+/** The documents of a `SqliteCatalogStore`; every method runs inside the store's transaction. */
+export class SqliteDocs {
+  #db: SqliteDb;
+
+  constructor(db: SqliteDb) {
+    this.#db = db;
+  }
+
+  /** The number of `path` in `files`, made when `create`; undefined when it has none. */
+  #file(path: string, create: boolean): number | undefined {
+    if (create) this.#db.prepare("INSERT OR IGNORE INTO files (path) VALUES (?)").run(path);
+    const row = this.#db.prepare("SELECT id FROM files WHERE path = ?").values(path)[0];
+    return row === undefined ? undefined : Number(row[0]);
+  }
+
+  /** Removes `path`'s documents at offsets `from` and later; texts no longer used leave the index. */
+  drop(path: string, from: number): void {
+    const file = this.#file(path, false);
+    if (file === undefined) return;
+    const uses = new Map<number, number>();
+    for (const [text] of this.#db.prepare("SELECT text FROM docs WHERE file = ? AND off >= ?").values(file, from)) {
+      uses.set(Number(text), (uses.get(Number(text)) ?? 0) + 1);
+    }
+    if (uses.size === 0) return;
+    const lessen = this.#db.prepare("UPDATE texts SET uses = uses - ? WHERE id = ?");
+    const left = this.#db.prepare("SELECT uses FROM texts WHERE id = ?");
+    const forget = this.#db.prepare("DELETE FROM texts WHERE id = ?");
+    const unindex = this.#db.prepare("DELETE FROM docs_fts WHERE rowid = ?");
+    for (const [text, count] of uses) {
+      lessen.run(count, text);
+      if (Number(left.values(text)[0]?.[0] ?? 0) > 0) continue;
+      forget.run(text);
+      unindex.run(text);
+    }
+    this.#db.prepare("DELETE FROM docs WHERE file = ? AND off >= ?").run(file, from);
+  }
+
+  /** Forgets `path` altogether (its file is gone). */
+  remove(path: string): void {
+    this.drop(path, 0);
+    this.#db.prepare("DELETE FROM files WHERE path = ?").run(path);
+  }
+
+  /** Replaces `batch.path`'s documents from `batch.from` on with its rows. */
+  add(batch: DocBatch): void {
+    this.drop(batch.path, batch.from);
+    if (batch.rows.length === 0) return;
+    const file = this.#file(batch.path, true)!;
+    const doc = this.#db.prepare("INSERT INTO docs (file, off, len, line, ts, role, part, text) VALUES (?, ?, ?, ?, ?, ?, ?, ?)");
+    for (const row of batch.rows) {
+      const role = ROLES.indexOf(row.role);
+      doc.run(file, row.offset, row.length, row.line, row.timestamp, role < 0 ? row.role : role, PARTS.indexOf(row.part), this.#text(row));
+    }
+  }
+
+  /** The number of a row's text, indexed when new, its uses counted when not. */
+  #text(row: DocRow): number {
+    const body = ftsText(row.text);
+    const hash = textHash(body);
+    const known = this.#db.prepare("SELECT id FROM texts WHERE hash = ?").values(hash)[0];
+    if (known !== undefined) {
+      this.#db.prepare("UPDATE texts SET uses = uses + 1 WHERE id = ?").run(known[0] as number);
+      return Number(known[0]);
+    }
+    const id = Number(this.#db.prepare("INSERT INTO texts (hash, uses) VALUES (?, 1)").run(hash).lastInsertRowid);
+    this.#db.prepare("INSERT INTO docs_fts (rowid, body) VALUES (?, ?)").run(id, body);
+    return id;
+  }
+
+  clear(): void {
+    this.#db.exec("INSERT INTO docs_fts (docs_fts) VALUES ('delete-all'); DELETE FROM docs; DELETE FROM texts; DELETE FROM files;");
+  }
+
+  count(): number {
+    return Number(this.#db.prepare("SELECT COUNT(*) AS n FROM docs").get()?.n ?? 0);
+  }
+
+  /** Uses of texts matching `expression`, newest first (then by path, line and part), `limit` from `offset` on. */
+  search(expression: string, offset: number, limit: number): IndexedDoc[] {
+    const rows = this.#db.prepare(
+      `SELECT f.path, d.ts, d.role, d.part, d.line, d.off, d.len FROM docs d JOIN files f ON f.id = d.file
+       WHERE d.text IN (SELECT rowid FROM docs_fts WHERE docs_fts MATCH ?) ORDER BY d.ts DESC, f.path, d.line, d.part LIMIT ? OFFSET ?`,
+    ).values(expression, limit, offset);
+    return rows.map(([path, ts, role, part, line, off, len]) => ({
+      path: path as string,
+      // Not kept: read back from the entry's line when the hit is confirmed.
+      entryId: null,
+      timestamp: (ts as string | null) ?? null,
+      role: typeof role === "number" ? ROLES[role] : String(role),
+      part: PARTS[Number(part)],
+      line: Number(line),
+      offset: Number(off),
+      length: Number(len),
+    }));
+  }
+}
