@@ -84,10 +84,11 @@ test("index killed with SIGKILL part way: the next index reads only the files no
     const cut = join(root, "cache-cut");
     const sections = readdirSync(join(whole, "pi-session")).filter((name) => name.endsWith(".jsonl"));
     const killed = await index(agentDir, cut, sections);
-    assert.ok(killed.killed, "index was killed before it ended (the catalog had sessions before the end)");
     const kept = saved(cut, sections);
-    // It saves at least every second: a machine that indexes all of them within one saves only at the end.
+    // It saves at least every second: a machine that indexes all of them within one saves only at
+    // the end (and may have ended before the kill reached it).
     if (kept === FILES) return t.skip(`index ended before its first save (all ${FILES} files within a second): nothing to resume`);
+    assert.ok(killed.killed, "index was killed before it ended (the catalog had sessions before the end)");
     assert.ok(kept > 0, `the killed index had saved ${kept} of ${FILES} sessions`);
 
     const again = await index(agentDir, cut);
