@@ -66,6 +66,8 @@ export interface ServeState {
   searchEnv(cwd?: string): QueryEnv;
   /** The full-text index built in the background after the start. */
   readonly searchWarmup: SearchWarmup;
+  /** Counts a request being answered (event streams aside) until the function returned is called. */
+  answering(): () => void;
   /** A fresh redactor for one response (its counts are per response), or null with `--no-redact`. */
   redactor(): Redactor | null;
   /** `value` with secrets masked when redaction is on. */
@@ -87,6 +89,8 @@ export interface ServeState {
 }
 
 const MODES: readonly string[] = ["auto", "sqlite", "file", "off"];
+/** How long after its last answer the server counts as quiet (the background index goes on then). */
+const QUIET_MS = 500;
 
 /**
  * Opens the catalog, confines reading to the served folders, lists the session files once, and
@@ -185,6 +189,10 @@ export async function openServeState(config: ServeConfig): Promise<ServeState> {
     log,
   });
   const building = new AbortController();
+  // Requests being answered, and when the last one ended: the index is built between them.
+  let answering = 0;
+  let lastAnswered = 0;
+  const quiet = () => answering === 0 && performance.now() - lastAnswered >= QUIET_MS;
   let searchWarmup: SearchWarmup | undefined;
   const searchEnv = (cwd?: string): QueryEnv => {
     if (searchWarmup?.ready) return env(cwd);
@@ -200,6 +208,16 @@ export async function openServeState(config: ServeConfig): Promise<ServeState> {
     searchEnv,
     get searchWarmup() {
       return searchWarmup!;
+    },
+    answering() {
+      answering++;
+      let ended = false;
+      return () => {
+        if (ended) return;
+        ended = true;
+        answering--;
+        lastAnswered = performance.now();
+      };
     },
     redactor,
     present: (value) => redactor()?.value(value) ?? value,
@@ -221,6 +239,6 @@ export async function openServeState(config: ServeConfig): Promise<ServeState> {
   // Read every session's header now, in the background, so the first session opened need not.
   // Then the full-text index, so that the first search typed need not build it (it scans until then).
   const warmedUp = globalCandidates(env()).then(() => collectGarbage(), () => {});
-  searchWarmup = new SearchWarmup({ env: () => env(), signal: building.signal, after: warmedUp });
+  searchWarmup = new SearchWarmup({ env: () => env(), signal: building.signal, after: warmedUp, quiet });
   return state;
 }
