@@ -151,7 +151,8 @@ export const TOOLS: readonly ToolDef[] = [
     description:
       "Lists past pi sessions (id, path, cwd, name, created, modified, message count, first user message), newest first by default. " +
       'query filters as pi\'s /resume does: every word must match the name, id, messages or cwd (fuzzily in name and cwd); "quoted words" match as a phrase; re:PATTERN is a case-insensitive regular expression. ' +
-      "since keeps the sessions last modified on or after a day, a month, an ISO time or a span back (7d: the last seven days).",
+      "since keeps the sessions last modified on or after a day, a month, an ISO time or a span back (7d: the last seven days); until those last modified on or before one. " +
+      "model keeps the sessions with a reply from a model whose provider/model contains it (any case).",
     inputSchema: {
       type: "object",
       properties: {
@@ -159,6 +160,8 @@ export const TOOLS: readonly ToolDef[] = [
         query: { type: "string", minLength: 1, description: "Only sessions matching this /resume query" },
         named: { type: "boolean", description: "Only sessions that have a name" },
         since: DATE("Only sessions last modified on or after"),
+        until: DATE("Only sessions last modified on or before"),
+        model: { type: "string", minLength: 1, description: "Only sessions with a reply from a model whose provider/model contains this (any case)" },
         sort: { type: "string", enum: ["modified", "created", "name", "messages", "size"], description: "Sort order (default modified, newest first)" },
         limit: { type: "integer", minimum: 1, description: "At most this many sessions in all (default: all); pages of them fit the budget" },
         ...PAGING,
@@ -172,6 +175,8 @@ export const TOOLS: readonly ToolDef[] = [
         search: str(p.query),
         named: p.named === true,
         since: str(p.since),
+        until: str(p.until),
+        model: str(p.model),
         sort: p.sort as ListSort | undefined,
         limit: p.limit as number | undefined,
       })).value,

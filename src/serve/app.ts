@@ -20,7 +20,14 @@ export function createApp(state: ServeState): Hono {
   // Timing first, so refused requests are measured too.
   app.use("*", async (c, next) => {
     const started = performance.now();
-    await next();
+    // Event streams stay open: only answers count as the server being busy.
+    const path = c.req.path;
+    const ended = path === "/api/events" || path === "/mcp" ? () => {} : state.answering();
+    try {
+      await next();
+    } finally {
+      ended();
+    }
     for (const [name, value] of Object.entries(BASE_HEADERS)) c.res.headers.set(name, value);
     const route = c.res.status === 404 && routePath(c, -1) === "*" ? "(unmatched)" : routePath(c, -1);
     state.metrics.http.observe({ method: c.req.method, route, status: String(c.res.status) }, (performance.now() - started) / 1000);

@@ -4,7 +4,7 @@
  * builds it; `close` releases it (streams end, the watcher stops, the catalog closes).
  * @module
  */
-import type { Catalog } from "../catalog/catalog.ts";
+import { Catalog } from "../catalog/catalog.ts";
 import type { StorageEnv } from "../core/storage/layout.ts";
 import { joinPath } from "../core/storage/paths.ts";
 import { Redactor } from "../core/redact/redactor.ts";
@@ -25,6 +25,7 @@ import { ServeMetrics } from "./metrics/serve-metrics.ts";
 import { collectGarbage } from "../io/collect-garbage.ts";
 import { AnswerCache } from "./answer-cache.ts";
 import { mcpHttpHandler } from "../mcp/http.ts";
+import { SearchWarmup } from "./search-warmup.ts";
 
 export interface ServeConfig {
   fs: FileSystem;
@@ -58,6 +59,15 @@ export interface ServeState {
   readonly metrics: ServeMetrics;
   /** A query env for one request; `cwd` scopes "this directory" queries to a project. */
   env(cwd?: string): QueryEnv;
+  /**
+   * The env for a full-text search: `env()` once the background index is built; until then one
+   * whose catalog keeps nothing, so the search scans the files rather than wait for the index.
+   */
+  searchEnv(cwd?: string): QueryEnv;
+  /** The full-text index built in the background after the start. */
+  readonly searchWarmup: SearchWarmup;
+  /** Counts a request being answered (event streams aside) until the function returned is called. */
+  answering(): () => void;
   /** A fresh redactor for one response (its counts are per response), or null with `--no-redact`. */
   redactor(): Redactor | null;
   /** `value` with secrets masked when redaction is on. */
@@ -79,6 +89,8 @@ export interface ServeState {
 }
 
 const MODES: readonly string[] = ["auto", "sqlite", "file", "off"];
+/** How long after its last answer the server counts as quiet (the background index goes on then). */
+const QUIET_MS = 500;
 
 /**
  * Opens the catalog, confines reading to the served folders, lists the session files once, and
@@ -176,12 +188,37 @@ export async function openServeState(config: ServeConfig): Promise<ServeState> {
     redact: config.redact,
     log,
   });
+  const building = new AbortController();
+  // Requests being answered, and when the last one ended: the index is built between them.
+  let answering = 0;
+  let lastAnswered = 0;
+  const quiet = () => answering === 0 && performance.now() - lastAnswered >= QUIET_MS;
+  let searchWarmup: SearchWarmup | undefined;
+  const searchEnv = (cwd?: string): QueryEnv => {
+    if (searchWarmup?.ready) return env(cwd);
+    const scanning = new Catalog(fs);
+    return createQueryEnv({ fs, storage, agentDir: config.agentDir, sessionDir: config.sessionDir, cwd, catalog: scanning, now: config.now, pathRefs: false, sessionIndexes, keptCandidates });
+  };
   const state: ServeState = {
     config,
     watcher,
     streams,
     metrics,
     env,
+    searchEnv,
+    get searchWarmup() {
+      return searchWarmup!;
+    },
+    answering() {
+      answering++;
+      let ended = false;
+      return () => {
+        if (ended) return;
+        ended = true;
+        answering--;
+        lastAnswered = performance.now();
+      };
+    },
     redactor,
     present: (value) => redactor()?.value(value) ?? value,
     cached,
@@ -189,14 +226,19 @@ export async function openServeState(config: ServeConfig): Promise<ServeState> {
     mcp,
     log,
     async close() {
+      building.abort();
       streams.closeAll();
       watcher.close();
       await mcp.close();
+      // The build stops at its next pause; the catalog closes after it.
+      await searchWarmup?.done;
       if (ownCatalog) catalog.close();
     },
   };
   await watcher.start();
   // Read every session's header now, in the background, so the first session opened need not.
-  void globalCandidates(env()).then(() => collectGarbage(), () => {});
+  // Then the full-text index, so that the first search typed need not build it (it scans until then).
+  const warmedUp = globalCandidates(env()).then(() => collectGarbage(), () => {});
+  searchWarmup = new SearchWarmup({ env: () => env(), signal: building.signal, after: warmedUp, quiet });
   return state;
 }

@@ -86,6 +86,8 @@ describe("pi-session mcp (in-process, SDK client)", () => {
       ["list_sessions", { project: "/home/dev/webshop" }, ["list", "--cwd", "/home/dev/webshop"]],
       ["list_sessions", { since: "10d" }, ["list", "--all", "--since", "10d"]],
       ["list_sessions", { since: "2026-02-02T00:00:00Z", sort: "created" }, ["list", "--all", "--since", "2026-02-02T00:00:00Z", "--sort", "created"]],
+      ["list_sessions", { until: "2026-03-01", model: "gpt" }, ["list", "--all", "--until", "2026-03-01", "--model", "gpt"]],
+      ["list_sessions", { model: "SONNET", sort: "created" }, ["list", "--all", "--model", "SONNET", "--sort", "created"]],
       ["session_info", { session: "019c4a8d" }, ["info", "019c4a8d"]],
       ["read_session", { session: "019c4a8d", full: true }, ["show", "--format", "json", "019c4a8d"]],
       ["session_tree", { session: BIG_ID.slice(0, 33), filter: "all" }, ["tree", "--filter", "all", BIG_ID]],
@@ -101,6 +103,17 @@ describe("pi-session mcp (in-process, SDK client)", () => {
       assert.equal(got.page.nextCursor, null, tool);
       assert.equal(got.page.cutStrings, 0, tool);
     }
+  });
+
+  it("list_sessions until and model keep some sessions, not all, as list --until and --model do", async () => {
+    const client = await connect({ redact: false, maxChars: 50_000_000 });
+    const all = (await call(client, "list_sessions", {})).result as unknown[];
+    for (const args of [{ until: "2026-03-01" }, { model: "sonnet" }]) {
+      const kept = (await call(client, "list_sessions", args)).result as unknown[];
+      assert.ok(kept.length > 0 && kept.length < all.length, `${JSON.stringify(args)}: ${kept.length} of ${all.length}`);
+    }
+    const bad = await client.callTool({ name: "list_sessions", arguments: { until: "last tuesday" } });
+    assert.equal(bad.isError, true);
   });
 
   it("list_sessions since keeps the sessions modified since then; a bad date is a tool error saying what is taken", async () => {

@@ -3,7 +3,7 @@
  * (listening, answering the API as the CLI prints it, ending on SIGTERM with its event streams
  * closed), then Debian's Chromium (playwright-core) against the binary: list → search → open a
  * session → click another branch → the context of an entry → stats charts drawn → a line
- * appended to the session file appears live; the search and filters of a session's sidebar and of
+ * appended to the session file appears live (a burst over a page's 1 MB too); the search and filters of a session's sidebar and of
  * the sessions page (model, from/until); messages rendered as markdown; hostile content never runs;
  * 420 px and dark mode.
  * Screenshots go to .cache/test-output/ (on failure too). Node only: it drives the others.
@@ -291,6 +291,27 @@ describe("serve end to end", { skip: isNode ? false : "runs under Node; it drive
         await page.waitForSelector("#entry-live0001", { timeout: 10_000 });
         assert.match(await page.textContent("#entry-live0001") ?? "", /Appended while watching <b>live<\/b>/);
         await page.waitForSelector('.tree-row[data-id="live0001"]');
+      });
+    });
+
+    it("a burst of appended lines over a page's 1 MB appears whole on its open page, live", async () => {
+      await withPage("live-burst", async (page) => {
+        await page.goto(server.url + `sessions/${SESSION_ID}`);
+        await page.waitForSelector("#live.on");
+        await page.waitForSelector("#entry-live0001");
+        // 30 entries of 50 KB: over the 1 MB that ends an entries page, written at once (one event).
+        const filler = "burst ".repeat(50_000 / 6);
+        let parentId = "live0001";
+        let lines = "";
+        for (let i = 1; i <= 30; i++) {
+          const id = `burst${String(i).padStart(3, "0")}`;
+          lines += JSON.stringify({ type: "message", id, parentId, timestamp: "2025-06-01T12:01:00.000Z", message: { role: "user", content: `${id} ${filler}`, timestamp: 2 } }) + "\n";
+          parentId = id;
+        }
+        assert.ok(lines.length > 1_048_576);
+        appendFileSync(sessionFile(), lines);
+        await page.waitForSelector("#entry-burst030", { timeout: 15_000 });
+        assert.equal(await page.locator('[id^="entry-burst"]').count(), 30);
       });
     });
 

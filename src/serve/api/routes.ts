@@ -189,7 +189,7 @@ export function apiRoutes(app: Hono, state: ServeState): void {
       until: c.req.query("until") || undefined,
       tz: c.req.query("tz") || undefined,
     };
-    return answer(c, "search", options, async () => ({ value: versioned((await searchText(state.env(), options)).value) }));
+    return answer(c, "search", options, async () => ({ value: versioned((await searchText(state.searchEnv(), options)).value) }));
   });
 
   app.get("/api/stats", (c) => {

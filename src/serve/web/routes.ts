@@ -90,7 +90,7 @@ export function webRoutes(app: Hono, state: ServeState): void {
     let next: string | null = null;
     if (q) {
       // Search as you type: the index's hits, within the date range when one is set.
-      rows = hitRows(state.present((await searchText(state.env(), { query: q, all: true, since, until, limit: 50 })).value) as SearchHit[]);
+      rows = hitRows(state.present((await searchText(state.searchEnv(), { query: q, all: true, since, until, limit: 50 })).value) as SearchHit[]);
     } else {
       const options = { all: cwd === undefined, sort: sort as ListSort | undefined, named, since, until, model, limit: FIRST_SESSIONS };
       const listed = await state.cached(`page list ${cwd ?? ""} ${JSON.stringify(options)}`, () => listSessions(state.env(cwd), options));

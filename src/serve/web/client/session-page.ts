@@ -12,6 +12,8 @@ import { SessionSidebar } from "./session-sidebar.ts";
 
 /** A branch entry further than this below the entries shown gets a page of its own rather than paging to it. */
 const JUMP = 400;
+/** Pages fetched while following before the page reloads instead (a file that grew by over this many MB). */
+const FOLLOW_PAGES = 64;
 
 export function sessionPage(): void {
   const sessionId: string = data.sessionId;
@@ -138,10 +140,13 @@ export function sessionPage(): void {
     if (busy) return void (again = true);
     busy = true;
     try {
+      // A page ends at 2,000 entries or 1 MB of lines: a burst bigger than that takes more pages,
+      // fetched now rather than at the next append (FOLLOW_PAGES such pages in a row, then a reload).
+      let pages = 0;
       do {
         again = false;
         const after = last ? `&after=${encodeURIComponent(last)}` : "";
-        const { value, ok } = await getJson<{ entries: SessionEntry[] }>(`${api}/entries?limit=2000${after}`);
+        const { value, ok } = await getJson<{ entries: SessionEntry[]; nextAfter: string | null }>(`${api}/entries?limit=2000${after}`);
         if (!ok) return location.reload();
         for (const entry of value.entries) {
           // pi went on from another entry (a branch switch, a compaction's new start): draw that branch.
@@ -156,7 +161,11 @@ export function sessionPage(): void {
             shown++;
           }
         }
-        await drawTree();
+        if (value.nextAfter === null) {
+          pages = 0;
+          await drawTree();
+        } else if (++pages >= FOLLOW_PAGES) return location.reload();
+        else again = true;
       } while (again);
     } finally {
       busy = false;
