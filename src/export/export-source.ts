@@ -10,10 +10,11 @@ import { decodeLine } from "../core/read/decode-line.ts";
 import type { ReadIssue } from "../core/read/issue.ts";
 import { LineSplitter } from "../core/read/line-splitter.ts";
 import { readSession } from "../core/read/read-session.ts";
-import { type SkeletonEntry, SkeletonReader } from "../core/read/skeleton-reader.ts";
+import { type SessionSkeleton, type SkeletonEntry, SkeletonReader } from "../core/read/skeleton-reader.ts";
 import { SessionTree } from "../core/tree/session-tree.ts";
 import type { FileSystem } from "../io/file-system.ts";
 import { NotASessionError, refuseTooDeep } from "../session/errors.ts";
+import { orderedEntries } from "./ordered-lines.ts";
 
 /** Entry types whose content the tree needs (labels, the session name), read in full up front. */
 const NEEDED_IN_FULL = new Set(["label", "session_info"]);
@@ -34,6 +35,11 @@ export interface ExportSource {
   lines(keep: ReadonlySet<SessionEntry>): AsyncIterable<Uint8Array>;
   /** The entries in `keep`, parsed, in file order. Lines that no longer parse are skipped. */
   entries(keep: ReadonlySet<SessionEntry>): AsyncIterable<SessionEntry>;
+  /**
+   * The given tree entries parsed, in the order given (a branch root to leaf), a few megabytes
+   * at a time. Lines that no longer parse are skipped, their problem added to `issues`.
+   */
+  inOrder(list: readonly SessionEntry[]): AsyncIterable<SessionEntry>;
 }
 
 const encoder = new TextEncoder();
@@ -80,22 +86,41 @@ async function* parsed(lines: AsyncIterable<Uint8Array>): AsyncIterable<SessionE
   }
 }
 
+/**
+ * A last line the file ends in the middle of (a write cut short) is left out, as a full read
+ * leaves it out, when it does not parse: the light pass reads only its first fields, and would
+ * make it the leaf. `size`: the file's size when it does not end with a newline, else -1.
+ */
+async function dropTornLastLine(fs: FileSystem, path: string, skeleton: SessionSkeleton, size: number): Promise<void> {
+  const last = skeleton.entries.at(-1);
+  if (!last || last.offset + last.length !== size) return;
+  const bytes = await readRange(fs, path, last.offset, size);
+  const decoded = decodeLine({ bytes, number: last.line, offset: last.offset, terminated: false }, { bom: false, crlf: false }, []);
+  if (decoded.kind === "value") return;
+  skeleton.entries.pop();
+  if (decoded.kind === "error") skeleton.issues.push(decoded.issue);
+}
+
 /** Streaming source of a version 3 file: the skeleton now, raw lines on demand. */
 async function streamingSource(fs: FileSystem, path: string, skeleton: ReturnType<SkeletonReader["end"]>): Promise<ExportSource> {
   const issues = skeleton.issues;
   await loadInFull(fs, path, skeleton.entries.filter((e) => NEEDED_IN_FULL.has(e.type) && !e.entry), issues);
-  const lineOf = new Map<SessionEntry, number>();
+  const itemOf = new Map<SessionEntry, SkeletonEntry>();
   const entries = skeleton.entries.map((item) => {
     const entry = (item.entry ?? { type: item.type, id: item.id, parentId: item.parentId, timestamp: item.timestamp }) as SessionEntry;
-    lineOf.set(entry, item.line);
+    itemOf.set(entry, item);
     return entry;
   });
   const tree = new SessionTree(entries);
+  async function* inOrder(list: readonly SessionEntry[]): AsyncIterable<SessionEntry> {
+    const items = list.map((entry) => itemOf.get(entry)).filter((item): item is SkeletonEntry => item !== undefined);
+    for await (const { value } of orderedEntries<SessionEntry>(fs, path, items, issues)) yield value;
+  }
   async function* lines(keep: ReadonlySet<SessionEntry>): AsyncIterable<Uint8Array> {
     const wanted = new Set<number>();
     for (const entry of keep) {
-      const line = lineOf.get(entry);
-      if (line !== undefined) wanted.add(line);
+      const item = itemOf.get(entry);
+      if (item !== undefined) wanted.add(item.line);
     }
     let ready: Uint8Array[] = [];
     const splitter = new LineSplitter((line) => {
@@ -114,7 +139,7 @@ async function streamingSource(fs: FileSystem, path: string, skeleton: ReturnTyp
     splitter.end();
     yield* ready;
   }
-  return { path, header: skeleton.header!, tree, issues, lines, entries: (keep) => parsed(lines(keep)) };
+  return { path, header: skeleton.header!, tree, issues, lines, entries: (keep) => parsed(lines(keep)), inOrder };
 }
 
 /**
@@ -128,11 +153,20 @@ async function streamingSource(fs: FileSystem, path: string, skeleton: ReturnTyp
  */
 export async function openExportSource(fs: FileSystem, path: string): Promise<ExportSource> {
   const reader = new SkeletonReader();
-  for await (const chunk of fs.read(path, { reuseBuffer: true })) reader.push(chunk);
+  let size = 0;
+  let lastByte = 0x0a;
+  for await (const chunk of fs.read(path, { reuseBuffer: true })) {
+    reader.push(chunk);
+    size += chunk.length;
+    if (chunk.length > 0) lastByte = chunk[chunk.length - 1];
+  }
   const skeleton = reader.end();
   refuseTooDeep(path, skeleton.issues);
   if (skeleton.notSession) throw new NotASessionError(path, skeleton.issues);
-  if (skeleton.version >= 3) return streamingSource(fs, path, skeleton);
+  if (skeleton.version >= 3) {
+    await dropTornLastLine(fs, path, skeleton, lastByte === 0x0a ? -1 : size);
+    return streamingSource(fs, path, skeleton);
+  }
   // Old files: ids are assigned by migration, over the whole file, in memory.
   const file = await readSession(fs.read(path, { reuseBuffer: true }));
   refuseTooDeep(path, file.issues);
@@ -144,5 +178,8 @@ export async function openExportSource(fs: FileSystem, path: string): Promise<Ex
   async function* lines(keep: ReadonlySet<SessionEntry>): AsyncIterable<Uint8Array> {
     for await (const entry of entries(keep)) yield encoder.encode(JSON.stringify(entry));
   }
-  return { path, header: file.header, tree, issues: file.issues, lines, entries };
+  async function* inOrder(list: readonly SessionEntry[]): AsyncIterable<SessionEntry> {
+    yield* list;
+  }
+  return { path, header: file.header, tree, issues: file.issues, lines, entries, inOrder };
 }

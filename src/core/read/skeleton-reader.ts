@@ -85,8 +85,9 @@ export class SkeletonReader {
     if (value === undefined) return;
     this.#sawObject = true;
     if (first) {
+      // Any other first object is named as a full read names it (not a header, or a bad one).
       if (isHeader(value)) this.#header = value as SessionHeader;
-      else if (value.type === "session") this.#headerIssue = headerIssue(value, line.number);
+      else this.#headerIssue = headerIssue(value, line.number);
       return;
     }
     if (value.type === "session") {
