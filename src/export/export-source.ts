@@ -13,11 +13,15 @@ import { readSession } from "../core/read/read-session.ts";
 import { type SessionSkeleton, type SkeletonEntry, SkeletonReader } from "../core/read/skeleton-reader.ts";
 import { SessionTree } from "../core/tree/session-tree.ts";
 import type { FileSystem } from "../io/file-system.ts";
+import { collectGarbage, GarbageHint } from "../io/memory-hint.ts";
 import { NotASessionError, refuseTooDeep } from "../session/errors.ts";
-import { orderedEntries } from "./ordered-lines.ts";
+import { type LinePlaces, linePlaces, orderedEntries } from "./ordered-lines.ts";
 
 /** Entry types whose content the tree needs (labels, the session name), read in full up front. */
 const NEEDED_IN_FULL = new Set(["label", "session_info"]);
+
+/** Files from this size on get a garbage collection after the light pass. */
+const BIG_FILE = 64 * 1024 * 1024;
 
 /** Lines closer than this are read in one range rather than two. */
 const MERGE_GAP = 64 * 1024;
@@ -37,7 +41,8 @@ export interface ExportSource {
   entries(keep: ReadonlySet<SessionEntry>): AsyncIterable<SessionEntry>;
   /**
    * The given tree entries parsed, in the order given (a branch root to leaf), a few megabytes
-   * at a time. Lines that no longer parse are skipped, their problem added to `issues`.
+   * at a time. Lines that no longer parse are skipped, their problem added to `issues`. The list
+   * is read when this is called: the iterable holds neither it nor the source.
    */
   inOrder(list: readonly SessionEntry[]): AsyncIterable<SessionEntry>;
 }
@@ -101,6 +106,10 @@ async function dropTornLastLine(fs: FileSystem, path: string, skeleton: SessionS
   if (decoded.kind === "error") skeleton.issues.push(decoded.issue);
 }
 
+function placesOf(itemOf: ReadonlyMap<SessionEntry, SkeletonEntry>, list: readonly SessionEntry[]): LinePlaces {
+  return linePlaces(list.map((entry) => itemOf.get(entry)).filter((item): item is SkeletonEntry => item !== undefined));
+}
+
 /** Streaming source of a version 3 file: the skeleton now, raw lines on demand. */
 async function streamingSource(fs: FileSystem, path: string, skeleton: ReturnType<SkeletonReader["end"]>): Promise<ExportSource> {
   const issues = skeleton.issues;
@@ -112,10 +121,9 @@ async function streamingSource(fs: FileSystem, path: string, skeleton: ReturnTyp
     return entry;
   });
   const tree = new SessionTree(entries);
-  async function* inOrder(list: readonly SessionEntry[]): AsyncIterable<SessionEntry> {
-    const items = list.map((entry) => itemOf.get(entry)).filter((item): item is SkeletonEntry => item !== undefined);
-    for await (const { value } of orderedEntries<SessionEntry>(fs, path, items, issues)) yield value;
-  }
+  // Only the places of the lines are kept for the read, not the list or the tree: a caller
+  // that lets go of the source keeps the read going in little memory.
+  const inOrder = (list: readonly SessionEntry[]) => orderedEntries<SessionEntry>(fs, path, placesOf(itemOf, list), issues);
   async function* lines(keep: ReadonlySet<SessionEntry>): AsyncIterable<Uint8Array> {
     const wanted = new Set<number>();
     for (const entry of keep) {
@@ -129,8 +137,10 @@ async function streamingSource(fs: FileSystem, path: string, skeleton: ReturnTyp
       if (bytes[bytes.length - 1] === 0x0d) bytes = bytes.subarray(0, bytes.length - 1);
       ready.push(bytes);
     });
+    const hint = new GarbageHint();
     // Lines are handed out before the next chunk is read, so the reused buffer is still theirs.
     for await (const chunk of fs.read(path, { reuseBuffer: true })) {
+      hint.read(chunk.length);
       splitter.push(chunk);
       const out = ready;
       ready = [];
@@ -161,6 +171,8 @@ export async function openExportSource(fs: FileSystem, path: string): Promise<Ex
     if (chunk.length > 0) lastByte = chunk[chunk.length - 1];
   }
   const skeleton = reader.end();
+  // The light pass of a big file leaves much garbage behind: cleared before the next read.
+  if (size >= BIG_FILE) collectGarbage();
   refuseTooDeep(path, skeleton.issues);
   if (skeleton.notSession) throw new NotASessionError(path, skeleton.issues);
   if (skeleton.version >= 3) {

@@ -10,70 +10,132 @@ import type { ReadIssue } from "../core/read/issue.ts";
 import { LineSplitter } from "../core/read/line-splitter.ts";
 import type { SkeletonEntry } from "../core/read/skeleton-reader.ts";
 import type { FileSystem } from "../io/file-system.ts";
+import { GarbageHint } from "../io/memory-hint.ts";
 
 /** Bytes of wanted lines per batch (a longer line makes a batch of its own). */
-const BATCH_BYTES = 8 * 1024 * 1024;
+const BATCH_BYTES = 4 * 1024 * 1024;
 
 /** Wanted lines closer than this are read in one range rather than two. */
 const MERGE_GAP = 64 * 1024;
 
-/** Reads `items` (sorted by offset, no duplicates) and gives each wanted line's bytes, copied. */
-async function readBatch(fs: FileSystem, path: string, items: SkeletonEntry[]): Promise<Map<SkeletonEntry, Uint8Array>> {
-  const out = new Map<SkeletonEntry, Uint8Array>();
-  for (let i = 0; i < items.length;) {
+/** A growable buffer that holds one batch of lines, reused from batch to batch. */
+class BatchBuffer {
+  bytes = new Uint8Array(64 * 1024);
+  used = 0;
+
+  /** Copies `line` in; returns where it starts. */
+  add(line: Uint8Array): number {
+    if (this.used + line.length > this.bytes.length) {
+      const grown = new Uint8Array(Math.max(this.bytes.length * 2, this.used + line.length));
+      grown.set(this.bytes.subarray(0, this.used));
+      this.bytes = grown;
+    }
+    this.bytes.set(line, this.used);
+    this.used += line.length;
+    return this.used - line.length;
+  }
+}
+
+/**
+ * Where chosen lines are, in typed arrays (a few bytes a line): what a long read in a wanted
+ * order keeps, so the light pass's objects can be let go before it starts.
+ */
+export interface LinePlaces {
+  offsets: Float64Array;
+  lengths: Float64Array;
+  /** 1-based line numbers, for problem messages. */
+  numbers: Float64Array;
+}
+
+/** The places of `items`' lines, in the order given. */
+export function linePlaces(items: readonly SkeletonEntry[]): LinePlaces {
+  const places = { offsets: new Float64Array(items.length), lengths: new Float64Array(items.length), numbers: new Float64Array(items.length) };
+  items.forEach((item, i) => {
+    places.offsets[i] = item.offset;
+    places.lengths[i] = item.length;
+    places.numbers[i] = item.line;
+  });
+  return places;
+}
+
+/**
+ * Reads the lines `wanted` (indices into `places`, sorted by offset, no two at one offset) into
+ * `buffer`; gives where each line's bytes start there, by offset.
+ */
+async function readBatch(fs: FileSystem, path: string, places: LinePlaces, wanted: number[], buffer: BatchBuffer): Promise<Map<number, number>> {
+  const at = new Map<number, number>();
+  const { offsets, lengths } = places;
+  buffer.used = 0;
+  for (let i = 0; i < wanted.length;) {
     let j = i + 1;
-    let end = items[i].offset + items[i].length;
-    while (j < items.length && items[j].offset - end <= MERGE_GAP) {
-      end = Math.max(end, items[j].offset + items[j].length);
+    let end = offsets[wanted[i]] + lengths[wanted[i]];
+    while (j < wanted.length && offsets[wanted[j]] - end <= MERGE_GAP) {
+      end = Math.max(end, offsets[wanted[j]] + lengths[wanted[j]]);
       j++;
     }
-    const start = items[i].offset;
+    const start = offsets[wanted[i]];
     let next = i;
     const splitter = new LineSplitter((line) => {
-      if (next >= j || start + line.offset !== items[next].offset) return;
-      // Copied: the reused read buffer (or the splitter's carry) is gone by the next chunk.
-      out.set(items[next++], line.bytes.slice(0, items[next - 1].length));
+      if (next >= j || start + line.offset !== offsets[wanted[next]]) return;
+      next++;
+      at.set(start + line.offset, buffer.add(line.bytes));
     });
     for await (const chunk of fs.read(path, { start, end, reuseBuffer: true })) splitter.push(chunk);
     splitter.end();
     i = j;
   }
-  return out;
+  return at;
 }
 
 /**
- * The raw bytes (no newline) of each item's line, in the order of `items` (repeats allowed).
+ * The raw bytes (no newline) of each place's line, in the order of `places` (repeats allowed),
+ * with its index. The bytes are valid until the next line is asked for. Lines are read a batch
+ * at a time into one reused buffer, and parsed (by the caller) only as they are handed out:
+ * what is parsed dies young, which keeps a garbage collector's old generation small.
  *
  * @example
  * ```ts
- * // for await (const { item, bytes } of orderedLines(fs, path, branchItems)) …
+ * // for await (const { index, bytes } of orderedLines(fs, path, linePlaces(branchItems))) …
  * ```
  */
-export async function* orderedLines(fs: FileSystem, path: string, items: readonly SkeletonEntry[]): AsyncIterable<{ item: SkeletonEntry; bytes: Uint8Array }> {
-  for (let i = 0; i < items.length;) {
+export async function* orderedLines(fs: FileSystem, path: string, places: LinePlaces): AsyncIterable<{ index: number; bytes: Uint8Array }> {
+  const { offsets, lengths } = places;
+  const count = offsets.length;
+  const buffer = new BatchBuffer();
+  const hint = new GarbageHint();
+  for (let i = 0; i < count;) {
     let j = i;
     let size = 0;
-    while (j < items.length && (j === i || size + items[j].length <= BATCH_BYTES)) size += items[j++].length;
-    const batch = [...new Set(items.slice(i, j))].sort((a, b) => a.offset - b.offset);
-    const lines = await readBatch(fs, path, batch);
+    while (j < count && (j === i || size + lengths[j] <= BATCH_BYTES)) size += lengths[j++];
+    const wanted: number[] = [];
+    const seen = new Set<number>();
     for (let k = i; k < j; k++) {
-      const bytes = lines.get(items[k]);
-      if (bytes) yield { item: items[k], bytes };
+      if (seen.has(offsets[k])) continue;
+      seen.add(offsets[k]);
+      wanted.push(k);
+    }
+    wanted.sort((a, b) => offsets[a] - offsets[b]);
+    const at = await readBatch(fs, path, places, wanted, buffer);
+    hint.read(size);
+    for (let k = i; k < j; k++) {
+      const start = at.get(offsets[k]);
+      if (start !== undefined) yield { index: k, bytes: buffer.bytes.subarray(start, start + lengths[k]) };
     }
     i = j;
   }
 }
 
 /**
- * Each item's line parsed, in the order of `items`; a line that does not parse is left out
+ * Each place's line parsed, in the order of `places`; a line that does not parse is left out
  * (its problem added to `issues`).
  */
-export async function* orderedEntries<T>(fs: FileSystem, path: string, items: readonly SkeletonEntry[], issues: ReadIssue[]): AsyncIterable<{ item: SkeletonEntry; value: T }> {
+export async function* orderedEntries<T>(fs: FileSystem, path: string, places: LinePlaces, issues: ReadIssue[]): AsyncIterable<T> {
   const notes = { bom: false, crlf: false };
-  for await (const { item, bytes } of orderedLines(fs, path, items)) {
+  for await (const { index, bytes } of orderedLines(fs, path, places)) {
     // The first pass saw the line whole: it is terminated whatever this range's end says.
-    const decoded = decodeLine({ bytes, number: item.line, offset: item.offset, terminated: true }, notes, issues);
-    if (decoded.kind === "value") yield { item, value: decoded.value as T };
+    const line = { bytes, number: places.numbers[index], offset: places.offsets[index], terminated: true };
+    const decoded = decodeLine(line, notes, issues);
+    if (decoded.kind === "value") yield decoded.value as T;
     else if (decoded.kind === "error") issues.push(decoded.issue);
   }
 }

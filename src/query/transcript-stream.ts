@@ -5,7 +5,6 @@
  * @module
  */
 import type { SessionEntry } from "../core/format/types.ts";
-import type { SessionTree } from "../core/tree/session-tree.ts";
 import { openExportSource } from "../export/export-source.ts";
 import { passesFilter, type TreeFilter } from "../render/tree-rows.ts";
 import type { QueryEnv } from "./env.ts";
@@ -17,8 +16,8 @@ import { checkTreeFilter } from "./tree.ts";
 export interface StreamedTranscript {
   path: string;
   leafId: string | null;
-  /** The tree (labels, name); its entries carry only their linking fields. */
-  tree: SessionTree;
+  /** The session's labels by entry id. */
+  labels: ReadonlyMap<string, { label: string }>;
   title: string;
   /** The branch's entries that the filter keeps, root to leaf, as stored. Read once. */
   entries: AsyncIterable<SessionEntry>;
@@ -26,9 +25,15 @@ export interface StreamedTranscript {
   finish(): void;
 }
 
+async function* kept(entries: AsyncIterable<SessionEntry>, filter: TreeFilter, labels: ReadonlyMap<string, unknown>): AsyncIterable<SessionEntry> {
+  for await (const entry of entries) if (passesFilter(entry, filter, labels.has(entry.id))) yield entry;
+}
+
 /**
  * Opens the branch of `options.ref` ending at `options.leaf` (default: the last entry). A
- * branch cut short (its root's parent missing or a cycle) is reported as a notice here.
+ * branch cut short (its root's parent missing or a cycle) is reported as a notice here. What is
+ * returned holds the places of the branch's lines, not the light pass nor the tree, so the
+ * memory of the read that follows stays small.
  *
  * @example
  * ```ts
@@ -40,24 +45,20 @@ export async function streamTranscript(env: QueryEnv, options: { ref: string; le
   const filter = checkTreeFilter(options.filter, "all");
   const path = await resolveSessionRef(env, options.ref);
   const source = await openExportSource(env.fs, path);
-  const { tree } = source;
+  const { tree, issues } = source;
   const leafId = options.leaf !== undefined ? resolveEntryRef(tree, options.leaf, path) : tree.leafId;
   const walk = tree.walk(leafId);
   if (walk.stop) {
     const why = walk.stop.kind === "cycle" ? "leads back into a parent cycle" : "is not in the file";
     env.report.notice(`the branch starts at "${walk.stop.entryId}": its parent "${walk.stop.parentId}" ${why}`);
   }
-  async function* entries(): AsyncIterable<SessionEntry> {
-    for await (const entry of source.inOrder(walk.path)) {
-      if (passesFilter(entry, filter, tree.labels.has(entry.id))) yield entry;
-    }
-  }
+  const labels = tree.labels;
   return {
     path,
     leafId,
-    tree,
+    labels,
     title: `Session ${tree.sessionName ?? source.header.id}`,
-    entries: entries(),
-    finish: () => void reportSkipped(env, path, source.issues),
+    entries: kept(source.inOrder(walk.path), filter, labels),
+    finish: () => void reportSkipped(env, path, issues),
   };
 }

@@ -15,7 +15,7 @@ import { markdownBlock, markdownTranscriptHead } from "../../render/transcript-m
 import { TREE_FILTERS, type TreeFilter } from "../../render/tree-rows.ts";
 
 /** Text gathered before one write to stdout. */
-const PIECE = 256 * 1024;
+const PIECE = 16 * 1024;
 
 /** Joins output into pieces of about `PIECE` characters, so a long transcript is not a write per line. */
 function pieceWriter(write: (text: string) => void): { add(text: string): void; flush(): void } {
@@ -59,7 +59,7 @@ export const showCommand: CommandSpec = {
   async run(ctx, [ref], opts) {
     const filter = String(opts.filter ?? "all") as TreeFilter;
     const branch = await streamTranscript(ctx, { ref, leaf: typeof opts.leaf === "string" ? opts.leaf : undefined, filter });
-    const { path, leafId, tree, title } = branch;
+    const { path, leafId, labels, title } = branch;
     const format = ctx.json ? "json" : String(opts.format ?? "text");
     const out = pieceWriter((text) => ctx.deps.stdout(text));
     if (format === "json") {
@@ -67,7 +67,7 @@ export const showCommand: CommandSpec = {
       for await (const entry of branch.entries) out.add(json.item(entry));
       out.add(json.end() + "\n");
     } else {
-      const options = { thinking: Boolean(opts.thinking), usage: Boolean(opts.usage), labels: tree.labels };
+      const options = { thinking: Boolean(opts.thinking), usage: Boolean(opts.usage), labels };
       if (format === "markdown") {
         const joined = new JoinedLines();
         out.add(joined.add(markdownTranscriptHead(title, path, leafId)));
