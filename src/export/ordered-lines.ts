@@ -102,7 +102,8 @@ export async function* orderedLines(fs: FileSystem, path: string, places: LinePl
   const { offsets, lengths } = places;
   const count = offsets.length;
   const buffer = new BatchBuffer();
-  const hint = new GarbageHint();
+  // Every line read is parsed by the caller, and more garbage made of it: collected often.
+  const hint = new GarbageHint(16 * 1024 * 1024);
   for (let i = 0; i < count;) {
     let j = i;
     let size = 0;

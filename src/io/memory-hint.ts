@@ -23,7 +23,7 @@ export function collectGarbage(): void {
   else runtime.gc?.();
 }
 
-/** Bytes read between two collections of a long streamed read. */
+/** Bytes read between two collections of a long streamed read, by default. */
 const EVERY = 64 * 1024 * 1024;
 
 /**
@@ -36,11 +36,17 @@ const EVERY = 64 * 1024 * 1024;
  * ```
  */
 export class GarbageHint {
+  readonly #every: number;
   #since = 0;
+
+  /** `every`: bytes between two collections (fewer for a read that parses all it reads). */
+  constructor(every = EVERY) {
+    this.#every = every;
+  }
 
   read(bytes: number): void {
     this.#since += bytes;
-    if (this.#since < EVERY) return;
+    if (this.#since < this.#every) return;
     this.#since = 0;
     collectGarbage();
   }
