@@ -24,8 +24,8 @@
  * The table is printed as markdown and written to `.cache/bench/last.md`.
  */
 import { execFileSync, spawn, spawnSync } from "node:child_process";
-import { copyFileSync, existsSync, linkSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
-import { cpus, totalmem } from "node:os";
+import { closeSync, copyFileSync, existsSync, linkSync, mkdirSync, openSync, readFileSync, readSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { cpus, tmpdir, totalmem } from "node:os";
 import { join } from "node:path";
 import process from "node:process";
 import { fileURLToPath } from "node:url";
@@ -387,6 +387,8 @@ const cases: Record<string, BenchCase> = {
         writeFileSync(marker, String(made.bytes));
       }
       const binary = compiledBinary();
+      const hugeOut = join(tmpdir(), `pi-session-bench-huge-export-${process.pid}`);
+      process.once("exit", () => rmSync(hugeOut, { force: true }));
       const ours = (name: string, ...args: string[]): Row => ({
         name,
         role: "ours",
@@ -402,6 +404,12 @@ const cases: Record<string, BenchCase> = {
         ours("info", "info"),
         ours("check", "check"),
         ours("tree --filter user-only", "tree", "--filter", "user-only"),
+        // stdout to /dev/null (61 MB of transcript), through an `exec` so the time is the binary's.
+        { ...ours("show --leaf (the last entry)"), command: ["sh", "-c", 'exec "$@" > /dev/null', "sh", binary, "show", "--leaf", lastEntryId(huge), huge] },
+        // One output file for every export row (--force), in the temp folder, removed at the end of the case.
+        ours("export --format html", "export", "--format", "html", "--force", "-o", hugeOut),
+        ours("export --format markdown", "export", "--format", "markdown", "--force", "-o", hugeOut),
+        ours("export --format jsonl", "export", "--format", "jsonl", "--force", "-o", hugeOut),
       ];
     },
   },
@@ -462,6 +470,24 @@ const cases: Record<string, BenchCase> = {
 let nodeCliBuilt = false;
 
 /** The npm package's CLI (`pi-session.mjs`) of the current sources, bundled once per bench run. */
+/** The id of the last entry of a session file (its last line), read from the file's end. */
+function lastEntryId(path: string): string {
+  const size = statSync(path).size;
+  const fd = openSync(path, "r");
+  try {
+    for (let window = 64 * 1024; ; window *= 4) {
+      const start = Math.max(0, size - window);
+      const bytes = Buffer.alloc(size - start);
+      readSync(fd, bytes, 0, bytes.length, start);
+      const lines = bytes.toString("utf8").trimEnd().split("\n");
+      // The first line of the window may be cut: it counts only when the window starts the file.
+      if (lines.length > 1 || start === 0) return JSON.parse(lines[lines.length - 1]).id;
+    }
+  } finally {
+    closeSync(fd);
+  }
+}
+
 function nodeCli(): string {
   const dir = join(CACHE, "npm-cli");
   if (!nodeCliBuilt) {
