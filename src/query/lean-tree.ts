@@ -17,6 +17,9 @@ import { resolveSessionRef } from "./resolve/session-ref.ts";
 import { reportSkipped } from "./skipped-note.ts";
 import { checkTreeFilter, type TreeJson, type TreeOptions } from "./tree.ts";
 
+/** Trees of this many entries on get garbage collections between their phases (a full one costs some milliseconds). */
+const MANY = 20_000;
+
 /** Fields a tree entry keeps: links, time, and what labels and the name are made of. */
 const TREE_FIELDS = ["type", "id", "parentId", "timestamp", "targetId", "label", "name"];
 
@@ -101,19 +104,23 @@ export async function leanSessionTree(env: QueryEnv, options: TreeOptions): Prom
     return kept;
   };
   const reader = new SessionReader({ keep, skim: PREVIEW_READ.skim });
-  const hint = new GarbageHint();
+  // Every line is parsed (skimmed): much garbage per byte read, collected often.
+  const hint = new GarbageHint(16 * 1024 * 1024);
   for await (const chunk of env.fs.read(path, { reuseBuffer: true })) {
     hint.read(chunk.length);
     reader.push(chunk);
   }
   const file = reader.end();
   // The read leaves much garbage behind; the layout that follows is better off without it.
-  collectGarbage();
+  if (file.entries.length >= MANY) collectGarbage();
   refuseTooDeep(path, file.issues);
   if (file.notSession) throw new NotASessionError(path, file.issues);
   const tree = new SessionTree(file.entries);
   const rows = treeRows(tree, { filter, home, facts: (entry) => facts.get(entry) ?? rowFacts(entry, home) });
+  // Each phase's maps over every entry are garbage once it is done: cleared before the next.
+  if (file.entries.length >= MANY) collectGarbage();
   const problems = file.issues.length + tree.findIssues(file.entryLines).length;
+  if (file.entries.length >= MANY) collectGarbage();
   // Lines left out are said first (the tree lacks them); other problems get the general note.
   if (!reportSkipped(env, path, file.issues) && problems > 0) env.report.notice(`${path} has ${problems} problem${problems === 1 ? "" : "s"}; run \`pi-session check\` on it`);
   return { rows, path, tree, json: jsonOf(tree, filter, rows) };
