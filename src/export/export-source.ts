@@ -35,8 +35,11 @@ export interface ExportSource {
    */
   tree: SessionTree;
   issues: ReadIssue[];
-  /** The JSON text (UTF-8 bytes, no newline) of each entry in `keep`, in file order. */
-  lines(keep: ReadonlySet<SessionEntry>): AsyncIterable<Uint8Array>;
+  /**
+   * The JSON text (UTF-8 bytes, no newline) of each entry in `keep`, in file order.
+   * `collectEvery`: bytes read between two garbage collections (fewer when every line is parsed).
+   */
+  lines(keep: ReadonlySet<SessionEntry>, options?: { collectEvery?: number }): AsyncIterable<Uint8Array>;
   /** The entries in `keep`, parsed, in file order. Lines that no longer parse are skipped. */
   entries(keep: ReadonlySet<SessionEntry>): AsyncIterable<SessionEntry>;
   /**
@@ -124,7 +127,7 @@ async function streamingSource(fs: FileSystem, path: string, skeleton: ReturnTyp
   // Only the places of the lines are kept for the read, not the list or the tree: a caller
   // that lets go of the source keeps the read going in little memory.
   const inOrder = (list: readonly SessionEntry[]) => orderedEntries<SessionEntry>(fs, path, placesOf(itemOf, list), issues);
-  async function* lines(keep: ReadonlySet<SessionEntry>): AsyncIterable<Uint8Array> {
+  async function* lines(keep: ReadonlySet<SessionEntry>, options: { collectEvery?: number } = {}): AsyncIterable<Uint8Array> {
     const wanted = new Set<number>();
     for (const entry of keep) {
       const item = itemOf.get(entry);
@@ -137,7 +140,7 @@ async function streamingSource(fs: FileSystem, path: string, skeleton: ReturnTyp
       if (bytes[bytes.length - 1] === 0x0d) bytes = bytes.subarray(0, bytes.length - 1);
       ready.push(bytes);
     });
-    const hint = new GarbageHint();
+    const hint = new GarbageHint(options.collectEvery);
     // Lines are handed out before the next chunk is read, so the reused buffer is still theirs.
     for await (const chunk of fs.read(path, { reuseBuffer: true })) {
       hint.read(chunk.length);

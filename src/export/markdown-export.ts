@@ -6,7 +6,7 @@
  * @module
  */
 import type { AssistantMessage, MessageEntry, SessionEntry } from "../core/format/types.ts";
-import { addUsage, emptyUsage, entryUsage, type UsageTotals } from "../core/info/usage-totals.ts";
+import { addUsage, emptyUsage, entryUsage } from "../core/info/usage-totals.ts";
 import { describeRedactions, type Redactor } from "../core/redact/redactor.ts";
 import { groupDigits } from "../render/numbers.ts";
 import { entryBlock, formatTime } from "../render/transcript.ts";
@@ -29,35 +29,54 @@ export interface MarkdownExportOptions {
 const PIECE = 256 * 1024;
 
 
-/** What the header needs of one entry: its usage, its model, its time. */
+/** What the header needs of one entry: its usage (the counts it adds), its model, its time. */
 interface Facts {
-  usage?: ReturnType<typeof entryUsage>;
+  /** input, output, cache read, cache write, total tokens and total cost, as `addUsage` adds them. */
+  usage?: number[];
   model?: string;
   timestamp?: string;
 }
 
+/** One string for each model name (each parsed line has its own copy). */
+const models = new Map<string, string>();
+
 function factsOf(entry: SessionEntry): Facts {
   const facts: Facts = {};
-  const usage = entryUsage(entry);
-  if (usage) facts.usage = usage;
+  const found = entryUsage(entry);
+  if (found) {
+    const one = emptyUsage();
+    addUsage(one, found.usage);
+    facts.usage = [one.input, one.output, one.cacheRead, one.cacheWrite, one.totalTokens, one.cost.total];
+  }
   const message = (entry as MessageEntry).message as AssistantMessage | undefined;
   if (entry.type === "message" && message?.role === "assistant" && message.model) {
-    facts.model = [message.provider, message.responseModel ?? message.model].filter(Boolean).join("/");
+    const model = [message.provider, message.responseModel ?? message.model].filter(Boolean).join("/");
+    if (!models.has(model) && models.size < 10_000) models.set(model, model);
+    facts.model = models.get(model) ?? model;
   }
   if (typeof entry.timestamp === "string") facts.timestamp = entry.timestamp;
   return facts;
 }
 
 function modelsOf(facts: Iterable<Facts>): string[] {
-  const models = new Set<string>();
-  for (const fact of facts) if (fact.model !== undefined) models.add(fact.model);
-  return [...models];
+  const found = new Set<string>();
+  for (const fact of facts) if (fact.model !== undefined) found.add(fact.model);
+  return [...found];
 }
 
-function usageOf(facts: Iterable<Facts>): UsageTotals {
-  const totals = emptyUsage();
-  for (const fact of facts) if (fact.usage) addUsage(totals, fact.usage.usage);
-  return totals;
+/** The totals the header shows, summed in the order given (as `sessionUsage` sums them). */
+function usageOf(facts: Iterable<Facts>): { input: number; output: number; cacheRead: number; cacheWrite: number; totalTokens: number; cost: number } {
+  const t = { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, totalTokens: 0, cost: 0 };
+  for (const { usage: u } of facts) {
+    if (!u) continue;
+    t.input += u[0];
+    t.output += u[1];
+    t.cacheRead += u[2];
+    t.cacheWrite += u[3];
+    t.totalTokens += u[4];
+    t.cost += u[5];
+  }
+  return t;
 }
 
 const decoder = new TextDecoder();
@@ -68,7 +87,8 @@ const decoder = new TextDecoder();
  */
 async function gather(source: ExportSource, keep: ReadonlySet<SessionEntry>, redactor: Redactor | null): Promise<Map<string, Facts>> {
   const facts = new Map<string, Facts>();
-  for await (const line of source.lines(keep)) {
+  // Every line is parsed: garbage collected every 16 MB.
+  for await (const line of source.lines(keep, { collectEvery: 16 * 1024 * 1024 })) {
     let entry: SessionEntry;
     try {
       entry = JSON.parse(decoder.decode(line)) as SessionEntry;
@@ -119,11 +139,11 @@ export async function* markdownExport(options: MarkdownExportOptions): AsyncIter
       "Tokens",
       `${groupDigits(usage.totalTokens)} (input ${groupDigits(usage.input)}, output ${groupDigits(usage.output)}, cache read ${groupDigits(usage.cacheRead)}, cache write ${groupDigits(usage.cacheWrite)})`,
     ],
-    ["Cost", `$${usage.cost.total.toFixed(4)}`],
+    ["Cost", `$${usage.cost.toFixed(4)}`],
   ];
   if (options.allBranches) {
     const total = usageOf(facts.values());
-    factRows.push(["All branches", `${groupDigits(facts.size)} entries, ${groupDigits(total.totalTokens)} tokens, $${total.cost.total.toFixed(4)}`]);
+    factRows.push(["All branches", `${groupDigits(facts.size)} entries, ${groupDigits(total.totalTokens)} tokens, $${total.cost.toFixed(4)}`]);
   }
   // The name is data: `<` is escaped so a renderer that allows HTML shows it as text.
   const lines = [`# ${oneLine(name ?? `Session ${header.id}`).trim().replace(/</g, "&lt;")}`, "", "| | |", "|---|---|"];
