@@ -153,7 +153,7 @@ interface Flat {
 }
 
 /** Pre-order over the forest, the subtree holding the leaf first at every level. */
-function flatten(roots: SessionTreeNode[], leafId: string | null): { flat: Flat[]; activePath: Set<string> } {
+function flatten(roots: SessionTreeNode[], leafId: string | null): { flat: Flat[]; activePath: Set<string>; parentOf: Map<SessionTreeNode, SessionTreeNode> } {
   // getTree() returns a forest (cycles cut), so every node has one parent and walks end.
   const parentOf = new Map<SessionTreeNode, SessionTreeNode>();
   let leaf: SessionTreeNode | undefined;
@@ -182,7 +182,9 @@ function flatten(roots: SessionTreeNode[], leafId: string | null): { flat: Flat[
     flat.push(item);
     pushChildren(item.node.children, item.node);
   }
-  return { flat, activePath: new Set([...active].map((node) => node.entry.id)) };
+  const activePath = new Set<string>();
+  for (const node of active) activePath.add(node.entry.id);
+  return { flat, activePath, parentOf };
 }
 
 function searchText(row: TreeRow): string {
@@ -200,7 +202,7 @@ function searchText(row: TreeRow): string {
 export function treeRows(tree: SessionTree, options: TreeRowsOptions = {}): TreeRow[] {
   const filter = options.filter ?? "default";
   const leafId = options.leafId === undefined ? tree.leafId : options.leafId;
-  const { flat, activePath } = flatten(tree.getTree(), leafId);
+  const { flat, activePath, parentOf } = flatten(tree.getTree(), leafId);
   const given = options.facts;
   // Whole entries: the facts a filter needs now, the spans only for rows that are shown.
   const factsOf = given ?? ((entry: SessionEntry): RowFacts => {
@@ -245,16 +247,17 @@ export function treeRows(tree: SessionTree, options: TreeRowsOptions = {}): Tree
     if (tokens.length > 0 && !tokens.every((token) => searchText(item.row!).includes(token))) continue;
     visible.push(item);
   }
-  layout(flat, visible);
+  layout(parentOf, visible);
   return visible.map((item) => item.row!);
 }
 
-/** Gives each visible row its visible parent, indentation, connector and gutters, as pi does. */
-function layout(flat: Flat[], visible: Flat[]): void {
+/**
+ * Gives each visible row its visible parent, indentation, connector and gutters, as pi does.
+ * `treeParent`: each node's parent in the drawn tree (the forest's, cycles cut).
+ */
+function layout(treeParent: ReadonlyMap<SessionTreeNode, SessionTreeNode>, visible: Flat[]): void {
   const rowOf = new Map<SessionTreeNode, TreeRow>();
-  const treeParent = new Map<SessionTreeNode, SessionTreeNode | null>();
   for (const item of visible) rowOf.set(item.node, item.row!);
-  for (const item of flat) treeParent.set(item.node, item.treeParent);
   const parentRow = new Map<TreeRow, TreeRow | null>();
   const children = new Map<TreeRow | null, TreeRow[]>([[null, []]]);
   for (const item of visible) {
