@@ -33,7 +33,7 @@
  */
 import { execFileSync, spawn, spawnSync } from "node:child_process";
 import { closeSync, copyFileSync, existsSync, linkSync, mkdirSync, openSync, readdirSync, readFileSync, readSync, rmSync, statSync, writeFileSync } from "node:fs";
-import { cpus, totalmem } from "node:os";
+import { cpus, tmpdir, totalmem } from "node:os";
 import { join } from "node:path";
 import process from "node:process";
 import { fileURLToPath } from "node:url";
@@ -89,20 +89,6 @@ interface Row {
   /** False when the row computes something else than the reference (another command, appended files): no result check. */
   compare?: boolean;
   note?: string;
-}
-
-/** The id of the last entry of a session file (its last line), read from the file's end. */
-function lastLineEntryId(path: string): string {
-  const size = statSync(path).size;
-  const fd = openSync(path, "r");
-  try {
-    const tail = Buffer.alloc(Math.min(size, 4 * 1024 * 1024));
-    readSync(fd, tail, 0, tail.length, size - tail.length);
-    const lines = tail.toString("utf8").trimEnd().split("\n");
-    return JSON.parse(lines[lines.length - 1]).id;
-  } finally {
-    closeSync(fd);
-  }
 }
 
 interface BenchCase {
@@ -422,6 +408,8 @@ const cases: Record<string, BenchCase> = {
       };
       // Writing rows have no time target in the issue, only its 300 MB.
       const memoryOnly = { memory: 0.12, source: "issue 22 (≤ 300 MB)" };
+      const hugeOut = join(tmpdir(), `pi-session-bench-huge-export-${process.pid}`);
+      process.once("exit", () => rmSync(hugeOut, { force: true }));
       const ours = (name: string, ...args: string[]): Row => ({
         name,
         role: "ours",
@@ -440,8 +428,14 @@ const cases: Record<string, BenchCase> = {
         // A v3 file: nothing to rewrite (the header is all it reads); the file is not written.
         { ...ours("migrate (v3: left as it is)", "migrate"), target: memoryOnly },
         // The new sessions go to a scratch folder, emptied before each run.
-        { ...ours("fork --at <last entry>", "fork", "--session-dir", forkOut, "--at", lastLineEntryId(huge)), beforeEach: emptyForkOut, target: memoryOnly },
+        { ...ours("fork --at <last entry>", "fork", "--session-dir", forkOut, "--at", lastEntryId(huge)), beforeEach: emptyForkOut, target: memoryOnly },
         { ...ours("clone", "clone", "--session-dir", forkOut), beforeEach: emptyForkOut, target: memoryOnly },
+        // stdout to /dev/null (61 MB of transcript), through an `exec` so the time is the binary's.
+        { ...ours("show --leaf (the last entry)"), command: ["sh", "-c", 'exec "$@" > /dev/null', "sh", binary, "show", "--leaf", lastEntryId(huge), huge] },
+        // One output file for every export row (--force), in the temp folder, removed at the end of the case.
+        ours("export --format html", "export", "--format", "html", "--force", "-o", hugeOut),
+        ours("export --format markdown", "export", "--format", "markdown", "--force", "-o", hugeOut),
+        ours("export --format jsonl", "export", "--format", "jsonl", "--force", "-o", hugeOut),
       ];
     },
   },
@@ -693,6 +687,24 @@ async function corpusReport(): Promise<string> {
 let nodeCliBuilt = false;
 
 /** The npm package's CLI (`pi-session.mjs`) of the current sources, bundled once per bench run. */
+/** The id of the last entry of a session file (its last line), read from the file's end. */
+function lastEntryId(path: string): string {
+  const size = statSync(path).size;
+  const fd = openSync(path, "r");
+  try {
+    for (let window = 64 * 1024; ; window *= 4) {
+      const start = Math.max(0, size - window);
+      const bytes = Buffer.alloc(size - start);
+      readSync(fd, bytes, 0, bytes.length, start);
+      const lines = bytes.toString("utf8").trimEnd().split("\n");
+      // The first line of the window may be cut: it counts only when the window starts the file.
+      if (lines.length > 1 || start === 0) return JSON.parse(lines[lines.length - 1]).id;
+    }
+  } finally {
+    closeSync(fd);
+  }
+}
+
 function nodeCli(): string {
   const dir = join(CACHE, "npm-cli");
   if (!nodeCliBuilt) {

@@ -10,8 +10,8 @@ import { dirName } from "../core/storage/paths.ts";
 import type { CliContext } from "./context.ts";
 import { CliError } from "./errors.ts";
 
-/** Bytes gathered before one write call. */
-const PIECE = 4 * 1024 * 1024;
+/** Bytes gathered before one write call (larger chunks, such as the HTML data blocks, pass through). */
+const PIECE = 1024 * 1024;
 
 /** `mkdir`: create missing folders on the way to the file (else a missing folder is a usage error). */
 export type OutputTarget = { kind: "stdout" } | { kind: "file"; path: string; force: boolean; mkdir?: boolean };

@@ -10,13 +10,18 @@ import { decodeLine } from "../core/read/decode-line.ts";
 import type { ReadIssue } from "../core/read/issue.ts";
 import { LineSplitter } from "../core/read/line-splitter.ts";
 import { readSession } from "../core/read/read-session.ts";
-import { type SkeletonEntry, SkeletonReader } from "../core/read/skeleton-reader.ts";
+import { type SessionSkeleton, type SkeletonEntry, SkeletonReader } from "../core/read/skeleton-reader.ts";
 import { SessionTree } from "../core/tree/session-tree.ts";
 import type { FileSystem } from "../io/file-system.ts";
+import { collectGarbage, GarbageHint } from "../io/memory-hint.ts";
 import { NotASessionError, refuseTooDeep } from "../session/errors.ts";
+import { type LinePlaces, linePlaces, orderedEntries } from "./ordered-lines.ts";
 
 /** Entry types whose content the tree needs (labels, the session name), read in full up front. */
 const NEEDED_IN_FULL = new Set(["label", "session_info"]);
+
+/** Files from this size on get a garbage collection after the light pass. */
+const BIG_FILE = 64 * 1024 * 1024;
 
 /** Lines closer than this are read in one range rather than two. */
 const MERGE_GAP = 64 * 1024;
@@ -30,10 +35,19 @@ export interface ExportSource {
    */
   tree: SessionTree;
   issues: ReadIssue[];
-  /** The JSON text (UTF-8 bytes, no newline) of each entry in `keep`, in file order. */
-  lines(keep: ReadonlySet<SessionEntry>): AsyncIterable<Uint8Array>;
+  /**
+   * The JSON text (UTF-8 bytes, no newline) of each entry in `keep`, in file order.
+   * `collectEvery`: bytes read between two garbage collections (fewer when every line is parsed).
+   */
+  lines(keep: ReadonlySet<SessionEntry>, options?: { collectEvery?: number }): AsyncIterable<Uint8Array>;
   /** The entries in `keep`, parsed, in file order. Lines that no longer parse are skipped. */
   entries(keep: ReadonlySet<SessionEntry>): AsyncIterable<SessionEntry>;
+  /**
+   * The given tree entries parsed, in the order given (a branch root to leaf), a few megabytes
+   * at a time. Lines that no longer parse are skipped, their problem added to `issues`. The list
+   * is read when this is called: the iterable holds neither it nor the source.
+   */
+  inOrder(list: readonly SessionEntry[]): AsyncIterable<SessionEntry>;
 }
 
 const encoder = new TextEncoder();
@@ -80,22 +94,44 @@ async function* parsed(lines: AsyncIterable<Uint8Array>): AsyncIterable<SessionE
   }
 }
 
+/**
+ * A last line the file ends in the middle of (a write cut short) is left out, as a full read
+ * leaves it out, when it does not parse: the light pass reads only its first fields, and would
+ * make it the leaf. `size`: the file's size when it does not end with a newline, else -1.
+ */
+async function dropTornLastLine(fs: FileSystem, path: string, skeleton: SessionSkeleton, size: number): Promise<void> {
+  const last = skeleton.entries.at(-1);
+  if (!last || last.offset + last.length !== size) return;
+  const bytes = await readRange(fs, path, last.offset, size);
+  const decoded = decodeLine({ bytes, number: last.line, offset: last.offset, terminated: false }, { bom: false, crlf: false }, []);
+  if (decoded.kind === "value") return;
+  skeleton.entries.pop();
+  if (decoded.kind === "error") skeleton.issues.push(decoded.issue);
+}
+
+function placesOf(itemOf: ReadonlyMap<SessionEntry, SkeletonEntry>, list: readonly SessionEntry[]): LinePlaces {
+  return linePlaces(list.map((entry) => itemOf.get(entry)).filter((item): item is SkeletonEntry => item !== undefined));
+}
+
 /** Streaming source of a version 3 file: the skeleton now, raw lines on demand. */
 async function streamingSource(fs: FileSystem, path: string, skeleton: ReturnType<SkeletonReader["end"]>): Promise<ExportSource> {
   const issues = skeleton.issues;
   await loadInFull(fs, path, skeleton.entries.filter((e) => NEEDED_IN_FULL.has(e.type) && !e.entry), issues);
-  const lineOf = new Map<SessionEntry, number>();
+  const itemOf = new Map<SessionEntry, SkeletonEntry>();
   const entries = skeleton.entries.map((item) => {
     const entry = (item.entry ?? { type: item.type, id: item.id, parentId: item.parentId, timestamp: item.timestamp }) as SessionEntry;
-    lineOf.set(entry, item.line);
+    itemOf.set(entry, item);
     return entry;
   });
   const tree = new SessionTree(entries);
-  async function* lines(keep: ReadonlySet<SessionEntry>): AsyncIterable<Uint8Array> {
+  // Only the places of the lines are kept for the read, not the list or the tree: a caller
+  // that lets go of the source keeps the read going in little memory.
+  const inOrder = (list: readonly SessionEntry[]) => orderedEntries<SessionEntry>(fs, path, placesOf(itemOf, list), issues);
+  async function* lines(keep: ReadonlySet<SessionEntry>, options: { collectEvery?: number } = {}): AsyncIterable<Uint8Array> {
     const wanted = new Set<number>();
     for (const entry of keep) {
-      const line = lineOf.get(entry);
-      if (line !== undefined) wanted.add(line);
+      const item = itemOf.get(entry);
+      if (item !== undefined) wanted.add(item.line);
     }
     let ready: Uint8Array[] = [];
     const splitter = new LineSplitter((line) => {
@@ -104,8 +140,10 @@ async function streamingSource(fs: FileSystem, path: string, skeleton: ReturnTyp
       if (bytes[bytes.length - 1] === 0x0d) bytes = bytes.subarray(0, bytes.length - 1);
       ready.push(bytes);
     });
+    const hint = new GarbageHint(options.collectEvery);
     // Lines are handed out before the next chunk is read, so the reused buffer is still theirs.
     for await (const chunk of fs.read(path, { reuseBuffer: true })) {
+      hint.read(chunk.length);
       splitter.push(chunk);
       const out = ready;
       ready = [];
@@ -114,7 +152,7 @@ async function streamingSource(fs: FileSystem, path: string, skeleton: ReturnTyp
     splitter.end();
     yield* ready;
   }
-  return { path, header: skeleton.header!, tree, issues, lines, entries: (keep) => parsed(lines(keep)) };
+  return { path, header: skeleton.header!, tree, issues, lines, entries: (keep) => parsed(lines(keep)), inOrder };
 }
 
 /**
@@ -128,11 +166,22 @@ async function streamingSource(fs: FileSystem, path: string, skeleton: ReturnTyp
  */
 export async function openExportSource(fs: FileSystem, path: string): Promise<ExportSource> {
   const reader = new SkeletonReader();
-  for await (const chunk of fs.read(path, { reuseBuffer: true })) reader.push(chunk);
+  let size = 0;
+  let lastByte = 0x0a;
+  for await (const chunk of fs.read(path, { reuseBuffer: true })) {
+    reader.push(chunk);
+    size += chunk.length;
+    if (chunk.length > 0) lastByte = chunk[chunk.length - 1];
+  }
   const skeleton = reader.end();
+  // The light pass of a big file leaves much garbage behind: cleared before the next read.
+  if (size >= BIG_FILE) collectGarbage();
   refuseTooDeep(path, skeleton.issues);
   if (skeleton.notSession) throw new NotASessionError(path, skeleton.issues);
-  if (skeleton.version >= 3) return streamingSource(fs, path, skeleton);
+  if (skeleton.version >= 3) {
+    await dropTornLastLine(fs, path, skeleton, lastByte === 0x0a ? -1 : size);
+    return streamingSource(fs, path, skeleton);
+  }
   // Old files: ids are assigned by migration, over the whole file, in memory.
   const file = await readSession(fs.read(path, { reuseBuffer: true }));
   refuseTooDeep(path, file.issues);
@@ -144,5 +193,8 @@ export async function openExportSource(fs: FileSystem, path: string): Promise<Ex
   async function* lines(keep: ReadonlySet<SessionEntry>): AsyncIterable<Uint8Array> {
     for await (const entry of entries(keep)) yield encoder.encode(JSON.stringify(entry));
   }
-  return { path, header: file.header, tree, issues: file.issues, lines, entries };
+  async function* inOrder(list: readonly SessionEntry[]): AsyncIterable<SessionEntry> {
+    yield* list;
+  }
+  return { path, header: file.header, tree, issues: file.issues, lines, entries, inOrder };
 }

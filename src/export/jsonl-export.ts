@@ -27,24 +27,9 @@ async function* ordered(options: DataExportOptions): AsyncIterable<SessionEntry>
     for await (const entry of source.entries(options.keep)) yield mask(entry);
     return;
   }
-  // A branch, root to leaf, is file order in an append-only file: entries stream straight
-  // through. One that comes before its turn (a hand-edited file) waits; one whose line no longer
-  // parses never comes, and is skipped at the end.
-  const path = source.tree.getPath(options.leafId);
-  const early = new Map<string, SessionEntry>();
-  let next = 0;
-  for await (const entry of source.entries(options.keep)) {
-    early.set(entry.id, entry);
-    while (next < path.length && early.has(path[next].id)) {
-      const ready = early.get(path[next].id)!;
-      early.delete(path[next++].id);
-      yield mask(ready);
-    }
-  }
-  for (; next < path.length; next++) {
-    const entry = early.get(path[next].id);
-    if (entry) yield mask(entry);
-  }
+  // A branch, root to leaf: read in that order, a few megabytes at a time (a hand-edited file
+  // may hold an entry before its parent). One whose line no longer parses is skipped.
+  for await (const entry of source.inOrder(source.tree.getPath(options.leafId))) yield mask(entry);
 }
 
 /**

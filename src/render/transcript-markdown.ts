@@ -93,9 +93,14 @@ export function markdownBlock(block: Block): string[] {
   return out;
 }
 
+/** The lines before the blocks: a title, the file and the leaf. */
+export function markdownTranscriptHead(title: string, path: string, leafId: string | null): string[] {
+  return [`# ${oneLine(title)}`, "", `- File: ${inlineCode(oneLine(path))}`, `- Leaf: ${leafId === null ? "(none)" : inlineCode(oneLine(leafId))}`, ""];
+}
+
 /** The whole transcript: a title, the file and leaf, then every block. */
 export function markdownTranscript(title: string, path: string, leafId: string | null, blocks: readonly Block[]): string {
-  const lines = [`# ${oneLine(title)}`, "", `- File: ${inlineCode(oneLine(path))}`, `- Leaf: ${leafId === null ? "(none)" : inlineCode(oneLine(leafId))}`, ""];
+  const lines = markdownTranscriptHead(title, path, leafId);
   for (const block of blocks) for (const line of markdownBlock(block)) lines.push(line);
   return lines.join("\n").replace(/\n+$/, "\n");
 }

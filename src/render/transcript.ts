@@ -238,17 +238,42 @@ export function renderTextBlock(block: Block, c: Colors): string[] {
 }
 
 /**
+ * The text transcript one block at a time: blocks separated by a blank line, runs of one-line
+ * settings entries kept together (what `transcriptLines` gives for all the blocks at once).
+ *
+ * @example
+ * ```ts
+ * // const text = new TranscriptText(colors); for (const block of blocks) write(text.lines(block));
+ * ```
+ */
+export class TranscriptText {
+  readonly #colors: Colors;
+  #started = false;
+  #previousWasLine = false;
+
+  constructor(colors: Colors) {
+    this.#colors = colors;
+  }
+
+  /** The lines of `block`, after a blank line where one separates it from the block before. */
+  lines(block: Block): string[] {
+    const isLine = block.line !== undefined;
+    const lines = this.#started && !(isLine && this.#previousWasLine) ? [""] : [];
+    for (const line of renderTextBlock(block, this.#colors)) lines.push(line);
+    this.#started ||= lines.length > 0;
+    this.#previousWasLine = isLine;
+    return lines;
+  }
+}
+
+/**
  * The text transcript of `blocks`: blocks separated by a blank line, runs of one-line settings
  * entries kept together.
  */
 export function transcriptLines(blocks: readonly Block[], c: Colors): string[] {
+  const text = new TranscriptText(c);
   const lines: string[] = [];
-  let previousWasLine = false;
-  for (const block of blocks) {
-    const isLine = block.line !== undefined;
-    if (lines.length > 0 && !(isLine && previousWasLine)) lines.push("");
-    for (const line of renderTextBlock(block, c)) lines.push(line);
-    previousWasLine = isLine;
-  }
+  // Loops, not push(...): a block of 100k+ lines would overflow the stack as arguments.
+  for (const block of blocks) for (const line of text.lines(block)) lines.push(line);
   return lines;
 }

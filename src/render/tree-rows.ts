@@ -9,7 +9,7 @@ import type { SessionTree } from "../core/tree/session-tree.ts";
 import { filterKeeps, type TreeFilter } from "../core/tree/tree-filter.ts";
 import type { Colors } from "./colors.ts";
 import { oneLine } from "./control-chars.ts";
-import { collectToolCalls, entrySpans, hasText, renderSpans, type Span, spanText } from "./entry-line.ts";
+import { collectToolCalls, entrySpans, hasText, renderSpans, type Span, spanText, type ToolCallInfo } from "./entry-line.ts";
 
 export { TREE_FILTERS, type TreeFilter } from "../core/tree/tree-filter.ts";
 
@@ -43,6 +43,58 @@ export interface TreeRow {
   text: string;
 }
 
+/**
+ * What a row needs of an entry beyond its tree fields: computed from the entry as the rows are
+ * laid out, or once as a big file is read (`rowFacts`), so that its entries need not be kept.
+ */
+export interface RowFacts {
+  role: string | undefined;
+  /** pi's rules that hold in every mode: `always` (usage), `unless-leaf` (an assistant message without text that ended normally), `never`. */
+  hidden: "always" | "unless-leaf" | "never";
+  /** The row's content; for a tool result, what it shows when its call is not found. */
+  spans?: Span[];
+  /** A tool result's call id: its row shows the call's line (found by id when the rows are laid out). */
+  callId?: string;
+  /** The tool calls of an assistant message: id, and the line a result of it shows. */
+  calls?: [string, Span[]][];
+}
+
+/**
+ * The row facts of one entry. `withSpans: false` leaves out the spans of an entry no row will show.
+ *
+ * @example
+ * ```ts
+ * rowFacts({ type: "usage" } as never).hidden; // "always"
+ * ```
+ */
+export function rowFacts(entry: SessionEntry, home?: string, withSpans = true): RowFacts {
+  const role = roleOf(entry);
+  const facts: RowFacts = { role, hidden: hiddenRule(entry, role) };
+  if (withSpans) facts.spans = entrySpans(entry, { home });
+  if (role === "toolResult") {
+    const id = (entry as { message: { toolCallId?: unknown } }).message.toolCallId;
+    if (typeof id === "string") facts.callId = id;
+  } else if (role === "assistant") {
+    const calls = collectToolCalls([entry]);
+    // The line a result of each call shows, made now: the call's arguments need not be kept.
+    if (calls.size > 0) facts.calls = [...calls].map(([id, call]) => [id, entrySpans(resultOf(id), { toolCalls: new Map([[id, call]]), home })]);
+  }
+  return facts;
+}
+
+/** A tool result entry that names only its call. */
+function resultOf(toolCallId: string): SessionEntry {
+  return { type: "message", message: { role: "toolResult", toolCallId } } as unknown as SessionEntry;
+}
+
+function hiddenRule(entry: SessionEntry, role: string | undefined): RowFacts["hidden"] {
+  if (entry.type === "usage") return "always";
+  if (role !== "assistant") return "never";
+  const message = (entry as { message: { content?: unknown; stopReason?: unknown } }).message;
+  const abnormal = Boolean(message.stopReason) && message.stopReason !== "stop" && message.stopReason !== "toolUse";
+  return !hasText(message.content) && !abnormal ? "unless-leaf" : "never";
+}
+
 /** Which rows `treeRows` returns: filter, active leaf, folds and search, as the navigator sets them. */
 export interface TreeRowsOptions {
   filter?: TreeFilter;
@@ -54,6 +106,8 @@ export interface TreeRowsOptions {
   search?: string;
   /** Home directory, to shorten paths as `~/…`. */
   home?: string;
+  /** The facts of each entry, when the tree's entries are not whole (default: `rowFacts` of the entry). */
+  facts?: (entry: SessionEntry) => RowFacts;
 }
 
 function roleOf(entry: SessionEntry): string | undefined {
@@ -99,7 +153,7 @@ interface Flat {
 }
 
 /** Pre-order over the forest, the subtree holding the leaf first at every level. */
-function flatten(roots: SessionTreeNode[], leafId: string | null): { flat: Flat[]; activePath: Set<string> } {
+function flatten(roots: SessionTreeNode[], leafId: string | null): { flat: Flat[]; activePath: Set<string>; parentOf: Map<SessionTreeNode, SessionTreeNode> } {
   // getTree() returns a forest (cycles cut), so every node has one parent and walks end.
   const parentOf = new Map<SessionTreeNode, SessionTreeNode>();
   let leaf: SessionTreeNode | undefined;
@@ -114,16 +168,23 @@ function flatten(roots: SessionTreeNode[], leafId: string | null): { flat: Flat[
   }
   const active = new Set<SessionTreeNode>();
   for (let node = leaf; node && !active.has(node); node = parentOf.get(node)) active.add(node);
-  const activeFirst = (nodes: SessionTreeNode[]) => [...nodes.filter((n) => active.has(n)), ...nodes.filter((n) => !active.has(n))];
   const flat: Flat[] = [];
-  const ordered: Flat[] = activeFirst(roots).map((node) => ({ node, treeParent: null })).reverse();
+  // Pushed in reverse display order (the active one first, then the others in order), so they pop in order.
+  // No arrays per node: a 146k-entry tree would make as many.
+  const ordered: Flat[] = [];
+  const pushChildren = (nodes: SessionTreeNode[], treeParent: SessionTreeNode | null) => {
+    for (let i = nodes.length - 1; i >= 0; i--) if (!active.has(nodes[i])) ordered.push({ node: nodes[i], treeParent });
+    for (let i = nodes.length - 1; i >= 0; i--) if (active.has(nodes[i])) ordered.push({ node: nodes[i], treeParent });
+  };
+  pushChildren(roots, null);
   while (ordered.length > 0) {
     const item = ordered.pop()!;
     flat.push(item);
-    const children = activeFirst(item.node.children);
-    for (let i = children.length - 1; i >= 0; i--) ordered.push({ node: children[i], treeParent: item.node });
+    pushChildren(item.node.children, item.node);
   }
-  return { flat, activePath: new Set([...active].map((node) => node.entry.id)) };
+  const activePath = new Set<string>();
+  for (const node of active) activePath.add(node.entry.id);
+  return { flat, activePath, parentOf };
 }
 
 function searchText(row: TreeRow): string {
@@ -141,8 +202,17 @@ function searchText(row: TreeRow): string {
 export function treeRows(tree: SessionTree, options: TreeRowsOptions = {}): TreeRow[] {
   const filter = options.filter ?? "default";
   const leafId = options.leafId === undefined ? tree.leafId : options.leafId;
-  const { flat, activePath } = flatten(tree.getTree(), leafId);
-  const toolCalls = collectToolCalls(tree.byId.values());
+  const { flat, activePath, parentOf } = flatten(tree.getTree(), leafId);
+  const given = options.facts;
+  // Whole entries: the facts a filter needs now, the spans only for rows that are shown.
+  const factsOf = given ?? ((entry: SessionEntry): RowFacts => {
+    const role = roleOf(entry);
+    return { role, hidden: hiddenRule(entry, role) };
+  });
+  // Calls by id, later ones winning, in the order of the tree's entries.
+  const toolCalls = given ? new Map<string, ToolCallInfo>() : collectToolCalls(tree.byId.values());
+  const callSpans = new Map<string, Span[]>();
+  if (given) for (const entry of tree.byId.values()) for (const [id, spans] of given(entry).calls ?? []) callSpans.set(id, spans);
   const tokens = (options.search ?? "").toLowerCase().split(/\s+/).filter(Boolean);
   const folded = options.folded ?? new Set<string>();
 
@@ -155,8 +225,10 @@ export function treeRows(tree: SessionTree, options: TreeRowsOptions = {}): Tree
       continue;
     }
     const entry = node.entry;
-    if (isAlwaysHidden(entry, leafId) || !passesFilter(entry, filter, node.label !== undefined)) continue;
-    const spans = entrySpans(entry, { toolCalls, home: options.home });
+    const facts = factsOf(entry);
+    if (facts.hidden === "always" || (facts.hidden === "unless-leaf" && entry.id !== leafId)) continue;
+    if (!filterKeeps(filter, { type: entry.type, role: facts.role, labelled: node.label !== undefined }, SETTINGS_TYPES)) continue;
+    const spans = !given ? entrySpans(entry, { toolCalls, home: options.home }) : (facts.callId !== undefined ? callSpans.get(facts.callId) : undefined) ?? facts.spans ?? [];
     item.row = {
       entryId: entry.id,
       parentId: null,
@@ -168,23 +240,24 @@ export function treeRows(tree: SessionTree, options: TreeRowsOptions = {}): Tree
       onActivePath: activePath.has(entry.id),
       ...(node.label !== undefined ? { label: node.label, labelTimestamp: node.labelTimestamp } : {}),
       type: String(entry.type),
-      ...(roleOf(entry) !== undefined ? { role: roleOf(entry) } : {}),
+      ...(facts.role !== undefined ? { role: facts.role } : {}),
       spans,
       text: spanText(spans),
     };
     if (tokens.length > 0 && !tokens.every((token) => searchText(item.row!).includes(token))) continue;
     visible.push(item);
   }
-  layout(flat, visible);
+  layout(parentOf, visible);
   return visible.map((item) => item.row!);
 }
 
-/** Gives each visible row its visible parent, indentation, connector and gutters, as pi does. */
-function layout(flat: Flat[], visible: Flat[]): void {
+/**
+ * Gives each visible row its visible parent, indentation, connector and gutters, as pi does.
+ * `treeParent`: each node's parent in the drawn tree (the forest's, cycles cut).
+ */
+function layout(treeParent: ReadonlyMap<SessionTreeNode, SessionTreeNode>, visible: Flat[]): void {
   const rowOf = new Map<SessionTreeNode, TreeRow>();
-  const treeParent = new Map<SessionTreeNode, SessionTreeNode | null>();
   for (const item of visible) rowOf.set(item.node, item.row!);
-  for (const item of flat) treeParent.set(item.node, item.treeParent);
   const parentRow = new Map<TreeRow, TreeRow | null>();
   const children = new Map<TreeRow | null, TreeRow[]>([[null, []]]);
   for (const item of visible) {

@@ -101,9 +101,7 @@ export const exportCommand: CommandSpec = {
     const chunks: AsyncIterable<Uint8Array | string> = format === "html"
       ? htmlExport({ ...common, redaction: { secrets, paths }, generator })
       : format === "markdown"
-      ? (async function* () {
-        yield await markdownExport({ ...common, generator });
-      })()
+      ? markdownExport({ ...common, generator })
       : format === "jsonl"
       ? jsonlExport(common)
       : format === "json"

@@ -6,7 +6,7 @@
 import type { CommandSpec } from "../command.ts";
 import { oneLine } from "../../render/control-chars.ts";
 import { navigateTree } from "../interactive/tree-nav/navigate.ts";
-import { sessionTree } from "../../query/tree.ts";
+import { leanSessionTree } from "../../query/lean-tree.ts";
 import { uniquePrefixes } from "../../render/unique-prefix.ts";
 import { resolveSessionRef } from "../../query/resolve/session-ref.ts";
 import { capIndent } from "../../render/tree-indent.ts";
@@ -36,9 +36,10 @@ export const treeCommand: CommandSpec = {
       if (terminal) return navigateTree(ctx, terminal, await resolveSessionRef(ctx, ref), filter);
       ctx.note("tree -i needs a terminal (stdin and stderr); printing the tree instead");
     }
-    const { value, rows, tree } = await sessionTree(ctx, { ref, filter });
+    // Lean: each entry's tree fields and row, not the entry (a 1 GB session stays small).
+    const { json, rows, tree } = await leanSessionTree(ctx, { ref, filter });
     if (ctx.json) {
-      ctx.outJson(value);
+      ctx.outJson(json());
       return 0;
     }
     // Entry ids first, dim and aligned: unique among all the session's entries, so each one
@@ -46,12 +47,19 @@ export const treeCommand: CommandSpec = {
     const ids = opts.ids === false ? undefined : uniquePrefixes([...tree.byId.keys()]);
     // A reduce, not Math.max(...rows): a spread of one argument per row overflows on big trees.
     const idWidth = ids ? rows.reduce((widest, row) => Math.max(widest, ids.get(row.entryId)!.length), 0) : 0;
+    // Lines go out in pieces of some kilobytes: a write per row is slow on 100k+ rows.
+    let piece = "";
     for (const row of rows) {
       // Deep rows keep half the width for their text (outer levels give way to `…`).
       const width = ids ? ctx.width - idWidth - 2 : ctx.width;
       const line = renderTreeRow({ ...row, depthPrefix: capIndent(row.depthPrefix, width) }, width, ctx.color);
-      ctx.out(ids ? `${ctx.color.dim(oneLine(ids.get(row.entryId)!).padEnd(idWidth))}  ${line}` : line);
+      piece += (ids ? `${ctx.color.dim(oneLine(ids.get(row.entryId)!).padEnd(idWidth))}  ${line}` : line) + "\n";
+      if (piece.length >= 16 * 1024) {
+        ctx.deps.stdout(piece);
+        piece = "";
+      }
     }
+    if (piece) ctx.deps.stdout(piece);
     if (rows.length === 0) ctx.out(ctx.color.dim("No entries found"));
     ctx.out(ctx.color.dim(`(${rows.length} ${rows.length === 1 ? "entry" : "entries"})${filterTag(filter)}`));
     return 0;

@@ -47,8 +47,10 @@ export class SkeletonReader {
   #headerIssue: ReadIssue | null = null;
   #sawObject = false;
   #entries: SkeletonEntry[] = [];
+  #bytes = 0;
 
   push(chunk: Uint8Array): void {
+    this.#bytes += chunk.length;
     this.#splitter.push(chunk);
   }
 
@@ -56,7 +58,11 @@ export class SkeletonReader {
     this.#splitter.end();
     const header = this.#header;
     if (!header) {
-      this.#issues.push(this.#headerIssue ?? issue(0, "not-a-session", "The file does not start with a session header"));
+      // Said as a full read says it: an empty file, a file without JSON objects, or its first object.
+      this.#issues.push(
+        this.#headerIssue ??
+          (this.#bytes === 0 ? issue(0, "empty-file", "The file is empty") : issue(0, "not-a-session", "The file holds no JSON entries")),
+      );
       return { header: null, entries: [], issues: this.#issues, version: 0, notSession: true };
     }
     const version = headerVersion(header);
@@ -85,8 +91,9 @@ export class SkeletonReader {
     if (value === undefined) return;
     this.#sawObject = true;
     if (first) {
+      // Any other first object is named as a full read names it (not a header, or a bad one).
       if (isHeader(value)) this.#header = value as SessionHeader;
-      else if (value.type === "session") this.#headerIssue = headerIssue(value, line.number);
+      else this.#headerIssue = headerIssue(value, line.number);
       return;
     }
     if (value.type === "session") {

@@ -69,7 +69,10 @@ export class Redactor {
   /** Words whose presence in a raw line means a path rule may apply (the user name, the home's last part). */
   readonly #pathWords: LineWords | undefined;
 
+  readonly #options: RedactOptions;
+
   constructor(options: RedactOptions = {}) {
+    this.#options = options;
     this.#secrets = options.secrets ?? true;
     this.#paths = options.paths ? pathRules(options.paths) : [];
     if (options.paths && this.#paths.length > 0) {
@@ -78,6 +81,11 @@ export class Redactor {
       const words = [...new Set([options.paths.user, last])].filter((word): word is string => Boolean(word));
       if (words.length > 0) this.#pathWords = new LineWords(words.map((word) => new TextEncoder().encode(word)));
     }
+  }
+
+  /** A redactor with the same rules and nothing counted yet (masks a second pass without counting it twice). */
+  fresh(): Redactor {
+    return new Redactor(this.#options);
   }
 
   /** Whether secrets are masked (paths may be masked either way). */
