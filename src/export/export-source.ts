@@ -13,7 +13,7 @@ import { readSession } from "../core/read/read-session.ts";
 import { type SessionSkeleton, type SkeletonEntry, SkeletonReader } from "../core/read/skeleton-reader.ts";
 import { SessionTree } from "../core/tree/session-tree.ts";
 import type { FileSystem } from "../io/file-system.ts";
-import { collectGarbage, GarbageHint } from "../io/memory-hint.ts";
+import { collectGarbage, GarbageHint } from "../io/collect-garbage.ts";
 import { NotASessionError, refuseTooDeep } from "../session/errors.ts";
 import { type LinePlaces, linePlaces, orderedEntries } from "./ordered-lines.ts";
 

@@ -10,7 +10,7 @@ import type { ReadIssue } from "../core/read/issue.ts";
 import { LineSplitter } from "../core/read/line-splitter.ts";
 import type { SkeletonEntry } from "../core/read/skeleton-reader.ts";
 import type { FileSystem } from "../io/file-system.ts";
-import { GarbageHint } from "../io/memory-hint.ts";
+import { GarbageHint } from "../io/collect-garbage.ts";
 
 /** Bytes of wanted lines per batch (a longer line makes a batch of its own). */
 const BATCH_BYTES = 4 * 1024 * 1024;

@@ -9,7 +9,7 @@ import type { SessionEntry } from "../core/format/types.ts";
 import { previewEntry, PREVIEW_READ } from "../core/read/lean-entry.ts";
 import { SessionReader } from "../core/read/read-session.ts";
 import { SessionTree } from "../core/tree/session-tree.ts";
-import { collectGarbage, GarbageHint } from "../io/memory-hint.ts";
+import { collectGarbage, GarbageHint } from "../io/collect-garbage.ts";
 import { passesFilter, type RowFacts, rowFacts, type TreeFilter, type TreeRow, treeRows } from "../render/tree-rows.ts";
 import { NotASessionError, refuseTooDeep } from "../session/errors.ts";
 import type { QueryEnv } from "./env.ts";
