@@ -92,3 +92,23 @@ export async function mapped<T>(op: FsOperation, action: () => Promise<T>): Prom
 export function isAbsent(error: FsError): boolean {
   return error.kind === "NotFound" || error.kind === "NotDirectory";
 }
+
+/**
+ * The error of a `writeAtomic` whose target is a device, a pipe or a socket: a rename would put a
+ * plain file in its place (as root, over /dev/null), so such a name is never replaced.
+ */
+export function notReplaceable(path: string): FsError {
+  return fsError("Other", { verb: "replace", path }, "it is a device, a pipe or a socket, not a regular file; write into it instead");
+}
+
+/** What `lstat` tells of a name, in the shape every runtime can give. */
+export interface NameKind {
+  isFile: boolean;
+  isDirectory: boolean;
+  isSymlink: boolean;
+}
+
+/** True for a name that is neither a file, a folder nor a link: a device, a pipe or a socket. */
+export function isSpecial(kind: NameKind): boolean {
+  return !kind.isFile && !kind.isDirectory && !kind.isSymlink;
+}

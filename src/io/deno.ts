@@ -6,7 +6,7 @@
 
 import type { AppendOptions, AtomicWriteOptions, DirEntry, FileStat, FileSystem, FsWatcher, ReadRange, WriteData } from "./file-system.ts";
 import { chunksOf, SourceFailure } from "./_write-data.ts";
-import { isAbsent, mapError, mapped } from "./_map-error.ts";
+import { isAbsent, isSpecial, mapError, mapped, notReplaceable } from "./_map-error.ts";
 import { siblingTempPath } from "./_temp-path.ts";
 
 // Loose on purpose: the project type-checks against Node's types, where Deno does not exist.
@@ -133,6 +133,8 @@ async function takeBack(file: DenoFile, path: string, created: boolean, before: 
 }
 
 async function writeAtomic(path: string, data: WriteData, options: AtomicWriteOptions = {}): Promise<void> {
+  const existing = await Deno.lstat(path).catch(() => null);
+  if (existing && isSpecial(existing)) throw notReplaceable(path);
   const { temp, dir } = siblingTempPath(path);
   try {
     const file: DenoFile = await Deno.open(temp, { write: true, createNew: true, mode: options.mode ?? DEFAULT_FILE_MODE });

@@ -29,7 +29,7 @@ import { Buffer } from "node:buffer";
 import { join } from "node:path";
 import type { AtomicWriteOptions, DirEntry, FileStat } from "./file-system.ts";
 import { appendSync, placeNewSync } from "./node.ts";
-import { isAbsent, mapError, type FsOperation } from "./_map-error.ts";
+import { isAbsent, isSpecial, mapError, notReplaceable, type FsOperation } from "./_map-error.ts";
 import { siblingTempPath } from "./_temp-path.ts";
 import type { AppendHandle, SyncFileSystem } from "./sync-file-system.ts";
 
@@ -99,6 +99,8 @@ function writeWhole(fd: number, data: Uint8Array): void {
 }
 
 function writeAtomic(path: string, data: Uint8Array, options: AtomicWriteOptions = {}): void {
+  const existing = lstatSync(path, { throwIfNoEntry: false });
+  if (existing && isSpecial({ isFile: existing.isFile(), isDirectory: existing.isDirectory(), isSymlink: existing.isSymbolicLink() })) throw notReplaceable(path);
   const { temp, dir } = siblingTempPath(path);
   try {
     const fd = openSync(temp, "wx", options.mode ?? DEFAULT_FILE_MODE);

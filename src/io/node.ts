@@ -11,7 +11,7 @@ import { join } from "node:path";
 import { Buffer } from "node:buffer";
 import type { AppendOptions, AtomicWriteOptions, DirEntry, FileStat, FileSystem, FsWatcher, ReadRange, WriteData } from "./file-system.ts";
 import { chunksOf, SourceFailure } from "./_write-data.ts";
-import { isAbsent, mapError, mapped } from "./_map-error.ts";
+import { isAbsent, isSpecial, mapError, mapped, notReplaceable } from "./_map-error.ts";
 import { siblingTempPath } from "./_temp-path.ts";
 
 const CHUNK_SIZE = 1024 * 1024;
@@ -191,6 +191,8 @@ function takeBack(fd: number, path: string, created: boolean, before: number, wr
 }
 
 async function writeAtomic(path: string, data: WriteData, options: AtomicWriteOptions = {}): Promise<void> {
+  const existing = await lstat(path).catch(() => null);
+  if (existing && isSpecial({ isFile: existing.isFile(), isDirectory: existing.isDirectory(), isSymlink: existing.isSymbolicLink() })) throw notReplaceable(path);
   const { temp, dir } = siblingTempPath(path);
   try {
     const handle = await open(temp, "wx", options.mode ?? DEFAULT_FILE_MODE);

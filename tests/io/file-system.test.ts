@@ -4,7 +4,8 @@
  * @module
  */
 
-import { mkdir, mkdtemp, rm, symlink, writeFile } from "node:fs/promises";
+import { lstat, mkdir, mkdtemp, rm, symlink, writeFile } from "node:fs/promises";
+import { execFileSync } from "node:child_process";
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { tmpdir } from "node:os";
@@ -14,6 +15,7 @@ import { denoFileSystem } from "../../src/io/deno.ts";
 import type { FileSystem } from "../../src/io/file-system.ts";
 import { MemoryFileSystem } from "../../src/io/memory.ts";
 import { nodeFileSystem } from "../../src/io/node.ts";
+import { nodeSyncFileSystem } from "../../src/io/node-sync.ts";
 import { describeFileSystemContract, type FsFixture } from "./file-system-contract.ts";
 
 async function onDisk(fs: FileSystem): Promise<FsFixture> {
@@ -41,6 +43,24 @@ const diskAdapters: [string, FileSystem][] = [
 ];
 
 for (const [name, fs] of diskAdapters) {
+  test(`${name}: writeAtomic() never renames over a pipe or a device (as root, over /dev/null, it made a plain file of it)`, async () => {
+    const { root, cleanup } = await onDisk(fs);
+    try {
+      const fifo = join(root, "pipe");
+      execFileSync("mkfifo", [fifo]);
+      await assert.rejects(fs.writeAtomic(fifo, new TextEncoder().encode("x\n")), /device, a pipe or a socket/);
+      assert.ok((await lstat(fifo)).isFIFO(), "still a pipe");
+      assert.throws(() => nodeSyncFileSystem.writeAtomic(fifo, new TextEncoder().encode("x\n")), /device, a pipe or a socket/);
+      assert.ok((await lstat(fifo)).isFIFO(), "still a pipe after the blocking write");
+      // A link to a pipe is a name of its own: replacing the link leaves the pipe alone.
+      await symlink(fifo, join(root, "link"));
+      await fs.writeAtomic(join(root, "link"), new TextEncoder().encode("x\n"));
+      assert.ok((await lstat(fifo)).isFIFO());
+    } finally {
+      await cleanup();
+    }
+  });
+
   test(`${name}: realPath() resolves symbolic links to the file they point to`, async () => {
     const { root, cleanup } = await onDisk(fs);
     try {
