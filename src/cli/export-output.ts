@@ -1,10 +1,12 @@
 /**
  * Where an export goes: stdout (`-o -`), or a file that appears whole or not at all (mode 0600),
  * never over an existing one unless forced: a temp file beside it is put in place at the end.
+ * A device or a pipe (`-o /dev/null`, `-o /dev/stdout`, a FIFO) is written into as output comes,
+ * never replaced (a rename over /dev/null, as root, would put a plain file in its place).
  * Output arrives as a stream and is written in large pieces.
  * @module
  */
-import { isFsError } from "../io/file-system.ts";
+import { type FileStat, isFsError } from "../io/file-system.ts";
 import { withFileLock } from "../io/lock.ts";
 import { dirName } from "../core/storage/paths.ts";
 import type { CliContext } from "./context.ts";
@@ -28,11 +30,18 @@ function existsError(path: string): CliError {
  */
 export async function checkTarget(ctx: CliContext, target: OutputTarget): Promise<void> {
   if (target.kind !== "file") return;
-  if (!target.force && (await ctx.fs.stat(target.path)) !== null) throw existsError(target.path);
+  const existing = await ctx.fs.stat(target.path);
+  if (existing !== null && isStream(existing)) return;
+  if (!target.force && existing !== null) throw existsError(target.path);
   const folder = dirName(target.path);
   if (!target.mkdir && (await ctx.fs.stat(folder)) === null) {
     throw new CliError("bad-output", `Cannot write ${target.path}: the folder ${folder} does not exist`, "Create it first, pass --mkdir to create it, or choose another -o FILE");
   }
+}
+
+/** Neither a file nor a folder: a device or a pipe, which takes bytes rather than being replaced. */
+function isStream(stat: FileStat): boolean {
+  return !stat.isFile && !stat.isDirectory;
 }
 
 /** Joins small chunks into pieces of about `PIECE` bytes; large ones pass through. */
@@ -86,6 +95,14 @@ export async function writeOutput(ctx: CliContext, target: OutputTarget, chunks:
     return written;
   }
   const { fs } = ctx;
+  const existing = await fs.stat(target.path);
+  if (existing !== null && isStream(existing)) {
+    for await (const piece of pieces(chunks)) {
+      await fs.append(target.path, piece);
+      written += piece.length;
+    }
+    return written;
+  }
   if (target.mkdir) await fs.mkdir(dirName(target.path), { recursive: true });
   async function* counted(): AsyncIterable<Uint8Array> {
     for await (const piece of pieces(chunks)) {

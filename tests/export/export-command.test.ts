@@ -8,6 +8,7 @@ import assert from "node:assert/strict";
 import { addSession, CWD, memoryFs, NOW, readText, runCli, writeText } from "../cli/_harness.ts";
 import { buildSessionContext, parseSession, sessionUsage, SessionTree } from "../../src/core/mod.ts";
 import { VIEWER_JS } from "../../src/export/html/viewer-bundle.ts";
+import { MemoryFileSystem } from "../../src/io/memory.ts";
 import { VIEWER_CSS } from "../../src/export/html/viewer-style.ts";
 import { fixtureEntries, fixtureText, MAIN_BRANCH, parseHtmlExport, SECRET, SESSION_ID, SIDE_BRANCH } from "./_fixture.ts";
 
@@ -315,5 +316,35 @@ describe("export --format ndjson", () => {
     const { fs } = await setup();
     const run = await runCli(["export", SESSION_ID, "--format", "ndjson", "--leaf", "a0000004", "-o", "-"], { fs });
     assert.deepEqual(run.stdout.trim().split("\n").map((line) => JSON.parse(line).entry_id), SIDE_BRANCH);
+  });
+});
+
+describe("export -o onto a device or a pipe", () => {
+  it("writes into it as output comes, without --force, and never replaces it (a rename over /dev/null made a plain file of it)", async () => {
+    const device = "/dev/null";
+    const appended: Uint8Array[] = [];
+    // The memory file system has no devices: this one answers for /dev/null as a character device does.
+    class WithDevice extends MemoryFileSystem {
+      override stat(path: string) {
+        return path === device ? Promise.resolve({ size: 0, mtimeMs: 0, isFile: false, isDirectory: false, mode: 0o666 }) : super.stat(path);
+      }
+      override append(path: string, data: Uint8Array) {
+        if (path !== device) return super.append(path, data);
+        appended.push(data.slice());
+        return Promise.resolve();
+      }
+      override writeAtomic(path: string, ...rest: Parameters<MemoryFileSystem["writeAtomic"]> extends [string, ...infer R] ? R : never) {
+        if (path === device) assert.fail(`writeAtomic(${path}) over the device`);
+        return super.writeAtomic(path, ...rest);
+      }
+    }
+    const fs = new WithDevice({ clock: () => NOW.getTime(), cwd: CWD });
+    await addSession(fs, SESSION_ID, [], { text: fixtureText() });
+    for (const format of ["html", "markdown", "jsonl"]) {
+      appended.length = 0;
+      const run = await runCli(["export", SESSION_ID, "--format", format, "-o", device], { fs });
+      assert.equal(run.code, 0, run.stderr);
+      assert.ok(appended.reduce((n, piece) => n + piece.length, 0) > 0, `${format}: the output went into the device`);
+    }
   });
 });
