@@ -8,7 +8,8 @@ import { after, before, describe, it } from "node:test";
 import { sseMessage } from "../../src/serve/live/event-stream.ts";
 import { idFromFileName, lastNameIn, type SessionEvent, SessionWatcher } from "../../src/serve/live/session-watcher.ts";
 import type { FileSystem, ReadRange } from "../../src/io/file-system.ts";
-import { addSession, jsonl, memoryFs, userEntry } from "../cli/_harness.ts";
+import { addSession, CWD, jsonl, memoryFs, NOW, userEntry } from "../cli/_harness.ts";
+import { MemoryFileSystem } from "../../src/io/memory.ts";
 import { type TestServer, testServer } from "./_server.ts";
 
 const encoder = new TextEncoder();
@@ -85,7 +86,10 @@ describe("session watcher", () => {
 describe("/api/events", () => {
   let server: TestServer;
   before(async () => {
-    server = await testServer();
+    // A clock that moves (a second a step), as a disk's does: the catalog's quick check knows a
+    // folder changed by its mtime, which a fixed clock would never change.
+    let tick = NOW.getTime();
+    server = await testServer({ fs: new MemoryFileSystem({ clock: () => (tick += 1000), cwd: CWD }) });
     await server.fs.mkdir("/home/u/.pi/agent/sessions", { recursive: true });
   });
   after(() => server.close());
