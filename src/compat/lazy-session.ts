@@ -41,8 +41,8 @@ export class LazySession {
   /** File order. */
   readonly entries: SkeletonEntry[];
   /** Later duplicates win, as in pi. */
-  readonly byId = new Map<string, SkeletonEntry>();
-  readonly labels = new Map<string, ResolvedLabel>();
+  readonly byId: Map<string, SkeletonEntry> = new Map();
+  readonly labels: Map<string, ResolvedLabel> = new Map();
   readonly name: string | undefined;
   /** Where the file ended when it was read. */
   readonly end: FileEnd;
