@@ -13,7 +13,7 @@ import { quickStats } from "./quick-stats.ts";
 import { type CatalogOptions, CatalogView, type RefreshOptions } from "./refresh-options.ts";
 import { PACED_LOAD, pacer, type RefreshRun, startRun, STAT_CONCURRENCY } from "./refresh-run.ts";
 import { walkRefresh } from "./refresh-walk.ts";
-import type { CatalogRecord, CatalogStore, FolderSnapshot, RecordStamp, SectionChanges } from "./store.ts";
+import type { CatalogRecord, CatalogStore, FolderSnapshot, HeaderStamp, RecordStamp, SectionChanges } from "./store.ts";
 
 export { inDirs } from "./in-dirs.ts";
 export { type CatalogOptions, CatalogView, type RefreshCounts, type RefreshOptions } from "./refresh-options.ts";
@@ -208,6 +208,38 @@ export class Catalog {
     const same = asked.size === stamps.size || ![...stamps.keys()].some((path) => !asked.has(path) && listed(path));
     if (same) await this.#saveListing([kind], options.listing, trust === undefined);
     return same;
+  }
+
+  /**
+   * The header id `kind`'s stored record gives each file of `listing` (null: no usable header),
+   * for the files whose record is current (by the quick check, else by a stat): a file missing
+   * from the answer has no record, a record of other bytes, or is gone. Nothing is read; when
+   * every record is current (as `unchanged` tells), the listing (and a full check) is saved.
+   * Undefined without a store, or when it cannot be read.
+   */
+  async storedHeaderIds(kind: AnyKind, listing: FolderListing, listedDirs: readonly string[]): Promise<Map<string, string | null> | undefined> {
+    if (!this.#store) return undefined;
+    let stamps: Map<string, HeaderStamp>;
+    try {
+      stamps = this.#store.loadHeaderIds && !this.#loaded.has(kind.name) ? await this.#store.loadHeaderIds(kind) : await this.#records(kind);
+    } catch {
+      return undefined;
+    }
+    const trust = this.#trust([kind], listing);
+    const ids = new Map<string, string | null>();
+    await mapConcurrent(listing.files, STAT_CONCURRENCY, async (path) => {
+      const stamp = stamps.get(path);
+      if (!stamp) return;
+      if (!trust?.(path, stamp)) {
+        const stat = await this.fs.stat(path).catch(() => null);
+        if (!stat?.isFile || stat.size !== stamp.size || stat.mtimeMs !== stamp.mtimeMs) return;
+      }
+      ids.set(path, stamp.headerId);
+    });
+    const listed = inDirs(listedDirs);
+    const current = ids.size === listing.files.length && (ids.size === stamps.size || ![...stamps.keys()].some((path) => !ids.has(path) && listed(path)));
+    if (current) await this.#saveListing([kind], listing, trust === undefined);
+    return ids;
   }
 
   /** Brings the records of `kinds` up to date for `files` and saves what changed. */
