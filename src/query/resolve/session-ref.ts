@@ -8,6 +8,7 @@
 import type { SessionHeader } from "../../core/format/types.ts";
 import { baseName, resolvePath } from "../../core/storage/paths.ts";
 import { allSessionFiles, mapConcurrent, sessionFilesIn } from "../../session/list-sessions.ts";
+import { collectGarbage } from "../../io/collect-garbage.ts";
 import { readHeader } from "../../session/read-header.ts";
 import { listingDigest } from "../../core/digest/listing-digest.ts";
 import type { QueryEnv } from "../env.ts";
@@ -155,6 +156,8 @@ export async function resolveSessionRef(env: QueryEnv, ref: string): Promise<str
   // Kept headers may predate a session just made, and the catalog's quick check an old session
   // rewritten in place: look again, reading every header, before saying there is none.
   if (!found && (env.keptCandidates || viaCatalog)) {
+    // The catalog's stamps are garbage now: collected before thousands of headers are read (Bun).
+    if (viaCatalog) collectGarbage();
     everywhere = await globalCandidates(env, true);
     found = pick(ref, everywhere, await localPaths(env, everywhere));
   }
