@@ -35,6 +35,9 @@ export interface CatalogRecord<S = unknown> {
 /** What tells whether a record is up to date: the size and mtime of the file it was made from. */
 export type RecordStamp = Pick<CatalogRecord, "size" | "mtimeMs">;
 
+/** A record's stamp and the session id of its file's header (null: none, or not a usable one). */
+export type HeaderStamp = Pick<CatalogRecord, "size" | "mtimeMs" | "headerId">;
+
 /**
  * A section's name and version, as stores key it, and how its states become JSON and back
  * when they are not plain JSON (a `DigestKind` is one).
@@ -113,6 +116,8 @@ export interface CatalogStore {
   loadPaths?(section: SectionKey, paths: readonly string[]): Promise<Map<string, CatalogRecord>>;
   /** Each record's size and mtime, where a store can list them without loading the records. */
   loadStamps?(section: SectionKey): Promise<Map<string, RecordStamp>>;
+  /** Each record's size, mtime and header id, where a store can list them without loading the records. */
+  loadHeaderIds?(section: SectionKey): Promise<Map<string, HeaderStamp>>;
   save(section: SectionKey, changes: SectionChanges): Promise<void>;
   /**
    * Where each save is cheap (one transaction), a refresh saves changed records in batches of

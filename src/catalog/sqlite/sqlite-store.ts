@@ -11,6 +11,7 @@ import {
   decodeState,
   type FolderRecord,
   type FolderSnapshot,
+  type HeaderStamp,
   encodeState,
   type IndexedDoc,
   type RecordStamp,
@@ -168,6 +169,13 @@ export class SqliteCatalogStore implements CatalogStore {
     // The stamps come before the states in each row: a state spilling over to other pages is not read.
     const rows = this.#db.prepare("SELECT path, size, mtime FROM records WHERE section = ? AND version = ?").values(section.name, section.version);
     return Promise.resolve(new Map(rows.map(([path, size, mtime]) => [path as string, { size: Number(size), mtimeMs: Number(mtime) }])));
+  }
+
+  loadHeaderIds(section: SectionKey): Promise<Map<string, HeaderStamp>> {
+    const rows = this.#db.prepare("SELECT path, size, mtime, header_id FROM records WHERE section = ? AND version = ?").values(section.name, section.version);
+    const stamps = new Map<string, HeaderStamp>();
+    for (const [path, size, mtime, id] of rows) stamps.set(path as string, { size: Number(size), mtimeMs: Number(mtime), headerId: typeof id === "string" ? id : null });
+    return Promise.resolve(stamps);
   }
 
   loadPaths(section: SectionKey, paths: readonly string[]): Promise<Map<string, CatalogRecord>> {

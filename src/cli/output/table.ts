@@ -78,8 +78,11 @@ export function formatTable(rows: string[][], columns: Column[], maxWidth = Infi
  * without all its lines held at once.
  */
 export function* tableLines(rows: string[][], columns: Column[], maxWidth = Infinity): Generator<string> {
-  // Each cell is measured once: measuring is what a long listing spends its time on.
-  const cellWidths = rows.map((row) => columns.map((_, i) => textWidth(row[i] ?? "")));
+  // Each cell is measured once: measuring is what a long listing spends its time on. In a pipe
+  // (no width), a last column aligned left is printed as it is: its cells are never measured.
+  const last = columns.length - 1;
+  const unmeasured = !Number.isFinite(maxWidth) && last >= 0 && !columns[last].right ? last : -1;
+  const cellWidths = rows.map((row) => columns.map((_, i) => (i === unmeasured ? 0 : textWidth(row[i] ?? ""))));
   // A reduce, not Math.max(...rows): a spread of 100k+ rows overflows the stack.
   const widths = columns.map((_, i) => cellWidths.reduce((widest, row) => Math.max(widest, row[i]), 0));
   const giving = columns.map((c, i) => (c.flex || c.shrink ? i : -1)).filter((i) => i >= 0);

@@ -8,8 +8,11 @@
 import type { SessionHeader } from "../../core/format/types.ts";
 import { baseName, resolvePath } from "../../core/storage/paths.ts";
 import { allSessionFiles, mapConcurrent, sessionFilesIn } from "../../session/list-sessions.ts";
+import { collectGarbage } from "../../io/collect-garbage.ts";
 import { readHeader } from "../../session/read-header.ts";
+import { listingDigest } from "../../core/digest/listing-digest.ts";
 import type { QueryEnv } from "../env.ts";
+import { sessionScope } from "../scope.ts";
 import { QueryError } from "../errors.ts";
 
 /** True when a reference is meant as a path rather than an id. */
@@ -57,6 +60,26 @@ export function globalCandidates(env: QueryEnv, fresh = false): Promise<Candidat
     return candidates(env, files);
   };
   return env.keptCandidates ? env.keptCandidates(compute, fresh) : compute();
+}
+
+/**
+ * The candidates `pick` can choose for `ref` among every project's sessions, through the
+ * catalog: the header ids it stores for current records rule out the files whose id does not
+ * start with `ref`; the others (a match, or a file without a current record or usable header id)
+ * are read as `globalCandidates` reads them. Undefined when the catalog is off or unreadable.
+ */
+function catalogCandidates(env: QueryEnv, ref: string): Promise<Candidate[] | undefined> {
+  return env.withCatalog(async (catalog) => {
+    if (!catalog.store) return undefined;
+    const scope = await sessionScope(env, true, catalog);
+    const ids = scope.listing && await catalog.storedHeaderIds(listingDigest, scope.listing, scope.dirs);
+    if (!ids) return undefined;
+    const maybe = (path: string) => {
+      const id = ids.get(path);
+      return id === undefined || id === null || id.startsWith(ref);
+    };
+    return candidates(env, scope.files.filter(maybe));
+  });
 }
 
 /** The most recently written session of the current directory (pi -c), or undefined. */
@@ -126,10 +149,15 @@ export async function resolveSessionRef(env: QueryEnv, ref: string): Promise<str
     }
     return path;
   }
-  let everywhere = await globalCandidates(env);
+  // Without a server's kept headers: through the catalog where it is on, else every file's header.
+  const viaCatalog = env.keptCandidates ? undefined : await catalogCandidates(env, ref);
+  let everywhere = viaCatalog ?? await globalCandidates(env);
   let found = pick(ref, everywhere, await localPaths(env, everywhere));
-  // Kept headers may predate a session just made: look again before saying there is none.
-  if (!found && env.keptCandidates) {
+  // Kept headers may predate a session just made, and the catalog's quick check an old session
+  // rewritten in place: look again, reading every header, before saying there is none.
+  if (!found && (env.keptCandidates || viaCatalog)) {
+    // The catalog's stamps are garbage now: collected before thousands of headers are read (Bun).
+    if (viaCatalog) collectGarbage();
     everywhere = await globalCandidates(env, true);
     found = pick(ref, everywhere, await localPaths(env, everywhere));
   }

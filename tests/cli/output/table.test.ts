@@ -37,3 +37,13 @@ test("formatTable() cuts a line whose fixed columns alone are wider than the ter
 test("formatTable() leaves a table that fits as it is", () => {
   assert.deepEqual(formatTable([["1h", "3", "hello"], ["12d", "10", "hi"]], [{ right: true }, { right: true }, { flex: true }], 80), [" 1h   3  hello", "12d  10  hi"]);
 });
+
+test("formatTable() without a width (a pipe) lays out the same lines as with room to spare, wide and emoji last cells included", () => {
+  const rows = [["2d", "14", "~/a", "naïve 🚀 chunk 表 e\u0301"], ["1y", "3", "~/ünïcode/app", "x"], ["5m", "120", "~/b", ""], ["1h", "7", "~/c"]];
+  const columns = [{ right: true }, { right: true }, { shrink: true, cutStart: true }, { flex: true }];
+  assert.deepEqual(formatTable(rows, columns), formatTable(rows, columns, 10_000));
+  // A last column aligned right is measured and padded in a pipe too.
+  const right = [{}, {}, {}, { right: true }];
+  assert.deepEqual(formatTable(rows, right), formatTable(rows, right, 10_000));
+  assert.equal(formatTable(rows, right)[3], "1h  7    ~/c");
+});

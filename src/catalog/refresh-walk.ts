@@ -1,0 +1,125 @@
+/**
+ * The memory-bounded refresh (`keep: false`): which files changed is decided from the stored
+ * stamps alone, and records are loaded a slice of files at a time, handed on and dropped.
+ * @module
+ */
+import type { DigestKind } from "../core/digest/digester.ts";
+import type { FileStat, FileSystem } from "../io/file-system.ts";
+import { mapConcurrent } from "../session/list-sessions.ts";
+import { inDirs } from "./in-dirs.ts";
+import type { RefreshCounts, RefreshOptions } from "./refresh-options.ts";
+import { PACED_LOAD, pacer, type RefreshRun, STAT_CONCURRENCY } from "./refresh-run.ts";
+import type { CatalogRecord, CatalogStore } from "./store.ts";
+
+// deno-lint-ignore no-explicit-any
+type AnyKind = DigestKind<any, any>;
+
+/** What a walk needs of its catalog. */
+export interface WalkHost {
+  fs: FileSystem;
+  /** A store that lists stamps and loads records by path. */
+  store: CatalogStore & Required<Pick<CatalogStore, "loadStamps" | "loadPaths">>;
+  concurrency: number;
+  warn: (key: string, message: string) => void;
+  startRun: (kinds: readonly AnyKind[], options: RefreshOptions) => RefreshRun;
+  /** Saves the folders listed and the full check (every file was stat'ed). */
+  saveListing: () => Promise<void>;
+}
+
+/** The stored records of `paths`, by kind, or none (every file is then read again) when the store fails. */
+async function slice(host: WalkHost, kinds: readonly AnyKind[], paths: readonly string[]): Promise<Map<string, CatalogRecord>[]> {
+  try {
+    const found = [];
+    for (const kind of kinds) found.push(await host.store.loadPaths(kind, paths));
+    return found;
+  } catch (error) {
+    host.warn("load", `The catalog at ${host.store.location} cannot be read (${(error as Error).message}); reading the session files directly`);
+    return kinds.map(() => new Map());
+  }
+}
+
+/**
+ * `refresh` with `keep: false`: records are loaded for unchanged files only when `onRecords`
+ * takes them. Memory holds a path index entry and three typed-array slots (size, mtime, state)
+ * per file. Returns the counts.
+ */
+export async function walkRefresh(host: WalkHost, kinds: readonly AnyKind[], files: readonly string[], options: RefreshOptions): Promise<RefreshCounts> {
+  // One index entry and a few numbers per file, in typed arrays: what a walk holds per session.
+  const index = new Map<string, number>();
+  for (const path of files) if (!index.has(path)) index.set(path, index.size);
+  const paths = index.size === files.length ? files : [...index.keys()];
+  const size = new Float64Array(paths.length);
+  const mtime = new Float64Array(paths.length);
+  /** 0: not a file (gone, unreadable), 1: a file to read, 2: a file whose every section is current. */
+  const state = new Uint8Array(paths.length);
+  await mapConcurrent(paths, STAT_CONCURRENCY, async (path, k) => {
+    const stat = await host.fs.stat(path).catch(() => null);
+    if (!stat?.isFile) return;
+    size[k] = stat.size;
+    mtime[k] = stat.mtimeMs;
+    state[k] = 2;
+  });
+  const statOf = (k: number): FileStat => ({ size: size[k], mtimeMs: mtime[k], isFile: true, isDirectory: false, mode: 0 });
+  const pace = pacer(options);
+  const run = host.startRun(kinds, options);
+  const { counts } = run;
+  const listed = inDirs(options.listedDirs);
+  // Same size and mtime in every section: unchanged. Stamps of files gone: removed.
+  for (const [i, kind] of kinds.entries()) {
+    let stamps;
+    try {
+      stamps = await host.store.loadStamps(kind);
+    } catch (error) {
+      host.warn("load", `The catalog at ${host.store.location} cannot be read (${(error as Error).message}); reading the session files directly`);
+      stamps = new Map();
+    }
+    for (const [path, stamp] of stamps) {
+      const k = index.get(path);
+      if (k === undefined ? listed(path) : state[k] === 0) run.remove(i, path);
+      else if (k !== undefined && (stamp.size !== size[k] || stamp.mtimeMs !== mtime[k])) state[k] = 1;
+    }
+    // A file without a record in this section is read.
+    paths.forEach((path, k) => {
+      if (state[k] === 2 && !stamps.has(path)) state[k] = 1;
+    });
+  }
+  const changed: number[] = [];
+  state.forEach((s, k) => s === 1 && changed.push(k));
+  let done = paths.length - changed.length;
+  options.onProgress?.(done, paths.length);
+  // Unchanged files: their records only for `onRecords`; one whose record no longer loads is read again.
+  let unchanged = 0;
+  for (let at = 0; at < paths.length; at += PACED_LOAD) {
+    const some: number[] = [];
+    for (let k = at; k < Math.min(at + PACED_LOAD, paths.length); k++) if (state[k] === 2) some.push(k);
+    unchanged += some.length;
+    if (!options.onRecords || some.length === 0) continue;
+    await pace?.();
+    const records = await slice(host, kinds, some.map((k) => paths[k]));
+    for (const k of some) {
+      const found = records.map((r) => r.get(paths[k]));
+      if (found.some((r) => r === undefined)) {
+        changed.push(k);
+        unchanged--;
+        options.onProgress?.(--done, paths.length);
+        continue;
+      }
+      options.onRecords(paths[k], found as CatalogRecord[]);
+    }
+  }
+  counts.files += unchanged;
+  counts.unchanged += unchanged;
+  for (let at = 0; at < changed.length; at += PACED_LOAD) {
+    const some = changed.slice(at, at + PACED_LOAD);
+    const old = await slice(host, kinds, some.map((k) => paths[k]));
+    await mapConcurrent(some, host.concurrency, async (k) => {
+      await pace?.();
+      await run.read(paths[k], statOf(k), old.map((r) => r.get(paths[k])));
+      options.onProgress?.(++done, paths.length);
+    });
+  }
+  await run.end();
+  // Every file was stat'ed: a full check, whatever the listing allowed.
+  await host.saveListing();
+  return counts;
+}
