@@ -16,6 +16,9 @@ export { TREE_FILTERS, type TreeFilter } from "../core/tree/tree-filter.ts";
 /** Indentation levels drawn at most; deeper rows show their innermost levels only. */
 const MAX_DRAWN_LEVELS = 100;
 
+/** Distinct gutter strings whose prefixes are shared between rows, at most (past them, each row makes its own). */
+const SHARED_PREFIXES = 10_000;
+
 /** What the terminal's /tree counts as settings entries. */
 const SETTINGS_TYPES = new Set(["label", "context_edit", "custom", "model_change", "thinking_level_change", "session_info"]);
 
@@ -151,6 +154,37 @@ export function filterTag(filter: TreeFilter): string {
   return { default: "", "no-tools": " [no-tools]", "user-only": " [user]", "labeled-only": " [labeled]", all: " [all]" }[filter];
 }
 
+/**
+ * A row whose plain text is made from its spans when it is asked for (search, JSON): a big
+ * tree's rows do not hold each text twice (a 146k-row tree's texts are tens of megabytes).
+ */
+class Row implements TreeRow {
+  entryId: string;
+  parentId: string | null = null;
+  depth = 0;
+  depthPrefix = "";
+  connectorColumn = -1;
+  foldable = false;
+  childCount = 0;
+  onActivePath: boolean;
+  declare label?: string;
+  declare labelTimestamp?: string;
+  type: string;
+  declare role?: string;
+  spans: Span[];
+
+  constructor(entryId: string, type: string, spans: Span[], onActivePath: boolean) {
+    this.entryId = entryId;
+    this.type = type;
+    this.spans = spans;
+    this.onActivePath = onActivePath;
+  }
+
+  get text(): string {
+    return spanText(this.spans);
+  }
+}
+
 /** A visible row and its nearest visible ancestor's row (hidden entries' children attach to it). */
 interface Placed {
   row: TreeRow;
@@ -241,21 +275,12 @@ export function treeRows(tree: SessionTree, options: TreeRowsOptions = {}): Tree
     if (facts.hidden === "always" || (facts.hidden === "unless-leaf" && entry.id !== leafId)) return undefined;
     if (!filterKeeps(filter, { type: entry.type, role: facts.role, labelled: node.label !== undefined }, SETTINGS_TYPES)) return undefined;
     const spans = !given ? entrySpans(entry, { toolCalls, home: options.home }) : (facts.callId !== undefined ? callSpans.get(facts.callId) : undefined) ?? facts.spans ?? [];
-    const row: TreeRow = {
-      entryId: entry.id,
-      parentId: null,
-      depth: 0,
-      depthPrefix: "",
-      connectorColumn: -1,
-      foldable: false,
-      childCount: 0,
-      onActivePath: active.has(entry),
-      ...(node.label !== undefined ? { label: node.label, labelTimestamp: node.labelTimestamp } : {}),
-      type: String(entry.type),
-      ...(facts.role !== undefined ? { role: facts.role } : {}),
-      spans,
-      text: spanText(spans),
-    };
+    const row = new Row(entry.id, String(entry.type), spans, active.has(entry));
+    if (node.label !== undefined) {
+      row.label = node.label;
+      row.labelTimestamp = node.labelTimestamp;
+    }
+    if (facts.role !== undefined) row.role = facts.role;
     if (tokens.length > 0 && !tokens.every((token) => searchText(row).includes(token))) return undefined;
     return row;
   }
@@ -274,6 +299,19 @@ function layout(visible: Placed[]): void {
     if (!children.has(parent)) children.set(parent, []);
     children.get(parent)!.push(row);
   }
+  // Rows at one depth under the same open branches share one prefix string, made once: a deep
+  // tree's prefixes (up to 300 columns each) are neither kept nor made once per row.
+  const made = new Map<string, Map<number, string>>();
+  const cached = (gutters: string, key: number, make: () => string): string => {
+    let byKey = made.get(gutters);
+    if (!byKey) {
+      byKey = new Map();
+      if (made.size < SHARED_PREFIXES) made.set(gutters, byKey);
+    }
+    let text = byKey.get(key);
+    if (text === undefined) byKey.set(key, text = make());
+    return text;
+  };
   const roots = children.get(null)!;
   const multipleRoots = roots.length > 1;
   // `gutters` holds the vertical lines of open branches, 3 columns per level ("│  " or blanks).
@@ -300,9 +338,12 @@ function layout(visible: Placed[]): void {
     // Deeper than any terminal shows, only the innermost levels are drawn, so memory stays linear.
     const from = Math.max(0, display - MAX_DRAWN_LEVELS) * 3;
     const cells = (connector ? display - 1 : display) * 3;
-    let prefix = gutters.slice(from, cells).padEnd(cells - from, " ");
-    row.connectorColumn = connector ? prefix.length + 1 : -1;
-    if (connector) prefix += last ? "└─ " : "├─ ";
+    const prefix = cached(gutters, display * 4 + (connector ? 2 : 0) + (last ? 1 : 0), () => {
+      const open = gutters.slice(from, cells).padEnd(cells - from, " ");
+      return connector ? open + (last ? "└─ " : "├─ ") : open;
+    });
+    // The connector is the prefix's last 3 columns.
+    row.connectorColumn = connector ? prefix.length - 2 : -1;
     row.depthPrefix = prefix;
     // A branch point's children, and the first child after a branch, move one level right.
     const branching = kids.length > 1;
@@ -310,7 +351,7 @@ function layout(visible: Placed[]): void {
     let childGutters = gutters;
     if (connector) {
       const at = Math.max(0, display - 1) * 3;
-      childGutters = gutters.slice(0, at).padEnd(at, " ") + (last ? "   " : "│  ");
+      childGutters = cached(gutters, -1 - (display * 2 + (last ? 1 : 0)), () => gutters.slice(0, at).padEnd(at, " ") + (last ? "   " : "│  "));
     }
     for (let i = kids.length - 1; i >= 0; i--) {
       stack.push({ row: kids[i], indent: childIndent, branched: branching, last: i === kids.length - 1, gutters: childGutters, virtualChild: false });
