@@ -35,6 +35,9 @@ const MANY = 20_000;
  */
 const COLLECT_EVERY = 8 * 1024 * 1024;
 
+/** Entries walked from other branches' leaves between two garbage collections. */
+const WALKED = 200_000;
+
 /** Text gathered before it is handed on. */
 const PIECE = 256 * 1024;
 
@@ -194,9 +197,17 @@ export async function* markdownExport(options: MarkdownExportOptions): AsyncIter
 
   if (options.allBranches) {
     const shown = new Set(path.map((e) => e.id));
+    let walked = 0;
     for (const leaf of tree.leaves()) {
       if (shown.has(leaf.id)) continue;
       const leafPath = tree.getPath(leaf.id);
+      // Each walk from a leaf makes garbage as long as its path (a deep branch's is megabytes),
+      // and a short branch reads too little to collect it: collected by entries walked.
+      walked += leafPath.length;
+      if (walked >= WALKED) {
+        walked = 0;
+        collectGarbage();
+      }
       const fork = leafPath.findIndex((e) => !shown.has(e.id));
       for (const e of leafPath) shown.add(e.id);
       const from = fork > 0 ? ` (forks after ${inlineCode(oneLine(leafPath[fork - 1].id))})` : "";
