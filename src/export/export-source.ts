@@ -46,8 +46,10 @@ export interface ExportSource {
    * The given tree entries parsed, in the order given (a branch root to leaf), a few megabytes
    * at a time. Lines that no longer parse are skipped, their problem added to `issues`. The list
    * is read when this is called: the iterable holds neither it nor the source.
+   * `collectEvery`: bytes read between two garbage collections (fewer for a caller that makes
+   * much garbage of each entry).
    */
-  inOrder(list: readonly SessionEntry[]): AsyncIterable<SessionEntry>;
+  inOrder(list: readonly SessionEntry[], options?: { collectEvery?: number }): AsyncIterable<SessionEntry>;
 }
 
 const encoder = new TextEncoder();
@@ -126,7 +128,8 @@ async function streamingSource(fs: FileSystem, path: string, skeleton: ReturnTyp
   const tree = new SessionTree(entries);
   // Only the places of the lines are kept for the read, not the list or the tree: a caller
   // that lets go of the source keeps the read going in little memory.
-  const inOrder = (list: readonly SessionEntry[]) => orderedEntries<SessionEntry>(fs, path, placesOf(itemOf, list), issues);
+  const inOrder = (list: readonly SessionEntry[], options: { collectEvery?: number } = {}) =>
+    orderedEntries<SessionEntry>(fs, path, placesOf(itemOf, list), issues, options.collectEvery);
   async function* lines(keep: ReadonlySet<SessionEntry>, options: { collectEvery?: number } = {}): AsyncIterable<Uint8Array> {
     const wanted = new Set<number>();
     for (const entry of keep) {

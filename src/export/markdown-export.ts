@@ -14,6 +14,7 @@ import { oneLine } from "../render/control-chars.ts";
 import { inlineCode, markdownBlock } from "../render/transcript-markdown.ts";
 import { JoinedLines } from "../render/joined-lines.ts";
 import type { ExportSource } from "./export-source.ts";
+import { collectGarbage } from "../io/collect-garbage.ts";
 
 export interface MarkdownExportOptions {
   source: ExportSource;
@@ -24,6 +25,18 @@ export interface MarkdownExportOptions {
   now: Date;
   generator: string;
 }
+
+/** Branches of this many entries on get a garbage collection between the two passes. */
+const MANY = 20_000;
+
+/**
+ * Bytes read between two garbage collections: each line is parsed, masked (a copy) and made
+ * into Markdown, much garbage per byte read.
+ */
+const COLLECT_EVERY = 8 * 1024 * 1024;
+
+/** Entries walked from other branches' leaves between two garbage collections. */
+const WALKED = 200_000;
 
 /** Text gathered before it is handed on. */
 const PIECE = 256 * 1024;
@@ -87,8 +100,8 @@ const decoder = new TextDecoder();
  */
 async function gather(source: ExportSource, keep: ReadonlySet<SessionEntry>, redactor: Redactor | null): Promise<Map<string, Facts>> {
   const facts = new Map<string, Facts>();
-  // Every line is parsed: garbage collected every 16 MB.
-  for await (const line of source.lines(keep, { collectEvery: 16 * 1024 * 1024 })) {
+  // Every line is parsed (and maybe masked): garbage collected often.
+  for await (const line of source.lines(keep, { collectEvery: COLLECT_EVERY })) {
     let entry: SessionEntry;
     try {
       entry = JSON.parse(decoder.decode(line)) as SessionEntry;
@@ -103,16 +116,11 @@ async function gather(source: ExportSource, keep: ReadonlySet<SessionEntry>, red
 }
 
 /**
- * The whole Markdown document, in pieces: a first pass over the kept entries for the header
- * (usage, models, what was masked), then the blocks as a second pass parses them, a few
- * megabytes at a time.
- *
- * @example
- * ```ts
- * // for await (const text of markdownExport({ source, keep, leafId, allBranches: false, redactor: null, now, generator })) …
- * ```
+ * The document's head (title, facts table, export line) and what the transcript needs after it.
+ * A function of its own: the first pass's facts are garbage once it returns, not kept by the
+ * export's generator for as long as the transcript is written.
  */
-export async function* markdownExport(options: MarkdownExportOptions): AsyncIterable<string> {
+async function documentHead(options: MarkdownExportOptions): Promise<{ lines: string[]; path: SessionEntry[]; labels: Map<string, { label: string }>; masker: Redactor | null }> {
   const { source, redactor } = options;
   const { tree } = source;
   const facts = await gather(source, options.keep, redactor);
@@ -151,12 +159,31 @@ export async function* markdownExport(options: MarkdownExportOptions): AsyncIter
   for (const [key, value] of factRows) lines.push(`| ${key} | ${oneLine(value).replace(/\|/g, "\\|")} |`);
   const redacted = redactor ? ` · secrets redacted: ${describeRedactions(redactor.summary()) || "none found"}` : "";
   lines.push("", `*Exported ${formatTime(options.now.toISOString())} UTC by ${options.generator}${redacted}*`, "", "---", "");
+  return { lines, path, labels, masker };
+}
+
+/**
+ * The whole Markdown document, in pieces: a first pass over the kept entries for the header
+ * (usage, models, what was masked), then the blocks as a second pass parses them, a few
+ * megabytes at a time.
+ *
+ * @example
+ * ```ts
+ * // for await (const text of markdownExport({ source, keep, leafId, allBranches: false, redactor: null, now, generator })) …
+ * ```
+ */
+export async function* markdownExport(options: MarkdownExportOptions): AsyncIterable<string> {
+  const { source } = options;
+  const { tree } = source;
+  const { lines, path, labels, masker } = await documentHead(options);
+  // The first pass leaves its facts and much garbage behind: cleared before the second.
+  if (path.length >= MANY) collectGarbage();
   const joined = new JoinedLines();
   yield joined.add(lines);
 
   async function* blocks(entries: readonly SessionEntry[]): AsyncIterable<string> {
     let text = "";
-    for await (const entry of source.inOrder(entries)) {
+    for await (const entry of source.inOrder(entries, { collectEvery: COLLECT_EVERY })) {
       const block = entryBlock(masker ? masker.value(entry) : entry, { thinking: true, usage: true, labels });
       if (block) text += joined.add(markdownBlock(block));
       if (text.length >= PIECE) {
@@ -170,9 +197,17 @@ export async function* markdownExport(options: MarkdownExportOptions): AsyncIter
 
   if (options.allBranches) {
     const shown = new Set(path.map((e) => e.id));
+    let walked = 0;
     for (const leaf of tree.leaves()) {
       if (shown.has(leaf.id)) continue;
       const leafPath = tree.getPath(leaf.id);
+      // Each walk from a leaf makes garbage as long as its path (a deep branch's is megabytes),
+      // and a short branch reads too little to collect it: collected by entries walked.
+      walked += leafPath.length;
+      if (walked >= WALKED) {
+        walked = 0;
+        collectGarbage();
+      }
       const fork = leafPath.findIndex((e) => !shown.has(e.id));
       for (const e of leafPath) shown.add(e.id);
       const from = fork > 0 ? ` (forks after ${inlineCode(oneLine(leafPath[fork - 1].id))})` : "";

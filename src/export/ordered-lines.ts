@@ -97,13 +97,16 @@ async function readBatch(fs: FileSystem, path: string, places: LinePlaces, wante
  * ```ts
  * // for await (const { index, bytes } of orderedLines(fs, path, linePlaces(branchItems))) …
  * ```
+ *
+ * `collectEvery`: bytes read between two garbage collections (fewer for a caller that makes
+ * more garbage of each line than parsing it does).
  */
-export async function* orderedLines(fs: FileSystem, path: string, places: LinePlaces): AsyncIterable<{ index: number; bytes: Uint8Array }> {
+export async function* orderedLines(fs: FileSystem, path: string, places: LinePlaces, collectEvery = 16 * 1024 * 1024): AsyncIterable<{ index: number; bytes: Uint8Array }> {
   const { offsets, lengths } = places;
   const count = offsets.length;
   const buffer = new BatchBuffer();
   // Every line read is parsed by the caller, and more garbage made of it: collected often.
-  const hint = new GarbageHint(16 * 1024 * 1024);
+  const hint = new GarbageHint(collectEvery);
   for (let i = 0; i < count;) {
     let j = i;
     let size = 0;
@@ -128,11 +131,11 @@ export async function* orderedLines(fs: FileSystem, path: string, places: LinePl
 
 /**
  * Each place's line parsed, in the order of `places`; a line that does not parse is left out
- * (its problem added to `issues`).
+ * (its problem added to `issues`). `collectEvery` as for `orderedLines`.
  */
-export async function* orderedEntries<T>(fs: FileSystem, path: string, places: LinePlaces, issues: ReadIssue[]): AsyncIterable<T> {
+export async function* orderedEntries<T>(fs: FileSystem, path: string, places: LinePlaces, issues: ReadIssue[], collectEvery?: number): AsyncIterable<T> {
   const notes = { bom: false, crlf: false };
-  for await (const { index, bytes } of orderedLines(fs, path, places)) {
+  for await (const { index, bytes } of orderedLines(fs, path, places, collectEvery)) {
     // The first pass saw the line whole: it is terminated whatever this range's end says.
     const line = { bytes, number: places.numbers[index], offset: places.offsets[index], terminated: true };
     const decoded = decodeLine(line, notes, issues);

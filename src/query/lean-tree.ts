@@ -116,7 +116,8 @@ export async function leanSessionTree(env: QueryEnv, options: TreeOptions): Prom
   refuseTooDeep(path, file.issues);
   if (file.notSession) throw new NotASessionError(path, file.issues);
   const tree = new SessionTree(file.entries);
-  const rows = treeRows(tree, { filter, home, facts: (entry) => facts.get(entry) ?? rowFacts(entry, home) });
+  const between = file.entries.length >= MANY ? () => collectGarbage() : undefined;
+  const rows = treeRows(tree, { filter, home, facts: (entry) => facts.get(entry) ?? rowFacts(entry, home), between });
   // Each phase's maps over every entry are garbage once it is done: cleared before the next.
   if (file.entries.length >= MANY) collectGarbage();
   const problems = file.issues.length + tree.findIssues(file.entryLines).length;

@@ -16,6 +16,9 @@ export { TREE_FILTERS, type TreeFilter } from "../core/tree/tree-filter.ts";
 /** Indentation levels drawn at most; deeper rows show their innermost levels only. */
 const MAX_DRAWN_LEVELS = 100;
 
+/** Distinct gutter strings whose prefixes are shared between rows, at most (past them, each row makes its own). */
+const SHARED_PREFIXES = 10_000;
+
 /** What the terminal's /tree counts as settings entries. */
 const SETTINGS_TYPES = new Set(["label", "context_edit", "custom", "model_change", "thinking_level_change", "session_info"]);
 
@@ -108,6 +111,11 @@ export interface TreeRowsOptions {
   home?: string;
   /** The facts of each entry, when the tree's entries are not whole (default: `rowFacts` of the entry). */
   facts?: (entry: SessionEntry) => RowFacts;
+  /**
+   * Called between the phases of the layout, when what each phase made over every entry is
+   * garbage (a big tree's caller collects it there, so the phases do not add up).
+   */
+  between?: () => void;
 }
 
 function roleOf(entry: SessionEntry): string | undefined {
@@ -146,45 +154,66 @@ export function filterTag(filter: TreeFilter): string {
   return { default: "", "no-tools": " [no-tools]", "user-only": " [user]", "labeled-only": " [labeled]", all: " [all]" }[filter];
 }
 
-interface Flat {
-  node: SessionTreeNode;
-  treeParent: SessionTreeNode | null;
-  row?: TreeRow;
+/**
+ * A row whose plain text is made from its spans when it is asked for (search, JSON): a big
+ * tree's rows do not hold each text twice (a 146k-row tree's texts are tens of megabytes).
+ */
+class Row implements TreeRow {
+  entryId: string;
+  parentId: string | null = null;
+  depth = 0;
+  depthPrefix = "";
+  connectorColumn = -1;
+  foldable = false;
+  childCount = 0;
+  onActivePath: boolean;
+  declare label?: string;
+  declare labelTimestamp?: string;
+  type: string;
+  declare role?: string;
+  spans: Span[];
+
+  constructor(entryId: string, type: string, spans: Span[], onActivePath: boolean) {
+    this.entryId = entryId;
+    this.type = type;
+    this.spans = spans;
+    this.onActivePath = onActivePath;
+  }
+
+  get text(): string {
+    return spanText(this.spans);
+  }
 }
 
-/** Pre-order over the forest, the subtree holding the leaf first at every level. */
-function flatten(roots: SessionTreeNode[], leafId: string | null): { flat: Flat[]; activePath: Set<string>; parentOf: Map<SessionTreeNode, SessionTreeNode> } {
-  // getTree() returns a forest (cycles cut), so every node has one parent and walks end.
-  const parentOf = new Map<SessionTreeNode, SessionTreeNode>();
-  let leaf: SessionTreeNode | undefined;
-  const stack = [...roots];
-  while (stack.length > 0) {
-    const node = stack.pop()!;
-    if (node.entry.id === leafId) leaf = node;
-    for (const child of node.children) {
-      parentOf.set(child, node);
-      stack.push(child);
-    }
+/** A visible row and its nearest visible ancestor's row (hidden entries' children attach to it). */
+interface Placed {
+  row: TreeRow;
+  parent: TreeRow | null;
+}
+
+/** A node waiting to be visited, with what its ancestors decided for it. */
+interface Pending {
+  node: SessionTreeNode;
+  /** The nearest visible ancestor's row, or null. */
+  parent: TreeRow | null;
+  /** Under a folded entry (not shown, nor its descendants). */
+  underFold: boolean;
+}
+
+/**
+ * The entries on the path from the forest's root to the leaf. A node's parent in the forest is
+ * its entry's parent unless the node is a root (no parent, a self-parent, a missing one, or a
+ * cycle cut there), so the walk goes by `parentId` and stops at a root: no map over every node.
+ */
+function activeEntries(tree: SessionTree, roots: readonly SessionTreeNode[], leafId: string | null): Set<SessionEntry> {
+  const active = new Set<SessionEntry>();
+  if (leafId === null) return active;
+  const rootEntries = new Set(roots.map((node) => node.entry));
+  for (let entry = tree.byId.get(leafId); entry && !active.has(entry); entry = entry.parentId === null ? undefined : tree.byId.get(entry.parentId)) {
+    active.add(entry);
+    if (rootEntries.has(entry)) break;
   }
-  const active = new Set<SessionTreeNode>();
-  for (let node = leaf; node && !active.has(node); node = parentOf.get(node)) active.add(node);
-  const flat: Flat[] = [];
-  // Pushed in reverse display order (the active one first, then the others in order), so they pop in order.
-  // No arrays per node: a 146k-entry tree would make as many.
-  const ordered: Flat[] = [];
-  const pushChildren = (nodes: SessionTreeNode[], treeParent: SessionTreeNode | null) => {
-    for (let i = nodes.length - 1; i >= 0; i--) if (!active.has(nodes[i])) ordered.push({ node: nodes[i], treeParent });
-    for (let i = nodes.length - 1; i >= 0; i--) if (active.has(nodes[i])) ordered.push({ node: nodes[i], treeParent });
-  };
-  pushChildren(roots, null);
-  while (ordered.length > 0) {
-    const item = ordered.pop()!;
-    flat.push(item);
-    pushChildren(item.node.children, item.node);
-  }
-  const activePath = new Set<string>();
-  for (const node of active) activePath.add(node.entry.id);
-  return { flat, activePath, parentOf };
+  return active;
 }
 
 function searchText(row: TreeRow): string {
@@ -202,7 +231,9 @@ function searchText(row: TreeRow): string {
 export function treeRows(tree: SessionTree, options: TreeRowsOptions = {}): TreeRow[] {
   const filter = options.filter ?? "default";
   const leafId = options.leafId === undefined ? tree.leafId : options.leafId;
-  const { flat, activePath, parentOf } = flatten(tree.getTree(), leafId);
+  const roots = tree.getTree();
+  options.between?.();
+  const active = activeEntries(tree, roots, leafId);
   const given = options.facts;
   // Whole entries: the facts a filter needs now, the spans only for rows that are shown.
   const factsOf = given ?? ((entry: SessionEntry): RowFacts => {
@@ -216,60 +247,71 @@ export function treeRows(tree: SessionTree, options: TreeRowsOptions = {}): Tree
   const tokens = (options.search ?? "").toLowerCase().split(/\s+/).filter(Boolean);
   const folded = options.folded ?? new Set<string>();
 
-  const hiddenBelow = new Set<SessionTreeNode>(); // nodes under a fold
-  const visible: Flat[] = [];
-  for (const item of flat) {
-    const { node, treeParent } = item;
-    if (treeParent && (hiddenBelow.has(treeParent) || folded.has(treeParent.entry.id))) {
-      hiddenBelow.add(node);
+  // Pre-order over the forest, the subtree holding the leaf first at every level. Each node is
+  // visited once and let go: a 146k-entry tree keeps no list or map over all its nodes here.
+  const visible: Placed[] = [];
+  const pending: Pending[] = [];
+  // Pushed in reverse display order (the active one first, then the others in order), so they pop in order.
+  const pushChildren = (nodes: SessionTreeNode[], parent: TreeRow | null, underFold: boolean) => {
+    for (let i = nodes.length - 1; i >= 0; i--) if (!active.has(nodes[i].entry)) pending.push({ node: nodes[i], parent, underFold });
+    for (let i = nodes.length - 1; i >= 0; i--) if (active.has(nodes[i].entry)) pending.push({ node: nodes[i], parent, underFold });
+  };
+  pushChildren(roots, null, false);
+  while (pending.length > 0) {
+    const { node, parent, underFold } = pending.pop()!;
+    if (underFold) {
+      pushChildren(node.children, parent, true);
       continue;
     }
+    const row = visibleRow(node);
+    if (row) visible.push({ row, parent });
+    pushChildren(node.children, row ?? parent, folded.has(node.entry.id));
+  }
+
+  /** The node's row, when it is shown. */
+  function visibleRow(node: SessionTreeNode): TreeRow | undefined {
     const entry = node.entry;
     const facts = factsOf(entry);
-    if (facts.hidden === "always" || (facts.hidden === "unless-leaf" && entry.id !== leafId)) continue;
-    if (!filterKeeps(filter, { type: entry.type, role: facts.role, labelled: node.label !== undefined }, SETTINGS_TYPES)) continue;
+    if (facts.hidden === "always" || (facts.hidden === "unless-leaf" && entry.id !== leafId)) return undefined;
+    if (!filterKeeps(filter, { type: entry.type, role: facts.role, labelled: node.label !== undefined }, SETTINGS_TYPES)) return undefined;
     const spans = !given ? entrySpans(entry, { toolCalls, home: options.home }) : (facts.callId !== undefined ? callSpans.get(facts.callId) : undefined) ?? facts.spans ?? [];
-    item.row = {
-      entryId: entry.id,
-      parentId: null,
-      depth: 0,
-      depthPrefix: "",
-      connectorColumn: -1,
-      foldable: false,
-      childCount: 0,
-      onActivePath: activePath.has(entry.id),
-      ...(node.label !== undefined ? { label: node.label, labelTimestamp: node.labelTimestamp } : {}),
-      type: String(entry.type),
-      ...(facts.role !== undefined ? { role: facts.role } : {}),
-      spans,
-      text: spanText(spans),
-    };
-    if (tokens.length > 0 && !tokens.every((token) => searchText(item.row!).includes(token))) continue;
-    visible.push(item);
+    const row = new Row(entry.id, String(entry.type), spans, active.has(entry));
+    if (node.label !== undefined) {
+      row.label = node.label;
+      row.labelTimestamp = node.labelTimestamp;
+    }
+    if (facts.role !== undefined) row.role = facts.role;
+    if (tokens.length > 0 && !tokens.every((token) => searchText(row).includes(token))) return undefined;
+    return row;
   }
-  layout(parentOf, visible);
-  return visible.map((item) => item.row!);
+  options.between?.();
+  layout(visible);
+  return visible.map((item) => item.row);
 }
 
-/**
- * Gives each visible row its visible parent, indentation, connector and gutters, as pi does.
- * `treeParent`: each node's parent in the drawn tree (the forest's, cycles cut).
- */
-function layout(treeParent: ReadonlyMap<SessionTreeNode, SessionTreeNode>, visible: Flat[]): void {
-  const rowOf = new Map<SessionTreeNode, TreeRow>();
-  for (const item of visible) rowOf.set(item.node, item.row!);
+/** Gives each visible row its visible parent, indentation, connector and gutters, as pi does. */
+function layout(visible: Placed[]): void {
   const parentRow = new Map<TreeRow, TreeRow | null>();
   const children = new Map<TreeRow | null, TreeRow[]>([[null, []]]);
-  for (const item of visible) {
-    // The nearest visible ancestor along the drawn tree; hidden ancestors are skipped.
-    let up = item.treeParent;
-    while (up && !rowOf.has(up)) up = treeParent.get(up) ?? null;
-    const parent = up ? rowOf.get(up)! : null;
-    item.row!.parentId = parent ? parent.entryId : null;
-    parentRow.set(item.row!, parent);
+  for (const { row, parent } of visible) {
+    row.parentId = parent ? parent.entryId : null;
+    parentRow.set(row, parent);
     if (!children.has(parent)) children.set(parent, []);
-    children.get(parent)!.push(item.row!);
+    children.get(parent)!.push(row);
   }
+  // Rows at one depth under the same open branches share one prefix string, made once: a deep
+  // tree's prefixes (up to 300 columns each) are neither kept nor made once per row.
+  const made = new Map<string, Map<number, string>>();
+  const cached = (gutters: string, key: number, make: () => string): string => {
+    let byKey = made.get(gutters);
+    if (!byKey) {
+      byKey = new Map();
+      if (made.size < SHARED_PREFIXES) made.set(gutters, byKey);
+    }
+    let text = byKey.get(key);
+    if (text === undefined) byKey.set(key, text = make());
+    return text;
+  };
   const roots = children.get(null)!;
   const multipleRoots = roots.length > 1;
   // `gutters` holds the vertical lines of open branches, 3 columns per level ("│  " or blanks).
@@ -296,9 +338,12 @@ function layout(treeParent: ReadonlyMap<SessionTreeNode, SessionTreeNode>, visib
     // Deeper than any terminal shows, only the innermost levels are drawn, so memory stays linear.
     const from = Math.max(0, display - MAX_DRAWN_LEVELS) * 3;
     const cells = (connector ? display - 1 : display) * 3;
-    let prefix = gutters.slice(from, cells).padEnd(cells - from, " ");
-    row.connectorColumn = connector ? prefix.length + 1 : -1;
-    if (connector) prefix += last ? "└─ " : "├─ ";
+    const prefix = cached(gutters, display * 4 + (connector ? 2 : 0) + (last ? 1 : 0), () => {
+      const open = gutters.slice(from, cells).padEnd(cells - from, " ");
+      return connector ? open + (last ? "└─ " : "├─ ") : open;
+    });
+    // The connector is the prefix's last 3 columns.
+    row.connectorColumn = connector ? prefix.length - 2 : -1;
     row.depthPrefix = prefix;
     // A branch point's children, and the first child after a branch, move one level right.
     const branching = kids.length > 1;
@@ -306,7 +351,7 @@ function layout(treeParent: ReadonlyMap<SessionTreeNode, SessionTreeNode>, visib
     let childGutters = gutters;
     if (connector) {
       const at = Math.max(0, display - 1) * 3;
-      childGutters = gutters.slice(0, at).padEnd(at, " ") + (last ? "   " : "│  ");
+      childGutters = cached(gutters, -1 - (display * 2 + (last ? 1 : 0)), () => gutters.slice(0, at).padEnd(at, " ") + (last ? "   " : "│  "));
     }
     for (let i = kids.length - 1; i >= 0; i--) {
       stack.push({ row: kids[i], indent: childIndent, branched: branching, last: i === kids.length - 1, gutters: childGutters, virtualChild: false });

@@ -83,6 +83,25 @@ test("treeRows() keeps a label visible in labeled-only and all modes", () => {
   assert.deepEqual(TREE_FILTERS.map(filterTag), ["", " [no-tools]", " [user]", " [labeled]", " [all]"]);
 });
 
+test("treeRows() marks the active path of a leaf in a parent cycle up to where the cycle is cut", () => {
+  // x and y are each other's parent: x, first in the file, becomes a root with y under it.
+  const cyclic = new SessionTree([
+    user("r", null, "root", { timestamp: at(0) }),
+    user("x", "y", "X", { timestamp: at(1) }),
+    user("y", "x", "Y", { timestamp: at(2) }),
+  ]);
+  const rows = treeRows(cyclic);
+  assert.deepEqual(rows.map((r) => [r.entryId, r.parentId, r.onActivePath]), [["x", null, true], ["y", "x", true], ["r", null, false]]);
+});
+
+test("treeRows() hangs the children of hidden and folded-away entries under their nearest shown ancestor", () => {
+  // user-only hides the assistants: a1 and a2 attach to r; b's fold hides b1 and b2 whatever b shows.
+  const rows = treeRows(tree, { filter: "user-only", leafId: "a2", folded: new Set(["b"]) });
+  assert.deepEqual(rows.map((r) => [r.entryId, r.parentId]), [["r", null], ["a2", "r"], ["a1", "r"], ["a11", "a1"], ["a12", "a1"]]);
+  // The same rows, their text taken from their spans.
+  assert.deepEqual(rows.map((r) => r.text), ["user: root", "user: A2", "user: A1", "user: A11", "user: A12"]);
+});
+
 test("treeRows() of an empty tree is empty", () => {
   assert.deepEqual(treeRows(new SessionTree([])), []);
 });

@@ -4,6 +4,7 @@
  * @module
  */
 import type { CommandSpec } from "../command.ts";
+import { GarbageHint } from "../../io/collect-garbage.ts";
 import { oneLine } from "../../render/control-chars.ts";
 import { navigateTree } from "../interactive/tree-nav/navigate.ts";
 import { leanSessionTree } from "../../query/lean-tree.ts";
@@ -49,6 +50,7 @@ export const treeCommand: CommandSpec = {
     const idWidth = ids ? rows.reduce((widest, row) => Math.max(widest, ids.get(row.entryId)!.length), 0) : 0;
     // Lines go out in pieces of some kilobytes: a write per row is slow on 100k+ rows.
     let piece = "";
+    const hint = new GarbageHint(4 * 1024 * 1024);
     for (const row of rows) {
       // Deep rows keep half the width for their text (outer levels give way to `…`).
       const width = ids ? ctx.width - idWidth - 2 : ctx.width;
@@ -56,6 +58,7 @@ export const treeCommand: CommandSpec = {
       piece += (ids ? `${ctx.color.dim(oneLine(ids.get(row.entryId)!).padEnd(idWidth))}  ${line}` : line) + "\n";
       if (piece.length >= 16 * 1024) {
         ctx.deps.stdout(piece);
+        hint.read(piece.length);
         piece = "";
       }
     }
