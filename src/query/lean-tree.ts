@@ -15,7 +15,7 @@ import { NotASessionError, refuseTooDeep } from "../session/errors.ts";
 import type { QueryEnv } from "./env.ts";
 import { resolveSessionRef } from "./resolve/session-ref.ts";
 import { reportSkipped } from "./skipped-note.ts";
-import { checkTreeFilter, type TreeJson, type TreeOptions } from "./tree.ts";
+import { checkTreeFilter, type TreeJson, treeJson, type TreeOptions } from "./tree.ts";
 
 /** Trees of this many entries on get garbage collections between their phases (a full one costs some milliseconds). */
 const MANY = 20_000;
@@ -65,20 +65,7 @@ function shared(facts: RowFacts): RowFacts {
 
 /** What `tree --json` prints of `rows` (made in a scope of its own: it holds nothing else). */
 function jsonOf(tree: SessionTree, filter: TreeFilter, rows: TreeRow[]): () => TreeJson {
-  return () => ({
-    leafId: tree.leafId,
-    filter,
-    rows: rows.map((row) => ({
-      id: row.entryId,
-      parentId: row.parentId,
-      depth: row.depth,
-      type: row.type,
-      ...(row.role !== undefined ? { role: row.role } : {}),
-      ...(row.label !== undefined ? { label: row.label } : {}),
-      active: row.onActivePath,
-      text: row.text,
-    })),
-  });
+  return () => treeJson(tree.leafId, filter, rows);
 }
 
 /**

@@ -52,20 +52,10 @@ export function checkTreeFilter(filter: string | undefined, fallback: TreeFilter
   throw new QueryError("bad-option", `Unknown filter "${filter}"`, `Use one of ${TREE_FILTERS.join(", ")}`);
 }
 
-/**
- * The rows of a session's tree. Skipped lines are reported as a warning, other problems of the
- * file as a notice (the rows are still given).
- */
-export async function sessionTree(env: QueryEnv, options: TreeOptions): Promise<TreeResult> {
-  const filter = checkTreeFilter(options.filter, "default");
-  // Preview entries: what a row shows, not the texts (a 1 GB session stays small).
-  const { path, file, tree } = await loadSession(env, options.ref, PREVIEW_READ);
-  const rows = treeRows(tree, { filter, home: env.storage.home });
-  const problems = file.issues.length + tree.findIssues(file.entryLines).length;
-  // Lines left out are said first (the tree lacks them); other problems get the general note.
-  if (!reportSkipped(env, path, file.issues) && problems > 0) env.report.notice(`${path} has ${problems} problem${problems === 1 ? "" : "s"}; run \`pi-session check\` on it`);
-  const value: TreeJson = {
-    leafId: tree.leafId,
+/** What `tree --json` prints of `rows`. */
+export function treeJson(leafId: string | null, filter: TreeFilter, rows: readonly TreeRow[]): TreeJson {
+  return {
+    leafId,
     filter,
     rows: rows.map((row) => ({
       id: row.entryId,
@@ -78,5 +68,20 @@ export async function sessionTree(env: QueryEnv, options: TreeOptions): Promise<
       text: row.text,
     })),
   };
+}
+
+/**
+ * The rows of a session's tree. Skipped lines are reported as a warning, other problems of the
+ * file as a notice (the rows are still given).
+ */
+export async function sessionTree(env: QueryEnv, options: TreeOptions): Promise<TreeResult> {
+  const filter = checkTreeFilter(options.filter, "default");
+  // Preview entries: what a row shows, not the texts (a 1 GB session stays small).
+  const { path, file, tree } = await loadSession(env, options.ref, PREVIEW_READ);
+  const rows = treeRows(tree, { filter, home: env.storage.home });
+  const problems = file.issues.length + tree.findIssues(file.entryLines).length;
+  // Lines left out are said first (the tree lacks them); other problems get the general note.
+  if (!reportSkipped(env, path, file.issues) && problems > 0) env.report.notice(`${path} has ${problems} problem${problems === 1 ? "" : "s"}; run \`pi-session check\` on it`);
+  const value = treeJson(tree.leafId, filter, rows);
   return { value, rows, path, tree };
 }
