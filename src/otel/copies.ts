@@ -13,9 +13,9 @@ import { rowEntry } from "../core/digest/usage-state.ts";
 import { usageDigest } from "../core/digest/usage-digest.ts";
 import { SkeletonReader } from "../core/read/skeleton-reader.ts";
 import { resolvePath } from "../core/storage/paths.ts";
-import { recordState } from "../catalog/store.ts";
 import type { QueryEnv } from "../query/env.ts";
 import { withCatalog, withProgress } from "../query/scope.ts";
+import { usageSessionsOf } from "../query/usage-sessions.ts";
 
 /** The usage of sessions `otel` does not read itself (already sent, or out of scope), through the catalog. */
 export async function catalogUsage(env: QueryEnv, files: readonly string[]): Promise<UsageSession[]> {
@@ -23,20 +23,7 @@ export async function catalogUsage(env: QueryEnv, files: readonly string[]): Pro
   return withCatalog(env, async (catalog) => {
     const [options, done] = withProgress(env, "Reading usage");
     const view = await catalog.refresh([usageDigest], files, options).finally(done);
-    const sessions: UsageSession[] = [];
-    for (const [path, record] of view.records(usageDigest)) {
-      const { header, rejected, data } = recordState(record);
-      if (rejected || header === null) continue;
-      sessions.push({
-        path,
-        id: typeof header.id === "string" ? header.id : String(header.id ?? ""),
-        cwd: typeof header.cwd === "string" ? header.cwd : "",
-        created: typeof header.timestamp === "string" ? header.timestamp : "",
-        parentSession: typeof header.parentSession === "string" ? header.parentSession : undefined,
-        usage: data,
-      });
-    }
-    return sessions;
+    return usageSessionsOf(view.records(usageDigest));
   });
 }
 

@@ -7,7 +7,7 @@ import { listingDigest } from "../core/digest/listing-digest.ts";
 import { usageDigest } from "../core/digest/usage-digest.ts";
 import type { UsageSession } from "../core/stats/attribution.ts";
 import { resolvePath } from "../core/storage/paths.ts";
-import { recordState } from "../catalog/store.ts";
+import { type CatalogRecord, recordState } from "../catalog/store.ts";
 import { sessionScope, withCatalog, withProgress } from "./scope.ts";
 import type { QueryEnv } from "./env.ts";
 
@@ -19,23 +19,33 @@ export async function usageSessions(env: QueryEnv, withNames: boolean): Promise<
     const [options, done] = withProgress(env, "Reading usage", { listedDirs: every.dirs, listing: every.listing });
     const view = await catalog.refresh(kinds, every.files, options).finally(done);
     const names = view.records(listingDigest);
-    const sessions: UsageSession[] = [];
-    for (const [path, record] of view.records(usageDigest)) {
-      const { header, rejected, data } = recordState(record);
-      if (rejected || header === null) continue;
-      const name = names.get(path) && recordState(names.get(path)!).data.name;
-      sessions.push({
-        path,
-        id: typeof header.id === "string" ? header.id : String(header.id ?? ""),
-        cwd: typeof header.cwd === "string" ? header.cwd : "",
-        created: typeof header.timestamp === "string" ? header.timestamp : "",
-        parentSession: typeof header.parentSession === "string" ? header.parentSession : undefined,
-        name: name || undefined,
-        usage: data,
-      });
-    }
-    return sessions;
+    return usageSessionsOf(view.records(usageDigest), (path) => {
+      const listing = names.get(path);
+      return (listing && recordState(listing).data.name) || undefined;
+    });
   });
+}
+
+/**
+ * The sessions of usage-digest records (those with a header, not rejected), each named by
+ * `nameOf` when given.
+ */
+export function usageSessionsOf(records: Iterable<[string, CatalogRecord]>, nameOf?: (path: string) => string | undefined): UsageSession[] {
+  const sessions: UsageSession[] = [];
+  for (const [path, record] of records) {
+    const { header, rejected, data } = recordState(record);
+    if (rejected || header === null) continue;
+    sessions.push({
+      path,
+      id: typeof header.id === "string" ? header.id : String(header.id ?? ""),
+      cwd: typeof header.cwd === "string" ? header.cwd : "",
+      created: typeof header.timestamp === "string" ? header.timestamp : "",
+      parentSession: typeof header.parentSession === "string" ? header.parentSession : undefined,
+      ...(nameOf ? { name: nameOf(path) } : {}),
+      usage: data as UsageSession["usage"],
+    });
+  }
+  return sessions;
 }
 
 /** Which sessions a report covers: this directory's (`all` false) or every one (undefined). */
