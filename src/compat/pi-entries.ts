@@ -77,6 +77,8 @@ export function migrateSessionEntries(entries: FileEntry[]): void {
   if (!migrated) return;
   objects.forEach((object, i) => {
     const target = entries[i] as unknown as Record<string, unknown>;
+    // An entry the migration left as it was comes back as the same object: emptying it first would lose it.
+    if (object === target) return;
     for (const key of Object.keys(target)) delete target[key];
     Object.assign(target, object);
   });

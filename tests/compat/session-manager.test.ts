@@ -8,6 +8,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, describe, it } from "node:test";
+import { loadReference } from "../session/_differential.ts";
 import {
   assertValidSessionId,
   type FileEntry,
@@ -228,6 +229,26 @@ describe("pi-session/compat helpers", () => {
     assert.equal(typeof (message as { id?: string }).id, "string");
     assert.equal((message as { parentId?: string | null }).parentId, null);
     assert.equal((entries[1] as { message: { role: string } }).message.role, "custom");
+  });
+
+  it("migrateSessionEntries() keeps whole an entry the migration leaves as it was (a v2 user message beside a hookMessage), as pi's does", async () => {
+    const make = () => [
+      { type: "session", version: 2, id: "s2", timestamp: "t", cwd: "/" },
+      { type: "message", id: "abc12345", parentId: null, timestamp: "t", message: { role: "user", content: "hi", timestamp: 1 } },
+      { type: "message", id: "def67890", parentId: "abc12345", timestamp: "t", message: { role: "hookMessage", content: "x", timestamp: 2 } },
+    ] as unknown as FileEntry[];
+    const ours = make();
+    const user = ours[1];
+    migrateSessionEntries(ours);
+    assert.equal(ours[1], user);
+    assert.deepEqual(ours[1], make()[1], "the user message is untouched");
+    assert.equal((ours[2] as { message: { role: string } }).message.role, "custom");
+    const { ref } = await loadReference();
+    if (ref) {
+      const theirs = make();
+      ref.migrateSessionEntries(theirs);
+      assert.deepEqual(ours, theirs);
+    }
   });
 
   it("getLatestCompactionEntry() finds the last compaction", () => {
