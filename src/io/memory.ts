@@ -18,7 +18,7 @@ import {
 import { chunksOf, SourceFailure } from "./_write-data.ts";
 import { fsError, type FsOperation, isAbsent, mapError } from "./_map-error.ts";
 import type { SyncFileSystem } from "./sync-file-system.ts";
-import { conflict, MemoryTree, type Node } from "./memory-tree.ts";
+import { conflict, type DirNode, MemoryTree, type Node } from "./memory-tree.ts";
 
 /** Options for `new MemoryFileSystem()`. */
 export interface MemoryFileSystemOptions {
@@ -139,15 +139,7 @@ export class MemoryFileSystem implements FileSystem {
   }
 
   async writeAtomic(path: string, data: WriteData, options: AtomicWriteOptions = {}): Promise<void> {
-    const op = { verb: "write", path };
-    const check = () => {
-      const { parent, name } = this.#tree.parentOf(path, op);
-      const existing = parent.children.get(name);
-      if (existing?.kind === "dir") throw fsError("IsDirectory", op);
-      if (existing !== undefined && options.exclusive) throw fsError("AlreadyExists", op);
-      return { parent, name };
-    };
-    check();
+    this.#writeTarget(path, options);
     // A Blob per chunk copies it as it comes (a producer may reuse its buffer); the file is replaced at the end.
     const parts: Blob[] = [];
     try {
@@ -161,16 +153,9 @@ export class MemoryFileSystem implements FileSystem {
   /** `writeAtomic` of bytes at hand, blocking (the `sync` view uses it). */
   writeAtomicSync(path: string, bytes: Uint8Array, options: AtomicWriteOptions = {}): void {
     const op = { verb: "write", path };
-    const check = () => {
-      const { parent, name } = this.#tree.parentOf(path, op);
-      const existing = parent.children.get(name);
-      if (existing?.kind === "dir") throw fsError("IsDirectory", op);
-      if (existing !== undefined && options.exclusive) throw fsError("AlreadyExists", op);
-      return { parent, name };
-    };
-    check();
+    this.#writeTarget(path, options);
     this.#step({ op: "write", path, bytes: bytes.length }, op, bytes.length);
-    const { parent, name } = check();
+    const { parent, name } = this.#writeTarget(path, options);
     this.#step({ op: "rename", path }, op);
     this.#tree.createFile(parent, name, bytes, options.mode);
     this.#changed(path);
@@ -344,6 +329,16 @@ export class MemoryFileSystem implements FileSystem {
     const parts = this.#tree.parts(path);
     this.#tree.lookup(parts, { verb: "resolve", path }); // no links here: only whether it exists
     return `/${parts.join("/")}`;
+  }
+
+  /** Where `writeAtomic` puts `path`: its folder and name, refused when a folder or (exclusive) anything is there. */
+  #writeTarget(path: string, options: AtomicWriteOptions): { parent: DirNode; name: string } {
+    const op = { verb: "write", path };
+    const { parent, name } = this.#tree.parentOf(path, op);
+    const existing = parent.children.get(name);
+    if (existing?.kind === "dir") throw fsError("IsDirectory", op);
+    if (existing !== undefined && options.exclusive) throw fsError("AlreadyExists", op);
+    return { parent, name };
   }
 
   /** Runs the fault hook, and fails a write of `bytes` more that would not fit in the quota. */
