@@ -5,8 +5,8 @@
  * the catalog back as it was primed on them, then appends the same new turn (a user message and
  * an assistant reply with usage) to each. So every run finds exactly those files appended.
  */
-import { appendFileSync, cpSync, existsSync, readdirSync, readFileSync, renameSync, rmSync } from "node:fs";
-import { join } from "node:path";
+import { appendFileSync, cpSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync } from "node:fs";
+import { dirname, join } from "node:path";
 
 export interface AppendedCorpus {
   agentDir: string;
@@ -81,12 +81,29 @@ export function appendedCorpus(
   const all = sessionFiles(copyAgentDir);
   const files = Array.from({ length: count }, (_, i) => all[Math.floor(((i + 0.5) * all.length) / count)]);
   const originals = files.map((file) => join(sourceAgentDir, file.slice(copyAgentDir.length)));
-  const parents = originals.map(lastEntryId);
   const restore = () => originals.forEach((original, i) => cpSync(original, files[i], { preserveTimestamps: true }));
+  return primedAppends(copyAgentDir, files, originals, restore, snapshotDir, prime);
+}
+
+/**
+ * The fixture over a corpus copy whose `files` (copies of `originals`) get appended to: the
+ * catalog snapshot primed once on the unchanged copy (aside, then renamed, so an interrupted
+ * priming is never taken for a snapshot), and `reset`, which restores the files, puts the
+ * snapshot in place and appends the same new turn to each.
+ */
+export function primedAppends(
+  copyAgentDir: string,
+  files: string[],
+  originals: readonly string[],
+  restore: () => void,
+  snapshotDir: string,
+  prime: (agentDir: string, cacheDir: string) => void,
+): AppendedCorpus {
+  const parents = originals.map(lastEntryId);
   if (!existsSync(snapshotDir)) {
-    // Primed aside and renamed, so an interrupted priming is never taken for a snapshot.
     const priming = `${snapshotDir}.priming`;
     rmSync(priming, { recursive: true, force: true });
+    mkdirSync(dirname(priming), { recursive: true });
     restore();
     prime(copyAgentDir, priming);
     renameSync(priming, snapshotDir);

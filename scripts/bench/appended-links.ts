@@ -6,9 +6,9 @@
  * source, puts the catalog back as it was primed on the unchanged tree, and appends the same new
  * turn to each, as `appendedCorpus` does for the 2,400-session corpus.
  */
-import { appendFileSync, cpSync, existsSync, linkSync, mkdirSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
-import { dirname, join } from "node:path";
-import { type AppendedCorpus, lastEntryId, sessionFiles, turnLines } from "./appended-corpus.ts";
+import { cpSync, existsSync, linkSync, mkdirSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { type AppendedCorpus, primedAppends, sessionFiles } from "./appended-corpus.ts";
 
 /** Hard-links every file under `from` into `to` (same relative paths), with folders made as needed. */
 function linkTree(from: string, to: string): void {
@@ -44,7 +44,6 @@ export function appendedLinks(
   const all = sessionFiles(copyAgentDir).filter((file) => statSync(file).size < 4e6);
   const files = Array.from({ length: count }, (_, i) => all[Math.floor(((i + 0.5) * all.length) / count)]);
   const originals = files.map((file) => join(sourceAgentDir, file.slice(copyAgentDir.length)));
-  const parents = originals.map(lastEntryId);
   for (const [i, file] of files.entries()) {
     if (statSync(file).nlink === 1) continue;
     // Replace the link by a copy: written beside it and renamed over it, the source untouched.
@@ -58,22 +57,5 @@ export function appendedLinks(
       cpSync(original, files[i], { preserveTimestamps: true });
     });
   };
-  if (!existsSync(snapshotDir)) {
-    const priming = `${snapshotDir}.priming`;
-    rmSync(priming, { recursive: true, force: true });
-    mkdirSync(dirname(priming), { recursive: true });
-    restore();
-    prime(copyAgentDir, priming);
-    renameSync(priming, snapshotDir);
-  }
-  return {
-    agentDir: copyAgentDir,
-    files,
-    reset(cacheDir: string) {
-      restore();
-      rmSync(cacheDir, { recursive: true, force: true });
-      cpSync(snapshotDir, cacheDir, { recursive: true, preserveTimestamps: true });
-      files.forEach((file, i) => appendFileSync(file, turnLines(parents[i], i)));
-    },
-  };
+  return primedAppends(copyAgentDir, files, originals, restore, snapshotDir, prime);
 }
