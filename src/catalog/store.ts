@@ -3,7 +3,7 @@
  * it can be kept implements: a SQLite database (with full-text search) or a portable file.
  * @module
  */
-import type { DigestState } from "../core/digest/digester.ts";
+import type { DigestState, HeaderFacts } from "../core/digest/digester.ts";
 import type { DocRow } from "../core/digest/docs-digest.ts";
 import { isObject } from "../core/read/decode-line.ts";
 
@@ -95,6 +95,16 @@ export interface FolderSnapshot {
   fullChecks: Map<string, number>;
 }
 
+/** A record's header facts, as its effective state (`recordState`) has them. */
+export interface StoredHead {
+  path: string;
+  /** Where the store keeps the record, for `loadRows`: good until the record is replaced. */
+  row: number;
+  header: HeaderFacts | null;
+  rejected: boolean;
+  badHeader?: string;
+}
+
 /** What `index --stats` shows about a store. */
 export interface StoreDescription {
   kind: string;
@@ -118,6 +128,18 @@ export interface CatalogStore {
   loadStamps?(section: SectionKey): Promise<Map<string, RecordStamp>>;
   /** Each record's size, mtime and header id, where a store can list them without loading the records. */
   loadHeaderIds?(section: SectionKey): Promise<Map<string, HeaderStamp>>;
+  /**
+   * Each record's header facts, where a store can give them without decoding the records: for a
+   * reader that puts files in order first (`stats`: parents before forks), then loads their
+   * records a slice at a time. Throws `SyntaxError` for a record whose facts are not sound.
+   */
+  loadHeads?(section: SectionKey): Promise<StoredHead[]>;
+  /**
+   * The records at `rows` (from `loadHeads`), by row; a row since replaced or dropped is missing
+   * or holds another path (the caller compares). Cheaper than `loadPaths` for files in an order
+   * of their own: no lookup by path.
+   */
+  loadRows?(section: SectionKey, rows: readonly number[]): Promise<Map<number, CatalogRecord>>;
   save(section: SectionKey, changes: SectionChanges): Promise<void>;
   /**
    * Where each save is cheap (one transaction), a refresh saves changed records in batches of

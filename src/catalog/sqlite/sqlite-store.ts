@@ -18,8 +18,10 @@ import {
   recordProblem,
   type SectionChanges,
   type SectionKey,
+  type StoredHead,
   type StoreDescription,
 } from "../store.ts";
+import { isObject } from "../../core/read/decode-line.ts";
 import type { SqliteDb } from "./sqlite-db.ts";
 import { DOC_TABLE_NAMES, DOC_TABLES, ftsTables, SqliteDocs } from "./sqlite-docs.ts";
 
@@ -36,7 +38,8 @@ CREATE TABLE IF NOT EXISTS records (
 CREATE TABLE IF NOT EXISTS folders (path TEXT PRIMARY KEY, mtime REAL NOT NULL, listed REAL NOT NULL, names TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS full_checks (section TEXT PRIMARY KEY, at REAL NOT NULL);`;
 
-const SELECT_RECORDS = "SELECT path, size, mtime, end_, lines, head, tail, header_id, state, final FROM records WHERE section = ? AND version = ?";
+const COLUMNS = "path, size, mtime, end_, lines, head, tail, header_id, state, final";
+const SELECT_RECORDS = `SELECT ${COLUMNS} FROM records WHERE section = ? AND version = ?`;
 /** Records read per query by `load`. */
 const LOAD_SLICE = 1000;
 /** Paths per `IN (…)` list: well below SQLite's limit on parameters. */
@@ -176,6 +179,45 @@ export class SqliteCatalogStore implements CatalogStore {
     const stamps = new Map<string, HeaderStamp>();
     for (const [path, size, mtime, id] of rows) stamps.set(path as string, { size: Number(size), mtimeMs: Number(mtime), headerId: typeof id === "string" ? id : null });
     return Promise.resolve(stamps);
+  }
+
+  loadHeads(section: SectionKey): Promise<StoredHead[]> {
+    // SQLite takes the facts out of each state: the data (usage rows, most of the bytes) never
+    // becomes JavaScript values here.
+    const rows = this.#db.prepare(
+      "SELECT rowid, path, json_extract(coalesce(final, state), '$.header', '$.rejected', '$.badHeader') FROM records WHERE section = ? AND version = ?",
+    ).values(section.name, section.version);
+    const heads: StoredHead[] = [];
+    for (const [row, path, facts] of rows) {
+      const [header, rejected, badHeader] = JSON.parse(String(facts)) as unknown[];
+      if ((header !== null && !isObject(header)) || typeof rejected !== "boolean") throw new SyntaxError("a stored state's header or rejected flag has the wrong shape");
+      const head: StoredHead = { path: String(path), row: Number(row), header: header as StoredHead["header"], rejected };
+      if (typeof badHeader === "string") head.badHeader = badHeader;
+      heads.push(head);
+    }
+    return Promise.resolve(heads);
+  }
+
+  loadRows(section: SectionKey, rows: readonly number[]): Promise<Map<number, CatalogRecord>> {
+    // Rows are found in the table itself: a lookup by path goes through the index first, and in
+    // an order other than the paths' its pages are read again and again (a warm `stats` of 25,000
+    // sessions: twice the time).
+    const records = new Map<number, CatalogRecord>();
+    for (let i = 0; i < rows.length; i += PATHS_PER_QUERY) {
+      const some = rows.slice(i, i + PATHS_PER_QUERY);
+      // `+section`: with hundreds of rows asked for, SQLite would rather walk the section's index.
+      const statement = this.#db.prepare(
+        `SELECT rowid, ${COLUMNS} FROM records WHERE +section = ? AND +version = ? AND rowid IN (${some.map(() => "?").join(", ")})`,
+      );
+      const found = statement.all(section.name, section.version, ...some);
+      const byPath = new Map<string, CatalogRecord>();
+      addRecords(section, byPath, found);
+      for (const row of found) {
+        const record = byPath.get(row.path as string);
+        if (record) records.set(Number(row.rowid), record);
+      }
+    }
+    return Promise.resolve(records);
   }
 
   loadPaths(section: SectionKey, paths: readonly string[]): Promise<Map<string, CatalogRecord>> {
