@@ -3,7 +3,7 @@
  * it can be kept implements: a SQLite database (with full-text search) or a portable file.
  * @module
  */
-import type { DigestState, HeaderFacts } from "../core/digest/digester.ts";
+import type { DigestState } from "../core/digest/digester.ts";
 import type { DocRow } from "../core/digest/docs-digest.ts";
 import { isObject } from "../core/read/decode-line.ts";
 
@@ -95,13 +95,18 @@ export interface FolderSnapshot {
   fullChecks: Map<string, number>;
 }
 
-/** A record's header facts, as its effective state (`recordState`) has them. */
+/**
+ * What puts a record's file in attribution order (`stats`), as its effective state
+ * (`recordState`) has it: whether it is a session (a header, not rejected), and its header's
+ * `timestamp` and `parentSession` where they are strings.
+ */
 export interface StoredHead {
   path: string;
   /** Where the store keeps the record, for `loadRows`: good until the record is replaced. */
   row: number;
-  header: HeaderFacts | null;
-  rejected: boolean;
+  session: boolean;
+  created?: string;
+  parentSession?: string;
   badHeader?: string;
 }
 
@@ -129,9 +134,9 @@ export interface CatalogStore {
   /** Each record's size, mtime and header id, where a store can list them without loading the records. */
   loadHeaderIds?(section: SectionKey): Promise<Map<string, HeaderStamp>>;
   /**
-   * Each record's header facts, where a store can give them without decoding the records: for a
-   * reader that puts files in order first (`stats`: parents before forks), then loads their
-   * records a slice at a time. Throws `SyntaxError` for a record whose facts are not sound.
+   * Each record's header facts, where a store keeps them apart from the records: for a reader
+   * that puts files in order first (`stats`: parents before forks), then loads their records a
+   * slice at a time. Throws `SyntaxError` for a record whose state has the wrong shape.
    */
   loadHeads?(section: SectionKey): Promise<StoredHead[]>;
   /**

@@ -68,15 +68,16 @@ async function fromStore(catalog: Catalog, every: SessionScope, options: Progres
   const order = await sessionOrder(store, every.files, options);
   if (!order) return false;
   const visit = start();
-  for (let at = 0; at < order.length; at += SLICE) {
-    const places = order.slice(at, at + SLICE);
+  for (let at = 0; at < order.rows.length; at += SLICE) {
+    const rows = order.rows.slice(at, at + SLICE);
     let records;
     try {
-      records = await store.loadRows(usageDigest, places.map((place) => place.row));
+      records = await store.loadRows(usageDigest, rows);
     } catch {
       return false;
     }
-    for (const { path, row } of places) {
+    for (const [k, row] of rows.entries()) {
+      const path = order.paths[at + k];
       const record = records.get(row);
       // Replaced since (another process saved it), or no longer sound: the refresh reads the file.
       if (record?.path !== path) return false;
@@ -88,24 +89,26 @@ async function fromStore(catalog: Catalog, every: SessionScope, options: Progres
 }
 
 /**
- * The sessions among `files` in attribution order, from the headers the store holds (and each
- * skipped file's note); undefined when the store cannot give them.
+ * The sessions among `files` in attribution order, as the store's rows and their paths (the
+ * listing's strings), from the headers the store holds (and each skipped file's note); undefined
+ * when the store cannot give them.
  */
-async function sessionOrder(store: SlicingStore, files: readonly string[], options: ProgressOptions): Promise<Place[] | undefined> {
+async function sessionOrder(store: SlicingStore, files: readonly string[], options: ProgressOptions): Promise<{ rows: number[]; paths: string[] } | undefined> {
   let heads;
   try {
     heads = await store.loadHeads(usageDigest);
   } catch {
     return undefined;
   }
-  const asked = new Set(files);
-  const keys: Place[] = [];
-  for (const { path, row, header, rejected, badHeader } of heads) {
-    if (!asked.has(path)) continue;
+  const asked = new Map(files.map((path, i) => [path, i]));
+  const places: Place[] = [];
+  for (const { path, row, session, created = "", parentSession, badHeader } of heads) {
+    const i = asked.get(path);
+    if (i === undefined) continue;
     if (badHeader !== undefined) options.onBadHeader(path, badHeader);
-    if (rejected || header === null) continue;
-    const created = typeof header.timestamp === "string" ? header.timestamp : "";
-    keys.push({ path, row, created, parentSession: typeof header.parentSession === "string" ? header.parentSession : undefined });
+    if (session) places.push({ path: files[i], row, created, parentSession });
   }
-  return attributionOrder(keys);
+  // Kept while the sessions are read: a number and a shared path per session.
+  const order = attributionOrder(places);
+  return { rows: order.map((place) => place.row), paths: order.map((place) => place.path) };
 }

@@ -37,7 +37,9 @@ const withSqlite = "skip" in binding ? { skip: binding.skip } : {};
 const sessionsDir = join(agentDir, "sessions");
 const projects = readdirSync(sessionsDir).sort();
 const [firstProject, secondProject] = projects.map((name) => join(sessionsDir, name));
-const cwdOf = (dir: string) => JSON.parse(readFileSync(join(dir, readdirSync(dir)[0]), "utf8").split("\n")[0]).cwd as string;
+/** The cwd of a project folder, from one of the generated sessions in it. */
+const cwdOf = (dir: string) => JSON.parse(readFileSync(join(dir, readdirSync(dir).sort()[0]), "utf8").split("\n")[0]).cwd as string;
+const [firstCwd, secondCwd] = [cwdOf(firstProject), cwdOf(secondProject)];
 
 function usage(n: number, cost: number) {
   return { input: n, output: 2, cacheRead: 3, cacheWrite: 1, totalTokens: n + 6, cost: { input: cost, output: 0.0001, cacheRead: 0, cacheWrite: 0, total: cost + 0.0001 } };
@@ -47,7 +49,7 @@ function paid(id: string, ts: string, n: number, model = "hand-model"): object {
 }
 function session(dir: string, name: string, head: Record<string, unknown>, entries: object[]): string {
   const path = join(dir, `${name}.jsonl`);
-  writeFileSync(path, [{ type: "session", version: 3, cwd: cwdOf(dir), ...head }, ...entries].map((e) => JSON.stringify(e) + "\n").join(""));
+  writeFileSync(path, [{ type: "session", version: 3, cwd: dir === firstProject ? firstCwd : secondCwd, ...head }, ...entries].map((e) => JSON.stringify(e) + "\n").join(""));
   return path;
 }
 
@@ -178,7 +180,7 @@ const OPTIONS: StatsOptions[] = [
 const GROUPS = ["hour", "day", "week", "month", "model", "project", "session"] as const;
 
 test("usageStats gives the report, byte for byte, of every session held at once, grouped every way and filtered", { timeout: 300_000 }, async () => {
-  for (const cwd of [undefined, cwdOf(secondProject)]) {
+  for (const cwd of [undefined, secondCwd]) {
     const { env } = envFor(cwd);
     for (const by of GROUPS) {
       for (const options of OPTIONS) {

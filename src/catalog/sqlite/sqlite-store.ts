@@ -21,9 +21,9 @@ import {
   type StoredHead,
   type StoreDescription,
 } from "../store.ts";
-import { isObject } from "../../core/read/decode-line.ts";
 import type { SqliteDb } from "./sqlite-db.ts";
 import { DOC_TABLE_NAMES, DOC_TABLES, ftsTables, SqliteDocs } from "./sqlite-docs.ts";
+import { HEAD_TABLE, headsOf, setUpHeads } from "./sqlite-heads.ts";
 
 /**
  * 3: no index of the records' stamps (the table's rows have them before their states); documents
@@ -122,11 +122,12 @@ export class SqliteCatalogStore implements CatalogStore {
       this.#transaction(() => {
         const version = Number(db.prepare("PRAGMA user_version").get()?.user_version ?? 0);
         if (version !== SCHEMA) {
-          for (const table of [...DOC_TABLE_NAMES, "records", "folders", "full_checks"]) db.exec(`DROP TABLE IF EXISTS ${table}`);
+          for (const table of [...DOC_TABLE_NAMES, HEAD_TABLE, "records", "folders", "full_checks"]) db.exec(`DROP TABLE IF EXISTS ${table}`);
           db.exec(`PRAGMA user_version = ${SCHEMA}`);
         }
         db.exec(TABLES);
         db.exec(DOC_TABLES);
+        setUpHeads(db);
         fullText = ftsTables().some((sql) => this.#tryExec(sql));
       })
     );
@@ -182,20 +183,11 @@ export class SqliteCatalogStore implements CatalogStore {
   }
 
   loadHeads(section: SectionKey): Promise<StoredHead[]> {
-    // SQLite takes the facts out of each state: the data (usage rows, most of the bytes) never
-    // becomes JavaScript values here.
-    const rows = this.#db.prepare(
-      "SELECT rowid, path, json_extract(coalesce(final, state), '$.header', '$.rejected', '$.badHeader') FROM records WHERE section = ? AND version = ?",
-    ).values(section.name, section.version);
-    const heads: StoredHead[] = [];
-    for (const [row, path, facts] of rows) {
-      const [header, rejected, badHeader] = JSON.parse(String(facts)) as unknown[];
-      if ((header !== null && !isObject(header)) || typeof rejected !== "boolean") throw new SyntaxError("a stored state's header or rejected flag has the wrong shape");
-      const head: StoredHead = { path: String(path), row: Number(row), header: header as StoredHead["header"], rejected };
-      if (typeof badHeader === "string") head.badHeader = badHeader;
-      heads.push(head);
+    try {
+      return Promise.resolve(headsOf(this.#db, section));
+    } catch (error) {
+      return Promise.reject(error);
     }
-    return Promise.resolve(heads);
   }
 
   loadRows(section: SectionKey, rows: readonly number[]): Promise<Map<number, CatalogRecord>> {
@@ -281,7 +273,7 @@ export class SqliteCatalogStore implements CatalogStore {
 
   clear(): Promise<void> {
     this.#transaction(() => {
-      this.#db.exec("DELETE FROM records; DELETE FROM folders; DELETE FROM full_checks;");
+      this.#db.exec(`DELETE FROM records; DELETE FROM ${HEAD_TABLE}; DELETE FROM folders; DELETE FROM full_checks;`);
       if (this.supportsDocs) this.#docs.clear();
     });
     return Promise.resolve();
