@@ -44,21 +44,30 @@ class Lane {
   }
 }
 
-/** A job's result to come, and whether it has come. */
-interface Slot {
-  promise: Promise<SessionExport>;
-  done: boolean;
+/**
+ * The worker's module: beside this one in the sources; in the executable (scripts/compile.ts
+ * bundles it as an entry point of its own), `otel/export-worker.js` in the folder of the chunks.
+ * Elsewhere (the npm package's bundle) there is none and the jobs run on the main thread.
+ */
+function workerUrl(): URL {
+  return import.meta.url.includes("/$bunfs/") ? new URL("./otel/export-worker.js", import.meta.url) : new URL("./export-worker.ts", import.meta.url);
 }
 
-/** Jobs a worker holds at a time: one it works on, one waiting, so that it never idles. */
-const DEPTH = 2;
+/** A job's result to come. */
+interface Slot {
+  promise: Promise<SessionExport>;
+}
+
+/** Jobs a worker holds at a time: one it works on, more waiting, so that it never idles. */
+const DEPTH = 4;
 /** How far past the job the run waits for work may go (results wait in memory till then). */
 const LOOKAHEAD = 16;
 
 /**
- * A fixed set of workers and this thread sharing one run's jobs: `take` hands out results in
- * job order; while the result it waits for is on its way from a worker, this thread maps the next
- * job itself. Each worker is given the next job whenever it has fewer than `DEPTH`.
+ * A fixed set of workers sharing one run's jobs: `take` hands out results in job order; each
+ * worker is given the next job whenever it holds fewer than `DEPTH`. The main thread maps no
+ * session itself (it attributes, joins, gzips and sends): sharing the mapping with it was
+ * measured slower, as a file read blocks it and its workers then wait to be given more.
  *
  * @example
  * ```ts
@@ -88,7 +97,7 @@ export class ExportPool {
     for (let i = 0; i < size; i++) {
       let worker: Worker;
       try {
-        worker = new Worker(new URL("./export-worker.ts", import.meta.url), { workerData: init });
+        worker = new Worker(workerUrl(), { workerData: init });
       } catch {
         break;
       }
@@ -107,18 +116,11 @@ export class ExportPool {
     this.#feed();
   }
 
-  /** The result of the next job. */
-  async take(): Promise<SessionExport> {
+  /** The result of the next job (mapped here when no worker is left). */
+  take(): Promise<SessionExport> {
     const i = this.#taken++;
     this.#feed();
-    if (this.#slots[i] === undefined) this.#runHere(this.#next++);
-    // Waiting for a worker: map the jobs after it here meanwhile.
-    while (!this.#slots[i]!.done && this.#next < this.#jobs.length && this.#next <= i + LOOKAHEAD) {
-      const slot = this.#runHere(this.#next++);
-      await slot.promise.catch(() => {});
-      this.#feed();
-    }
-    const slot = this.#slots[i]!;
+    const slot = this.#slots[i] ?? this.#slot(this.#next++, this.#local(this.#jobs[i]));
     this.#slots[i] = undefined;
     return slot.promise;
   }
@@ -131,15 +133,11 @@ export class ExportPool {
   }
 
   #slot(i: number, promise: Promise<SessionExport>): Slot {
-    const slot: Slot = { promise, done: false };
+    const slot: Slot = { promise };
     // Awaited in turn by `take`; until then a failure must not count as unhandled.
-    promise.then(() => (slot.done = true), () => (slot.done = true));
+    promise.catch(() => {});
     this.#slots[i] = slot;
     return slot;
-  }
-
-  #runHere(i: number): Slot {
-    return this.#slot(i, this.#local(this.#jobs[i]));
   }
 
   /** Gives each worker jobs up to `DEPTH`, as far as `LOOKAHEAD` allows. */

@@ -165,7 +165,7 @@ async function exportChanged(env: QueryEnv, run: OtelRun, state: RunState): Prom
   const jobs = plan.flatMap((session) => (session.changed ? [jobOf(session.changed, run.content)] : []));
   pool?.begin(jobs);
   let taken = 0;
-  /** The next result in plan order: from the pool (workers and this thread), else mapped here. */
+  /** The next result in plan order: from the workers, else mapped here. */
   const nextResult = () => (pool ? pool.take() : local(jobs[taken++]));
 
   const packer = new Packer(joinRequests(state.protocol));

@@ -76,12 +76,12 @@ async function scopeFiles(env: QueryEnv, refs: string[], all: boolean): Promise<
   return { files: [...new Set(paths)] };
 }
 
-/** Most worker threads a run starts: past two, reading and sending on the main thread limit the run. */
+/** Most worker threads a run starts: past two, what the main thread does (attribution, gzip, sending) limits the run. */
 const MAX_WORKERS = 2;
 
 /**
- * Worker threads for a run: one per core beside the main thread's (which maps sessions too) up
- * to `MAX_WORKERS`, over the runtime's own file system only (a worker reads through it), for a
+ * Worker threads for a run: one per core beside the main thread's up to `MAX_WORKERS` (none on
+ * one core), over the runtime's own file system only (a worker reads through it), for a
  * run with enough to read. `PI_SESSION_OTEL_WORKERS` sets the number (0: none), whatever the run.
  */
 function otelWorkers(env: QueryEnv): { workers: number; poolMinBytes?: number } {
