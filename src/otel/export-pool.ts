@@ -60,8 +60,12 @@ interface Slot {
 
 /** Jobs a worker holds at a time: one it works on, more waiting, so that it never idles. */
 const DEPTH = 4;
-/** How far past the job the run waits for work may go (results wait in memory till then). */
-const LOOKAHEAD = 16;
+/**
+ * How far past the result the run takes next the workers may go (results wait in memory till
+ * then): a few requests' worth, so that they keep mapping while the main thread waits for the
+ * receiver to answer.
+ */
+const LOOKAHEAD = 64;
 
 /**
  * A fixed set of workers sharing one run's jobs: `take` hands out results in job order; each
