@@ -5,7 +5,8 @@
  * request is on its way; what the receiver accepted is remembered, a failed request stops the
  * run and leaves its sessions to the next one. Each file with something new is read once: its
  * usage rows are attributed as it is read (sessions in attribution order), and only the other
- * sessions' usage comes from the catalog.
+ * sessions' usage comes from the catalog. Files are mapped and encoded by `exportSession`, on
+ * worker threads (export-pool.ts) for a large run; a fork or clone again here, without its copies.
  * @module
  */
 import { headerVersion } from "../core/migrate/migrate-session.ts";
@@ -18,7 +19,7 @@ import { defaultCacheDir } from "../catalog/open-catalog.ts";
 import type { QueryEnv } from "../query/env.ts";
 import { sessionScope } from "../query/scope.ts";
 import { type Batch, Packer } from "./batches.ts";
-import { attributeSession, catalogUsage, copiedEntries, parentIdentities } from "./copies.ts";
+import { attributeSession, catalogUsage, parentIdentities } from "./copies.ts";
 import { ExportPool } from "./export-pool.ts";
 import type { OtlpConfig, OtlpProtocol } from "./otlp-config.ts";
 import { joinRequests, otlpEncoder, type PartialSuccess } from "./otlp-encode.ts";
