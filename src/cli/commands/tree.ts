@@ -38,19 +38,20 @@ export const treeCommand: CommandSpec = {
       ctx.note("tree -i needs a terminal (stdin and stderr); printing the tree instead");
     }
     // Lean: each entry's tree fields and row, not the entry (a 1 GB session stays small).
-    const { json, rows, tree } = await leanSessionTree(ctx, { ref, filter });
+    const { json, rows, ids: all } = await leanSessionTree(ctx, { ref, filter });
     if (ctx.json) {
       ctx.outJson(json());
       return 0;
     }
     // Entry ids first, dim and aligned: unique among all the session's entries, so each one
     // works as an <entry> (fork --at, label, --leaf) whatever the filter hid.
-    const ids = opts.ids === false ? undefined : uniquePrefixes([...tree.byId.keys()]);
+    const ids = opts.ids === false ? undefined : uniquePrefixes(all);
     // A reduce, not Math.max(...rows): a spread of one argument per row overflows on big trees.
     const idWidth = ids ? rows.reduce((widest, row) => Math.max(widest, ids.get(row.entryId)!.length), 0) : 0;
     // Lines go out in pieces of some kilobytes: a write per row is slow on 100k+ rows.
     let piece = "";
-    const hint = new GarbageHint(4 * 1024 * 1024);
+    // The lines' garbage is collected young as they go.
+    const hint = new GarbageHint(4 * 1024 * 1024, true);
     for (const row of rows) {
       // Deep rows keep half the width for their text (outer levels give way to `…`).
       const width = ids ? ctx.width - idWidth - 2 : ctx.width;
