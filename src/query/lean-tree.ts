@@ -35,7 +35,7 @@ export interface LeanTreeResult {
   leafId: string | null;
   /** Every entry id of the session (what row ids must be told apart from). */
   ids: string[];
-  /** What `tree --json` prints, made on demand (the rows again, as JSON). */
+  /** What `tree --json` prints, made on demand (the rows again, as JSON; `treeRowJson` makes one row's). */
   json(): TreeJson;
 }
 

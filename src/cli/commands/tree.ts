@@ -11,7 +11,13 @@ import { leanSessionTree } from "../../query/lean-tree.ts";
 import { uniquePrefixes } from "../../render/unique-prefix.ts";
 import { resolveSessionRef } from "../../query/resolve/session-ref.ts";
 import { capIndent } from "../../render/tree-indent.ts";
-import { filterTag, renderTreeRow, TREE_FILTERS, type TreeFilter } from "../../render/tree-rows.ts";
+import { filterTag, renderTreeRow, TREE_FILTERS, type TreeFilter, type TreeRow } from "../../render/tree-rows.ts";
+import { type TreeRowJson, treeRowJson } from "../../query/tree.ts";
+
+/** The rows as `tree --json` gives them, one at a time. */
+function* jsonRows(rows: readonly TreeRow[]): Generator<TreeRowJson> {
+  for (const row of rows) yield treeRowJson(row);
+}
 
 /** `pi-session tree <ref> [--filter F]`. */
 export const treeCommand: CommandSpec = {
@@ -38,9 +44,10 @@ export const treeCommand: CommandSpec = {
       ctx.note("tree -i needs a terminal (stdin and stderr); printing the tree instead");
     }
     // Lean: each entry's tree fields and row, not the entry (a 1 GB session stays small).
-    const { json, rows, ids: all } = await leanSessionTree(ctx, { ref, filter });
+    const { leafId, rows, ids: all } = await leanSessionTree(ctx, { ref, filter });
     if (ctx.json) {
-      ctx.outJson(json());
+      // What `outJson(json())` prints, a row at a time.
+      ctx.outJsonItems({ leafId, filter, rows: [] }, "rows", jsonRows(rows));
       return 0;
     }
     // Entry ids first, dim and aligned: unique among all the session's entries, so each one
