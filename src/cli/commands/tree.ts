@@ -62,7 +62,9 @@ export const treeCommand: CommandSpec = {
     for (const row of rows) {
       // Deep rows keep half the width for their text (outer levels give way to `…`).
       const width = ids ? ctx.width - idWidth - 2 : ctx.width;
-      const line = renderTreeRow({ ...row, depthPrefix: capIndent(row.depthPrefix, width) }, width, ctx.color);
+      const prefix = capIndent(row.depthPrefix, width);
+      // A copy of the row only when its indentation was cut (in a pipe it never is).
+      const line = renderTreeRow(prefix === row.depthPrefix ? row : { ...row, depthPrefix: prefix }, width, ctx.color);
       piece += (ids ? `${ctx.color.dim(oneLine(ids.get(row.entryId)!).padEnd(idWidth))}  ${line}` : line) + "\n";
       if (piece.length >= 16 * 1024) {
         ctx.deps.stdout(piece);
