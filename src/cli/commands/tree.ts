@@ -8,7 +8,7 @@ import { GarbageHint } from "../../io/collect-garbage.ts";
 import { oneLine } from "../../render/control-chars.ts";
 import { navigateTree } from "../interactive/tree-nav/navigate.ts";
 import { leanSessionTree } from "../../query/lean-tree.ts";
-import { uniquePrefixes } from "../../render/unique-prefix.ts";
+import { uniquePrefixes, uniquePrefixLengths } from "../../render/unique-prefix.ts";
 import { resolveSessionRef } from "../../query/resolve/session-ref.ts";
 import { capIndent } from "../../render/tree-indent.ts";
 import { filterTag, renderTreeRow, TREE_FILTERS, type TreeFilter, type TreeRow } from "../../render/tree-rows.ts";
@@ -17,6 +17,20 @@ import { type TreeRowJson, treeRowJson } from "../../query/tree.ts";
 /** The rows as `tree --json` gives them, one at a time. */
 function* jsonRows(rows: readonly TreeRow[]): Generator<TreeRowJson> {
   for (const row of rows) yield treeRowJson(row);
+}
+
+/**
+ * Each id's shortest unique prefix among `all` (every entry id of the session, distinct; sorted
+ * in place): from their lengths when all are strings (a 146k-id map of strings is 17 MB), else
+ * from `uniquePrefixes`.
+ */
+function idPrefixes(all: string[]): (id: string) => string {
+  if (!all.every((id) => typeof id === "string")) {
+    const map = uniquePrefixes(all);
+    return (id) => map.get(id)!;
+  }
+  const lengths = uniquePrefixLengths(all);
+  return (id) => id.slice(0, lengths.get(id));
 }
 
 /** `pi-session tree <ref> [--filter F]`. */
@@ -52,9 +66,9 @@ export const treeCommand: CommandSpec = {
     }
     // Entry ids first, dim and aligned: unique among all the session's entries, so each one
     // works as an <entry> (fork --at, label, --leaf) whatever the filter hid.
-    const ids = opts.ids === false ? undefined : uniquePrefixes(all);
+    const ids = opts.ids === false ? undefined : idPrefixes(all);
     // A reduce, not Math.max(...rows): a spread of one argument per row overflows on big trees.
-    const idWidth = ids ? rows.reduce((widest, row) => Math.max(widest, ids.get(row.entryId)!.length), 0) : 0;
+    const idWidth = ids ? rows.reduce((widest, row) => Math.max(widest, ids(row.entryId).length), 0) : 0;
     // Lines go out in pieces of some kilobytes: a write per row is slow on 100k+ rows.
     let piece = "";
     // The lines' garbage is collected young as they go.
@@ -65,7 +79,7 @@ export const treeCommand: CommandSpec = {
       const prefix = capIndent(row.depthPrefix, width);
       // A copy of the row only when its indentation was cut (in a pipe it never is).
       const line = renderTreeRow(prefix === row.depthPrefix ? row : { ...row, depthPrefix: prefix }, width, ctx.color);
-      piece += (ids ? `${ctx.color.dim(oneLine(ids.get(row.entryId)!).padEnd(idWidth))}  ${line}` : line) + "\n";
+      piece += (ids ? `${ctx.color.dim(oneLine(ids(row.entryId)).padEnd(idWidth))}  ${line}` : line) + "\n";
       if (piece.length >= 16 * 1024) {
         ctx.deps.stdout(piece);
         hint.read(piece.length);
