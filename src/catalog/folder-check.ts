@@ -33,6 +33,8 @@ export const RACY_MS = 2_000;
 /** The session files of a scope as listed through the folder snapshot, and what to save after. */
 export interface FolderListing {
   files: string[];
+  /** The folders the files are directly in, in the files' order: the project folders (nested), or the dir. */
+  folders: string[];
   /** Folders whose names came from the catalog: their files may be taken on trust. */
   unchanged: ReadonlySet<string>;
   /** Folders listed this time (to save), and folders gone (to drop). */
@@ -110,7 +112,7 @@ export async function listThroughFolders(
   // Folders under `dir` no longer there (the snapshot of other scopes is left alone).
   const present = new Set([dir, ...folders]);
   const removed = snapshot ? [...snapshot.folders.keys()].filter((path) => !present.has(path) && (path === dir || dirName(path) === dir)) : [];
-  return { files, unchanged, listed, removed, snapshot, startedMs };
+  return { files, folders: options.nested ? folders : [dir], unchanged, listed, removed, snapshot, startedMs };
 }
 
 /**
