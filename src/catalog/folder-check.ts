@@ -98,7 +98,12 @@ export async function listThroughFolders(
     if (mtimeMs !== null && !names.some((n) => n.includes("\n"))) listed.push({ path: folder, mtimeMs, listedMs: startedMs, names });
     return names;
   };
-  const fileNames = (folder: string, names: string[]) => names.map((name) => joinPath(folder, name)).sort().reverse();
+  // Sorted by name: the paths of one folder share all before it. A name holds no separator, so
+  // joining is the folder's joined prefix and the name.
+  const fileNames = (folder: string, names: string[]) => {
+    const stem = joinPath(folder, "-").slice(0, -1);
+    return [...names].sort().reverse().map((name) => stem + name);
+  };
   let files: string[];
   let folders: string[];
   if (options.nested) {

@@ -53,16 +53,18 @@ export async function refreshRows(
   const { stamps, odd: wasOdd, bad: wasBad } = rows.stamps(kind.version, dir);
   let odd = wasOdd;
   let bad = wasBad;
-  // Each stamp of a listed file is taken out: what is left are rows of files gone.
   const toStat: [string, RecordStamp | undefined][] = [];
   let unchanged = 0;
+  let matched = 0;
   for (const path of listing.files) {
     const stamp = stamps.get(path);
-    if (stamp) stamps.delete(path);
+    if (stamp) matched++;
     if (stamp && trust?.(path, stamp)) unchanged++;
     else toStat.push([path, stamp]);
   }
-  const gone = [...stamps.keys()];
+  // Rows of files gone: those of no listed file (none when every row matched one).
+  const listed = matched === stamps.size ? undefined : new Set(listing.files);
+  const gone = listed ? [...stamps.keys()].filter((path) => !listed.has(path)) : [];
   stamps.clear();
   const changed: [string, FileStat][] = [];
   await mapConcurrent(toStat, STAT_CONCURRENCY, async ([path, stamp]) => {

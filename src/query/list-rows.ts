@@ -13,6 +13,7 @@ import { onOrAfter, onOrBefore } from "../core/stats/date-bound.ts";
 import { localDays } from "../core/stats/time-buckets.ts";
 import { listingDigest } from "../core/digest/listing-digest.ts";
 import { joinPath } from "../core/storage/paths.ts";
+import { collectGarbage } from "../io/collect-garbage.ts";
 import { oneLine } from "../render/control-chars.ts";
 import { SortedPrefixes } from "../render/unique-prefix.ts";
 import { dateOption, timeZoneOption } from "./date-options.ts";
@@ -80,6 +81,8 @@ export async function withListedRows<T>(env: QueryEnv, options: ListOptions, wor
       progress.end();
     }
     if (!refreshed || refreshed.odd) return undefined;
+    // The stamps compared are garbage now: let them go before the rows come.
+    collectGarbage();
     const version = listingDigest.version;
     for (const [path, why] of refreshed.bad ? rowStore.badHeaders(version, listing.folders) : []) {
       env.report.note(`pi-session: skipped ${oneLine(path)}: line 1 is a session header but ${why}`);
