@@ -7,7 +7,9 @@
  * takes `listSessions`.
  * @module
  */
+import type { Catalog } from "../catalog/catalog.ts";
 import type { ByIdRow, OrderedRow, RowOrder } from "../catalog/list-row.ts";
+import type { RowsRefresh } from "../catalog/refresh-rows.ts";
 import { inCwd } from "../catalog/list-cached.ts";
 import { onOrAfter, onOrBefore } from "../core/stats/date-bound.ts";
 import { localDays } from "../core/stats/time-buckets.ts";
@@ -50,6 +52,18 @@ export function rowJson(row: OrderedRow): SessionJson {
   };
 }
 
+/** Lists `dir` through the catalog and brings its rows up to date, with progress; gives the folders listed. */
+async function refreshListing(env: QueryEnv, catalog: Catalog, dir: string, nested: boolean): Promise<{ refreshed: RowsRefresh | undefined; folders: string[] }> {
+  const listing = await catalog.listFiles(dir, nested);
+  const progress = env.report.progress("Reading sessions");
+  try {
+    const refreshed = await catalog.refreshRows(listingDigest, listing, dir, { onProgress: (done, total) => progress.update(done, total) });
+    return { refreshed, folders: listing.folders };
+  } finally {
+    progress.end();
+  }
+}
+
 /**
  * Runs `work` over the listing of `options` read from the catalog's rows, and gives its result;
  * undefined (nothing done, nothing printed) where rows cannot give it: call `listSessions`.
@@ -72,22 +86,16 @@ export async function withListedRows<T>(env: QueryEnv, options: ListOptions, wor
     // Short ids are unique among every project's sessions: then every project is listed.
     const everywhere = all || Boolean(options.shortIds);
     const dir = everywhere ? (choice.custom ? choice.dir : joinPath(env.agentDir, "sessions")) : places.dirs[0];
-    const listing = await catalog.listFiles(dir, everywhere && !choice.custom);
-    const progress = env.report.progress("Reading sessions");
-    let refreshed;
-    try {
-      refreshed = await catalog.refreshRows(listingDigest, listing, dir, { onProgress: (done, total) => progress.update(done, total) });
-    } finally {
-      progress.end();
-    }
+    // Only the folders are kept past the refresh: the listing's paths go with its garbage.
+    const { refreshed, folders } = await refreshListing(env, catalog, dir, everywhere && !choice.custom);
     if (!refreshed || refreshed.odd) return undefined;
     // The stamps compared are garbage now: let them go before the rows come.
     collectGarbage();
     const version = listingDigest.version;
-    for (const [path, why] of refreshed.bad ? rowStore.badHeaders(version, listing.folders) : []) {
+    for (const [path, why] of refreshed.bad ? rowStore.badHeaders(version, folders) : []) {
       env.report.note(`pi-session: skipped ${oneLine(path)}: line 1 is a session header but ${why}`);
     }
-    const shownFolders = all ? listing.folders : places.dirs;
+    const shownFolders = all ? folders : places.dirs;
     const inShown = all ? () => true : (path: string) => path.startsWith(places.dirs[0] + "/");
     const ofCwd = inCwd({ cwdFilter: places.cwdFilter, processCwd: env.storage.processCwd });
     const keep = (row: Pick<OrderedRow, "name" | "modified" | "cwd">): boolean =>
@@ -105,7 +113,7 @@ export async function withListedRows<T>(env: QueryEnv, options: ListOptions, wor
         }
       },
       *byId(withFirst) {
-        for (const row of rowStore.byId(version, listing.folders, { path: !all, first: withFirst })) yield [row, inShown(row.path) && keep(row)];
+        for (const row of rowStore.byId(version, folders, { path: !all, first: withFirst })) yield [row, inShown(row.path) && keep(row)];
       },
       shortIds(wanted) {
         const prefixes = new SortedPrefixes();

@@ -127,12 +127,11 @@ export function printListedTable(listed: ListedRows, all: boolean, to: TableTarg
       widest[last] = Math.min(cap, Math.max(widest[last], textWidth(oneLine(title))));
     }
   }
-  const shorts = new Map<string, readonly [string, number]>();
+  // Printed ids by id: how many characters of it (the text and width are made again in the second pass).
+  const shorts = new Map<string, number>();
   for (const [id, short] of prefixes.end()) {
-    const text = oneLine(short);
-    const width = textWidth(text);
-    shorts.set(id, [text, width]);
-    widest[2] = Math.max(widest[2], width);
+    shorts.set(id, short.length);
+    widest[2] = Math.max(widest[2], textWidth(oneLine(short)));
   }
   if (count === 0) return 0;
   const widths = columnWidths(widest, columns, to.width);
@@ -146,7 +145,8 @@ export function printListedTable(listed: ListedRows, all: boolean, to: TableTarg
       if (++made % GC_EVERY === 0) collectGarbage(true);
       const [ageText, ageWidth] = ageOf(row.modified);
       const messages = String(row.messages);
-      const [short, shortWidth] = shorts.get(row.id)!;
+      const short = oneLine(row.id.slice(0, shorts.get(row.id)!));
+      const shortWidth = textWidth(short);
       cells.length = cellWidths.length = 0;
       cells.push(ageText, messages, short);
       cellWidths.push(ageWidth, messages.length, shortWidth);
