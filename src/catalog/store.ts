@@ -6,6 +6,7 @@
 import type { DigestState } from "../core/digest/digester.ts";
 import type { DocRow } from "../core/digest/docs-digest.ts";
 import { isObject } from "../core/read/decode-line.ts";
+import type { ListRowStore } from "./list-row.ts";
 
 /** How many of a file's first bytes are fingerprinted. */
 export const HEAD_BYTES = 1024;
@@ -155,6 +156,8 @@ export interface CatalogStore {
   loadFolders?(): Promise<FolderSnapshot>;
   /** Puts `folders` (by path), drops `remove`, and sets the full checks given. */
   saveFolders?(folders: readonly FolderRecord[], remove: readonly string[], fullChecks: ReadonlyMap<string, number>): Promise<void>;
+  /** The listing section's rows (list-row.ts), where a store keeps them: a listing read in order without loading records. */
+  readonly listRows?: ListRowStore;
   /** Candidate documents for an FTS5 MATCH expression, newest first, `limit` from `offset` on. */
   searchDocs?(expression: string, offset: number, limit: number): Promise<IndexedDoc[]>;
   clear(): Promise<void>;

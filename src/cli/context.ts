@@ -15,6 +15,7 @@ import { PrettyJsonArray } from "../render/pretty-json-stream.ts";
 import type { CliDeps } from "./deps.ts";
 import { colorEnabled } from "./output/color-choice.ts";
 import { startProgress } from "./progress.ts";
+import { writeJsonArray } from "./output/json-array.ts";
 
 /** The global flags of SPEC §4. */
 export interface GlobalOptions {
@@ -94,17 +95,7 @@ export class CliContext implements QueryEnv {
    */
   outRawJson(value: unknown): void {
     if (!Array.isArray(value) || value.length === 0) return this.deps.stdout(JSON.stringify(value, null, 2) + "\n");
-    let piece = "[";
-    for (const [i, element] of value.entries()) {
-      // Inside an array, what JSON leaves out of an object (undefined, a function) is null.
-      const text = JSON.stringify(element, null, 2) ?? "null";
-      piece += `${i === 0 ? "" : ","}\n  ${text.replaceAll("\n", "\n  ")}`;
-      if (piece.length >= 65536) {
-        this.deps.stdout(piece);
-        piece = "";
-      }
-    }
-    this.deps.stdout(piece + "\n]\n");
+    writeJsonArray(value, (text) => this.deps.stdout(text));
   }
 
   /**
