@@ -8,7 +8,7 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 import type { SessionInfo } from "../../../src/core/info/session-info.ts";
 import { fuzzyScore } from "../../../src/query/fuzzy.ts";
-import { parseQuery, scoreSession, searchSessions } from "../../../src/query/resume-search.ts";
+import { parseQuery, scoreSession, searchSessions, type TextMatch, textPasses, textTestKey, textTestsOf } from "../../../src/query/resume-search.ts";
 import { info } from "./_sessions.ts";
 
 const isNode = !("Deno" in globalThis) && !("Bun" in globalThis);
@@ -46,6 +46,19 @@ for (const [query, expected] of RANKINGS) {
     assert.deepEqual(searchSessions(SESSIONS, query).sessions.map((s) => s.id), expected);
   });
 }
+
+test("textTestsOf() and textPasses() answer for the texts as the sessions' own allMessagesText does, ranking alike", () => {
+  for (const [query, expected] of RANKINGS) {
+    // What a scan finds: for each test of the query, the sessions whose texts pass it.
+    const tests = textTestsOf(query);
+    const found = new Map(tests.map((test) => [textTestKey(test), new Set<string>()]));
+    for (const session of SESSIONS) textPasses(session.allMessagesText, tests).forEach((passed, i) => passed && found.get(textTestKey(tests[i]))!.add(session.id));
+    const scanned: TextMatch = (session, test) => found.get(textTestKey(test))?.has(session.id) ?? false;
+    const bare = SESSIONS.map((session) => ({ ...session, allMessagesText: "" }));
+    assert.deepEqual(searchSessions(bare, query, false, scanned).sessions.map((s) => s.id), expected, query);
+  }
+  assert.deepEqual(textTestsOf('Login "NODE  cve" login re:x'), [{ kind: "substring", value: "login" }, { kind: "phrase", value: "node cve" }, { kind: "substring", value: "re:x" }]);
+});
 
 test("searchSessions() breaks score ties toward the newer session, and reports a bad regex", () => {
   const twins = [info("old", { name: "same", minutes: 1 }), info("new", { name: "same", minutes: 2 })];
