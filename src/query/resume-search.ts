@@ -120,8 +120,55 @@ function passes(text: Lowered, test: TextTest): boolean {
   return text.collapsed.includes(test.value);
 }
 
-/** Which of `tests` the message texts `text` pass (lower-cased once for all of them). */
+/** Texts longer than this (UTF-16 units) are lower-cased a piece at a time by `textPasses`. */
+const PIECE = 1 << 20;
+const BREAKS = new Set([" ", "\t", "\n", "\r"]);
+
+/**
+ * The pieces of `text`, each about `PIECE` long and ending just after a space, tab or line break
+ * (or at the end). Lower-casing them one by one gives the lower-cased text piece by piece: the
+ * one context-dependent mapping (a final sigma) looks no further than such a character (which,
+ * unlike some other whitespace, is neither cased nor ignorable for casing).
+ */
+function* pieces(text: string): Generator<string> {
+  for (let at = 0; at < text.length;) {
+    let end = Math.min(text.length, at + PIECE);
+    while (end < text.length && !BREAKS.has(text[end - 1])) end++;
+    yield text.slice(at, end);
+    at = end;
+  }
+}
+
+/**
+ * `textPasses` for a long text without a lower-cased copy of all of it: a word (no whitespace)
+ * never spans two pieces, and a phrase is looked for in the collapsed stream with the tail of
+ * the pieces before it.
+ */
+function piecesPass(text: string, tests: readonly TextTest[]): boolean[] {
+  const passed = tests.map((test) => test.kind === "regex" && test.regex.test(text));
+  const phrases = tests.filter((test) => test.kind === "phrase");
+  const keep = Math.max(0, ...phrases.map((test) => (test.kind === "phrase" ? test.value.length : 0)));
+  let tail = "";
+  for (const piece of pieces(text)) {
+    const lower = piece.toLowerCase();
+    tests.forEach((test, i) => {
+      if (!passed[i] && test.kind === "substring") passed[i] = lower.includes(test.value);
+    });
+    if (keep === 0) continue;
+    let collapsed = lower.replace(/\s+/g, " ");
+    if (tail.endsWith(" ") && collapsed.startsWith(" ")) collapsed = collapsed.slice(1);
+    const stream = tail + collapsed;
+    tests.forEach((test, i) => {
+      if (!passed[i] && test.kind === "phrase") passed[i] = stream.includes(test.value);
+    });
+    tail = stream.slice(-keep);
+  }
+  return passed;
+}
+
+/** Which of `tests` the message texts `text` pass (lower-cased once for all of them, a piece at a time when long). */
 export function textPasses(text: string, tests: readonly TextTest[]): boolean[] {
+  if (text.length > PIECE) return piecesPass(text, tests);
   const lowered: Lowered = { source: text, lower: text.toLowerCase() };
   return tests.map((test) => passes(lowered, test));
 }
