@@ -31,13 +31,13 @@ export function canIndexSearch(store: CatalogStore | null, query: SearchQuery): 
 }
 
 /**
- * Hits for `query` among `files` (whose documents the store has up to date), or null when the
- * index cannot answer: then scan instead.
+ * Hits for `query` among the files `inScope` accepts (whose documents the store has up to date),
+ * or null when the index cannot answer: then scan instead.
  */
 export async function indexSearch(
   fs: FileSystem,
   store: CatalogStore | null,
-  files: ReadonlySet<string>,
+  inScope: (path: string) => boolean,
   query: SearchQuery,
   options: IndexSearchOptions,
 ): Promise<SearchResult | null> {
@@ -52,7 +52,7 @@ export async function indexSearch(
     } catch {
       return offset === 0 ? null : hits.result();
     }
-    const candidates = page.filter((doc) => files.has(doc.path) && options.filter(doc));
+    const candidates = page.filter((doc) => inScope(doc.path) && options.filter(doc));
     for (let next = 0; next < candidates.length;) {
       if (found >= options.limit) return { hits: hits.result().hits, more: true };
       // Nearly every candidate is a hit: the lines of as many as are still wanted are read at once.

@@ -11,6 +11,7 @@ import type { SessionInfo } from "../core/info/session-info.ts";
 import type { DocFacts } from "../core/search/doc-filter.ts";
 import type { SearchQuery } from "../core/search/query.ts";
 import type { Catalog, RefreshOptions } from "./catalog.ts";
+import { inDirs } from "./in-dirs.ts";
 import { inCwd, type SessionFiles, viewSessions } from "./list-cached.ts";
 import type { SearchResult } from "./search-hit.ts";
 import { canIndexSearch, indexSearch } from "./search-index.ts";
@@ -58,13 +59,19 @@ function headerTest(options: SearchSessionsOptions): (header: HeaderFacts) => bo
 }
 
 /**
- * The files whose documents count, once the `docs` section is up to date for the scope. When it
- * already is and every session counts, that is the whole scope: files that are not sessions have
- * no documents. Else the refresh's records tell sessions, and their directories, apart.
+ * The test of the files whose documents count, once the `docs` section is up to date for the
+ * scope. When it already is and every session counts, that is any file in the scope's
+ * directories: the section's records there are exactly the scope's files (`unchanged` says so),
+ * and files that are not sessions have no documents. Else the refresh's records tell sessions,
+ * and their directories, apart.
  */
-async function indexedFiles(catalog: Catalog, scope: SessionFiles, options: SearchSessionsOptions): Promise<ReadonlySet<string>> {
+async function indexedFiles(catalog: Catalog, scope: SessionFiles, options: SearchSessionsOptions): Promise<(path: string) => boolean> {
   const refresh = options.refresh ?? {};
-  if (options.cwdFilter === undefined && await catalog.unchanged(docsDigest, scope.files, refresh)) return new Set(scope.files);
+  if (options.cwdFilter === undefined && await catalog.unchanged(docsDigest, scope.files, refresh)) {
+    if (scope.dirs.length > 0) return inDirs(scope.dirs);
+    const files = new Set(scope.files);
+    return (path) => files.has(path);
+  }
   const accepts = headerTest(options);
   const view = await catalog.refresh([docsDigest], scope.files, refresh);
   const files = new Set<string>();
@@ -72,7 +79,7 @@ async function indexedFiles(catalog: Catalog, scope: SessionFiles, options: Sear
     const state = recordState(record);
     if (!state.rejected && state.header !== null && accepts(state.header)) files.add(path);
   }
-  return files;
+  return (path) => files.has(path);
 }
 
 /**

@@ -142,7 +142,8 @@ export async function searchText(env: QueryEnv, options: SearchOptions): Promise
       if (!options.shortIds) return { ...found, shortIds: undefined };
       // Printed ids are unique among every project's sessions, so each resolves back to its own.
       const ids = [...new Set(found.result.hits.map((hit) => found.sessions.get(hit.path)?.id ?? "?"))];
-      return { ...found, shortIds: await shortSessionIds(env, catalog, ids) };
+      const everywhere = options.all && only === undefined ? scope : undefined;
+      return { ...found, shortIds: await shortSessionIds(env, catalog, ids, everywhere) };
     } finally {
       done();
     }

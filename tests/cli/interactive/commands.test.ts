@@ -163,3 +163,24 @@ test("pick shows the catalog's rows at once, then corrects them from the files (
     assert.equal(state.lists.current?.done, true);
   });
 });
+
+test("pick holds no message texts: a query scans them from the catalog, and finds a session by them", async () => {
+  const { fs, here, other, away } = await setup();
+  const deps = harnessDeps({ fs }, { stdout: "", stderr: "" });
+  const ctx = new CliContext(deps, {});
+  await ctx.sessionDir();
+  await withCatalog(ctx, async (catalog) => {
+    const program = pickProgram(ctx, { scope: "all", pageSize: 10, catalog });
+    let state = program.initial;
+    const apply: Apply<PickState> = (change) => void (state = change(state));
+    const signal = new AbortController().signal;
+    await program.perform!({ kind: "load", scope: "all" }, apply, signal);
+    assert.deepEqual(state.lists.all?.sessions.map((s) => s.allMessagesText), ["", "", ""]);
+    for (const [query, expected] of [["login", [here]], ["ELSEWHERE", [away]], ['"the login"', [here]], ["re:cart|else", [other, away]]] as const) {
+      state = { ...typing(query).reduce(program.reduce, { ...state, query: "" }), effects: [] };
+      await program.perform!({ kind: "texts", scope: "all", query }, apply, signal);
+      assert.equal(state.textScan?.done, true, query);
+      assert.deepEqual(state.rows.map((r) => r.session.path).sort(), [...expected].sort(), query);
+    }
+  });
+});

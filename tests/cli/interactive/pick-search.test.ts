@@ -8,7 +8,7 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 import type { SessionInfo } from "../../../src/core/info/session-info.ts";
 import { fuzzyScore } from "../../../src/query/fuzzy.ts";
-import { parseQuery, scoreSession, searchSessions } from "../../../src/query/resume-search.ts";
+import { parseQuery, scoreSession, searchSessions, type TextMatch, textPasses, textTestKey, textTestsOf } from "../../../src/query/resume-search.ts";
 import { info } from "./_sessions.ts";
 
 const isNode = !("Deno" in globalThis) && !("Bun" in globalThis);
@@ -46,6 +46,34 @@ for (const [query, expected] of RANKINGS) {
     assert.deepEqual(searchSessions(SESSIONS, query).sessions.map((s) => s.id), expected);
   });
 }
+
+test("textTestsOf() and textPasses() answer for the texts as the sessions' own allMessagesText does, ranking alike", () => {
+  for (const [query, expected] of RANKINGS) {
+    // What a scan finds: for each test of the query, the sessions whose texts pass it.
+    const tests = textTestsOf(query);
+    const found = new Map(tests.map((test) => [textTestKey(test), new Set<string>()]));
+    for (const session of SESSIONS) textPasses(session.allMessagesText, tests).forEach((passed, i) => passed && found.get(textTestKey(tests[i]))!.add(session.id));
+    const scanned: TextMatch = (session, test) => found.get(textTestKey(test))?.has(session.id) ?? false;
+    const bare = SESSIONS.map((session) => ({ ...session, allMessagesText: "" }));
+    assert.deepEqual(searchSessions(bare, query, false, scanned).sessions.map((s) => s.id), expected, query);
+  }
+  assert.deepEqual(textTestsOf('Login "NODE  cve" login re:x'), [{ kind: "substring", value: "login" }, { kind: "phrase", value: "node cve" }, { kind: "substring", value: "re:x" }]);
+});
+
+test("textPasses() on a text of megabytes, lower-cased a piece at a time, answers as the whole text lower-cased does", () => {
+  const filler = (n: number) => "lorem ipsum ΟΔΟΣ dolor ".repeat(n);
+  // Words and phrases around the 1 MiB piece ends, a phrase across a long run of whitespace, sigmas.
+  const text = filler(43_690) + "Flaky" + filler(10) + "NPM" + " \n\t ".repeat(5000) + "Test " + filler(50_000) + "ΑΣ\uFEFFΒ İstanbul end";
+  const queries = ["flaky", '"npm test"', "ίstanbul", "i̇stanbul", '"οδοσ dolor"', '"οδος dolor"', "ασ\uFEFFβ", "ας\uFEFFβ", '"test lorem"', "re:npm\\s+test", "zebra", '"ipsum flaky"'];
+  const lower = text.toLowerCase();
+  const collapsed = lower.replace(/\s+/g, " ").trim();
+  for (const query of queries) {
+    const tests = textTestsOf(query);
+    const expected = tests.map((test) => (test.kind === "regex" ? test.regex.test(text) : test.kind === "phrase" ? collapsed.includes(test.value) : lower.includes(test.value)));
+    assert.deepEqual(textPasses(text, tests), expected, query);
+  }
+  assert.deepEqual(textPasses(text, textTestsOf('flaky "npm test" "test lorem"')), [true, true, true]);
+});
 
 test("searchSessions() breaks score ties toward the newer session, and reports a bad regex", () => {
   const twins = [info("old", { name: "same", minutes: 1 }), info("new", { name: "same", minutes: 2 })];

@@ -7,7 +7,7 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 import { keyOf, typing } from "../../../src/cli/interactive/keys.ts";
 import { renderPick } from "../../../src/cli/interactive/pick/render.ts";
-import { effectFailed, initialPickState, type PickState, reducePick, sessionDeleted, sessionRenamed, sessionsLoaded } from "../../../src/cli/interactive/pick/state.ts";
+import { effectFailed, initialPickState, type PickState, reducePick, sessionDeleted, sessionRenamed, sessionsLoaded, textsScanned } from "../../../src/cli/interactive/pick/state.ts";
 import { textWidth } from "../../../src/render/text-width.ts";
 import { BASE, info, loaded } from "./_sessions.ts";
 
@@ -67,6 +67,29 @@ test("reducePick() typing filters by pi's search and selects the best match; Bac
   assert.deepEqual(bad.rows, []);
   assert.match(bad.queryError ?? "", /./);
   assert.match(draw(bad).join("\n"), /Invalid regex: /);
+});
+
+test("reducePick() without the texts in memory asks for a scan per query; a session matching by its texts shows once the scan found it", () => {
+  // As the picker lists them: no texts (s2's "login redirect" is only in the catalog).
+  const bare = SESSIONS.map((session) => ({ ...session, allMessagesText: "" }));
+  let s = type({ ...loaded(bare), texts: "scan" }, "login");
+  assert.deepEqual(s.effects.at(-1), { kind: "texts", scope: "current", query: "login" });
+  assert.deepEqual(s.rows.map((r) => r.session.id), ["s1"]); // by name, at once
+  assert.match(draw(s).join("\n"), /\(1\/1\) {2}Searching messages 0\/…/);
+  const found = (tests: string, paths: string[], done: boolean) => ({ scope: "current" as const, tests, found: new Map([[tests, new Set(paths)]]), scanned: 3, total: 5, done });
+  s = textsScanned({ ...s, effects: [] }, found("substring:login", ["/s/s2.jsonl"], false));
+  assert.deepEqual(s.rows.map((r) => r.session.id), ["s1", "s2"]);
+  assert.match(draw(s).join("\n"), /Searching messages 3\/5/);
+  s = textsScanned(s, found("substring:login", ["/s/s2.jsonl"], true));
+  assert.doesNotMatch(draw(s).join("\n"), /Searching/);
+  // The same tests (a space typed) need no new scan; a scan of other tests is not taken.
+  assert.deepEqual(type(s, " ").effects, []);
+  assert.deepEqual(textsScanned(s, found("substring:cart", ["/s/s3.jsonl"], true)).rows, s.rows);
+  // Another word: a scan for both; Tab: a scan of the other scope; no query: none.
+  assert.deepEqual(type(s, " re").effects.at(-1), { kind: "texts", scope: "current", query: "login re" });
+  assert.deepEqual(press(s, "tab").effects, [{ kind: "load", scope: "all" }, { kind: "texts", scope: "all", query: "login" }]);
+  const cleared = press(s, "ctrl+u");
+  assert.deepEqual([cleared.effects, cleared.textScan], [[], undefined]);
 });
 
 test("reducePick() Ctrl+S cycles threaded → recent → relevance; Ctrl+N keeps named sessions; Ctrl+P shows paths", () => {

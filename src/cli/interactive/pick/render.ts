@@ -71,9 +71,18 @@ function rowLine(row: PickRow, selected: boolean, state: PickState, width: numbe
   return selected ? c.bold(line) : line;
 }
 
+/** While the texts are scanned for the query: how far the scan got. */
+function scanning(state: PickState): string | undefined {
+  const scan = state.textScan;
+  if (!state.query.trim() || !scan || scan.done) return undefined;
+  return `Searching messages ${scan.scanned}/${scan.total ?? "…"}`;
+}
+
 function emptyMessage(state: PickState): string {
   const list = state.lists[state.scope];
   if (list && !list.done && list.sessions.length === 0) return "  Reading sessions…";
+  const searching = scanning(state);
+  if (searching) return `  ${searching}`;
   if (state.query.trim()) return "  No matching sessions";
   if (state.namedOnly) {
     return state.scope === "all" ? "  No named sessions found. Press ctrl+n to show all." : "  No named sessions in current folder. Press ctrl+n to show all, or tab to view all.";
@@ -102,7 +111,8 @@ export function renderPick(state: PickState, size: ScreenSize, options: PickRend
     const start = windowStart(state.selected, state.rows.length, state.pageSize);
     const end = Math.min(start + state.pageSize, state.rows.length);
     for (let i = start; i < end; i++) lines.push(rowLine(state.rows[i], i === state.selected, state, width, options));
-    lines.push(c.gray(fit(`  (${state.selected + 1}/${state.rows.length})`, width)));
+    const searching = scanning(state);
+    lines.push(c.gray(fit(`  (${state.selected + 1}/${state.rows.length})${searching ? `  ${searching}` : ""}`, width)));
   }
   return { lines, cursor: 3 };
 }

@@ -9,7 +9,7 @@ import { resolvePath } from "../../../core/storage/paths.ts";
 import { chord, type Key } from "../keys.ts";
 import { editLine } from "../line-input.ts";
 import type { PromptState } from "../prompt.ts";
-import { searchSessions } from "../../../query/resume-search.ts";
+import { searchSessions, type TextMatch, textTestKey, textTestsOf } from "../../../query/resume-search.ts";
 import { flatRows, type PickRow, threadRows } from "./threads.ts";
 
 /** Current folder, or every project. */
@@ -27,8 +27,23 @@ export interface ScopeList {
   done: boolean;
 }
 
+/**
+ * A scan of the message texts for a query's text tests (`textTestsOf`), as far as it got: the
+ * paths of the sessions that passed each test, by `textTestKey`.
+ */
+export interface TextScan {
+  scope: Scope;
+  /** The tests' keys, one per line: what tells scans apart. */
+  tests: string;
+  found: ReadonlyMap<string, ReadonlySet<string>>;
+  scanned: number;
+  total?: number;
+  done: boolean;
+}
+
 export type PickEffect =
   | { kind: "load"; scope: Scope }
+  | { kind: "texts"; scope: Scope; query: string }
   | { kind: "rename"; path: string; name: string }
   | { kind: "delete"; path: string };
 
@@ -55,10 +70,17 @@ export interface PickState extends PromptState<PickEffect, SessionInfo> {
   pageSize: number;
   /** Base for comparing `parentSession` paths. */
   processCwd: string;
+  /**
+   * Where message texts are searched: each session's own `allMessagesText` ("memory"), or
+   * ("scan") sessions listed without them, their texts scanned for each query (`texts` effects).
+   */
+  texts: "memory" | "scan";
+  /** With `texts: "scan"`: the scan for the current query and scope. */
+  textScan?: TextScan;
 }
 
 /** A picker that starts loading `scope`. */
-export function initialPickState(options: { scope: Scope; processCwd: string; pageSize?: number; known?: SessionInfo[] }): PickState {
+export function initialPickState(options: { scope: Scope; processCwd: string; pageSize?: number; known?: SessionInfo[]; texts?: PickState["texts"] }): PickState {
   return refresh({
     scope: options.scope,
     lists: { [options.scope]: { sessions: options.known ?? [], loaded: 0, done: false } },
@@ -71,6 +93,7 @@ export function initialPickState(options: { scope: Scope; processCwd: string; pa
     mode: { kind: "list" },
     pageSize: options.pageSize ?? 10,
     processCwd: options.processCwd,
+    texts: options.texts ?? "memory",
     effects: [{ kind: "load", scope: options.scope }],
   });
 }
@@ -78,6 +101,26 @@ export function initialPickState(options: { scope: Scope; processCwd: string; pa
 /** pi's test for a named session: a name with something other than whitespace. */
 export function hasName(session: SessionInfo): boolean {
   return Boolean(session.name?.trim());
+}
+
+/** With `texts: "scan"`, the answers of the scan so far (a session not found yet does not pass). */
+function scannedTexts(state: PickState): TextMatch | undefined {
+  if (state.texts === "memory") return undefined;
+  const scan = state.textScan;
+  return (session, test) => scan?.found.get(textTestKey(test))?.has(session.path) ?? false;
+}
+
+/**
+ * With `texts: "scan"`: asks for a scan of the texts when the query's text tests or the scope
+ * changed (none for a query without any).
+ */
+function scanTexts(state: PickState): PickState {
+  if (state.texts === "memory") return state;
+  const tests = textTestsOf(state.query).map(textTestKey).join("\n");
+  if (!tests) return state.textScan ? { ...state, textScan: undefined } : state;
+  if (state.textScan?.tests === tests && state.textScan.scope === state.scope) return state;
+  const textScan: TextScan = { scope: state.scope, tests, found: new Map(), scanned: 0, done: false };
+  return { ...state, textScan, effects: [...state.effects, { kind: "texts", scope: state.scope, query: state.query }] };
 }
 
 /** Recomputes the rows after the list, query, sort or filter changed, keeping the selection. */
@@ -89,7 +132,7 @@ export function refresh(state: PickState): PickState {
   if (state.sort === "threaded" && !state.query.trim()) {
     rows = threadRows(sessions, (path) => resolvePath(state.processCwd, path));
   } else {
-    const found = searchSessions(sessions, state.query, state.sort === "recent");
+    const found = searchSessions(sessions, state.query, state.sort === "recent", scannedTexts(state));
     rows = flatRows(found.sessions);
     queryError = found.error;
   }
@@ -106,14 +149,14 @@ function move(state: PickState, to: number): PickState {
 function withQuery(state: PickState, query: string): PickState {
   if (query === state.query) return state;
   // A new query shows the best match first, as pi does.
-  return refresh({ ...state, query, selected: 0, selectedPath: undefined });
+  return refresh(scanTexts({ ...state, query, selected: 0, selectedPath: undefined }));
 }
 
 function switchScope(state: PickState): PickState {
   const scope: Scope = state.scope === "current" ? "all" : "current";
-  if (state.lists[scope]) return refresh({ ...state, scope });
+  if (state.lists[scope]) return refresh(scanTexts({ ...state, scope }));
   const list: ScopeList = { sessions: [], loaded: 0, done: false };
-  return refresh({ ...state, scope, lists: { ...state.lists, [scope]: list }, effects: [...state.effects, { kind: "load", scope }] });
+  return refresh(scanTexts({ ...state, scope, lists: { ...state.lists, [scope]: list }, effects: [...state.effects, { kind: "load", scope }] }));
 }
 
 function reduceRename(state: PickState, mode: Extract<PickMode, { kind: "rename" }>, key: Key): PickState {
@@ -188,6 +231,12 @@ function replaceSession(state: PickState, path: string, update: (sessions: Sessi
     if (list) lists[scope] = list.sessions.some((s) => s.path === path) ? { ...list, sessions: update(list.sessions) } : list;
   }
   return refresh({ ...state, lists });
+}
+
+/** Progress of a scan of the texts: taken while it is the scan of the current query and scope. */
+export function textsScanned(state: PickState, scan: TextScan): PickState {
+  if (state.textScan?.tests !== scan.tests || state.textScan.scope !== scan.scope) return state;
+  return refresh({ ...state, textScan: scan });
 }
 
 /** A rename was written: the session's fresh info replaces the old one. */

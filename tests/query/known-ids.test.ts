@@ -1,0 +1,57 @@
+/**
+ * `shortSessionIds`: the short ids `search` and `files` print are unique among every project's
+ * sessions, whether the catalog has listed them already or not, and with the catalog off.
+ */
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { shortSessionIds } from "../../src/query/known-ids.ts";
+import { listSessions } from "../../src/query/list.ts";
+import { uniquePrefixesAmong } from "../../src/render/unique-prefix.ts";
+import { addSession, memoryFs } from "../cli/_harness.ts";
+import { testEnv } from "./_env.ts";
+
+const CWDS = ["/work/proj", "/work/other", "/srv/app"];
+
+/** Ids that share long prefixes: a few letters over an alphabet of two, after a common start. */
+function collidingIds(count: number): string[] {
+  let seed = 7;
+  const next = () => (seed = (seed * 1103515245 + 12345) % 2147483648);
+  const ids = new Set<string>();
+  while (ids.size < count) {
+    let tail = "";
+    for (let i = 0; i < 8; i++) tail += (next() >> 16) % 2 ? "a" : "b";
+    ids.add(`0190ab${tail}`);
+  }
+  return [...ids];
+}
+
+async function corpus(ids: readonly string[]) {
+  const fs = memoryFs();
+  for (const [i, id] of ids.entries()) await addSession(fs, id, [], { cwd: CWDS[i % CWDS.length] });
+  return fs;
+}
+
+for (const catalog of ["on", "off"]) {
+  test(`shortSessionIds() gives each shown id its shortest prefix unique among every project's sessions (catalog ${catalog})`, async () => {
+    const ids = collidingIds(120);
+    const fs = await corpus(ids);
+    const { env } = testEnv(fs, { envVars: catalog === "off" ? { PI_SESSION_CATALOG: "off" } : {} });
+    // With the catalog: its stored header ids, of the listing made first.
+    if (catalog === "on") await listSessions(env, { all: true });
+    const shown = ids.filter((_, i) => i % 7 === 3);
+    const short = await env.withCatalog((c) => shortSessionIds(env, c, shown));
+    assert.deepEqual(short, uniquePrefixesAmong(shown, ids));
+  });
+}
+
+test("shortSessionIds() counts a session the catalog has not listed yet, and a copy of a shown one not at all", async () => {
+  const fs = await corpus(["0190abcd-0000", "0190abce-0000"]);
+  const { env } = testEnv(fs);
+  // The catalog lists every project; then a session appears that shares more of a shown id.
+  await listSessions(env, { all: true });
+  await addSession(fs, "0190abcd-0001", [], { cwd: "/srv/app" });
+  // A copy of a shown session (a clone keeps the id) in another project makes it no longer.
+  await addSession(fs, "0190abce-0000", [], { cwd: "/work/other" });
+  const short = await env.withCatalog((c) => shortSessionIds(env, c, ["0190abcd-0000", "0190abce-0000"]));
+  assert.deepEqual(short, new Map([["0190abcd-0000", "0190abcd-0000"], ["0190abce-0000", "0190abce"]]));
+});
