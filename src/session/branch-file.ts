@@ -8,6 +8,7 @@
  * @module
  */
 import type { SessionEntry, SessionHeader } from "../core/format/types.ts";
+import { canonicalLine, type ValueSpan } from "../core/read/canonical-line.ts";
 import { type DecodeNotes, decodeObjectLine } from "../core/read/decode-line.ts";
 import { LEAN_READ } from "../core/read/lean-entry.ts";
 import { LineSplitter } from "../core/read/line-splitter.ts";
@@ -86,16 +87,18 @@ export async function readEntryAt(fs: FileSystem, file: string, offset: number):
 }
 
 /**
- * Bytes read between two garbage collections while a path is written. Every line read is parsed
- * and written again, gigabytes of short-lived strings and objects: Bun's collector lets the heap
- * grow by hundreds of megabytes meanwhile (a 1.2 GB clone peaked at 540 MB), a full collection
- * every 64 MB keeps it near what the pass holds. Elsewhere nothing is asked.
+ * Bytes read between two garbage collections while a path is written. Lines JSON.stringify
+ * wrote are spliced without becoming strings (`splicedLine`); any other line is parsed and
+ * stringified again, and a file of such lines makes gigabytes of short-lived strings, which
+ * Bun's collector let grow by hundreds of megabytes (a 1.2 GB clone, all parsed, peaked at
+ * 540 MB): a full collection every 64 MB keeps that near what the pass holds.
  */
 const COLLECT_EVERY = 64 * 1024 * 1024;
 
 /** Output is handed on in pieces of about this size, in one buffer filled again for each. */
 const PIECE = 1024 * 1024;
 const encoder = new TextEncoder();
+const decoder = new TextDecoder();
 
 /**
  * Text encoded into buffers of `PIECE` bytes, handed on as each fills: `ready` are the pieces to
@@ -121,6 +124,19 @@ class Pieces {
     this.#length += encoder.encodeInto(text, this.#buffer.subarray(this.#length)).written;
   }
 
+  /** Bytes as they are: copied, or for a long line handed on as its own piece (valid until the next read). */
+  addBytes(bytes: Uint8Array): void {
+    if (this.#length + bytes.length > PIECE) {
+      this.flush();
+      if (bytes.length > PIECE) {
+        this.ready.push(bytes);
+        return;
+      }
+    }
+    this.#buffer.set(bytes, this.#length);
+    this.#length += bytes.length;
+  }
+
   flush(): void {
     if (this.#length === 0) return;
     this.ready.push(this.#buffer.subarray(0, this.#length));
@@ -135,6 +151,58 @@ class Pieces {
     this.#free.push(...this.#handedOn);
     this.#handedOn = [];
   }
+}
+
+const NEWLINE = new Uint8Array([0x0a]);
+const LABEL = encoder.encode('"label"');
+const COMPACTION = encoder.encode('"compaction"');
+const PARENT_KEY = encoder.encode(',"parentId":');
+
+function spells(bytes: Uint8Array, span: ValueSpan | undefined, word: Uint8Array): boolean {
+  if (span === undefined || span.end - span.start !== word.length) return false;
+  for (let k = 0; k < word.length; k++) if (bytes[span.start + k] !== word[k]) return false;
+  return true;
+}
+
+/** The string value at `span`, or undefined when it is not a string. */
+function stringAt(bytes: Uint8Array, span: ValueSpan): string | undefined {
+  return bytes[span.start] === 0x22 ? JSON.parse(decoder.decode(bytes.subarray(span.start, span.end))) : undefined;
+}
+
+/**
+ * A path entry's line re-chained by changing its bytes, when they are what JSON.stringify would
+ * write of them (`canonicalLine`): the new `parentId` (and a moved `firstKeptEntryId`) spliced
+ * in, the rest copied, so nothing of the line becomes a string. The same bytes as stringifying
+ * the parsed, re-chained entry, without the garbage of gigabytes of it. Gives the id written,
+ * undefined for a label (dropped), or null when the line must be parsed.
+ */
+function splicedLine(bytes: Uint8Array, builder: BranchBuilder, out: Pieces): string | undefined | null {
+  const members = canonicalLine(bytes);
+  if (members === null || members.id === undefined) return null;
+  const id = stringAt(bytes, members.id);
+  const compaction = spells(bytes, members.type, COMPACTION);
+  const firstKept = compaction && members.firstKeptEntryId !== undefined ? stringAt(bytes, members.firstKeptEntryId) : undefined;
+  if (id === undefined || (compaction && members.firstKeptEntryId !== undefined && firstKept === undefined)) return null;
+  const link = builder.link(spells(bytes, members.type, LABEL) ? "label" : compaction ? "compaction" : "", id, firstKept);
+  if (link === undefined) return undefined;
+  const changes: [ValueSpan, string][] = [];
+  if (members.parentId !== undefined) changes.push([members.parentId, JSON.stringify(link.parentId)]);
+  if (link.firstKeptEntryId !== undefined) changes.push([members.firstKeptEntryId!, JSON.stringify(link.firstKeptEntryId)]);
+  changes.sort(([a], [b]) => a.start - b.start);
+  let at = 0;
+  for (const [span, text] of changes) {
+    out.addBytes(bytes.subarray(at, span.start));
+    out.add(text);
+    at = span.end;
+  }
+  if (members.parentId === undefined) {
+    // `{ ...entry, parentId }` adds it last.
+    out.addBytes(bytes.subarray(at, bytes.length - 1));
+    out.addBytes(PARENT_KEY);
+    out.add(JSON.stringify(link.parentId) + "}");
+  } else out.addBytes(bytes.subarray(at));
+  out.addBytes(NEWLINE);
+  return id;
 }
 
 /**
@@ -161,6 +229,11 @@ export async function* branchBytes(
   const splitter = new LineSplitter((line) => {
     if (next >= wanted.length || start + line.offset !== wanted[next]) return;
     next++;
+    const spliced = splicedLine(line.bytes, builder, out);
+    if (spliced !== null) {
+      if (spliced !== undefined) leaf = spliced;
+      return;
+    }
     const entry = decodeObjectLine({ ...line, number: 2 }, notes, []) as unknown as SessionEntry | undefined;
     if (entry === undefined) throw new Error(`${file} changed while it was read: the line at byte ${start + line.offset} is no longer an entry`);
     const kept = builder.push(entry);
