@@ -24,6 +24,8 @@ export interface CanonicalMembers {
   id?: ValueSpan;
   parentId?: ValueSpan;
   firstKeptEntryId?: ValueSpan;
+  firstKeptEntryIndex?: ValueSpan;
+  message?: ValueSpan;
 }
 
 const QUOTE = 0x22;
@@ -32,7 +34,7 @@ const BACKSLASH = 0x5c;
 const MAX_DEPTH = 64;
 /** Objects with more keys are left to the parser (repeated keys are looked for pair by pair). */
 const MAX_KEYS = 64;
-const NAMES = ["type", "id", "parentId", "firstKeptEntryId"] as const;
+const NAMES = ["type", "id", "parentId", "firstKeptEntryId", "firstKeptEntryIndex", "message"] as const;
 
 const scanner = WasmStringScanner.create();
 const fastTail: TailScan = scanner ? (b, from) => scanner.tail(b, from) : stringTailJs;
