@@ -154,7 +154,7 @@ export class SessionReader {
  * The problems of a whole file, added once its lines are read: a byte order mark, CRLF line
  * ends, a last line without a newline (unless it is torn). `last`: the last line read.
  */
-export function addFileIssues(issues: ReadIssue[], notes: DecodeNotes, last: RawLine | { number: number; terminated: boolean } | null): void {
+export function addFileIssues(issues: ReadIssue[], notes: DecodeNotes, last: Pick<RawLine, "number" | "terminated"> | null): void {
   if (notes.bom) issues.unshift(issue(1, "bom", "The file starts with a UTF-8 byte order mark"));
   if (notes.crlf) issues.push(issue(0, "crlf", "Lines end with CRLF instead of LF"));
   if (last && !last.terminated && !issues.some((i) => i.code === "torn-line" && i.line === last.number)) {
