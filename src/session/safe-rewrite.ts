@@ -66,7 +66,8 @@ export function safeRewriteStreamed<T>(
   path: string,
   decide: (source: string, size: number, stat: FileStat) => Promise<RewriteDecision<T>>,
 ): Promise<RewriteOutcome<T>> {
-  const read = (file: string, start: number, end: number) => fs.read(file, { start, end });
+  // The writer is done with a chunk before it asks for the next: one buffer serves the whole copy.
+  const read = (file: string, start: number, end: number) => fs.read(file, { start, end, reuseBuffer: true });
   return io.runSteps(fs, (function* () {
     const real = yield* io.realPath(path);
     return yield* lockedSteps(real, () => rewriteIo(rewriteSteps({ path: real, temp: siblingTempPath(real).temp, old: siblingTempPath(real).temp, decide, read })));

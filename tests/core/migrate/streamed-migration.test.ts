@@ -110,7 +110,8 @@ test("StreamedMigration says and writes what a whole read and migration do, for 
   for (const c of cases) {
     const whole = migratedWhole(c.bytes);
     if ((whole.verdict as { migrated: boolean }).migrated) old++;
-    for (const chunk of [c.bytes.length || 1, 4096, 7]) {
+    // Chunks of 7 bytes cut every line many times; for the small files, where that stays quick.
+    for (const chunk of c.bytes.length < 1_000_000 ? [c.bytes.length || 1, 4096, 7] : [c.bytes.length, 65536]) {
       const streamed = migratedStreamed(c.bytes, chunk, true);
       assert.deepEqual(streamed.verdict, whole.verdict, `${c.name}, chunks of ${chunk}: the verdict`);
       assert.equal(streamed.text, whole.text, `${c.name}, chunks of ${chunk}: the migrated lines`);
