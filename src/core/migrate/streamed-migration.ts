@@ -124,7 +124,8 @@ export class StreamedMigration {
       this.#header = value;
       this.#step = objectMigration(headerVersion(value), String(value.id));
     } else if (this.#header === null) return;
-    const migrated = this.#step === null ? value : this.#step(value, position);
+    // A pass that only decides needs no migrated objects (a step never changes a type).
+    const migrated = this.#step === null || this.#out === undefined ? value : this.#step(value, position);
     if (position > 0 && migrated.type === "session") {
       this.#duplicates.push(duplicateHeader(line.number));
       return;
