@@ -12,6 +12,7 @@ import { inDirs } from "./in-dirs.ts";
 import { quickStats } from "./quick-stats.ts";
 import { type CatalogOptions, CatalogView, type RefreshOptions } from "./refresh-options.ts";
 import { PACED_LOAD, pacer, type RefreshRun, startRun, STAT_CONCURRENCY } from "./refresh-run.ts";
+import { refreshRows, type RowsRefresh } from "./refresh-rows.ts";
 import { walkRefresh } from "./refresh-walk.ts";
 import type { CatalogRecord, CatalogStore, FolderSnapshot, HeaderStamp, RecordStamp, SectionChanges } from "./store.ts";
 
@@ -334,6 +335,28 @@ export class Catalog {
       saveListing: () => this.#saveListing(kinds, options.listing, true),
     };
     return walkRefresh(host, kinds, files, options);
+  }
+
+  /**
+   * Brings the listing rows (list-row.ts) of `kind`, the listing section, up to date over
+   * `listing` (of `dir`; see refresh-rows.ts). Undefined where the store keeps no rows (or this
+   * catalog holds the section loaded), or when the store fails: refresh instead.
+   */
+  async refreshRows(kind: AnyKind, listing: FolderListing, dir: string, options: RefreshOptions = {}): Promise<RowsRefresh | undefined> {
+    const store = this.#store;
+    if (!store?.listRows || !store.loadPaths || this.#loaded.has(kind.name)) return undefined;
+    const host = {
+      fs: this.fs,
+      store: store as Parameters<typeof refreshRows>[0]["store"],
+      concurrency: this.#concurrency,
+      startRun: (k: readonly AnyKind[], o: RefreshOptions) => this.#run(k, o),
+      saveListing: (full: boolean) => this.#saveListing([kind], listing, full),
+    };
+    try {
+      return await refreshRows(host, kind, listing, dir, this.#trust([kind], listing), options);
+    } catch {
+      return undefined;
+    }
   }
 
   close(): void {

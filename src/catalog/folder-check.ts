@@ -33,6 +33,8 @@ export const RACY_MS = 2_000;
 /** The session files of a scope as listed through the folder snapshot, and what to save after. */
 export interface FolderListing {
   files: string[];
+  /** The folders the files are directly in, in the files' order: the project folders (nested), or the dir. */
+  folders: string[];
   /** Folders whose names came from the catalog: their files may be taken on trust. */
   unchanged: ReadonlySet<string>;
   /** Folders listed this time (to save), and folders gone (to drop). */
@@ -96,7 +98,12 @@ export async function listThroughFolders(
     if (mtimeMs !== null && !names.some((n) => n.includes("\n"))) listed.push({ path: folder, mtimeMs, listedMs: startedMs, names });
     return names;
   };
-  const fileNames = (folder: string, names: string[]) => names.map((name) => joinPath(folder, name)).sort().reverse();
+  // Sorted by name: the paths of one folder share all before it. A name holds no separator, so
+  // joining is the folder's joined prefix and the name.
+  const fileNames = (folder: string, names: string[]) => {
+    const stem = joinPath(folder, "-").slice(0, -1);
+    return [...names].sort().reverse().map((name) => stem + name);
+  };
   let files: string[];
   let folders: string[];
   if (options.nested) {
@@ -110,7 +117,7 @@ export async function listThroughFolders(
   // Folders under `dir` no longer there (the snapshot of other scopes is left alone).
   const present = new Set([dir, ...folders]);
   const removed = snapshot ? [...snapshot.folders.keys()].filter((path) => !present.has(path) && (path === dir || dirName(path) === dir)) : [];
-  return { files, unchanged, listed, removed, snapshot, startedMs };
+  return { files, folders: options.nested ? folders : [dir], unchanged, listed, removed, snapshot, startedMs };
 }
 
 /**

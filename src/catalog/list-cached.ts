@@ -78,14 +78,24 @@ export function inCwd(options: Pick<CatalogListOptions, "cwdFilter" | "processCw
 export async function catalogSessions(catalog: Catalog, scope: SessionFiles, options: CatalogListOptions = {}): Promise<SessionInfo[]> {
   const kinds = listingKinds(options.withText);
   const view = await catalog.refresh(kinds, scope.files, { listedDirs: scope.dirs, listing: scope.listing, ...options });
-  return viewSessions(view, options);
+  return viewSessions(view, options, scope.files);
 }
 
-/** The sessions a refresh of `listingKinds(withText)` found, newest first (cwd-filtered if asked). */
-export function viewSessions(view: CatalogView, options: Pick<CatalogListOptions, "cwdFilter" | "processCwd" | "withText"> = {}): SessionInfo[] {
+/**
+ * The sessions a refresh of `listingKinds(withText)` found, newest first (cwd-filtered if asked);
+ * ties in the order of `files` when given (the listing's: as `list` reads rows), else the view's.
+ */
+export function viewSessions(
+  view: CatalogView,
+  options: Pick<CatalogListOptions, "cwdFilter" | "processCwd" | "withText"> = {},
+  files?: readonly string[],
+): SessionInfo[] {
   const texts = options.withText ? view.records(messageTextsDigest) : undefined;
+  const records = view.records(listingDigest);
   const infos: SessionInfo[] = [];
-  for (const [path, record] of view.records(listingDigest)) {
+  for (const path of files ?? records.keys()) {
+    const record = records.get(path);
+    if (record === undefined) continue;
     const textRecord = texts?.get(path);
     const info = recordsInfo(path, textRecord ? [record, textRecord] : [record], options);
     if (info !== null) infos.push(info);

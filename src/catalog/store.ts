@@ -6,6 +6,7 @@
 import type { DigestState } from "../core/digest/digester.ts";
 import type { DocRow } from "../core/digest/docs-digest.ts";
 import { isObject } from "../core/read/decode-line.ts";
+import type { ListRowStore } from "./list-row.ts";
 
 /** How many of a file's first bytes are fingerprinted. */
 export const HEAD_BYTES = 1024;
@@ -95,6 +96,21 @@ export interface FolderSnapshot {
   fullChecks: Map<string, number>;
 }
 
+/**
+ * What puts a record's file in attribution order (`stats`), as its effective state
+ * (`recordState`) has it: whether it is a session (a header, not rejected), and its header's
+ * `timestamp` and `parentSession` where they are strings.
+ */
+export interface StoredHead {
+  path: string;
+  /** Where the store keeps the record, for `loadRows`: good until the record is replaced. */
+  row: number;
+  session: boolean;
+  created?: string;
+  parentSession?: string;
+  badHeader?: string;
+}
+
 /** What `index --stats` shows about a store. */
 export interface StoreDescription {
   kind: string;
@@ -118,6 +134,18 @@ export interface CatalogStore {
   loadStamps?(section: SectionKey): Promise<Map<string, RecordStamp>>;
   /** Each record's size, mtime and header id, where a store can list them without loading the records. */
   loadHeaderIds?(section: SectionKey): Promise<Map<string, HeaderStamp>>;
+  /**
+   * Each record's header facts, where a store keeps them apart from the records: for a reader
+   * that puts files in order first (`stats`: parents before forks), then loads their records a
+   * slice at a time. Throws `SyntaxError` for a record whose state has the wrong shape.
+   */
+  loadHeads?(section: SectionKey): Promise<StoredHead[]>;
+  /**
+   * The records at `rows` (from `loadHeads`), by row; a row since replaced or dropped is missing
+   * or holds another path (the caller compares). Cheaper than `loadPaths` for files in an order
+   * of their own: no lookup by path.
+   */
+  loadRows?(section: SectionKey, rows: readonly number[]): Promise<Map<number, CatalogRecord>>;
   save(section: SectionKey, changes: SectionChanges): Promise<void>;
   /**
    * Where each save is cheap (one transaction), a refresh saves changed records in batches of
@@ -128,6 +156,8 @@ export interface CatalogStore {
   loadFolders?(): Promise<FolderSnapshot>;
   /** Puts `folders` (by path), drops `remove`, and sets the full checks given. */
   saveFolders?(folders: readonly FolderRecord[], remove: readonly string[], fullChecks: ReadonlyMap<string, number>): Promise<void>;
+  /** The listing section's rows (list-row.ts), where a store keeps them: a listing read in order without loading records. */
+  readonly listRows?: ListRowStore;
   /** Candidate documents for an FTS5 MATCH expression, newest first, `limit` from `offset` on. */
   searchDocs?(expression: string, offset: number, limit: number): Promise<IndexedDoc[]>;
   clear(): Promise<void>;

@@ -6,13 +6,16 @@
 import type { Catalog } from "../catalog/catalog.ts";
 import type { SessionDirChoice, StorageEnv } from "../core/storage/layout.ts";
 import type { FileSystem } from "../io/file-system.ts";
+import { GarbageHint } from "../io/collect-garbage.ts";
 import { versioned } from "../query/json-version.ts";
 import { type CatalogUse, createQueryEnv, type QueryEnv, type QueryReport } from "../query/env.ts";
 import { type Colors, createColors } from "../render/colors.ts";
 import { printable } from "../render/control-chars.ts";
+import { PrettyJsonArray } from "../render/pretty-json-stream.ts";
 import type { CliDeps } from "./deps.ts";
 import { colorEnabled } from "./output/color-choice.ts";
 import { startProgress } from "./progress.ts";
+import { writeJsonArray } from "./output/json-array.ts";
 
 /** The global flags of SPEC §4. */
 export interface GlobalOptions {
@@ -92,17 +95,27 @@ export class CliContext implements QueryEnv {
    */
   outRawJson(value: unknown): void {
     if (!Array.isArray(value) || value.length === 0) return this.deps.stdout(JSON.stringify(value, null, 2) + "\n");
-    let piece = "[";
-    for (const [i, element] of value.entries()) {
-      // Inside an array, what JSON leaves out of an object (undefined, a function) is null.
-      const text = JSON.stringify(element, null, 2) ?? "null";
-      piece += `${i === 0 ? "" : ","}\n  ${text.replaceAll("\n", "\n  ")}`;
+    writeJsonArray(value, (text) => this.deps.stdout(text));
+  }
+
+  /**
+   * Prints `{ ...value, [key]: items }` as `outJson` prints it (the same text), its last member
+   * `key` an item at a time in pieces of about 64 KB: a 146k-row tree is never one string.
+   */
+  outJsonItems(value: Record<string, unknown>, key: string, items: Iterable<unknown>): void {
+    const json = new PrettyJsonArray(versioned({ ...value, [key]: [] }) as Record<string, unknown>, key);
+    let piece = "";
+    // Each item's text is garbage once written: collected young as the pieces go.
+    const hint = new GarbageHint(4 * 1024 * 1024, true);
+    for (const item of items) {
+      piece += json.item(item);
       if (piece.length >= 65536) {
         this.deps.stdout(piece);
+        hint.read(piece.length);
         piece = "";
       }
     }
-    this.deps.stdout(piece + "\n]\n");
+    this.deps.stdout(piece + json.end() + "\n");
   }
 
   /** A note for people on stderr; silenced by `-q`. Control characters (from files) are made visible. */

@@ -10,6 +10,7 @@ interface BunStatement {
   all(...params: SqlValue[]): Record<string, unknown>[];
   get(...params: SqlValue[]): Record<string, unknown> | null;
   values(...params: SqlValue[]): unknown[][];
+  iterate(...params: SqlValue[]): IterableIterator<Record<string, unknown>>;
 }
 
 interface BunDatabase {
@@ -33,6 +34,7 @@ export async function openBunSqlite(path: string): Promise<SqliteDb> {
         all: (...params) => statement.all(...params),
         get: (...params) => statement.get(...params) ?? undefined,
         values: (...params) => statement.values(...params),
+        iterate: (...params) => statement.iterate(...params),
       };
     },
     close: () => db.close(),

@@ -6,7 +6,9 @@
  */
 import type { SqliteDb, SqliteStatement, SqlValue } from "./sqlite-db.ts";
 
-export interface NodeStatement extends Omit<SqliteStatement, "values"> {
+export interface NodeStatement extends Omit<SqliteStatement, "values" | "iterate"> {
+  /** Node ≥ 22.13 and Deno; before, rows come from `all`. */
+  iterate?(...params: SqlValue[]): IterableIterator<Record<string, unknown>>;
   /** Node ≥ 24 and Deno: `all` and `get` give arrays while set. */
   setReturnArrays?(enabled: boolean): void;
 }
@@ -61,6 +63,7 @@ export async function openNodeSqlite(path: string): Promise<SqliteDb> {
         all: (...params) => statement.all(...params),
         get: (...params) => statement.get(...params),
         values: (...params) => arrayRows(statement, params),
+        iterate: (...params) => statement.iterate ? statement.iterate(...params) : statement.all(...params)[Symbol.iterator](),
       };
     },
     close: () => db.close(),

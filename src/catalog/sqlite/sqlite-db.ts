@@ -14,6 +14,8 @@ export interface SqliteStatement {
   get(...params: SqlValue[]): Record<string, unknown> | undefined;
   /** Rows as arrays of column values, in the order selected: cheaper than objects for many rows. */
   values(...params: SqlValue[]): unknown[][];
+  /** Rows one at a time, as objects: a long result is never held whole. */
+  iterate(...params: SqlValue[]): IterableIterator<Record<string, unknown>>;
 }
 
 /** An open database. */

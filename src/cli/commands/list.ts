@@ -3,12 +3,11 @@
  * table for people, JSON or NDJSON for scripts.
  * @module
  */
-import { tildePath } from "../../core/storage/paths.ts";
-import { LIST_SORTS, type ListSort, listSessions } from "../../query/list.ts";
+import { LIST_SORTS, type ListOptions, type ListSort, listSessions } from "../../query/list.ts";
+import { rowJson, withListedRows } from "../../query/list-rows.ts";
 import type { CommandSpec } from "../command.ts";
-import { relativeAge } from "../output/age.ts";
-import { tableLines } from "../output/table.ts";
-import { oneLine } from "../../render/control-chars.ts";
+import { writeJsonArray } from "../output/json-array.ts";
+import { mapped, printListedTable, printTable, writeLines } from "./list-table.ts";
 
 export const listCommand: CommandSpec = {
   name: "list",
@@ -34,7 +33,7 @@ export const listCommand: CommandSpec = {
   async run(ctx, _args, opts) {
     const table = !opts.ndjson && !ctx.json;
     const query = typeof opts.search === "string" ? opts.search : undefined;
-    const { value: sessions, shortIds } = await listSessions(ctx, {
+    const options: ListOptions = {
       all: Boolean(opts.all),
       sort: String(opts.sort ?? "modified") as ListSort,
       named: Boolean(opts.named),
@@ -45,49 +44,52 @@ export const listCommand: CommandSpec = {
       tz: typeof opts.tz === "string" ? opts.tz : undefined,
       limit: opts.limit === undefined ? undefined : String(opts.limit),
       shortIds: table,
-    });
+    };
+    const write = (text: string) => ctx.deps.stdout(text);
+    const target = { colors: ctx.color, width: ctx.width, now: ctx.deps.now(), home: ctx.deps.storage.home, write };
     // Found nothing: exit 1 in every output mode (SPEC §4), with an empty array for --json.
-    const found = sessions.length === 0 ? 1 : 0;
-    if (opts.ndjson) {
-      for (const s of sessions) ctx.deps.stdout(JSON.stringify(s) + "\n");
-      return found;
-    }
-    if (ctx.json) {
-      ctx.outJson(sessions);
-      return found;
-    }
-    if (sessions.length === 0) {
-      const what = query !== undefined ? `No sessions match ${JSON.stringify(query)}` : opts.named ? "No named sessions" : "No sessions";
-      const when = [
-        typeof opts.model === "string" ? ` by a model matching ${JSON.stringify(opts.model)}` : "",
-        typeof opts.since === "string" ? ` modified since ${opts.since}` : "",
-        typeof opts.until === "string" ? ` modified until ${opts.until}` : "",
-      ].join("");
-      ctx.note(opts.all ? `${what}${when}.` : `${what}${when} for ${ctx.cwd}; try --all`);
-      return 1;
-    }
-    const now = ctx.deps.now();
-    const home = ctx.deps.storage.home;
-    const rows = sessions.map((s) => {
-      const title = oneLine(s.name ?? s.firstMessage);
-      // Ids and cwds come from the file: control characters never reach the terminal.
-      const row = [relativeAge(new Date(s.modified ?? NaN), now), String(s.messageCount), oneLine(shortIds!.get(s.id)!)];
-      if (opts.all) row.push(oneLine(tildePath(s.cwd, home)));
-      row.push(title);
-      return row;
-    });
-    const c = ctx.color;
-    const columns = [{ right: true, style: c.dim }, { right: true }, { style: c.cyan }, ...(opts.all ? [{ style: c.dim, shrink: true, cutStart: true }] : []), { flex: true }];
-    // Printed in pieces of about 64 KB: one write per line was 25,000 writes for every session.
-    let piece = "";
-    for (const line of tableLines(rows, columns, ctx.width)) {
-      piece += line + "\n";
-      if (piece.length >= 65536) {
-        ctx.deps.stdout(piece);
-        piece = "";
+    const none = () => {
+      if (table) {
+        const what = query !== undefined ? `No sessions match ${JSON.stringify(query)}` : opts.named ? "No named sessions" : "No sessions";
+        const when = [
+          typeof opts.model === "string" ? ` by a model matching ${JSON.stringify(opts.model)}` : "",
+          typeof opts.since === "string" ? ` modified since ${opts.since}` : "",
+          typeof opts.until === "string" ? ` modified until ${opts.until}` : "",
+        ].join("");
+        ctx.note(opts.all ? `${what}${when}.` : `${what}${when} for ${ctx.cwd}; try --all`);
       }
+      return 1;
+    };
+    // Read in order from the catalog's rows where it keeps them: nothing is held whole.
+    const streamed = await withListedRows(ctx, options, async (listed) => {
+      let count: number;
+      if (opts.ndjson) count = writeLines(mapped(listed.rows(), (row) => JSON.stringify(rowJson(row))), write);
+      else if (ctx.json) count = writeJsonArray(mapped(listed.rows(), rowJson), write);
+      else if (options.limit === undefined) count = printListedTable(listed, Boolean(opts.all), target);
+      else {
+        const page = [...listed.rows()];
+        const ids = new Set(page.map((row) => row.id));
+        const shorts = listed.shortIds((id) => ids.has(id));
+        count = page.length;
+        if (count > 0) printTable(page.map((row) => ({ ...row, short: shorts.get(row.id)! })), Boolean(opts.all), target);
+      }
+      return count === 0 ? none() : 0;
+    });
+    if (streamed !== undefined) return streamed;
+    const { value: sessions, shortIds } = await listSessions(ctx, options);
+    if (opts.ndjson) writeLines(mapped(sessions, (s) => JSON.stringify(s)), write);
+    else if (ctx.json) ctx.outJson(sessions);
+    else {
+      const rows = sessions.map((s) => ({
+        modified: new Date(s.modified ?? NaN).getTime(),
+        messages: s.messageCount,
+        cwd: s.cwd,
+        name: s.name,
+        first: s.firstMessage,
+        short: shortIds!.get(s.id)!,
+      }));
+      printTable(rows, Boolean(opts.all), target);
     }
-    if (piece !== "") ctx.deps.stdout(piece);
-    return 0;
+    return sessions.length === 0 ? none() : 0;
   },
 };

@@ -74,17 +74,20 @@ export function formatTable(rows: string[][], columns: Column[], maxWidth = Infi
 }
 
 /**
- * `formatTable`'s lines one at a time, each made when it is taken: a long listing is printed
- * without all its lines held at once.
+ * The column (index) whose cells are not measured: in a pipe (no width), a last column aligned
+ * left is printed as it is. -1 when every column is measured.
  */
-export function* tableLines(rows: string[][], columns: Column[], maxWidth = Infinity): Generator<string> {
-  // Each cell is measured once: measuring is what a long listing spends its time on. In a pipe
-  // (no width), a last column aligned left is printed as it is: its cells are never measured.
+export function unmeasuredColumn(columns: readonly Column[], maxWidth: number): number {
   const last = columns.length - 1;
-  const unmeasured = !Number.isFinite(maxWidth) && last >= 0 && !columns[last].right ? last : -1;
-  const cellWidths = rows.map((row) => columns.map((_, i) => (i === unmeasured ? 0 : textWidth(row[i] ?? ""))));
-  // A reduce, not Math.max(...rows): a spread of 100k+ rows overflows the stack.
-  const widths = columns.map((_, i) => cellWidths.reduce((widest, row) => Math.max(widest, row[i]), 0));
+  return !Number.isFinite(maxWidth) && last >= 0 && !columns[last].right ? last : -1;
+}
+
+/**
+ * The width each column is laid out at, from the widest cell of each (`widest`, 0 for the
+ * unmeasured column): the columns that give way share what the others leave of `maxWidth`.
+ */
+export function columnWidths(widest: readonly number[], columns: readonly Column[], maxWidth: number): number[] {
+  const widths = [...widest];
   const giving = columns.map((c, i) => (c.flex || c.shrink ? i : -1)).filter((i) => i >= 0);
   const total = widths.reduce((sum, w) => sum + w, 0) + 2 * (columns.length - 1);
   if (giving.length > 0 && Number.isFinite(maxWidth) && total > maxWidth) {
@@ -93,27 +96,58 @@ export function* tableLines(rows: string[][], columns: Column[], maxWidth = Infi
     const shares = shareWidth(giving.map((i) => widths[i]), room);
     giving.forEach((column, k) => (widths[column] = shares[k]));
   }
-  for (const [r, row] of rows.entries()) {
-    const line = columns.map((column, i) => {
-      const last = i === columns.length - 1;
-      const text = row[i] ?? "";
-      const fits = cellWidths[r][i] <= widths[i];
-      const cell = fits ? text : column.cutStart ? cutStart(text, widths[i]) : truncate(text, widths[i]);
-      const cellWidth = fits ? cellWidths[r][i] : textWidth(cell);
-      const padded = last && !column.right ? cell : pad(cell, widths[i], column.right, cellWidth);
-      return { text: padded, width: last && !column.right ? cellWidth : Math.max(widths[i], cellWidth), style: column.style };
-    });
+  return widths;
+}
+
+/**
+ * How wide a column that gives way needs to be measured: any width from this one on lays the
+ * table out alike (it is past all the room there is to share), so a caller finding the widest
+ * cell may stop there.
+ */
+export function widthCap(columns: readonly Column[], maxWidth: number): number {
+  return Math.max(maxWidth + 1, MIN_SHARE * columns.filter((c) => c.flex || c.shrink).length);
+}
+
+/** The cell widths of `row` as `tableLine` wants them (0 for the unmeasured column). */
+export function cellWidths(row: readonly string[], columns: readonly Column[], unmeasured: number): number[] {
+  return columns.map((_, i) => (i === unmeasured ? 0 : textWidth(row[i] ?? "")));
+}
+
+/** One line of a table laid out at `widths` (`columnWidths`), from a row and its `cellWidths`. */
+export function tableLine(row: readonly string[], cells: readonly number[], columns: readonly Column[], widths: readonly number[], maxWidth: number): string {
+  // One pass, no object per cell: a long listing makes a line per session.
+  let out = "";
+  let used = 0;
+  const last = columns.length - 1;
+  for (let i = 0; i <= last; i++) {
+    const column = columns[i];
+    const unpadded = i === last && !column.right;
+    const text = row[i] ?? "";
+    const fits = cells[i] <= widths[i];
+    const cell = fits ? text : column.cutStart ? cutStart(text, widths[i]) : truncate(text, widths[i]);
+    const cellWidth = fits ? cells[i] : textWidth(cell);
+    const padded = unpadded ? cell : pad(cell, widths[i], column.right, cellWidth);
+    const width = unpadded ? cellWidth : Math.max(widths[i], cellWidth);
     // Still too wide (fixed columns alone overflow): cut the line rather than let it wrap.
-    let used = 0;
-    const parts: string[] = [];
-    for (const [i, { text, width, style }] of line.entries()) {
-      const sep = i === 0 ? "" : "  ";
-      const room = maxWidth - used - sep.length;
-      if (room <= 0) break;
-      const cell = width > room ? truncate(text, room) : text;
-      parts.push(sep + (style ? style(cell) : cell));
-      used += sep.length + (width > room ? textWidth(cell) : width);
-    }
-    yield parts.join("").trimEnd();
+    const sep = i === 0 ? "" : "  ";
+    const room = maxWidth - used - sep.length;
+    if (room <= 0) break;
+    const shown = width > room ? truncate(padded, room) : padded;
+    out += sep + (column.style ? column.style(shown) : shown);
+    used += sep.length + (width > room ? textWidth(shown) : width);
   }
+  return out.trimEnd();
+}
+
+/**
+ * `formatTable`'s lines one at a time, each made when it is taken: a long listing is printed
+ * without all its lines held at once.
+ */
+export function* tableLines(rows: string[][], columns: Column[], maxWidth = Infinity): Generator<string> {
+  // Each cell is measured once: measuring is what a long listing spends its time on.
+  const unmeasured = unmeasuredColumn(columns, maxWidth);
+  const cells = rows.map((row) => cellWidths(row, columns, unmeasured));
+  // A reduce, not Math.max(...rows): a spread of 100k+ rows overflows the stack.
+  const widths = columnWidths(columns.map((_, i) => cells.reduce((widest, row) => Math.max(widest, row[i]), 0)), columns, maxWidth);
+  for (const [r, row] of rows.entries()) yield tableLine(row, cells[r], columns, widths, maxWidth);
 }

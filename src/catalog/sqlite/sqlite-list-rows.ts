@@ -1,0 +1,162 @@
+/**
+ * The listing rows of the SQLite store (list-row.ts): one flat row per listing record, read
+ * in a listing's sort order a row at a time. They are written with the records, in the same
+ * transaction; triggers on `records` mark the path of every listing record written by anyone
+ * (an older pi-session that knows no rows, too) as dirty, and a run makes the rows of dirty
+ * paths anew from their records before it reads any (`sync`).
+ * @module
+ */
+import type { CatalogRecord, RecordStamp, SectionKey } from "../store.ts";
+import { LIST_ROW_SECTION, type ListRow, type ListRowStore, soundListRow, type ByIdRow, type OrderedRow, type RowOrder } from "../list-row.ts";
+import type { SqliteDb, SqliteStatement } from "./sqlite-db.ts";
+
+export const LIST_ROW_TABLE_NAMES = ["list_rows", "list_dirty"];
+
+export const LIST_ROW_TABLES = `
+CREATE TABLE IF NOT EXISTS list_rows (
+  path TEXT PRIMARY KEY, version INTEGER NOT NULL, size INTEGER NOT NULL, mtime REAL NOT NULL, id TEXT, cwd TEXT NOT NULL,
+  name TEXT, parent TEXT, created REAL, modified REAL, messages INTEGER NOT NULL, first TEXT NOT NULL, bad TEXT, odd INTEGER NOT NULL);
+CREATE TABLE IF NOT EXISTS list_dirty (path TEXT PRIMARY KEY);
+CREATE TRIGGER IF NOT EXISTS list_dirty_insert AFTER INSERT ON records WHEN new.section = '${LIST_ROW_SECTION}'
+  BEGIN INSERT OR IGNORE INTO list_dirty (path) VALUES (new.path); END;
+CREATE TRIGGER IF NOT EXISTS list_dirty_update AFTER UPDATE ON records WHEN new.section = '${LIST_ROW_SECTION}' OR old.section = '${LIST_ROW_SECTION}'
+  BEGIN INSERT OR IGNORE INTO list_dirty (path) VALUES (old.path); INSERT OR IGNORE INTO list_dirty (path) VALUES (new.path); END;
+CREATE TRIGGER IF NOT EXISTS list_dirty_delete AFTER DELETE ON records WHEN old.section = '${LIST_ROW_SECTION}'
+  BEGIN INSERT OR IGNORE INTO list_dirty (path) VALUES (old.path); END;`;
+
+/** The rows of direct children of the folders of a JSON array (`?1`), of version `?2`, that are sessions. */
+const IN_FOLDERS = `FROM json_each(?1) f JOIN list_rows l ON l.path >= f.value || '/' AND l.path < f.value || '0'
+  WHERE l.version = ?2 AND l.id IS NOT NULL AND instr(substr(l.path, length(f.value) + 2), '/') = 0`;
+const ORDERS: Record<RowOrder, string> = {
+  modified: "l.modified DESC, f.key, l.path DESC",
+  messages: "l.messages DESC, l.modified DESC, f.key, l.path DESC",
+};
+
+/** Paths whose rows are made anew per transaction. */
+const SYNC_SLICE = 500;
+
+/** What the rows need of their store: records by path, and a transaction. */
+export interface ListRowHost {
+  load(section: SectionKey, paths: readonly string[]): Map<string, CatalogRecord>;
+  transaction(work: () => void): void;
+}
+
+/** The listing rows of one SQLite database. */
+export class SqliteListRows implements ListRowStore {
+  #db: SqliteDb;
+  #host: ListRowHost;
+  #put: SqliteStatement | undefined;
+
+  constructor(db: SqliteDb, host: ListRowHost) {
+    this.#db = db;
+    this.#host = host;
+  }
+
+  sync(section: SectionKey): void {
+    for (let paths = this.dirty(); paths.length > 0; paths = this.dirty()) {
+      const records = this.#host.load(section, paths);
+      this.#host.transaction(() => {
+        this.remove(paths);
+        this.put([...records.values()].flatMap((record) => soundListRow(section, record) ?? []), section.version);
+      });
+    }
+  }
+
+  /** Marks every listing record dirty: their rows are made at the next `sync` (a store that had no rows). */
+  markAll(): void {
+    this.#db.exec(`INSERT OR IGNORE INTO list_dirty (path) SELECT path FROM records WHERE section = '${LIST_ROW_SECTION}'`);
+  }
+
+  /** Puts the rows of records just saved (inside the store's transaction), and clears their paths' dirt. */
+  put(rows: readonly ListRow[], version: number): void {
+    this.#put ??= this.#db.prepare("INSERT OR REPLACE INTO list_rows (path, version, size, mtime, id, cwd, name, parent, created, modified, messages, first, bad, odd) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
+    const clean = this.#db.prepare("DELETE FROM list_dirty WHERE path = ?");
+    for (const r of rows) {
+      this.#put.run(r.path, version, r.size, r.mtimeMs, r.id, r.cwd, r.name, r.parent, r.created, r.modified, r.messages, r.first, r.badHeader, r.odd ? 1 : 0);
+      clean.run(r.path);
+    }
+  }
+
+  /** Drops the rows of records just removed (inside the store's transaction), and their paths' dirt. */
+  remove(paths: readonly string[]): void {
+    const drop = this.#db.prepare("DELETE FROM list_rows WHERE path = ?");
+    const clean = this.#db.prepare("DELETE FROM list_dirty WHERE path = ?");
+    for (const path of paths) {
+      drop.run(path);
+      clean.run(path);
+    }
+  }
+
+  /** Up to `limit` dirty paths. */
+  dirty(limit = SYNC_SLICE): string[] {
+    return this.#db.prepare("SELECT path FROM list_dirty LIMIT ?").values(limit).map((row) => String(row[0]));
+  }
+
+  clear(): void {
+    this.#db.exec("DELETE FROM list_rows; DELETE FROM list_dirty;");
+  }
+
+  /**
+   * The stamps of the rows under `dir` (at any depth), and whether any of them is odd (see
+   * `ListRow.odd`): what a refresh compares the files with.
+   */
+  stamps(version: number, dir: string): { stamps: Map<string, RecordStamp>; odd: boolean; bad: boolean } {
+    const rows = this.#db.prepare("SELECT path, size, mtime, odd, bad IS NOT NULL FROM list_rows WHERE path >= ? AND path < ? AND version = ?")
+      .values(dir + "/", dir + "0", version);
+    const stamps = new Map<string, RecordStamp>();
+    let odd = false;
+    let bad = false;
+    for (const [path, size, mtime, isOdd, isBad] of rows) {
+      stamps.set(path as string, { size: Number(size), mtimeMs: Number(mtime) });
+      if (Number(isOdd) !== 0) odd = true;
+      if (Number(isBad) !== 0) bad = true;
+    }
+    return { stamps, odd, bad };
+  }
+
+  *ordered(version: number, folders: readonly string[], order: RowOrder, full: boolean): Generator<OrderedRow> {
+    const columns = full ? "l.path, l.parent, l.created" : "'' AS path, NULL AS parent, NULL AS created";
+    const statement = this.#db.prepare(
+      `SELECT ${columns}, l.id, l.cwd, l.name, l.modified, l.messages, l.first ${IN_FOLDERS} ORDER BY ${ORDERS[order]}`,
+    );
+    for (const row of statement.iterate(JSON.stringify(folders), version)) {
+      yield {
+        path: row.path as string,
+        id: row.id as string,
+        cwd: row.cwd as string,
+        name: row.name as string | null,
+        parent: row.parent as string | null,
+        created: row.created === null ? null : Number(row.created),
+        modified: Number(row.modified),
+        messages: Number(row.messages),
+        first: row.first as string,
+      };
+    }
+  }
+
+  *byId(version: number, folders: readonly string[], wanted: { path: boolean; first: boolean }): Generator<ByIdRow> {
+    const statement = this.#db.prepare(
+      `SELECT ${wanted.path ? "l.path" : "''"} AS path, l.id, l.cwd, l.name, l.modified, l.messages, ${wanted.first ? "l.first" : "''"} AS first
+        ${IN_FOLDERS} ORDER BY l.id`,
+    );
+    for (const row of statement.iterate(JSON.stringify(folders), version)) {
+      yield {
+        path: row.path as string,
+        id: row.id as string,
+        cwd: row.cwd as string,
+        name: row.name as string | null,
+        modified: Number(row.modified),
+        messages: Number(row.messages),
+        first: row.first as string,
+      };
+    }
+  }
+
+  /** Files directly in `folders` whose line 1 is a session header that cannot be used, and why: in the folders' order. */
+  badHeaders(version: number, folders: readonly string[]): [string, string][] {
+    return this.#db.prepare(
+      `SELECT l.path, l.bad FROM json_each(?1) f JOIN list_rows l ON l.path >= f.value || '/' AND l.path < f.value || '0'
+        WHERE l.version = ?2 AND l.bad IS NOT NULL AND instr(substr(l.path, length(f.value) + 2), '/') = 0 ORDER BY f.key, l.path DESC`,
+    ).values(JSON.stringify(folders), version).map(([path, why]) => [String(path), String(why)]);
+  }
+}

@@ -1,0 +1,166 @@
+/**
+ * The table `list` prints: its columns and cells, laid out over the whole listing, and printed
+ * from the catalog's rows (src/query/list-rows.ts) in two passes, one to measure the columns
+ * and one to print, so that no more than a piece of the table is held at a time.
+ * @module
+ */
+import type { OrderedRow } from "../../catalog/list-row.ts";
+import { collectGarbage } from "../../io/collect-garbage.ts";
+import { tildePath } from "../../core/storage/paths.ts";
+import type { ListedRows } from "../../query/list-rows.ts";
+import type { Colors } from "../../render/colors.ts";
+import { oneLine } from "../../render/control-chars.ts";
+import { textWidth } from "../../render/text-width.ts";
+import { SortedPrefixes } from "../../render/unique-prefix.ts";
+import { relativeAge } from "../output/age.ts";
+import { type Column, columnWidths, tableLine, tableLines, unmeasuredColumn, widthCap } from "../output/table.ts";
+
+/** Rows printed between two hints to collect garbage. */
+const GC_EVERY = 4096;
+
+/** Lines are printed in pieces of about this many characters (one write per line was 25,000 writes). */
+const PIECE = 65536;
+
+/** The columns: age, messages, id, (with `all`) cwd, and the name or first message. */
+export function listColumns(c: Colors, all: boolean): Column[] {
+  return [{ right: true, style: c.dim }, { right: true }, { style: c.cyan }, ...(all ? [{ style: c.dim, shrink: true, cutStart: true }] : []), { flex: true }];
+}
+
+/** What a row of the table shows of a session. */
+export type ListedSession = Pick<OrderedRow, "modified" | "messages" | "cwd" | "name" | "first">;
+
+/** The cells of one session's row; `short` is its printed id. */
+export function listCells(s: ListedSession, short: string, now: Date, home: string, all: boolean): string[] {
+  // Ids and cwds come from the file: control characters never reach the terminal.
+  const row = [relativeAge(new Date(s.modified ?? NaN), now), String(s.messages), oneLine(short)];
+  if (all) row.push(oneLine(tildePath(s.cwd, home)));
+  row.push(oneLine(s.name ?? s.first));
+  return row;
+}
+
+/** Writes `lines` through `write` in pieces; gives how many lines. */
+export function writeLines(lines: Iterable<string>, write: (text: string) => void): number {
+  let piece = "";
+  let count = 0;
+  for (const line of lines) {
+    piece += line + "\n";
+    count++;
+    if (piece.length >= PIECE) {
+      write(piece);
+      piece = "";
+    }
+  }
+  if (piece !== "") write(piece);
+  return count;
+}
+
+/** `items` through `f`, one at a time. */
+export function* mapped<T, U>(items: Iterable<T>, f: (item: T) => U): Generator<U> {
+  for (const item of items) yield f(item);
+}
+
+/** Prints the table of `sessions` (held: a page, or a listing made without rows), each with its printed id. */
+export function printTable(sessions: readonly (ListedSession & { short: string })[], all: boolean, to: TableTarget): void {
+  const columns = listColumns(to.colors, all);
+  writeLines(tableLines(sessions.map((s) => listCells(s, s.short, to.now, to.home, all)), columns, to.width), to.write);
+}
+
+/** Where the table goes and how it looks. */
+export interface TableTarget {
+  colors: Colors;
+  width: number;
+  now: Date;
+  home: string;
+  write: (text: string) => void;
+}
+
+/** A cache of `make` by key, for the cells that recur across rows (ages, cwds). */
+function cached<K, V>(make: (key: K) => V): (key: K) => V {
+  const values = new Map<K, V>();
+  return (key) => {
+    let value = values.get(key);
+    if (value === undefined) values.set(key, value = make(key));
+    return value;
+  };
+}
+
+/**
+ * Prints the table of every listed session of `listed` (no `limit`): a first pass by id finds
+ * the short ids and each column's widest cell, the second prints the rows in order. Gives how
+ * many sessions were printed (nothing is printed for none). The same lines as `printTable`.
+ */
+export function printListedTable(listed: ListedRows, all: boolean, to: TableTarget): number {
+  const columns = listColumns(to.colors, all);
+  const unmeasured = unmeasuredColumn(columns, to.width);
+  const last = columns.length - 1;
+  const cap = widthCap(columns, to.width);
+  const widest = columns.map(() => 0);
+  // Cells that recur are made and measured once: [text, width].
+  // An age is a count of whole minutes back from now (relativeAge): one per minute is made.
+  const ages = new Map<number, readonly [string, number]>();
+  const nowMs = to.now.getTime();
+  const ageOf = (modified: number) => {
+    const minutes = Math.floor(Math.max(0, (nowMs - modified) / 1000) / 60);
+    let found = ages.get(minutes);
+    if (found === undefined) {
+      const text = relativeAge(new Date(modified), to.now);
+      ages.set(minutes, found = [text, textWidth(text)]);
+    }
+    return found;
+  };
+  const cwd = cached((path: string) => {
+    const text = oneLine(tildePath(path, to.home));
+    return [text, textWidth(text)] as const;
+  });
+  const prefixes = new SortedPrefixes();
+  let count = 0;
+  for (const [row, shown] of listed.byId(unmeasured !== last)) {
+    prefixes.push(row.id, shown);
+    if (!shown) continue;
+    count++;
+    widest[0] = Math.max(widest[0], ageOf(row.modified)[1]);
+    widest[1] = Math.max(widest[1], String(row.messages).length);
+    if (all) widest[3] = Math.max(widest[3], cwd(row.cwd)[1]);
+    // The title is measured only where it can be the widest (no cell is wider than twice its length) and matters (below `cap`).
+    const title = row.name ?? row.first;
+    if (unmeasured !== last && widest[last] < cap && 2 * title.length > widest[last]) {
+      widest[last] = Math.min(cap, Math.max(widest[last], textWidth(oneLine(title))));
+    }
+  }
+  // Printed ids by id: how many characters of it (the text and width are made again in the second pass).
+  const shorts = new Map<string, number>();
+  for (const [id, short] of prefixes.end()) {
+    shorts.set(id, short.length);
+    widest[2] = Math.max(widest[2], textWidth(oneLine(short)));
+  }
+  if (count === 0) return 0;
+  const widths = columnWidths(widest, columns, to.width);
+  // The garbage of a pass (a string per cell of 25,000 rows) is let go before the next one.
+  collectGarbage();
+  const lines = function* () {
+    const cells: string[] = [];
+    const cellWidths: number[] = [];
+    let made = 0;
+    for (const row of listed.rows(false)) {
+      if (++made % GC_EVERY === 0) collectGarbage(true);
+      const [ageText, ageWidth] = ageOf(row.modified);
+      const messages = String(row.messages);
+      const short = oneLine(row.id.slice(0, shorts.get(row.id)!));
+      const shortWidth = textWidth(short);
+      cells.length = cellWidths.length = 0;
+      cells.push(ageText, messages, short);
+      cellWidths.push(ageWidth, messages.length, shortWidth);
+      if (all) {
+        const [text, width] = cwd(row.cwd);
+        cells.push(text);
+        cellWidths.push(width);
+      }
+      const title = oneLine(row.name ?? row.first);
+      cells.push(title);
+      cellWidths.push(unmeasured === last ? 0 : textWidth(title));
+      yield tableLine(cells, cellWidths, columns, widths, to.width);
+    }
+  };
+  writeLines(lines(), to.write);
+  return count;
+}

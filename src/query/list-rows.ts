@@ -1,0 +1,126 @@
+/**
+ * `list` read from the catalog's listing rows (src/catalog/list-row.ts): the sessions come in
+ * their sort order a row at a time, straight from SQLite, so that neither the records nor the
+ * sessions are ever all held; unchanged folders cost no work per file. Same sessions, same
+ * order, same values as `listSessions`, where the store keeps rows and the options allow
+ * (no `search`, `model` or `cursor`; sorted by `modified` or `messages`); elsewhere the caller
+ * takes `listSessions`.
+ * @module
+ */
+import type { Catalog } from "../catalog/catalog.ts";
+import type { ByIdRow, OrderedRow, RowOrder } from "../catalog/list-row.ts";
+import type { RowsRefresh } from "../catalog/refresh-rows.ts";
+import { inCwd } from "../catalog/list-cached.ts";
+import { onOrAfter, onOrBefore } from "../core/stats/date-bound.ts";
+import { localDays } from "../core/stats/time-buckets.ts";
+import { listingDigest } from "../core/digest/listing-digest.ts";
+import { joinPath } from "../core/storage/paths.ts";
+import { collectGarbage } from "../io/collect-garbage.ts";
+import { oneLine } from "../render/control-chars.ts";
+import { SortedPrefixes } from "../render/unique-prefix.ts";
+import { dateOption, timeZoneOption } from "./date-options.ts";
+import type { QueryEnv } from "./env.ts";
+import { checkLimit, LIST_SORTS, type ListOptions, type SessionJson } from "./list.ts";
+import { scopePlaces, withCatalog } from "./scope.ts";
+
+/** A listing to read, as many times as wanted, while its catalog is open. */
+export interface ListedRows {
+  /** The listed sessions in order (filters and `limit` applied); without `full`, no path, parent or created. */
+  rows(full?: boolean): Generator<OrderedRow>;
+  /**
+   * Every known session (with `shortIds`: of every project, or the whole custom session dir),
+   * by id, and whether it is listed (`rows` gives it, `limit` aside); `first` only `withFirst`
+   * (else ""), and no path.
+   */
+  byId(withFirst: boolean): Generator<[ByIdRow, boolean]>;
+  /** Shortest unique prefixes (`uniquePrefixesAmong` every known id) of the ids that `keep` accepts. */
+  shortIds(keep: (id: string, listed: boolean) => boolean): Map<string, string>;
+}
+
+/** A row as `list --json` gives it (what `sessionJson` makes of the same session). */
+export function rowJson(row: OrderedRow): SessionJson {
+  return {
+    path: row.path,
+    id: row.id,
+    cwd: row.cwd,
+    name: row.name,
+    parentSessionPath: row.parent,
+    created: row.created === null ? null : new Date(row.created).toISOString(),
+    modified: new Date(row.modified).toISOString(),
+    messageCount: row.messages,
+    firstMessage: row.first,
+  };
+}
+
+/** Lists `dir` through the catalog and brings its rows up to date, with progress; gives the folders listed. */
+async function refreshListing(env: QueryEnv, catalog: Catalog, dir: string, nested: boolean): Promise<{ refreshed: RowsRefresh | undefined; folders: string[] }> {
+  const listing = await catalog.listFiles(dir, nested);
+  const progress = env.report.progress("Reading sessions");
+  try {
+    const refreshed = await catalog.refreshRows(listingDigest, listing, dir, { onProgress: (done, total) => progress.update(done, total) });
+    return { refreshed, folders: listing.folders };
+  } finally {
+    progress.end();
+  }
+}
+
+/**
+ * Runs `work` over the listing of `options` read from the catalog's rows, and gives its result;
+ * undefined (nothing done, nothing printed) where rows cannot give it: call `listSessions`.
+ * Throws the same errors as `listSessions` for bad options.
+ */
+export async function withListedRows<T>(env: QueryEnv, options: ListOptions, work: (listed: ListedRows) => Promise<T>): Promise<T | undefined> {
+  const sort = options.sort ?? "modified";
+  if (options.search !== undefined || options.model?.trim() || options.cursor !== undefined) return undefined;
+  if (!(LIST_SORTS as readonly string[]).includes(sort) || (sort !== "modified" && sort !== "messages")) return undefined;
+  const limit = checkLimit(options.limit);
+  const since = dateOption(env, "since", options.since);
+  const until = dateOption(env, "until", options.until);
+  const day = localDays(timeZoneOption(options.tz));
+  return withCatalog(env, async (catalog) => {
+    const rowStore = catalog.store?.listRows;
+    if (!rowStore) return undefined;
+    const all = Boolean(options.all);
+    const choice = await env.sessionDir();
+    const places = await scopePlaces(env, all);
+    // Short ids are unique among every project's sessions: then every project is listed.
+    const everywhere = all || Boolean(options.shortIds);
+    const dir = everywhere ? (choice.custom ? choice.dir : joinPath(env.agentDir, "sessions")) : places.dirs[0];
+    // Only the folders are kept past the refresh: the listing's paths go with its garbage.
+    const { refreshed, folders } = await refreshListing(env, catalog, dir, everywhere && !choice.custom);
+    if (!refreshed || refreshed.odd) return undefined;
+    // The stamps compared are garbage now: let them go before the rows come.
+    collectGarbage();
+    const version = listingDigest.version;
+    for (const [path, why] of refreshed.bad ? rowStore.badHeaders(version, folders) : []) {
+      env.report.note(`pi-session: skipped ${oneLine(path)}: line 1 is a session header but ${why}`);
+    }
+    const shownFolders = all ? folders : places.dirs;
+    const inShown = all ? () => true : (path: string) => path.startsWith(places.dirs[0] + "/");
+    const ofCwd = inCwd({ cwdFilter: places.cwdFilter, processCwd: env.storage.processCwd });
+    const keep = (row: Pick<OrderedRow, "name" | "modified" | "cwd">): boolean =>
+      (!options.named || (row.name !== null && row.name.trim() !== "")) &&
+      (!since || onOrAfter(since, row.modified, day(row.modified))) &&
+      (!until || onOrBefore(until, row.modified, day(row.modified))) &&
+      ofCwd(row.cwd);
+    const listed: ListedRows = {
+      *rows(full = true) {
+        let count = 0;
+        for (const row of rowStore.ordered(version, shownFolders, sort as RowOrder, full)) {
+          if (!keep(row)) continue;
+          yield row;
+          if (++count >= limit) return;
+        }
+      },
+      *byId(withFirst) {
+        for (const row of rowStore.byId(version, folders, { path: !all, first: withFirst })) yield [row, inShown(row.path) && keep(row)];
+      },
+      shortIds(wanted) {
+        const prefixes = new SortedPrefixes();
+        for (const [row, shown] of listed.byId(false)) prefixes.push(row.id, wanted(row.id, shown));
+        return prefixes.end();
+      },
+    };
+    return work(listed);
+  });
+}
