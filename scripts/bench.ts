@@ -44,6 +44,7 @@ import { appendedCorpus } from "./bench/appended-corpus.ts";
 import { appendedLinks } from "./bench/appended-links.ts";
 import { generateListCorpus } from "./bench/gen-list-corpus.ts";
 import { chainSession } from "./bench/chain-session.ts";
+import { oldSession } from "./bench/old-session.ts";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
 const CACHE = join(ROOT, ".cache", "bench");
@@ -408,6 +409,22 @@ const cases: Record<string, BenchCase> = {
       };
       // Writing rows have no time target in the issue, only its 300 MB.
       const memoryOnly = { memory: 0.12, source: "issue 22 (≤ 300 MB)" };
+      // A version 1 copy of the huge session (made once, beside the bench's fixtures): each run
+      // migrates a fresh copy of it, in a scratch folder emptied before each run.
+      const v1 = join(CACHE, "huge-session-v1.jsonl");
+      const v1Marker = `${v1}.source-size`;
+      if (!existsSync(v1) || !existsSync(v1Marker) || readFileSync(v1Marker, "utf8").trim() !== String(statSync(huge).size)) {
+        info(`huge: writing ${v1}`);
+        oldSession(huge, v1, 1);
+        writeFileSync(v1Marker, String(statSync(huge).size));
+      }
+      const migrateDir = join(CACHE, "huge-migrate");
+      const migrated = join(migrateDir, "huge-session-v1.jsonl");
+      const freshV1 = () => {
+        rmSync(migrateDir, { recursive: true, force: true });
+        mkdirSync(migrateDir, { recursive: true });
+        copyFileSync(v1, migrated);
+      };
       const hugeOut = join(tmpdir(), `pi-session-bench-huge-export-${process.pid}`);
       process.once("exit", () => rmSync(hugeOut, { force: true }));
       const ours = (name: string, ...args: string[]): Row => ({
@@ -427,6 +444,8 @@ const cases: Record<string, BenchCase> = {
         ours("tree --filter user-only", "tree", "--filter", "user-only"),
         // A v3 file: nothing to rewrite (the header is all it reads); the file is not written.
         { ...ours("migrate (v3: left as it is)", "migrate"), target: memoryOnly },
+        // A v1 copy (scripts/bench/old-session.ts): read twice line by line, backed up, rewritten as v3.
+        { ...ours("migrate (a v1 copy: rewritten as v3)"), command: [binary, "migrate", migrated], beforeEach: freshV1, target: memoryOnly },
         // The new sessions go to a scratch folder, emptied before each run.
         { ...ours("fork --at <last entry>", "fork", "--session-dir", forkOut, "--at", lastEntryId(huge)), beforeEach: emptyForkOut, target: memoryOnly },
         { ...ours("clone", "clone", "--session-dir", forkOut), beforeEach: emptyForkOut, target: memoryOnly },

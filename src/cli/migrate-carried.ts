@@ -60,6 +60,11 @@ export async function migrateCarried(fs: FileSystem, path: string, real: string,
   return { lines, migrated, oldLeft: oldFormatLines(carried.bytes) };
 }
 
+/** Lines carried over and left as written (a streamed migration does not migrate them). */
+export function unmigratedCarried(carried: CarriedOver): CarriedLines {
+  return { lines: carried.lines, migrated: 0, oldLeft: oldFormatLines(carried.bytes) };
+}
+
 /** Says how many appended lines were carried over, how many were migrated, and old ones left. */
 export function carriedNote(carried: CarriedLines): string | undefined {
   if (carried.lines === 0) return undefined;

@@ -19,7 +19,7 @@ export type IoRequest =
   | { op: "read"; path: string; start?: number; end?: number }
   | { op: "list"; path: string }
   | { op: "append"; path: string; data: Uint8Array; options?: AppendOptions }
-  | { op: "writeAtomic"; path: string; data: Uint8Array; options?: AtomicWriteOptions }
+  | { op: "writeAtomic"; path: string; data: StepData; options?: AtomicWriteOptions }
   | { op: "rename"; path: string; to: string }
   | { op: "remove"; path: string }
   | { op: "mkdir"; path: string; recursive?: boolean }
@@ -32,7 +32,14 @@ export type IoRequest =
   | { op: "sleep"; ms: number }
   | { op: "heartbeat"; path: string; everyMs: number }
   | { op: "stopHeartbeat"; id: number }
-  | { op: "swept" };
+  | { op: "swept" }
+  | { op: "await"; run: () => Promise<unknown> };
+
+/**
+ * A file's new content in a step: the bytes, or (async runner only) a maker of its chunks, called
+ * once per write, for content too big to hold (a streamed rewrite of a gigabyte).
+ */
+export type StepData = Uint8Array | (() => AsyncIterable<Uint8Array>);
 
 /**
  * A file kept open for appends across calls (`openAppend`), opaque to step functions: the driver
@@ -66,7 +73,7 @@ export function* append(path: string, data: Uint8Array, options?: AppendOptions)
 }
 
 /** Replaces a file atomically (see `FileSystem.writeAtomic`). */
-export function* writeAtomic(path: string, data: Uint8Array, options?: AtomicWriteOptions): Steps<void> {
+export function* writeAtomic(path: string, data: StepData, options?: AtomicWriteOptions): Steps<void> {
   yield { op: "writeAtomic", path, data, options };
 }
 
@@ -119,6 +126,14 @@ export function* handleAppend(handle: AppendHandleRef, text: string): Steps<numb
 
 export function* closeHandle(handle: AppendHandleRef): Steps<void> {
   yield { op: "closeHandle", handle };
+}
+
+/**
+ * Waits for async work that is no single file request (a streamed rewrite's decision, which
+ * reads the file itself); only the async runner does this.
+ */
+export function* awaiting<T>(run: () => Promise<T>): Steps<T> {
+  return (yield { op: "await", run }) as T;
 }
 
 /** Waits `ms` milliseconds (a lock retry). */
@@ -227,7 +242,9 @@ async function perform(fs: FileSystem, request: IoRequest, options: StepOptions,
     case "append":
       return await fs.append(request.path, request.data, request.options);
     case "writeAtomic":
-      return await fs.writeAtomic(request.path, inChunks(request.data), request.options);
+      return await fs.writeAtomic(request.path, typeof request.data === "function" ? request.data() : inChunks(request.data), request.options);
+    case "await":
+      return await request.run();
     case "rename":
       return await fs.rename(request.path, request.to);
     case "remove":

@@ -74,7 +74,10 @@ function perform(fs: SyncFileSystem, request: IoRequest, options: SyncStepOption
     case "append":
       return fs.append(request.path, request.data, request.options);
     case "writeAtomic":
+      if (typeof request.data === "function") throw new Error("Content made as it is written needs the async runner");
       return fs.writeAtomic(request.path, request.data, request.options);
+    case "await":
+      throw new Error("Async work needs the async runner");
     case "rename":
       return fs.rename(request.path, request.to);
     case "remove":

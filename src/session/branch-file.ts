@@ -8,6 +8,7 @@
  * @module
  */
 import type { SessionEntry, SessionHeader } from "../core/format/types.ts";
+import { canonicalLine, type ValueSpan } from "../core/read/canonical-line.ts";
 import { type DecodeNotes, decodeObjectLine } from "../core/read/decode-line.ts";
 import { LEAN_READ } from "../core/read/lean-entry.ts";
 import { LineSplitter } from "../core/read/line-splitter.ts";
@@ -20,6 +21,7 @@ import { EntryIndex, type ResolvedLabel } from "./entry-index.ts";
 import { NotASessionError, refuseTooDeep, SessionWriteConflictError } from "./errors.ts";
 import { SESSION_FILE_MODE } from "./session-writer.ts";
 import { collectGarbage } from "../io/collect-garbage.ts";
+import { Pieces } from "./pieces.ts";
 
 /**
  * What branching looks at of an entry: its links and type, a label's target, text and time, a
@@ -86,55 +88,67 @@ export async function readEntryAt(fs: FileSystem, file: string, offset: number):
 }
 
 /**
- * Bytes read between two garbage collections while a path is written. Every line read is parsed
- * and written again, gigabytes of short-lived strings and objects: Bun's collector lets the heap
- * grow by hundreds of megabytes meanwhile (a 1.2 GB clone peaked at 540 MB), a full collection
- * every 64 MB keeps it near what the pass holds. Elsewhere nothing is asked.
+ * Bytes read between two garbage collections while a path is written. Lines JSON.stringify
+ * wrote are spliced without becoming strings (`splicedLine`); any other line is parsed and
+ * stringified again, and a file of such lines makes gigabytes of short-lived strings, which
+ * Bun's collector let grow by hundreds of megabytes (a 1.2 GB clone, all parsed, peaked at
+ * 540 MB): a full collection every 64 MB keeps that near what the pass holds.
  */
 const COLLECT_EVERY = 64 * 1024 * 1024;
 
-/** Output is handed on in pieces of about this size, in one buffer filled again for each. */
-const PIECE = 1024 * 1024;
 const encoder = new TextEncoder();
+const decoder = new TextDecoder();
+
+const NEWLINE = new Uint8Array([0x0a]);
+const LABEL = encoder.encode('"label"');
+const COMPACTION = encoder.encode('"compaction"');
+const PARENT_KEY = encoder.encode(',"parentId":');
+
+function spells(bytes: Uint8Array, span: ValueSpan | undefined, word: Uint8Array): boolean {
+  if (span === undefined || span.end - span.start !== word.length) return false;
+  for (let k = 0; k < word.length; k++) if (bytes[span.start + k] !== word[k]) return false;
+  return true;
+}
+
+/** The string value at `span`, or undefined when it is not a string. */
+function stringAt(bytes: Uint8Array, span: ValueSpan): string | undefined {
+  return bytes[span.start] === 0x22 ? JSON.parse(decoder.decode(bytes.subarray(span.start, span.end))) : undefined;
+}
 
 /**
- * Text encoded into buffers of `PIECE` bytes, handed on as each fills: `ready` are the pieces to
- * hand on; once they are handed on (the writer is done with a piece before it asks for the
- * next), `release` makes their buffers free to fill again.
+ * A path entry's line re-chained by changing its bytes, when they are what JSON.stringify would
+ * write of them (`canonicalLine`): the new `parentId` (and a moved `firstKeptEntryId`) spliced
+ * in, the rest copied, so nothing of the line becomes a string. The same bytes as stringifying
+ * the parsed, re-chained entry, without the garbage of gigabytes of it. Gives the id written,
+ * undefined for a label (dropped), or null when the line must be parsed.
  */
-class Pieces {
-  #buffer: Uint8Array = new Uint8Array(PIECE);
-  #length = 0;
-  #handedOn: Uint8Array[] = [];
-  #free: Uint8Array[] = [];
-  readonly ready: Uint8Array[] = [];
-
-  add(text: string): void {
-    // A character takes at most 3 bytes; a long line goes out as a piece of its own.
-    if (this.#length + text.length * 3 > PIECE) {
-      this.flush();
-      if (text.length * 3 > PIECE) {
-        this.ready.push(encoder.encode(text));
-        return;
-      }
-    }
-    this.#length += encoder.encodeInto(text, this.#buffer.subarray(this.#length)).written;
+function splicedLine(bytes: Uint8Array, builder: BranchBuilder, out: Pieces): string | undefined | null {
+  const members = canonicalLine(bytes);
+  if (members === null || members.id === undefined) return null;
+  const id = stringAt(bytes, members.id);
+  const compaction = spells(bytes, members.type, COMPACTION);
+  const firstKept = compaction && members.firstKeptEntryId !== undefined ? stringAt(bytes, members.firstKeptEntryId) : undefined;
+  if (id === undefined || (compaction && members.firstKeptEntryId !== undefined && firstKept === undefined)) return null;
+  const link = builder.link(spells(bytes, members.type, LABEL) ? "label" : compaction ? "compaction" : "", id, firstKept);
+  if (link === undefined) return undefined;
+  const changes: [ValueSpan, string][] = [];
+  if (members.parentId !== undefined) changes.push([members.parentId, JSON.stringify(link.parentId)]);
+  if (link.firstKeptEntryId !== undefined) changes.push([members.firstKeptEntryId!, JSON.stringify(link.firstKeptEntryId)]);
+  changes.sort(([a], [b]) => a.start - b.start);
+  let at = 0;
+  for (const [span, text] of changes) {
+    out.addBytes(bytes.subarray(at, span.start));
+    out.add(text);
+    at = span.end;
   }
-
-  flush(): void {
-    if (this.#length === 0) return;
-    this.ready.push(this.#buffer.subarray(0, this.#length));
-    this.#handedOn.push(this.#buffer);
-    this.#buffer = this.#free.pop() ?? new Uint8Array(PIECE);
-    this.#length = 0;
-  }
-
-  /** The pieces in `ready` were handed on: clears it, and their buffers may be filled again. */
-  release(): void {
-    this.ready.length = 0;
-    this.#free.push(...this.#handedOn);
-    this.#handedOn = [];
-  }
+  if (members.parentId === undefined) {
+    // `{ ...entry, parentId }` adds it last.
+    out.addBytes(bytes.subarray(at, bytes.length - 1));
+    out.addBytes(PARENT_KEY);
+    out.add(JSON.stringify(link.parentId) + "}");
+  } else out.addBytes(bytes.subarray(at));
+  out.addBytes(NEWLINE);
+  return id;
 }
 
 /**
@@ -161,6 +175,11 @@ export async function* branchBytes(
   const splitter = new LineSplitter((line) => {
     if (next >= wanted.length || start + line.offset !== wanted[next]) return;
     next++;
+    const spliced = splicedLine(line.bytes, builder, out);
+    if (spliced !== null) {
+      if (spliced !== undefined) leaf = spliced;
+      return;
+    }
     const entry = decodeObjectLine({ ...line, number: 2 }, notes, []) as unknown as SessionEntry | undefined;
     if (entry === undefined) throw new Error(`${file} changed while it was read: the line at byte ${start + line.offset} is no longer an entry`);
     const kept = builder.push(entry);

@@ -58,16 +58,30 @@ export class BranchBuilder {
 
   /** The entry as the new session holds it, or undefined for a label (dropped). */
   push(entry: SessionEntry): SessionEntry | undefined {
-    if (entry.type === "label") {
-      this.#droppedLabels.push(entry.id);
+    const firstKept = entry.type === "compaction" ? (entry as CompactionEntry).firstKeptEntryId : undefined;
+    const link = this.link(entry.type, entry.id, firstKept);
+    if (link === undefined) return undefined;
+    if (link.firstKeptEntryId === undefined) return { ...entry, parentId: link.parentId };
+    return { ...entry, parentId: link.parentId, firstKeptEntryId: link.firstKeptEntryId } as CompactionEntry;
+  }
+
+  /**
+   * `push` told by an entry's type, id and (of a compaction) `firstKeptEntryId` alone, for a
+   * writer that changes the entry's line itself: undefined for a label (dropped), else its new
+   * `parentId`, and the id its `firstKeptEntryId` must name when that named a dropped label.
+   */
+  link(type: string, id: string, firstKeptEntryId: string | undefined): { parentId: string | null; firstKeptEntryId?: string } | undefined {
+    if (type === "label") {
+      this.#droppedLabels.push(id);
       return undefined;
     }
-    for (const id of this.#droppedLabels) this.#nextKeptAfterLabel.set(id, entry.id);
+    for (const dropped of this.#droppedLabels) this.#nextKeptAfterLabel.set(dropped, id);
     this.#droppedLabels = [];
-    const out = rechained(entry, this.#parentId, this.#nextKeptAfterLabel);
-    this.#parentId = entry.id;
-    this.#taken.add(entry.id);
-    return out;
+    const moved = type === "compaction" && firstKeptEntryId !== undefined ? this.#nextKeptAfterLabel.get(firstKeptEntryId) : undefined;
+    const parentId = this.#parentId;
+    this.#parentId = id;
+    this.#taken.add(id);
+    return moved === undefined ? { parentId } : { parentId, firstKeptEntryId: moved };
   }
 
   /** Fresh label entries for the resolved labels whose target was kept, chained after the path. */
@@ -82,13 +96,6 @@ export class BranchBuilder {
     }
     return reemitted;
   }
-}
-
-function rechained(entry: SessionEntry, parentId: string | null, nextKeptAfterLabel: ReadonlyMap<string, string>): SessionEntry {
-  if (entry.type !== "compaction") return { ...entry, parentId };
-  const firstKept = (entry as CompactionEntry).firstKeptEntryId;
-  const moved = firstKept === undefined ? undefined : nextKeptAfterLabel.get(firstKept);
-  return moved === undefined ? { ...entry, parentId } : { ...entry, parentId, firstKeptEntryId: moved } as CompactionEntry;
 }
 
 /** What a new session is made of. */

@@ -24,6 +24,7 @@
  * @module
  */
 import { type FileStat, FsError } from "../io/file-system.ts";
+import type { StepData } from "../io/io-steps.ts";
 
 /** One file operation the steps need; the shell answers each as its comment says. */
 export type RewriteRequest =
@@ -32,9 +33,9 @@ export type RewriteRequest =
   /** → `Uint8Array`, bytes [start, end) (fewer if the file is shorter) */
   | { op: "read"; path: string; start: number; end: number }
   /** Exclusive create → `true`, or `false` when the name is taken */
-  | { op: "create"; path: string; data: Uint8Array; mode: number }
+  | { op: "create"; path: string; data: StepData; mode: number }
   /** Atomic, synced write of a whole file → nothing */
-  | { op: "write"; path: string; data: Uint8Array; mode: number }
+  | { op: "write"; path: string; data: StepData; mode: number }
   /** → nothing */
   | { op: "append"; path: string; data: Uint8Array }
   /** Hard link → `true`, or `false` when the file system cannot link */
@@ -44,7 +45,9 @@ export type RewriteRequest =
   /** Removal that tolerates absence → nothing */
   | { op: "remove"; path: string }
   /** Let `ms` milliseconds pass (others run meanwhile) → nothing */
-  | { op: "wait"; ms: number };
+  | { op: "wait"; ms: number }
+  /** A streamed rewrite's decision, which reads the file → what `run` resolves to */
+  | { op: "await"; run: () => Promise<unknown> };
 
 /** The steps as a generator: yields requests, returns the outcome. */
 export type RewriteSteps<T> = Generator<RewriteRequest, RewriteOutcome<T>, unknown>;
@@ -54,8 +57,8 @@ export type RewriteDecision<T> =
   | { kind: "keep"; detail: T }
   | {
     kind: "write";
-    /** The whole new file, for the bytes `decide` was shown. */
-    bytes: Uint8Array;
+    /** The whole new file, for the bytes `decide` was shown (a streamed rewrite: a maker of its chunks). */
+    bytes: StepData;
     detail: T;
     /** Names to try for the backup of the original (n = 1, 2, …); none: no backup. */
     backupName?: (n: number) => string;
@@ -88,6 +91,20 @@ export interface RewriteInput<T> {
   old: string;
   /** Pure: the original's bytes (complete lines where a line was still being written) and stat. */
   decide: (original: Uint8Array, stat: FileStat) => RewriteDecision<T>;
+}
+
+/**
+ * A rewrite of a file too big to hold: the original is never read into memory. `decide` reads
+ * it where it is (`source`, a name of it that stays valid, up to `size`: complete lines where a
+ * line was still being written) and gives the new content as a maker of chunks; `read` gives the
+ * bytes of a range of a file, for the backup. Only the async shell runs it.
+ */
+export interface StreamedRewriteInput<T> {
+  path: string;
+  temp: string;
+  old: string;
+  decide: (source: string, size: number, stat: FileStat) => Promise<RewriteDecision<T>>;
+  read: (path: string, start: number, end: number) => AsyncIterable<Uint8Array>;
 }
 
 /** Looks at most this often for bytes still arriving before the rename; then the link catches the rest. */
@@ -125,7 +142,7 @@ const NEWLINE = 0x0a;
  * assert.deepEqual(steps.next(), { done: true, value: { written: false, detail: "fine" } });
  * ```
  */
-export function* rewriteSteps<T>(input: RewriteInput<T>): RewriteSteps<T> {
+export function* rewriteSteps<T>(input: RewriteInput<T> | StreamedRewriteInput<T>): RewriteSteps<T> {
   const { path, temp, old } = input;
   const linked = yield* link(path, old);
   const source = linked ? old : path;
@@ -135,21 +152,32 @@ export function* rewriteSteps<T>(input: RewriteInput<T>): RewriteSteps<T> {
   try {
     const stat = yield* statOf(source);
     if (stat === null) throw new FsError("NotFound", path, `Cannot read "${path}": no such file or directory`);
-    let original = yield* read(source, 0, stat.size);
-    // A line that is being appended right now may show in part: wait for the rest, a few looks.
-    for (let round = 0; round < MAX_TORN_ROUNDS && original.length > 0 && original[original.length - 1] !== NEWLINE; round++) {
-      const more = yield* readPast(source, original.length);
-      if (more.length === 0) break;
-      original = concat([original, more]);
+    let decision: RewriteDecision<T>;
+    let original: StepData;
+    let copied: number;
+    if ("read" in input) {
+      const size = yield* completeLines(source, stat.size);
+      decision = (yield { op: "await", run: () => input.decide(source, size, stat) }) as RewriteDecision<T>;
+      original = () => input.read(source, 0, size);
+      copied = size;
+    } else {
+      let bytes = yield* read(source, 0, stat.size);
+      // A line that is being appended right now may show in part: wait for the rest, a few looks.
+      for (let round = 0; round < MAX_TORN_ROUNDS && bytes.length > 0 && bytes[bytes.length - 1] !== NEWLINE; round++) {
+        const more = yield* readPast(source, bytes.length);
+        if (more.length === 0) break;
+        bytes = concat([bytes, more]);
+      }
+      decision = input.decide(bytes, stat);
+      original = bytes;
+      copied = bytes.length;
     }
-    const decision = input.decide(original, stat);
     if (decision.kind === "keep") return { written: false, detail: decision.detail };
     const mode = stat.mode || 0o600;
     if (decision.backupName) backup = yield* createFirstFree(decision.backupName, original, decision.backupMode ?? mode);
     wroteTemp = true;
     yield { op: "write", path: temp, data: decision.bytes, mode };
     const carried: Uint8Array[] = [];
-    let copied = original.length;
     for (let round = 0; round < MAX_COPY_ROUNDS; round++) {
       const more = yield* readPast(source, copied);
       if (more.length === 0) break;
@@ -188,6 +216,22 @@ export function* rewriteSteps<T>(input: RewriteInput<T>): RewriteSteps<T> {
     if (wroteTemp && backup !== undefined) yield* removeQuietly(backup);
     if (linked && !keepOld) yield* removeQuietly(old);
   }
+}
+
+/**
+ * `size`, or more when the file's last line was still being written at `size`: its end once a
+ * look finds it complete (a few looks), without reading what comes before.
+ */
+function* completeLines(path: string, size: number): Generator<RewriteRequest, number, unknown> {
+  if (size === 0) return 0;
+  let last = (yield* read(path, size - 1, size))[0];
+  for (let round = 0; round < MAX_TORN_ROUNDS && last !== NEWLINE; round++) {
+    const more = yield* readPast(path, size);
+    if (more.length === 0) break;
+    size += more.length;
+    last = more[more.length - 1];
+  }
+  return size;
 }
 
 /** Lines in `bytes`: its newlines, plus one for a last line without a newline. */
@@ -231,7 +275,7 @@ function* removeQuietly(path: string): Generator<RewriteRequest, void, unknown> 
   }
 }
 
-function* createFirstFree(name: (n: number) => string, data: Uint8Array, mode: number): Generator<RewriteRequest, string, unknown> {
+function* createFirstFree(name: (n: number) => string, data: StepData, mode: number): Generator<RewriteRequest, string, unknown> {
   for (let n = 1; ; n++) {
     const candidate = name(n);
     if ((yield { op: "create", path: candidate, data, mode }) as boolean) return candidate;

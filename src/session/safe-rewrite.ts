@@ -55,6 +55,25 @@ export function* safeRewriteSteps<T>(
   return yield* lockedSteps(real, () => rewriteIo(rewriteSteps({ path: real, temp: siblingTempPath(real).temp, old: siblingTempPath(real).temp, decide })));
 }
 
+/**
+ * `safeRewrite` of a file too big to hold (see `StreamedRewriteInput`): `decide` reads the
+ * original where it is, `source` up to `size`, and gives the new content as a maker of chunks;
+ * the backup is copied from the original as it is written. The same lock, backup, carrying over
+ * of appends and cleanup as `safeRewrite`.
+ */
+export function safeRewriteStreamed<T>(
+  fs: FileSystem,
+  path: string,
+  decide: (source: string, size: number, stat: FileStat) => Promise<RewriteDecision<T>>,
+): Promise<RewriteOutcome<T>> {
+  // The writer is done with a chunk before it asks for the next: one buffer serves the whole copy.
+  const read = (file: string, start: number, end: number) => fs.read(file, { start, end, reuseBuffer: true });
+  return io.runSteps(fs, (function* () {
+    const real = yield* io.realPath(path);
+    return yield* lockedSteps(real, () => rewriteIo(rewriteSteps({ path: real, temp: siblingTempPath(real).temp, old: siblingTempPath(real).temp, decide, read })));
+  })());
+}
+
 /** Answers the steps' requests in order over `fs`; the caller holds the lock. */
 export function runRewrite<T>(fs: FileSystem, steps: RewriteSteps<T>): Promise<RewriteOutcome<T>> {
   return io.runSteps(fs, rewriteIo(steps));
@@ -109,6 +128,8 @@ function* perform(request: RewriteRequest): io.Steps<unknown> {
       return yield* io.rename(request.from, request.to);
     case "wait":
       return yield* io.sleep(request.ms);
+    case "await":
+      return yield* io.awaiting(request.run);
     case "remove":
       try {
         return yield* io.remove(request.path);

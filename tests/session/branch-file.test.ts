@@ -49,6 +49,33 @@ function* cases(): Generator<{ name: string; bytes: Uint8Array }> {
       entry("custom", "x1", "a2", { customType: "ext", data: { big: long } }),
     )),
   };
+  // Lines spliced as they are (what JSON.stringify writes) beside lines that must be parsed: a
+  // space, an escape, a number written otherwise, a repeated key; a line without `parentId`; a
+  // line longer than a written piece (1 MB); a compaction naming a dropped label, spliced and not.
+  const big = "é日 ".repeat(400_000);
+  const lines = [
+    JSON.stringify(header("s")),
+    JSON.stringify(user("u1", null, "one")),
+    '{"type": "message","id":"a1","parentId":"u1","timestamp":"2025-01-01T00:00:02.000Z","message":{"role":"assistant","content":[]}}',
+    JSON.stringify(label("l1", "a1", "u1", "first")),
+    '{"type":"compaction","id":"c1","parentId":"l1","timestamp":"2025-01-01T00:00:04.000Z","summary":"s","firstKeptEntryId":"l1","tokensBefore":1.0}',
+    JSON.stringify(label("l2", "c1", "a1", "second")),
+    JSON.stringify(compaction("c2", "l2", { summary: "\u00e9", firstKeptEntryId: "l2", tokensBefore: 7 })),
+    '{"type":"custom","customType":"x","id":"x1","timestamp":"2025-01-01T00:00:06.000Z","data":{"t":"\u00e9\/"}}',
+    JSON.stringify({ type: "custom", customType: "x", id: "x2", timestamp: "2025-01-01T00:00:07.000Z", data: { n: [1, -2.5, 1e21, null, true] } }),
+    JSON.stringify(user("u2", "x2", "two")),
+    '{"type":"custom","customType":"x","id":"x3","parentId":"u2","timestamp":"2025-01-01T00:00:09.000Z","data":{"k":1,"k":2}}',
+    JSON.stringify(assistant("a2", "x3", "end")),
+    JSON.stringify(assistant("a3", "c2", "after the compactions")),
+  ];
+  yield { name: "spliced and parsed lines", bytes: new TextEncoder().encode(lines.join("\n") + "\n") };
+  const longLines = [
+    JSON.stringify(header("s")),
+    JSON.stringify(user("u1", null, big)),
+    JSON.stringify({ type: "custom", customType: "x", id: "x1", timestamp: "2025-01-01T00:00:10.000Z", parentId: "u1", data: big }),
+    JSON.stringify(assistant("a1", "x1", "end")),
+  ];
+  yield { name: "lines longer than a written piece", bytes: new TextEncoder().encode(longLines.join("\n") + "\n") };
 }
 
 /** A deterministic id source, the same for both paths. */

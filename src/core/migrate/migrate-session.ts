@@ -4,7 +4,7 @@
  * @module
  */
 import { CURRENT_SESSION_VERSION } from "../format/types.ts";
-import type { FileObject, Migration } from "./migration.ts";
+import type { FileObject, Migration, ObjectStep } from "./migration.ts";
 import { v1ToV2 } from "./v1-to-v2.ts";
 import { v2ToV3 } from "./v2-to-v3.ts";
 
@@ -23,6 +23,16 @@ export function headerVersion(header: FileObject | undefined): number {
 }
 
 /**
+ * The steps a file of version `fromVersion` needs, as one step over its objects in file order
+ * (for a reader that streams); null when it needs none.
+ */
+export function objectMigration(fromVersion: number, sessionId: string): ObjectStep | null {
+  const steps = MIGRATIONS.filter((step) => fromVersion < step.to && fromVersion < CURRENT_SESSION_VERSION).map((step) => step.start(sessionId));
+  if (steps.length === 0) return null;
+  return (object, position) => steps.reduce((current, step) => step(current, position), object);
+}
+
+/**
  * Brings parsed file objects (header first) to the current version.
  *
  * @example
@@ -36,15 +46,8 @@ export function migrateSession(
   objects: readonly FileObject[],
   sessionId: string,
 ): { objects: FileObject[]; migrated: boolean; fromVersion: number } {
-  const header = objects[0];
-  const fromVersion = headerVersion(header);
-  let current = objects as FileObject[];
-  let migrated = false;
-  for (const step of MIGRATIONS) {
-    if (fromVersion < step.to && fromVersion < CURRENT_SESSION_VERSION) {
-      current = step.migrate(current, sessionId);
-      migrated = true;
-    }
-  }
-  return { objects: current, migrated, fromVersion };
+  const fromVersion = headerVersion(objects[0]);
+  const step = objectMigration(fromVersion, sessionId);
+  if (step === null) return { objects: objects as FileObject[], migrated: false, fromVersion };
+  return { objects: objects.map((object, position) => step(object, position)), migrated: true, fromVersion };
 }

@@ -121,20 +121,12 @@ export class SessionReader {
     const last = this.#lastLine;
     const endsWithNewline = last === null || last.terminated;
     const lineCount = last?.number ?? 0;
-    if (this.#notes.bom) issues.unshift(issue(1, "bom", "The file starts with a UTF-8 byte order mark"));
-    if (this.#notes.crlf) issues.push(issue(0, "crlf", "Lines end with CRLF instead of LF"));
-    if (last && !last.terminated && !issues.some((i) => i.code === "torn-line" && i.line === last.number)) {
-      issues.push(issue(last.number, "missing-newline", `The file does not end with a newline (line ${last.number})`));
-    }
+    addFileIssues(issues, this.#notes, last);
     const base = { issues, endsWithNewline, lineCount, byteLength: this.#bytes };
     const first = this.#objects[0];
     if (first === undefined || !isHeader(first)) {
       const line = this.#objectLines[0] ?? 0;
-      issues.push(
-        first === undefined
-          ? issue(0, this.#bytes === 0 ? "empty-file" : "not-a-session", this.#bytes === 0 ? "The file is empty" : "The file holds no JSON entries")
-          : headerIssue(first, line),
-      );
+      issues.push(first === undefined ? noObjectIssue(this.#bytes) : headerIssue(first, line));
       issues.sort(byLine);
       return { ...base, header: null, entries: [], entryLines: [], version: 0, migrated: false, notSession: true };
     }
@@ -161,7 +153,25 @@ export class SessionReader {
   }
 }
 
-function byLine(a: ReadIssue, b: ReadIssue): number {
+/**
+ * The problems of a whole file, added once its lines are read: a byte order mark, CRLF line
+ * ends, a last line without a newline (unless it is torn). `last`: the last line read.
+ */
+export function addFileIssues(issues: ReadIssue[], notes: DecodeNotes, last: Pick<RawLine, "number" | "terminated"> | null): void {
+  if (notes.bom) issues.unshift(issue(1, "bom", "The file starts with a UTF-8 byte order mark"));
+  if (notes.crlf) issues.push(issue(0, "crlf", "Lines end with CRLF instead of LF"));
+  if (last && !last.terminated && !issues.some((i) => i.code === "torn-line" && i.line === last.number)) {
+    issues.push(issue(last.number, "missing-newline", `The file does not end with a newline (line ${last.number})`));
+  }
+}
+
+/** Why a file without a single JSON object is no session: it is empty, or holds none. */
+export function noObjectIssue(bytes: number): ReadIssue {
+  return issue(0, bytes === 0 ? "empty-file" : "not-a-session", bytes === 0 ? "The file is empty" : "The file holds no JSON entries");
+}
+
+/** Issues in line order (a stable sort: one line's issues keep the order they were found in). */
+export function byLine(a: ReadIssue, b: ReadIssue): number {
   return a.line - b.line;
 }
 
