@@ -139,8 +139,10 @@ export async function openServeState(config: ServeConfig): Promise<ServeState> {
       sessionDir: () => inner.sessionDir(),
       settings: () => inner.settings(),
       now: () => inner.now(),
-      withCatalog: (work, options) => {
-        const turn = catalogTurn.then(() => inner.withCatalog(work, options));
+      // Each turn over a catalog of its own on the shared store: what a turn loaded (every
+      // session's records, for a listing or the stats) is not kept for the server's life.
+      withCatalog: (work) => {
+        const turn = catalogTurn.then(() => work(catalog.sibling()));
         // A refresh may have read thousands of files: their leftovers go before the next turn.
         catalogTurn = turn.catch(() => {}).then(() => collectGarbage());
         return turn;
