@@ -5,6 +5,7 @@
  * is kept), so this costs no memory per session of the corpus.
  * @module
  */
+import { walkCollector } from "./walk-garbage.ts";
 import type { Catalog } from "../catalog/catalog.ts";
 import { listingKinds, recordsInfo } from "../catalog/list-cached.ts";
 import type { CatalogRecord } from "../catalog/store.ts";
@@ -35,7 +36,9 @@ export async function shortSessionIds(env: QueryEnv, catalog: Catalog, shown: re
   for (const id of shared.keys()) meet(id);
   const scope = await sessionScope(env, true);
   const options = { processCwd: env.storage.processCwd };
+  const collect = walkCollector();
   const onRecords = (path: string, records: readonly CatalogRecord[]) => {
+    collect();
     const info = recordsInfo(path, records, options);
     if (info) meet(info.id);
   };

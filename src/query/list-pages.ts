@@ -13,6 +13,7 @@ import type { QueryEnv } from "./env.ts";
 import { checkListOptions, keepsSession, type ListOptions, listSessions, pageOf, type SessionJson, sessionJson, type Sortable } from "./list.ts";
 import { scopePlaces, sessionScope, withCatalog, withProgress } from "./scope.ts";
 import { sessionModels } from "./session-models.ts";
+import { walkCollector } from "./walk-garbage.ts";
 
 /** The listed paths of one page, in order, and the cursor of the next page (null: none). */
 export interface ListPlan {
@@ -37,11 +38,13 @@ function walkListing(env: QueryEnv, all: boolean, withText: boolean, each: (path
     if (!store?.loadPaths || !store.loadStamps) return false;
     const scope = await sessionScope(env, all, catalog);
     const [progress, done] = withProgress(env, "Reading sessions", { listedDirs: scope.dirs, listing: scope.listing });
+    const collect = walkCollector();
     try {
       await catalog.refresh(listingKinds(withText), scope.files, {
         ...progress,
         keep: false,
         onRecords: (path, records) => {
+          collect();
           progress.onRecords?.(path, records);
           each(path, records);
         },
