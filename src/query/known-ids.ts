@@ -10,6 +10,7 @@ import type { Catalog } from "../catalog/catalog.ts";
 import { listingKinds, recordsInfo } from "../catalog/list-cached.ts";
 import type { CatalogRecord } from "../catalog/store.ts";
 import { sessionScope } from "./scope.ts";
+import { readHeader } from "../session/read-header.ts";
 import type { QueryEnv } from "./env.ts";
 import { commonPrefix } from "../render/unique-prefix.ts";
 
@@ -35,6 +36,15 @@ export async function shortSessionIds(env: QueryEnv, catalog: Catalog, shown: re
   };
   for (const id of shared.keys()) meet(id);
   const scope = await sessionScope(env, true);
+  if (!catalog.store) {
+    // No catalog kept (off): the ids from the headers, as a session reference is resolved; a
+    // listing of every file would read every file again, 2.5 GB over the 25,000-session corpus.
+    for (const path of scope.files) {
+      const id = (await readHeader(env.fs, path).catch(() => null))?.id;
+      if (typeof id === "string" && id !== "") meet(id);
+    }
+    return new Map(shown.map((id) => [id, id.slice(0, Math.max(MIN, shared.get(id)! + 1))]));
+  }
   const options = { processCwd: env.storage.processCwd };
   const collect = walkCollector();
   const onRecords = (path: string, records: readonly CatalogRecord[]) => {
