@@ -156,6 +156,7 @@ export async function openServeState(config: ServeConfig): Promise<ServeState> {
     watchDirs: [watchDir],
     listFiles: () => (choice.custom ? sessionFilesIn(fs, choice.dir) : allSessionFiles(fs, probe.agentDir)),
     pollMs: config.pollMs,
+    collect: () => collectGarbage(true),
   });
   const redactor = () => (config.redact ? new Redactor() : null);
   const streams = new EventStreams({
