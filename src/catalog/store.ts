@@ -95,6 +95,21 @@ export interface FolderSnapshot {
   fullChecks: Map<string, number>;
 }
 
+/**
+ * What puts a record's file in attribution order (`stats`), as its effective state
+ * (`recordState`) has it: whether it is a session (a header, not rejected), and its header's
+ * `timestamp` and `parentSession` where they are strings.
+ */
+export interface StoredHead {
+  path: string;
+  /** Where the store keeps the record, for `loadRows`: good until the record is replaced. */
+  row: number;
+  session: boolean;
+  created?: string;
+  parentSession?: string;
+  badHeader?: string;
+}
+
 /** What `index --stats` shows about a store. */
 export interface StoreDescription {
   kind: string;
@@ -118,6 +133,18 @@ export interface CatalogStore {
   loadStamps?(section: SectionKey): Promise<Map<string, RecordStamp>>;
   /** Each record's size, mtime and header id, where a store can list them without loading the records. */
   loadHeaderIds?(section: SectionKey): Promise<Map<string, HeaderStamp>>;
+  /**
+   * Each record's header facts, where a store keeps them apart from the records: for a reader
+   * that puts files in order first (`stats`: parents before forks), then loads their records a
+   * slice at a time. Throws `SyntaxError` for a record whose state has the wrong shape.
+   */
+  loadHeads?(section: SectionKey): Promise<StoredHead[]>;
+  /**
+   * The records at `rows` (from `loadHeads`), by row; a row since replaced or dropped is missing
+   * or holds another path (the caller compares). Cheaper than `loadPaths` for files in an order
+   * of their own: no lookup by path.
+   */
+  loadRows?(section: SectionKey, rows: readonly number[]): Promise<Map<number, CatalogRecord>>;
   save(section: SectionKey, changes: SectionChanges): Promise<void>;
   /**
    * Where each save is cheap (one transaction), a refresh saves changed records in batches of

@@ -6,10 +6,12 @@
 import type { Catalog } from "../catalog/catalog.ts";
 import type { SessionDirChoice, StorageEnv } from "../core/storage/layout.ts";
 import type { FileSystem } from "../io/file-system.ts";
+import { GarbageHint } from "../io/collect-garbage.ts";
 import { versioned } from "../query/json-version.ts";
 import { type CatalogUse, createQueryEnv, type QueryEnv, type QueryReport } from "../query/env.ts";
 import { type Colors, createColors } from "../render/colors.ts";
 import { printable } from "../render/control-chars.ts";
+import { PrettyJsonArray } from "../render/pretty-json-stream.ts";
 import type { CliDeps } from "./deps.ts";
 import { colorEnabled } from "./output/color-choice.ts";
 import { startProgress } from "./progress.ts";
@@ -103,6 +105,26 @@ export class CliContext implements QueryEnv {
       }
     }
     this.deps.stdout(piece + "\n]\n");
+  }
+
+  /**
+   * Prints `{ ...value, [key]: items }` as `outJson` prints it (the same text), its last member
+   * `key` an item at a time in pieces of about 64 KB: a 146k-row tree is never one string.
+   */
+  outJsonItems(value: Record<string, unknown>, key: string, items: Iterable<unknown>): void {
+    const json = new PrettyJsonArray(versioned({ ...value, [key]: [] }) as Record<string, unknown>, key);
+    let piece = "";
+    // Each item's text is garbage once written: collected young as the pieces go.
+    const hint = new GarbageHint(4 * 1024 * 1024, true);
+    for (const item of items) {
+      piece += json.item(item);
+      if (piece.length >= 65536) {
+        this.deps.stdout(piece);
+        hint.read(piece.length);
+        piece = "";
+      }
+    }
+    this.deps.stdout(piece + json.end() + "\n");
   }
 
   /** A note for people on stderr; silenced by `-q`. Control characters (from files) are made visible. */

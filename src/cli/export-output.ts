@@ -75,6 +75,34 @@ async function* pieces(chunks: AsyncIterable<Uint8Array | string>): AsyncIterabl
 }
 
 /**
+ * The same chunks, the next one asked for as soon as one is handed out: while a chunk is
+ * written (the write runs off the main thread), the next one is made. Only one is made ahead,
+ * and the chunk being written is the last one handed out, which a producer leaves as it is
+ * until it has made one more (the HTML data blocks' buffers are reused no sooner).
+ */
+async function* madeAhead(chunks: AsyncIterable<Uint8Array>): AsyncIterable<Uint8Array> {
+  const source = chunks[Symbol.asyncIterator]();
+  let next: Promise<IteratorResult<Uint8Array>> | undefined = source.next();
+  try {
+    while (true) {
+      const result: IteratorResult<Uint8Array> = await next;
+      next = undefined;
+      if (result.done) return;
+      next = source.next();
+      // A failure is thrown where the next chunk is awaited, not as an unhandled rejection.
+      next.catch(() => {});
+      yield result.value;
+    }
+  } finally {
+    // Stopped early (a failed write): the producer closes what it holds.
+    if (next !== undefined) {
+      await next.catch(() => {});
+      await source.return?.();
+    }
+  }
+}
+
+/**
  * Writes `chunks` to `target`; returns the bytes written.
  *
  * @example
@@ -105,7 +133,7 @@ export async function writeOutput(ctx: CliContext, target: OutputTarget, chunks:
   }
   if (target.mkdir) await fs.mkdir(dirName(target.path), { recursive: true });
   async function* counted(): AsyncIterable<Uint8Array> {
-    for await (const piece of pieces(chunks)) {
+    for await (const piece of madeAhead(pieces(chunks))) {
       written += piece.length;
       yield piece;
     }

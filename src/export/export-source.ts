@@ -15,7 +15,7 @@ import { SessionTree } from "../core/tree/session-tree.ts";
 import type { FileSystem } from "../io/file-system.ts";
 import { collectGarbage, GarbageHint } from "../io/collect-garbage.ts";
 import { NotASessionError, refuseTooDeep } from "../session/errors.ts";
-import { type LinePlaces, linePlaces, orderedEntries } from "./ordered-lines.ts";
+import { type LineBatch, lineBatches, type LinePlaces, linePlaces, orderedEntries } from "./ordered-lines.ts";
 
 /** Entry types whose content the tree needs (labels, the session name), read in full up front. */
 const NEEDED_IN_FULL = new Set(["label", "session_info"]);
@@ -40,6 +40,11 @@ export interface ExportSource {
    * `collectEvery`: bytes read between two garbage collections (fewer when every line is parsed).
    */
   lines(keep: ReadonlySet<SessionEntry>, options?: { collectEvery?: number }): AsyncIterable<Uint8Array>;
+  /**
+   * The same lines as `lines`, a batch of a few megabytes at a time, read by the byte ranges the
+   * light pass found (neither split again nor parsed). Absent where the file was read whole.
+   */
+  lineBatches?(keep: ReadonlySet<SessionEntry>): AsyncIterable<LineBatch>;
   /** The entries in `keep`, parsed, in file order. Lines that no longer parse are skipped. */
   entries(keep: ReadonlySet<SessionEntry>): AsyncIterable<SessionEntry>;
   /**
@@ -155,7 +160,9 @@ async function streamingSource(fs: FileSystem, path: string, skeleton: ReturnTyp
     splitter.end();
     yield* ready;
   }
-  return { path, header: skeleton.header!, tree, issues, lines, entries: (keep) => parsed(lines(keep)), inOrder };
+  const batches = (keep: ReadonlySet<SessionEntry>) =>
+    lineBatches(fs, path, linePlaces(skeleton.entries.filter((item, i) => keep.has(entries[i]))));
+  return { path, header: skeleton.header!, tree, issues, lines, lineBatches: batches, entries: (keep) => parsed(lines(keep)), inOrder };
 }
 
 /**

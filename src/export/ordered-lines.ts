@@ -130,6 +130,68 @@ export async function* orderedLines(fs: FileSystem, path: string, places: LinePl
 }
 
 /**
+ * Lines in file order, a batch at a time: line `k` of a batch is `bytes[starts[k], ends[k])`
+ * (no newline, no `\r` before it). Lines next to each other in the file are next to each other
+ * in `bytes` too, the `\n` between them included (`starts[k] === ends[k - 1] + 1`), so a caller
+ * that copies lines out as they are may copy a whole run of them at once.
+ */
+export interface LineBatch {
+  bytes: Uint8Array;
+  starts: number[];
+  ends: number[];
+  /** Indices into the places, one per line. */
+  indices: number[];
+}
+
+/**
+ * The lines of `places` (in file order: offsets ascending, none twice) a batch of a few
+ * megabytes at a time, read by byte ranges (close ranges merged) into one reused buffer, never
+ * split into lines nor parsed: the places say where each line is. A batch is valid until the
+ * next one is asked for. A line the file no longer holds whole (it shrank) is left out.
+ *
+ * @example
+ * ```ts
+ * // for await (const { bytes, starts, ends } of lineBatches(fs, path, places)) …
+ * ```
+ */
+export async function* lineBatches(fs: FileSystem, path: string, places: LinePlaces): AsyncIterable<LineBatch> {
+  const { offsets, lengths } = places;
+  const count = offsets.length;
+  const buffer = new BatchBuffer();
+  for (let i = 0; i < count;) {
+    const batch: LineBatch = { bytes: buffer.bytes, starts: [], ends: [], indices: [] };
+    buffer.used = 0;
+    let size = 0;
+    while (i < count && (size === 0 || size + lengths[i] <= BATCH_BYTES)) {
+      // One range: this line and those that follow it closely.
+      const start = offsets[i];
+      let j = i + 1;
+      let end = start + lengths[i];
+      size += lengths[i];
+      while (j < count && offsets[j] - end <= MERGE_GAP && size + lengths[j] <= BATCH_BYTES) {
+        end = offsets[j] + lengths[j];
+        size += lengths[j++];
+      }
+      const base = buffer.used;
+      for await (const chunk of fs.read(path, { start, end, reuseBuffer: true })) buffer.add(chunk.subarray(0, Math.min(chunk.length, end - start - (buffer.used - base))));
+      const read = buffer.used - base;
+      for (let k = i; k < j; k++) {
+        const from = offsets[k] - start;
+        if (from + lengths[k] > read) break;
+        let to = from + lengths[k];
+        if (to > from && buffer.bytes[base + to - 1] === 0x0d) to--;
+        batch.starts.push(base + from);
+        batch.ends.push(base + to);
+        batch.indices.push(k);
+      }
+      i = j;
+    }
+    batch.bytes = buffer.bytes;
+    yield batch;
+  }
+}
+
+/**
  * Each place's line parsed, in the order of `places`; a line that does not parse is left out
  * (its problem added to `issues`). `collectEvery` as for `orderedLines`.
  */

@@ -36,17 +36,23 @@ const EVERY = 64 * 1024 * 1024;
  */
 export class GarbageHint {
   readonly #every: number;
+  readonly #young: boolean;
   #since = 0;
 
-  /** `every`: bytes between two collections (fewer for a read that parses all it reads). */
-  constructor(every = EVERY) {
+  /**
+   * `every`: bytes between two collections (fewer for a read that parses all it reads).
+   * `young`: only the cheap hint of `collectGarbage(true)`, for a read whose heap holds much
+   * that lives on (a full collection each time would walk all of it again).
+   */
+  constructor(every = EVERY, young = false) {
     this.#every = every;
+    this.#young = young;
   }
 
   read(bytes: number): void {
     this.#since += bytes;
     if (this.#since < this.#every) return;
     this.#since = 0;
-    collectGarbage();
+    collectGarbage(this.#young);
   }
 }

@@ -1,7 +1,9 @@
 /**
- * Spans cut into requests bounded in spans and in bytes, as sessions are read (a run never holds
- * more than one request's spans), each request knowing which sessions it carries: a session is
- * marked sent once every request holding its spans was accepted.
+ * Requests bounded in spans and in bytes. Each session's spans are encoded on their own, as
+ * chunks (a whole `ExportTraceServiceRequest` each, at most a request's worth of spans); a
+ * request is then a run of whole chunks joined (see `joinRequests`), so that the encoding can be
+ * done where the session was read (a worker thread) and only bytes travel. A request knows which
+ * sessions it carries: a session is marked sent once every request holding its spans was accepted.
  * @module
  */
 import type { SpanRecord } from "./session-spans.ts";
@@ -10,6 +12,17 @@ import type { SpanRecord } from "./session-spans.ts";
 export const MAX_BATCH_SPANS = 512;
 /** Encoded request size before gzip: well under the receivers' common 4 MiB default. */
 export const MAX_BATCH_BYTES = 3 * 1024 * 1024;
+
+export interface BatchLimits {
+  maxSpans?: number;
+  maxBytes?: number;
+}
+
+/** Some of one session's spans, encoded as a request of their own. */
+export interface Chunk {
+  spans: number;
+  body: Uint8Array;
+}
 
 export interface Batch {
   /** How many spans it holds. */
@@ -21,61 +34,79 @@ export interface Batch {
 }
 
 /**
- * Collects spans session by session and hands out batches of at most `maxSpans` spans whose
- * encoding is at most `maxBytes` (a single span over the limit goes alone: the receiver may
- * still take it).
+ * A session's spans as chunks of at most `maxSpans` spans whose encoding is at most `maxBytes`
+ * (a chunk over the limit is halved; a single span over it goes alone: the receiver may still
+ * take it).
  *
  * @example
  * ```ts
- * const batcher = new Batcher(encode);
- * const ready = batcher.add("a.jsonl", spans); // full batches, if any
- * const last = batcher.flush();
+ * encodeChunks(encode, spans, { maxSpans: 512 }); // [{ spans: 512, body }, { spans: 88, body }]
  * ```
  */
-export class Batcher {
-  readonly #encode: (spans: readonly SpanRecord[]) => Uint8Array;
+export function encodeChunks(encode: (spans: readonly SpanRecord[]) => Uint8Array, spans: readonly SpanRecord[], limits: BatchLimits = {}): Chunk[] {
+  const maxSpans = limits.maxSpans ?? MAX_BATCH_SPANS;
+  const maxBytes = limits.maxBytes ?? MAX_BATCH_BYTES;
+  const out: Chunk[] = [];
+  const cut = (part: readonly SpanRecord[]) => {
+    const body = encode(part);
+    if (body.length > maxBytes && part.length > 1) {
+      const half = part.length >> 1;
+      cut(part.slice(0, half));
+      cut(part.slice(half));
+      return;
+    }
+    out.push({ spans: part.length, body });
+  };
+  for (let at = 0; at < spans.length; at += maxSpans) cut(spans.slice(at, at + maxSpans));
+  return out;
+}
+
+/**
+ * Collects chunks session by session and hands out requests of whole chunks, at most `maxSpans`
+ * spans and `maxBytes` bytes each (a chunk over either limit goes alone).
+ *
+ * @example
+ * ```ts
+ * const packer = new Packer(joinRequests("http/protobuf"));
+ * const ready = packer.add("a.jsonl", chunks); // requests that filled up, if any
+ * const last = packer.flush();
+ * ```
+ */
+export class Packer {
+  readonly #join: (bodies: Uint8Array[]) => Uint8Array;
   readonly #maxSpans: number;
   readonly #maxBytes: number;
-  #spans: SpanRecord[] = [];
-  #owners: string[] = [];
+  #bodies: Uint8Array[] = [];
+  #sessions = new Map<string, number>();
+  #spans = 0;
+  #bytes = 0;
 
-  constructor(encode: (spans: readonly SpanRecord[]) => Uint8Array, limits: { maxSpans?: number; maxBytes?: number } = {}) {
-    this.#encode = encode;
+  constructor(join: (bodies: Uint8Array[]) => Uint8Array, limits: BatchLimits = {}) {
+    this.#join = join;
     this.#maxSpans = limits.maxSpans ?? MAX_BATCH_SPANS;
     this.#maxBytes = limits.maxBytes ?? MAX_BATCH_BYTES;
   }
 
-  /** Adds a session's spans; returns the batches that filled up. */
-  add(key: string, spans: readonly SpanRecord[]): Batch[] {
+  /** Adds a session's chunks; returns the requests that filled up. */
+  add(key: string, chunks: readonly Chunk[]): Batch[] {
     const ready: Batch[] = [];
-    for (const span of spans) {
-      this.#spans.push(span);
-      this.#owners.push(key);
-      if (this.#spans.length >= this.#maxSpans) ready.push(...this.flush());
+    for (const chunk of chunks) {
+      if (this.#spans > 0 && (this.#spans + chunk.spans > this.#maxSpans || this.#bytes + chunk.body.length > this.#maxBytes)) ready.push(...this.flush());
+      this.#bodies.push(chunk.body);
+      this.#sessions.set(key, (this.#sessions.get(key) ?? 0) + chunk.spans);
+      this.#spans += chunk.spans;
+      this.#bytes += chunk.body.length;
     }
     return ready;
   }
 
-  /** The batches of whatever is collected (none when empty). */
+  /** The request of whatever is collected (none when empty). */
   flush(): Batch[] {
-    const ready: Batch[] = [];
-    this.#cut(this.#spans, this.#owners, ready);
-    this.#spans = [];
-    this.#owners = [];
-    return ready;
-  }
-
-  #cut(spans: SpanRecord[], owners: string[], out: Batch[]): void {
-    if (spans.length === 0) return;
-    const body = this.#encode(spans);
-    if (body.length > this.#maxBytes && spans.length > 1) {
-      const half = spans.length >> 1;
-      this.#cut(spans.slice(0, half), owners.slice(0, half), out);
-      this.#cut(spans.slice(half), owners.slice(half), out);
-      return;
-    }
-    const sessions = new Map<string, number>();
-    for (const owner of owners) sessions.set(owner, (sessions.get(owner) ?? 0) + 1);
-    out.push({ spanCount: spans.length, body, sessions });
+    if (this.#spans === 0) return [];
+    const batch = { spanCount: this.#spans, body: this.#join(this.#bodies), sessions: this.#sessions };
+    this.#bodies = [];
+    this.#sessions = new Map();
+    this.#spans = this.#bytes = 0;
+    return [batch];
   }
 }

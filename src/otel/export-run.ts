@@ -5,7 +5,8 @@
  * request is on its way; what the receiver accepted is remembered, a failed request stops the
  * run and leaves its sessions to the next one. Each file with something new is read once: its
  * usage rows are attributed as it is read (sessions in attribution order), and only the other
- * sessions' usage comes from the catalog.
+ * sessions' usage comes from the catalog. Files are mapped and encoded by `exportSession`, on
+ * worker threads (export-pool.ts) for a large run; a fork or clone again here, without its copies.
  * @module
  */
 import { headerVersion } from "../core/migrate/migrate-session.ts";
@@ -17,14 +18,15 @@ import { normalizePath } from "../core/storage/paths.ts";
 import { defaultCacheDir } from "../catalog/open-catalog.ts";
 import type { QueryEnv } from "../query/env.ts";
 import { sessionScope } from "../query/scope.ts";
-import { type Batch, Batcher } from "./batches.ts";
-import { attributeSession, catalogUsage, copiedEntries, parentIdentities } from "./copies.ts";
-import type { OtlpConfig } from "./otlp-config.ts";
-import { otlpEncoder, type PartialSuccess } from "./otlp-encode.ts";
+import { type Batch, Packer } from "./batches.ts";
+import { attributeSession, catalogUsage, parentIdentities } from "./copies.ts";
+import { ExportPool } from "./export-pool.ts";
+import type { OtlpConfig, OtlpProtocol } from "./otlp-config.ts";
+import { joinRequests, otlpEncoder, type PartialSuccess } from "./otlp-encode.ts";
 import { sendRequest, type SendResult } from "./otlp-send.ts";
 import { type SentRecord, SentStore } from "./sent-store.ts";
-import { sessionSpans } from "./session-spans.ts";
-import { readHeader, readSpanSource } from "./span-entries.ts";
+import { exportSession, type SessionExport, type SessionExportOptions, type SessionJob } from "./session-export.ts";
+import { readHeader } from "./span-entries.ts";
 
 export interface OtelRun {
   files: readonly string[];
@@ -42,6 +44,14 @@ export interface OtelRun {
   wanted?: (ms: number) => boolean;
   /** Whether to show a progress line (on a terminal; elsewhere the reporter's note would talk of the catalog). */
   progress?: boolean;
+  /**
+   * Worker threads that read, map and encode beside the main thread (0 or absent: none). Used
+   * for runs without content or `--since`, on the runtime's own file system and the default
+   * redaction (the workers have no other), when the files to read add up to `poolMinBytes`.
+   */
+  workers?: number;
+  /** Default `POOL_MIN_BYTES`. */
+  poolMinBytes?: number;
   /** Retry tuning (tests shorten the waits). */
   baseDelayMs?: number;
 }
@@ -60,6 +70,9 @@ export interface OtelSummary {
   /** Files that are not sessions, skipped. */
   skipped: string[];
 }
+
+/** Files adding up to less than this are read on the main thread: starting workers would cost more. */
+export const POOL_MIN_BYTES = 16 * 1024 * 1024;
 
 /** Requests between two saves of the sent-store. */
 const SAVE_EVERY = 50;
@@ -115,16 +128,48 @@ export async function runOtelExport(env: QueryEnv, run: OtelRun): Promise<OtelSu
     candidates.push({ path, size: stat.size, mtimeMs: stat.mtimeMs, record });
   }
   if (candidates.length === 0) return summary;
+  const protocol = run.mode === "out" ? "http/json" : run.config.protocol;
+  const options: SessionExportOptions = { encode: otlpEncoder(protocol, run.config.resource), redactor: run.redactor, content: run.content, wanted: run.wanted };
+  const local = (job: SessionJob) => exportSession(env.fs, job, options);
+  // Workers map as the defaults do (no content, no --since, the default redaction); started now,
+  // they load while the headers are read.
+  const bytes = candidates.reduce((n, c) => n + c.size, 0);
+  const workers = bytes >= (run.poolMinBytes ?? POOL_MIN_BYTES) && !run.content && !run.wanted ? run.workers ?? 0 : 0;
+  const pool = workers > 0 ? ExportPool.start(workers, { protocol, resource: run.config.resource }, local) : undefined;
+  try {
+    return await exportChanged(env, run, { summary, store, candidates, protocol, local, pool });
+  } finally {
+    await pool?.close();
+  }
+}
+
+interface RunState {
+  summary: OtelSummary;
+  store: SentStore | undefined;
+  candidates: Omit<Changed, "header">[];
+  protocol: OtlpProtocol;
+  /** A job on this thread. */
+  local: (job: SessionJob) => Promise<SessionExport>;
+  pool: ExportPool | undefined;
+}
+
+/** The run once the files with something new are known. */
+async function exportChanged(env: QueryEnv, run: OtelRun, state: RunState): Promise<OtelSummary> {
+  const { summary, store, local, pool } = state;
   const changed: Changed[] = [];
-  for (const item of candidates) {
+  for (const item of state.candidates) {
     const header = await readHeader(env.fs, item.path);
     if (header && run.inCwd && !run.inCwd(typeof header.cwd === "string" ? header.cwd : "")) continue;
     changed.push({ ...item, header });
   }
   const plan = await attributionPlan(env, changed);
+  const jobs = plan.flatMap((session) => (session.changed ? [jobOf(session.changed, run.content)] : []));
+  pool?.begin(jobs);
+  let taken = 0;
+  /** The next result in plan order: from the workers, else mapped here. */
+  const nextResult = () => (pool ? pool.take() : local(jobs[taken++]));
 
-  const encode = otlpEncoder(run.mode === "out" ? "http/json" : run.config.protocol, run.config.resource);
-  const batcher = new Batcher(encode);
+  const packer = new Packer(joinRequests(state.protocol));
   /** Spans of each session not yet accepted, and the record to keep once none are left. */
   const waiting = new Map<string, { left: number; record: SentRecord }>();
   if (run.mode === "out" && !run.write) await env.fs.writeAtomic(run.out!, new Uint8Array(0));
@@ -185,41 +230,45 @@ export async function runOtelExport(env: QueryEnv, run: OtelRun): Promise<OtelSu
         continue;
       }
       progress.update(done++, changed.length);
-      const walk = !run.content && item.header !== null && headerVersion(item.header) >= CURRENT_SESSION_VERSION;
-      const file = await readSpanSource(env.fs.read(item.path, { reuseBuffer: true }), walk);
-      session.usage = file.usage;
+      const job = jobs[done - 1];
+      let result = await nextResult();
+      session.usage = result.usage;
       // Its rows count for the sessions after it, whether it is exported or not.
       const copies = attributeSession(attribution, session);
       session.usage = emptyUsageState();
-      if (file.header === null) {
+      if (result.header === null) {
         summary.skipped.push(item.path);
         continue;
       }
-      if (item.header === null && run.inCwd && !run.inCwd(typeof file.header.cwd === "string" ? file.header.cwd : "")) continue;
-      // The reader leaves out a torn last line (a session being written): it is sent once complete.
-      const entries = file.entries;
-      const { record } = item;
-      const resumes = record !== undefined && record.entries <= entries.length && (record.entries === 0 ? record.lastId === null : entries[record.entries - 1]?.id === record.lastId);
-      const from = resumes ? record.entries : 0;
-      if (from === entries.length && record) {
+      if (item.header === null && run.inCwd && !run.inCwd(typeof result.header.cwd === "string" ? result.header.cwd : "")) continue;
+      if (result.nothingNew) {
         // Nothing new (a torn line, or a touch): remember the new size and time only.
-        if (run.mode === "send") store!.set(item.path, { ...record, size: item.size, mtimeMs: item.mtimeMs });
+        if (run.mode === "send") store!.set(item.path, { ...item.record!, size: item.size, mtimeMs: item.mtimeMs });
         continue;
       }
-      const copied = copiedEntries(entries, copies, await parentIdentities(env, file.header));
-      const spans = sessionSpans({ header: file.header, entries, from, copied, wanted: run.wanted, redactor: run.redactor, content: run.content });
+      const parent = result.header.parentSession;
+      if (copies.size > 0 || (typeof parent === "string" && parent !== "")) {
+        // A fork or clone: mapped again here, without what it copied.
+        result = await local({ ...job, copies, inParent: await parentIdentities(env, result.header) });
+      }
       summary.sessions++;
-      summary.spans += spans.length;
-      const last = entries.at(-1);
-      waiting.set(item.path, { left: spans.length, record: { size: item.size, mtimeMs: item.mtimeMs, entries: entries.length, lastId: last ? String(last.id) : null } });
-      if (spans.length === 0) finish(item.path);
-      for (const batch of batcher.add(item.path, spans)) if (!(await enqueue(batch))) return summary;
+      summary.spans += result.spans;
+      waiting.set(item.path, { left: result.spans, record: { size: item.size, mtimeMs: item.mtimeMs, entries: result.entries, lastId: result.lastId } });
+      if (result.spans === 0) finish(item.path);
+      for (const batch of packer.add(item.path, result.chunks)) if (!(await enqueue(batch))) return summary;
     }
-    for (const batch of batcher.flush()) if (!(await enqueue(batch))) return summary;
+    for (const batch of packer.flush()) if (!(await enqueue(batch))) return summary;
     return summary;
   } finally {
     await inFlight;
     progress.end();
     if (run.mode === "send") await store!.save();
   }
+}
+
+/** The job of a file: walked when of the current format and its content is not sent. */
+function jobOf(item: Changed, content: boolean): SessionJob {
+  const walk = !content && item.header !== null && headerVersion(item.header) >= CURRENT_SESSION_VERSION;
+  const { record } = item;
+  return { path: item.path, walk, record: record && { entries: record.entries, lastId: record.lastId } };
 }

@@ -73,6 +73,34 @@ export function otlpEncoder(protocol: OtlpProtocol, resourceAttributes: Record<s
   return (spans) => serializer.serializeRequest(spans.map((s) => new PlainSpan(s, resource) as unknown as ReadableSpan)) ?? new Uint8Array(0);
 }
 
+/**
+ * Several encoded requests as one. A protobuf `ExportTraceServiceRequest` has a single field,
+ * the repeated `resource_spans`, and a parser concatenates repeated fields: the requests' bytes
+ * one after the other are the request holding all their resource spans (protobuf's documented
+ * merging of concatenated messages, no encoding of ours). OTLP/JSON requests are parsed and
+ * their `resourceSpans` put in one.
+ */
+export function joinRequests(protocol: OtlpProtocol): (bodies: Uint8Array[]) => Uint8Array {
+  if (protocol === "http/json") {
+    return (bodies) => {
+      if (bodies.length === 1) return bodies[0];
+      const decoder = new TextDecoder();
+      const resourceSpans = bodies.flatMap((body) => (JSON.parse(decoder.decode(body)) as { resourceSpans?: unknown[] }).resourceSpans ?? []);
+      return new TextEncoder().encode(JSON.stringify({ resourceSpans }));
+    };
+  }
+  return (bodies) => {
+    if (bodies.length === 1) return bodies[0];
+    const out = new Uint8Array(bodies.reduce((n, body) => n + body.length, 0));
+    let at = 0;
+    for (const body of bodies) {
+      out.set(body, at);
+      at += body.length;
+    }
+    return out;
+  };
+}
+
 /** What a receiver said about a request it accepted: spans it rejected, and why. */
 export interface PartialSuccess {
   rejectedSpans: number;

@@ -100,6 +100,13 @@ class SpanLineWalk {
 
   readonly visitEntry = (ks: number, ke: number, vs: number): number => {
     const b = this.bytes;
+    // The message is walked once, by its members (its end is where they end).
+    if (b[vs] === 0x7b && keyIs(b, ks, ke, "message")) {
+      this.message = {};
+      const after = scanMembers(b, vs, this.visitMessage);
+      this.entry.message = this.message;
+      return after;
+    }
     const end = valueEnd(b, vs);
     if (end <= vs) return end;
     for (const key of ENTRY_FIELDS) {
@@ -110,17 +117,23 @@ class SpanLineWalk {
         return end;
       }
     }
-    if (keyIs(b, ks, ke, "message") && b[vs] === 0x7b) {
-      this.message = {};
-      const after = scanMembers(b, vs, this.visitMessage);
-      this.entry.message = this.message;
-      return after;
-    }
     return end;
   };
 
   readonly visitMessage = (ks: number, ke: number, vs: number): number => {
     const b = this.bytes;
+    if (b[vs] === 0x5b && keyIs(b, ks, ke, "content")) {
+      // Only an assistant's content matters (its tool calls), walked once; a user's or a tool's
+      // is skipped once its role is known (pi writes the role first).
+      const role = this.message.role;
+      if (role === "user" || role === "toolResult") {
+        this.message.content = [];
+        return valueEnd(b, vs);
+      }
+      const calls: unknown[] = [];
+      this.message.content = calls;
+      return this.#toolCalls(vs, calls);
+    }
     const end = valueEnd(b, vs);
     if (end <= vs) return end;
     for (const key of MESSAGE_FIELDS) {
@@ -129,22 +142,18 @@ class SpanLineWalk {
         return end;
       }
     }
-    if (keyIs(b, ks, ke, "content")) {
-      // Only an assistant's content matters (its tool calls): a user's or a tool's is skipped
-      // once its role is known (pi writes the role first).
-      const role = this.message.role;
-      if (b[vs] !== 0x5b) this.message.content = "";
-      else this.message.content = role === "user" || role === "toolResult" ? [] : this.#toolCalls(vs, end);
-    }
+    if (keyIs(b, ks, ke, "content")) this.message.content = "";
     return end;
   };
 
-  /** The tool calls of a content array at `b[start, end)`, as `{type: "toolCall", id}`. */
-  #toolCalls(start: number, end: number): unknown[] {
+  /**
+   * Collects the tool calls of the content array opening at `start` into `calls`, as
+   * `{type: "toolCall", id}`; returns the index just past the array, or -1.
+   */
+  #toolCalls(start: number, calls: unknown[]): number {
     const b = this.bytes;
-    const calls: unknown[] = [];
     let i = start + 1;
-    while (i < end) {
+    while (i < b.length) {
       const c = b[i];
       if (c === 0x7b) {
         let type: unknown;
@@ -158,13 +167,15 @@ class SpanLineWalk {
         if (after < 0) throw new SyntaxError("content block");
         if (type === "toolCall") calls.push(id === undefined ? { type } : { type, id });
         i = after;
-      } else if (c === QUOTE) {
+      } else if (c === QUOTE || c === 0x5b) {
         const after = valueEnd(b, i);
-        if (after < 0) throw new SyntaxError("content string");
+        if (after < 0) throw new SyntaxError("content value");
         i = after;
+      } else if (c === 0x5d) {
+        return i + 1;
       } else i++;
     }
-    return calls;
+    return -1;
   }
 
   /** The lean entry of a line, or undefined when the walk cannot read it. */

@@ -4,7 +4,7 @@
  * (`hashBytes` of the text's UTF-8 bytes).
  * @module
  */
-import { hashBytes } from "../core/digest/hash-bytes.ts";
+import { hashBytes, hashRest, hashStart, type HashState } from "../core/digest/hash-bytes.ts";
 
 const encoder = new TextEncoder();
 /** Room for the UTF-8 bytes of an ASCII text, reused from id to id. */
@@ -46,7 +46,24 @@ export function rootSpanIdOf(sessionId: string): string {
   return hex(`pi-session root\n${sessionId}`);
 }
 
-/** The span of one entry (`part` tells apart several spans of one entry, e.g. tool calls). */
+/** The session whose entries' ids come now (a run maps one session at a time), and its text's start. */
+let current = { sessionId: "", prefix: new Uint8Array(0) };
+/** The fingerprint's state after that start, by the whole text's length. */
+const starts = new Map<number, HashState>();
+
+/**
+ * The span of one entry (`part` tells apart several spans of one entry, e.g. tool calls). The
+ * fingerprint of the text's start, the same for all a session's entries, is made once.
+ */
 export function entrySpanIdOf(sessionId: string, entryId: string, part = ""): string {
-  return hex(`pi-session span\n${sessionId}\n${entryId}\n${part}`);
+  if (current.sessionId !== sessionId) {
+    current = { sessionId, prefix: encoder.encode(`pi-session span\n${sessionId}\n`) };
+    starts.clear();
+  }
+  const rest = utf8(`${entryId}\n${part}`);
+  const length = current.prefix.length + rest.length;
+  let start = starts.get(length);
+  if (start === undefined) starts.set(length, start = hashStart(current.prefix, length));
+  const digits = hashRest(start, rest);
+  return digits === ZERO ? hex(`pi-session span\n${sessionId}\n${entryId}\n${part}`) : digits;
 }

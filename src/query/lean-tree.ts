@@ -1,15 +1,20 @@
 /**
  * `tree` for sessions of any size: the rows of `sessionTree`, from one streaming read that keeps
  * of each entry only its tree fields and what its row shows (`RowFacts`: role, the always-hidden
- * rule, the row's spans), never the entries themselves. A 1.2 GB session's tree fits in a few
- * hundred megabytes; the rows are the same (tests/query/lean-tree.test.ts).
+ * rule, the row's spans), never the entries themselves. The read skims long lines as `info`
+ * does (tool results, which are most of a session's bytes, show none of their text); only an
+ * entry whose row shows text is parsed again with what a preview keeps. A 1.2 GB session's
+ * tree fits in a few hundred megabytes; the rows are the same (tests/cli/huge-streams.test.ts).
  * @module
  */
 import type { SessionEntry } from "../core/format/types.ts";
-import { previewEntry, PREVIEW_READ } from "../core/read/lean-entry.ts";
+import { decodeObjectLine } from "../core/read/decode-line.ts";
+import type { ReadIssue } from "../core/read/issue.ts";
+import { LEAN_READ, previewEntry, PREVIEW_READ } from "../core/read/lean-entry.ts";
 import { SessionReader } from "../core/read/read-session.ts";
 import { SessionTree } from "../core/tree/session-tree.ts";
 import { collectGarbage, GarbageHint } from "../io/collect-garbage.ts";
+import type { Span } from "../render/entry-line.ts";
 import { passesFilter, type RowFacts, rowFacts, type TreeFilter, type TreeRow, treeRows } from "../render/tree-rows.ts";
 import { NotASessionError, refuseTooDeep } from "../session/errors.ts";
 import type { QueryEnv } from "./env.ts";
@@ -24,15 +29,21 @@ const MANY = 20_000;
 const TREE_FIELDS = ["type", "id", "parentId", "timestamp", "targetId", "label", "name"];
 
 export interface LeanTreeResult {
-  /** The rows to draw, and the session's path and tree (every entry id; entries hold their tree fields only). */
+  /** The rows to draw, the session's path and its leaf. */
   rows: TreeRow[];
   path: string;
-  tree: SessionTree;
-  /** What `tree --json` prints, made on demand (the rows again, as JSON). */
+  leafId: string | null;
+  /** Every entry id of the session (what row ids must be told apart from). */
+  ids: string[];
+  /** What `tree --json` prints, made on demand (the rows again, as JSON; `treeRowJson` makes one row's). */
   json(): TreeJson;
 }
 
 type Json = Record<string, unknown>;
+
+/** Where a kept entry holds its row facts. */
+const FACTS = Symbol("row facts");
+type Facted = Json & { [FACTS]?: RowFacts };
 
 /** One string for each of the few values of a type or role (each parsed line has its own copy). */
 const interned = new Map<string, string>();
@@ -44,11 +55,63 @@ function intern<T>(value: T): T {
   return value;
 }
 
-/** The tree fields of a (preview) entry, present as they are. */
-function treeFields(entry: Json): Json {
-  const out: Json = {};
-  for (const key of TREE_FIELDS) if (key in entry) out[key] = key === "type" ? intern(entry[key]) : entry[key];
+/**
+ * The tree fields of an entry, present as a preview has them (`previewEntry`): strings and
+ * other plain values as they are, an array as [] and an object as {}.
+ */
+function treeFields(entry: Json): Facted {
+  const out: Facted = {};
+  for (const key of TREE_FIELDS) {
+    if (!(key in entry)) continue;
+    const value = entry[key];
+    out[key] = key === "type" ? intern(value) : typeof value !== "object" || value === null ? value : Array.isArray(value) ? [] : {};
+  }
   return out;
+}
+
+/**
+ * An assistant message without its tool calls (the rest as it is), for a filter that shows no
+ * tool result: its row and its always-hidden rule are the same, and no call line is made.
+ */
+function withoutCalls(entry: SessionEntry): SessionEntry {
+  const message = (entry as unknown as Json).message as Json | undefined;
+  if (entry.type !== "message" || typeof message !== "object" || message === null || message.role !== "assistant" || !Array.isArray(message.content)) return entry;
+  const content = message.content.filter((block) => typeof block !== "object" || block === null || (block as Json).type !== "toolCall");
+  return { ...entry, message: { ...message, content } } as unknown as SessionEntry;
+}
+
+/**
+ * A copy of a string that holds no reference to a longer one it was cut from: engines keep a
+ * slice as a view into the whole, however short (see lean-entry.ts).
+ */
+function detach(text: string): string {
+  return JSON.parse(JSON.stringify(text));
+}
+
+/** One span object for each of the few spans many rows begin with (`user: `, `assistant: `, …). */
+const heads = new Map<string, Span>();
+
+/** Spans whose texts are detached from the entry's strings (the entry is let go), common ones shared. */
+function detachSpans(spans: Span[]): Span[] {
+  for (let i = 0; i < spans.length; i++) {
+    const { text, tone } = spans[i];
+    const key = text.length <= 16 ? `${tone}\u0000${text}` : undefined;
+    const known = key === undefined ? undefined : heads.get(key);
+    if (known) {
+      spans[i] = known;
+      continue;
+    }
+    spans[i].text = detach(text);
+    if (key !== undefined && heads.size < 1000) heads.set(key, spans[i]);
+  }
+  return spans;
+}
+
+/** Row facts whose spans hold nothing of the entry (see `detachSpans`). */
+function detachedFacts(facts: RowFacts): RowFacts {
+  if (facts.spans) detachSpans(facts.spans);
+  for (const [, spans] of facts.calls ?? []) detachSpans(spans);
+  return facts;
 }
 
 /** Facts with nothing of their own (no spans, no calls) are one object per role and rule. */
@@ -63,9 +126,31 @@ function shared(facts: RowFacts): RowFacts {
   return facts;
 }
 
+/** Whether an entry is a tool result: its row shows its call's line or its tool's name, never its text. */
+function isToolResult(entry: Json): boolean {
+  const message = entry.message;
+  return entry.type === "message" && typeof message === "object" && message !== null && (message as Json).role === "toolResult";
+}
+
+/**
+ * A skimmed line parsed again with what a preview keeps of its strings (`PREVIEW_READ`), as the
+ * reader parses it: the skimmed copy when it parses cleanly, else the whole line.
+ */
+function previewParse(whole: Uint8Array): Json {
+  const notes = { bom: false, crlf: false };
+  const line = { bytes: whole, number: 0, offset: 0, terminated: true };
+  const skimmed = PREVIEW_READ.skim!(whole);
+  if (skimmed !== undefined) {
+    const issues: ReadIssue[] = [];
+    const value = decodeObjectLine({ ...line, bytes: skimmed }, notes, issues);
+    if (value !== undefined && issues.length === 0) return value;
+  }
+  return decodeObjectLine(line, notes, [])!;
+}
+
 /** What `tree --json` prints of `rows` (made in a scope of its own: it holds nothing else). */
-function jsonOf(tree: SessionTree, filter: TreeFilter, rows: TreeRow[]): () => TreeJson {
-  return () => treeJson(tree.leafId, filter, rows);
+function jsonOf(leafId: string | null, filter: TreeFilter, rows: TreeRow[]): () => TreeJson {
+  return () => treeJson(leafId, filter, rows);
 }
 
 /**
@@ -81,35 +166,44 @@ export async function leanSessionTree(env: QueryEnv, options: TreeOptions): Prom
   const filter: TreeFilter = checkTreeFilter(options.filter, "default");
   const path = await resolveSessionRef(env, options.ref);
   const home = env.storage.home;
-  const facts = new WeakMap<object, RowFacts>();
-  const keep = (entry: Json): Json => {
-    const preview = previewEntry(entry) as unknown as SessionEntry;
+  // Each kept entry carries its facts under a symbol (not a WeakMap: 100k+ weak entries make
+  // every collection slow).
+  // A tool result's row shows its call's line: the calls' lines are made only when some can be.
+  const callsShown = filter !== "user-only" && filter !== "no-tools";
+  const keep = (entry: Json, whole?: Uint8Array): Json => {
+    // Long lines are skimmed as `info` skims them (strings cut to 41 characters). A tool
+    // result's row shows none of its strings (its call's line, else its tool's name, kept
+    // whole), so it is taken as it is; any other skimmed entry is parsed again with the
+    // 201 characters a preview keeps. Facts made from whole strings hold no part of them.
+    const source = (whole && !isToolResult(entry) ? previewEntry(previewParse(whole)) : entry) as unknown as SessionEntry;
     // Spans only for entries some row may show (any entry may turn out labelled later on).
-    const shown = passesFilter(preview, filter, false) || passesFilter(preview, filter, true);
-    const kept = treeFields(preview as unknown as Json);
-    facts.set(kept, shared(rowFacts(preview, home, shown)));
+    const shown = passesFilter(source, filter, false) || passesFilter(source, filter, true);
+    const kept = treeFields(source as unknown as Json);
+    kept[FACTS] = shared(detachedFacts(rowFacts(callsShown ? source : withoutCalls(source), home, shown)));
     return kept;
   };
-  const reader = new SessionReader({ keep, skim: PREVIEW_READ.skim });
-  // Every line is parsed (skimmed): much garbage per byte read, collected often.
-  const hint = new GarbageHint(16 * 1024 * 1024);
+  const reader = new SessionReader({ keep, skim: LEAN_READ.skim });
+  // Each line is parsed (skimmed): its garbage is collected young as the read goes (cheap,
+  // where a full collection every few megabytes cost more than the read itself).
+  const hint = new GarbageHint(16 * 1024 * 1024, true);
   for await (const chunk of env.fs.read(path, { reuseBuffer: true })) {
     hint.read(chunk.length);
     reader.push(chunk);
   }
   const file = reader.end();
+  const many = file.entries.length >= MANY;
   // The read leaves much garbage behind; the layout that follows is better off without it.
-  if (file.entries.length >= MANY) collectGarbage();
+  if (many) collectGarbage();
   refuseTooDeep(path, file.issues);
   if (file.notSession) throw new NotASessionError(path, file.issues);
   const tree = new SessionTree(file.entries);
-  const between = file.entries.length >= MANY ? () => collectGarbage() : undefined;
-  const rows = treeRows(tree, { filter, home, facts: (entry) => facts.get(entry) ?? rowFacts(entry, home), between });
   // Each phase's maps over every entry are garbage once it is done: cleared before the next.
-  if (file.entries.length >= MANY) collectGarbage();
+  const between = many ? () => collectGarbage() : undefined;
+  const rows = treeRows(tree, { filter, home, facts: (entry) => (entry as unknown as Facted)[FACTS] ?? rowFacts(entry, home), between });
+  if (many) collectGarbage(true);
   const problems = file.issues.length + tree.findIssues(file.entryLines).length;
-  if (file.entries.length >= MANY) collectGarbage();
   // Lines left out are said first (the tree lacks them); other problems get the general note.
   if (!reportSkipped(env, path, file.issues) && problems > 0) env.report.notice(`${path} has ${problems} problem${problems === 1 ? "" : "s"}; run \`pi-session check\` on it`);
-  return { rows, path, tree, json: jsonOf(tree, filter, rows) };
+  // The tree, its entries and their facts are let go: the rows hold what they show.
+  return { rows, path, leafId: tree.leafId, ids: [...tree.byId.keys()], json: jsonOf(tree.leafId, filter, rows) };
 }

@@ -4,7 +4,9 @@
  * from `mod.ts`: it loads the OpenTelemetry packages, which only this query needs.
  * @module
  */
+import { availableParallelism } from "node:os";
 import { Redactor } from "../core/redact/redactor.ts";
+import { detectFileSystem } from "../io/mod.ts";
 import { onOrAfter } from "../core/stats/date-bound.ts";
 import { resolvePath } from "../core/storage/paths.ts";
 import { runOtelExport } from "../otel/export-run.ts";
@@ -74,6 +76,21 @@ async function scopeFiles(env: QueryEnv, refs: string[], all: boolean): Promise<
   return { files: [...new Set(paths)] };
 }
 
+/** Most worker threads a run starts: past two, what the main thread does (attribution, gzip, sending) limits the run. */
+const MAX_WORKERS = 2;
+
+/**
+ * Worker threads for a run: one per core beside the main thread's up to `MAX_WORKERS` (none on
+ * one core), over the runtime's own file system only (a worker reads through it), for a
+ * run with enough to read. `PI_SESSION_OTEL_WORKERS` sets the number (0: none), whatever the run.
+ */
+function otelWorkers(env: QueryEnv): { workers: number; poolMinBytes?: number } {
+  if (env.fs !== detectFileSystem()) return { workers: 0 };
+  const given = env.storage.env("PI_SESSION_OTEL_WORKERS");
+  if (given !== undefined && given.trim() !== "" && Number.isInteger(Number(given))) return { workers: Math.max(0, Number(given)), poolMinBytes: 0 };
+  return { workers: Math.max(0, Math.min(MAX_WORKERS, availableParallelism() - 1)) };
+}
+
 /**
  * Exports the sessions in scope: each entry a receiver has not accepted yet, once (copies in
  * forks and clones left out), with ids derived from session and entry ids.
@@ -98,6 +115,7 @@ export async function otelExport(env: QueryEnv, options: OtelOptions): Promise<O
   const backoffText = env.storage.env("PI_SESSION_OTEL_BACKOFF_MS");
   const backoff = Number(backoffText);
   const summary = await runOtelExport(env, {
+    ...otelWorkers(env),
     files,
     inCwd: cwd === undefined ? undefined : (headerCwd) => headerCwd !== "" && resolvePath(env.storage.processCwd, headerCwd) === cwd,
     config,

@@ -4,13 +4,14 @@
  * clones copied it; `explain` keeps the entries behind each figure.
  * @module
  */
-import { aggregateStats, type StatsReport } from "../core/stats/aggregate-stats.ts";
+import { aggregateStats, StatsAggregator, type StatsReport } from "../core/stats/aggregate-stats.ts";
 import type { UsageSession } from "../core/stats/attribution.ts";
 import type { StatsBy } from "../core/stats/time-buckets.ts";
 import { dateOption, timeZoneOption } from "./date-options.ts";
 import type { QueryEnv } from "./env.ts";
 import { QueryError } from "./errors.ts";
 import { usageScope, usageSessions } from "./usage-sessions.ts";
+import { eachUsageSession } from "./usage-stream.ts";
 
 export type { StatsBy };
 export const STATS_BY: readonly StatsBy[] = ["hour", "day", "week", "month", "session", "model", "project"];
@@ -36,7 +37,10 @@ export type StatsJson = StatsReport;
 
 export interface StatsResult {
   value: StatsJson;
-  /** Every session's usage (every project's: ids and names for the rows of `by: "session"`). */
+  /**
+   * With `by: "session"`, every session's usage (every project's: ids and names for its rows);
+   * otherwise none, so that no session is held past its turn.
+   */
   sessions: UsageSession[];
 }
 
@@ -47,8 +51,20 @@ export async function usageStats(env: QueryEnv, options: StatsOptions = {}): Pro
   const since = dateOption(env, "since", options.since);
   const until = dateOption(env, "until", options.until);
   const tz = timeZoneOption(options.tz);
-  const sessions = await usageSessions(env, by === "session");
   const inScope = await usageScope(env, Boolean(options.all));
-  const report = aggregateStats(sessions, { by, tz, since, until, inScope, breakdown: Boolean(options.breakdown), explain: options.explain });
+  const aggregate = { by, tz, since, until, inScope, breakdown: Boolean(options.breakdown), explain: options.explain };
+  let report: StatsReport;
+  let sessions: UsageSession[] = [];
+  if (by === "session") {
+    sessions = await usageSessions(env, true);
+    report = aggregateStats(sessions, aggregate);
+  } else {
+    let stats = new StatsAggregator(aggregate);
+    await eachUsageSession(env, () => {
+      stats = new StatsAggregator(aggregate);
+      return (session) => stats.add(session);
+    });
+    report = stats.report();
+  }
   return { value: { totals: report.totals, rows: report.rows, copies: report.copies }, sessions };
 }

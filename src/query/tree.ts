@@ -52,22 +52,23 @@ export function checkTreeFilter(filter: string | undefined, fallback: TreeFilter
   throw new QueryError("bad-option", `Unknown filter "${filter}"`, `Use one of ${TREE_FILTERS.join(", ")}`);
 }
 
+/** One row of `tree --json`. */
+export function treeRowJson(row: TreeRow): TreeRowJson {
+  return {
+    id: row.entryId,
+    parentId: row.parentId,
+    depth: row.depth,
+    type: row.type,
+    ...(row.role !== undefined ? { role: row.role } : {}),
+    ...(row.label !== undefined ? { label: row.label } : {}),
+    active: row.onActivePath,
+    text: row.text,
+  };
+}
+
 /** What `tree --json` prints of `rows`. */
 export function treeJson(leafId: string | null, filter: TreeFilter, rows: readonly TreeRow[]): TreeJson {
-  return {
-    leafId,
-    filter,
-    rows: rows.map((row) => ({
-      id: row.entryId,
-      parentId: row.parentId,
-      depth: row.depth,
-      type: row.type,
-      ...(row.role !== undefined ? { role: row.role } : {}),
-      ...(row.label !== undefined ? { label: row.label } : {}),
-      active: row.onActivePath,
-      text: row.text,
-    })),
-  };
+  return { leafId, filter, rows: rows.map(treeRowJson) };
 }
 
 /**

@@ -33,19 +33,26 @@ export async function usageSessions(env: QueryEnv, withNames: boolean): Promise<
 export function usageSessionsOf(records: Iterable<[string, CatalogRecord]>, nameOf?: (path: string) => string | undefined): UsageSession[] {
   const sessions: UsageSession[] = [];
   for (const [path, record] of records) {
-    const { header, rejected, data } = recordState(record);
-    if (rejected || header === null) continue;
-    sessions.push({
-      path,
-      id: typeof header.id === "string" ? header.id : String(header.id ?? ""),
-      cwd: typeof header.cwd === "string" ? header.cwd : "",
-      created: typeof header.timestamp === "string" ? header.timestamp : "",
-      parentSession: typeof header.parentSession === "string" ? header.parentSession : undefined,
-      ...(nameOf ? { name: nameOf(path) } : {}),
-      usage: data as UsageSession["usage"],
-    });
+    const session = usageSessionOf(path, record);
+    if (!session) continue;
+    if (nameOf) session.name = nameOf(path);
+    sessions.push(session);
   }
   return sessions;
+}
+
+/** The session of one usage-digest record, or undefined when it has no header or was rejected. */
+export function usageSessionOf(path: string, record: CatalogRecord): UsageSession | undefined {
+  const { header, rejected, data } = recordState(record);
+  if (rejected || header === null) return undefined;
+  return {
+    path,
+    id: typeof header.id === "string" ? header.id : String(header.id ?? ""),
+    cwd: typeof header.cwd === "string" ? header.cwd : "",
+    created: typeof header.timestamp === "string" ? header.timestamp : "",
+    parentSession: typeof header.parentSession === "string" ? header.parentSession : undefined,
+    usage: data as UsageSession["usage"],
+  };
 }
 
 /** Which sessions a report covers: this directory's (`all` false) or every one (undefined). */

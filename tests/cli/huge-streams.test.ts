@@ -25,7 +25,13 @@ import { markdownTranscript } from "../../src/render/transcript-markdown.ts";
 import type { TreeFilter } from "../../src/render/tree-rows.ts";
 import { markdownWhole } from "../export/_markdown-whole.ts";
 import { fixtureText } from "../export/_fixture.ts";
+import { SessionTree } from "../../src/core/tree/session-tree.ts";
+import { treeJson } from "../../src/query/tree.ts";
+import { oneLine } from "../../src/render/control-chars.ts";
+import { filterTag, renderTreeRow, TREE_FILTERS, treeRows } from "../../src/render/tree-rows.ts";
+import { uniquePrefixes } from "../../src/render/unique-prefix.ts";
 import { CWD, HOME, NOW, runCli, writeText } from "./_harness.ts";
+import { longLineText } from "./_long-lines.ts";
 
 /**
  * A memory file system whose reads hand out one reused buffer (as the node adapter's do with
@@ -57,6 +63,11 @@ before(() => {
   // About 60 copies of the fixture, each hanging off the one before (branches, labels and all).
   chainSession(source, join(dir, "chained.jsonl"), { targetBytes: 400_000, sessionId: "chained-0001", cwd: "/work/proj" });
   FILES.chained = readFileSync(join(dir, "chained.jsonl"), "utf8");
+  // Chained copies of a session of long lines (tool outputs of many kilobytes, long texts in
+  // every field a row shows): what the lean reads skim.
+  writeFileSync(join(dir, "long.jsonl"), longLineText());
+  chainSession(join(dir, "long.jsonl"), join(dir, "long-chained.jsonl"), { targetBytes: 1_200_000, sessionId: "long-0001", cwd: "/work/proj" });
+  FILES.long = readFileSync(join(dir, "long-chained.jsonl"), "utf8");
   FILES.torn = readFileSync(new URL("broken/torn-tail.jsonl", EXAMPLES), "utf8");
   FILES.cycle = readFileSync(new URL("broken/cycle.jsonl", EXAMPLES), "utf8");
   // A version 1 file: read whole (ids are assigned across the file), the same answers.
@@ -113,7 +124,7 @@ describe("show streams the branch", () => {
 });
 
 describe("tree keeps row facts, not entries", () => {
-  for (const name of ["chained", "torn", "cycle", "legacy"]) {
+  for (const name of ["chained", "long", "torn", "cycle", "legacy"]) {
     it(`leanSessionTree() gives the rows of sessionTree() (${name})`, async () => {
       const { fs, path } = await fsWith(name);
       const env = { fs, storage: { env: () => undefined, home: "/home/dev", processCwd: CWD }, cwd: CWD, report: quiet } as never;
@@ -122,6 +133,40 @@ describe("tree keeps row facts, not entries", () => {
         const lean = await leanSessionTree(env, { ref: path, filter });
         assert.deepEqual(lean.rows, whole.rows, filter);
         assert.deepEqual(lean.json(), whole.value, filter);
+      }
+    });
+  }
+});
+
+/** What `tree` printed when it read the whole file (full entries, rows from them), piped. */
+function wholeTreeText(text: string, filter: TreeFilter, withIds: boolean): string {
+  const tree = new SessionTree(parseSession(text).entries);
+  const rows = treeRows(tree, { filter, home: HOME });
+  const ids = uniquePrefixes([...tree.byId.keys()]);
+  const idWidth = rows.reduce((widest, row) => Math.max(widest, ids.get(row.entryId)!.length), 0);
+  let out = "";
+  for (const row of rows) out += (withIds ? `${oneLine(ids.get(row.entryId)!).padEnd(idWidth)}  ` : "") + renderTreeRow(row, Infinity) + "\n";
+  if (rows.length === 0) out += "No entries found\n";
+  return out + `(${rows.length} ${rows.length === 1 ? "entry" : "entries"})${filterTag(filter)}\n`;
+}
+
+describe("tree prints what the whole-file path printed", () => {
+  it("the long-line session has lines the lean read skims", () => {
+    const lines = FILES.long.split("\n");
+    assert.ok(lines.filter((line) => line.length >= 4096 && line.includes('"role":"toolResult"')).length >= 10);
+    assert.ok(lines.some((line) => line.length >= 4096 && line.includes('"role":"user"')));
+    assert.ok(lines.some((line) => line.length >= 4096 && line.includes('"role":"assistant"')));
+  });
+
+  for (const name of ["long", "chained", "torn", "cycle", "legacy"]) {
+    it(`tree and tree --json print the whole-file output byte for byte, in every filter (${name})`, async () => {
+      const { fs, path } = await fsWith(name);
+      for (const filter of TREE_FILTERS) {
+        const tree = new SessionTree(parseSession(FILES[name]).entries);
+        const json = JSON.stringify(versioned(treeJson(tree.leafId, filter, treeRows(tree, { filter, home: HOME }))), null, 2) + "\n";
+        assert.equal((await runCli(["tree", path, "--filter", filter], { fs })).stdout, wholeTreeText(FILES[name], filter, true), filter);
+        assert.equal((await runCli(["tree", path, "--filter", filter, "--no-ids"], { fs })).stdout, wholeTreeText(FILES[name], filter, false), filter);
+        assert.equal((await runCli(["tree", path, "--filter", filter, "--json"], { fs })).stdout, json, filter);
       }
     });
   }

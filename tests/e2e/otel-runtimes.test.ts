@@ -38,17 +38,20 @@ describe("otel end to end", { skip: isNode ? false : "runs under Node; it drives
   });
   after(() => rmSync(work, { recursive: true, force: true }));
 
-  it("writes the same OTLP/JSON on node, deno, bun and the binary, and the binary sends the same spans as protobuf", async () => {
+  it("writes the same OTLP/JSON on node, deno, bun and the binary (with and without a worker thread), and the binary sends the same spans as protobuf", async () => {
     const argv = ["otel", "--all", "--out", "-", "--agent-dir", join(work, "examples/agent")];
-    const runtimes: [string, string, string[]][] = [
+    const worker = { PI_SESSION_OTEL_WORKERS: "1" };
+    const runtimes: [string, string, string[], Record<string, string>?][] = [
       ["node", process.execPath, ["--import", "tsx", join(root, "src/cli/main.ts")]],
       ["deno", bin("deno"), ["run", "-A", "--quiet", join(root, "src/cli/main.ts")]],
+      ["deno with a worker", bin("deno"), ["run", "-A", "--quiet", join(root, "src/cli/main.ts")], worker],
       ["bun", bin("bun"), [join(root, "src/cli/main.ts")]],
       ["binary", binary, []],
+      ["binary with a worker", binary, [], worker],
     ];
     const outputs: string[] = [];
-    for (const [name, command, prefix] of runtimes) {
-      const result = await exec(command, [...prefix, ...argv], env());
+    for (const [name, command, prefix, extra] of runtimes) {
+      const result = await exec(command, [...prefix, ...argv], { ...env(), ...extra });
       assert.equal(result.code, 0, `${name}: ${result.stderr}`);
       outputs.push(result.stdout);
     }

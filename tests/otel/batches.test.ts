@@ -1,28 +1,63 @@
-/** Batcher: requests bounded in spans and bytes, each knowing how many spans of which session it holds. */
+/**
+ * Chunks and requests: a session's spans encoded in chunks bounded in spans and bytes, requests
+ * made of whole chunks, each knowing how many spans of which session it holds, and joined
+ * requests that decode to all their spans.
+ */
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { Batcher } from "../../src/otel/batches.ts";
+import { type Chunk, encodeChunks, Packer } from "../../src/otel/batches.ts";
+import { joinRequests, otlpEncoder } from "../../src/otel/otlp-encode.ts";
 import type { SpanRecord } from "../../src/otel/session-spans.ts";
+import { decodeRequest } from "./_receiver.ts";
 
 const span = (id: number, size = 10): SpanRecord => ({ traceId: "t", spanId: String(id), name: "x".repeat(size), kind: 0, startMs: 0, endMs: 0, attributes: {} });
 /** An "encoding" as long as the names together. */
 const encode = (spans: readonly SpanRecord[]) => new Uint8Array(spans.reduce((n, s) => n + s.name.length, 0));
+const chunk = (spans: number, bytes = spans): Chunk => ({ spans, body: new Uint8Array(bytes) });
+const concat = (bodies: Uint8Array[]) => new Uint8Array(bodies.reduce((n, b) => n + b.length, 0));
 
-test("Batcher cuts at maxSpans and keeps per-session counts across batches", () => {
-  const batcher = new Batcher(encode, { maxSpans: 3 });
-  const ready = batcher.add("a", [span(1), span(2)]);
-  assert.equal(ready.length, 0);
-  const full = batcher.add("b", [span(3), span(4), span(5), span(6), span(7)]);
-  assert.deepEqual(full.map((b) => [b.spanCount, [...b.sessions]]), [[3, [["a", 2], ["b", 1]]], [3, [["b", 3]]]]);
-  assert.deepEqual(batcher.flush().map((b) => [b.spanCount, [...b.sessions]]), [[1, [["b", 1]]]]);
-  assert.deepEqual(batcher.flush(), []);
+test("encodeChunks() cuts a session's spans at maxSpans", () => {
+  const chunks = encodeChunks(encode, [1, 2, 3, 4, 5, 6, 7].map((n) => span(n)), { maxSpans: 3 });
+  assert.deepEqual(chunks.map((c) => c.spans), [3, 3, 1]);
+  assert.deepEqual(encodeChunks(encode, []), []);
 });
 
-test("Batcher halves a batch whose encoding is over maxBytes; a lone oversized span still goes", () => {
-  const batcher = new Batcher(encode, { maxSpans: 100, maxBytes: 25 });
-  batcher.add("a", [span(1), span(2), span(3), span(4, 40)]);
-  const batches = batcher.flush();
-  assert.deepEqual(batches.map((b) => b.spanCount), [2, 1, 1]);
-  assert.ok(batches.slice(0, 2).every((b) => b.body.length <= 25));
-  assert.equal(batches[2].body.length, 40);
+test("encodeChunks() halves a chunk whose encoding is over maxBytes; a lone oversized span still goes", () => {
+  const chunks = encodeChunks(encode, [span(1), span(2), span(3), span(4, 40)], { maxSpans: 100, maxBytes: 25 });
+  assert.deepEqual(chunks.map((c) => c.spans), [2, 1, 1]);
+  assert.ok(chunks.slice(0, 2).every((c) => c.body.length <= 25));
+  assert.equal(chunks[2].body.length, 40);
 });
+
+test("Packer makes requests of whole chunks within maxSpans and keeps per-session counts", () => {
+  const packer = new Packer(concat, { maxSpans: 5 });
+  assert.deepEqual(packer.add("a", [chunk(2)]), []);
+  const full = packer.add("b", [chunk(3), chunk(3), chunk(1)]);
+  assert.deepEqual(full.map((b) => [b.spanCount, b.body.length, [...b.sessions]]), [[5, 5, [["a", 2], ["b", 3]]]]);
+  assert.deepEqual(packer.flush().map((b) => [b.spanCount, [...b.sessions]]), [[4, [["b", 4]]]]);
+  assert.deepEqual(packer.flush(), []);
+});
+
+test("Packer starts a new request before maxBytes; a chunk over it goes alone", () => {
+  const packer = new Packer(concat, { maxSpans: 100, maxBytes: 10 });
+  const ready = [...packer.add("a", [chunk(1, 6), chunk(1, 6), chunk(1, 30)]), ...packer.add("b", [chunk(1, 4)]), ...packer.flush()];
+  assert.deepEqual(ready.map((b) => b.body.length), [6, 6, 30, 4]);
+});
+
+const spanRecord = (traceId: string, spanId: string): SpanRecord => ({ traceId, spanId, name: `chat ${spanId}`, kind: 2, startMs: 1000, endMs: 2000, attributes: { "gen_ai.usage.input_tokens": 5 } });
+
+for (const protocol of ["http/protobuf", "http/json"] as const) {
+  test(`joinRequests(${protocol}) makes one request that decodes to the spans of all`, () => {
+    const enc = otlpEncoder(protocol, { "service.name": "pi-session" });
+    const a = enc([spanRecord("a".repeat(32), "1".repeat(16)), spanRecord("a".repeat(32), "2".repeat(16))]);
+    const b = enc([spanRecord("b".repeat(32), "3".repeat(16))]);
+    const contentType = protocol === "http/json" ? "application/json" : "application/x-protobuf";
+    const spans = decodeRequest(joinRequests(protocol)([a, b]), contentType);
+    assert.deepEqual(spans.map((s) => [s.traceId, s.spanId, s.name, s.attributes["gen_ai.usage.input_tokens"]]), [
+      ["a".repeat(32), "1".repeat(16), "chat 1111111111111111", 5],
+      ["a".repeat(32), "2".repeat(16), "chat 2222222222222222", 5],
+      ["b".repeat(32), "3".repeat(16), "chat 3333333333333333", 5],
+    ]);
+    assert.deepEqual(spans.map((s) => s.resource), [0, 1, 2].map(() => ({ "service.name": "pi-session" })));
+  });
+}

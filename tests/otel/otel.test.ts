@@ -130,6 +130,17 @@ test("otel --out writes one OTLP/JSON ExportTraceServiceRequest per line, the sa
   assert.deepEqual(spans.map(key).sort(), first.spans.map(key).sort());
 });
 
+test("otel with worker threads sends the same spans, attributes and ids as without", { timeout: 60_000 }, async () => {
+  const full = (s: ReceivedSpan) => JSON.stringify([key(s), s.kind, s.status, Object.entries(s.attributes).sort()]);
+  const alone = await exportAll(["--resend"], { PI_SESSION_OTEL_WORKERS: "0" });
+  const pooled = await exportAll(["--resend"], { PI_SESSION_OTEL_WORKERS: "2" });
+  assert.equal(pooled.run.code, 0, pooled.run.stderr);
+  const words = (stdout: string) => stdout.replace(/:\d+\//, ":PORT/").replace(/\d+ requests?/, "N requests");
+  assert.equal(words(pooled.run.stdout), words(alone.run.stdout));
+  assert.deepEqual(pooled.spans.map(full).sort(), alone.spans.map(full).sort());
+  assert.equal(pooled.spans.length, first.spans.length);
+});
+
 test("otel --dry-run counts what would be sent and sends nothing", async () => {
   const receiver = await startReceiver();
   try {
@@ -142,7 +153,7 @@ test("otel --dry-run counts what would be sent and sends nothing", async () => {
   }
 });
 
-test("otel sends nothing the receiver accepted before, --resend sends it again with the same ids, an append sends only the new entry", async () => {
+test("otel sends nothing the receiver accepted before, --resend sends it again with the same ids, an append sends only the new entry", { timeout: 60_000 }, async () => {
   const receiver = await startReceiver();
   try {
     const once = await cli(["otel", "--all", "--endpoint", receiver.url]);

@@ -75,6 +75,26 @@ test("readSpanSource() walks a current-format file to the spans and usage rows o
   assert.ok(actual.some((s) => s.entryId === "a0000004" && s.errorMessage?.startsWith('boom "quoted"')));
 });
 
+test("readSpanSource() finds an assistant's tool calls among content elements of any kind, and falls back on an unclosed content array", async () => {
+  const assistant = (id: string, content: string) =>
+    `{"type":"message","id":"${id}","parentId":null,"timestamp":"2025-06-01T10:00:0${id.at(-1)}.000Z","message":{"role":"assistant","content":${content},"provider":"p","model":"m","usage":${line(usage(1))},"stopReason":"toolUse"}}`;
+  const result = (id: string, call: string) => line({ type: "message", id, parentId: null, timestamp: `2025-06-01T10:00:0${id.at(-1)}.000Z`, message: { role: "toolResult", toolCallId: call, toolName: "t", content: [], isError: false } });
+  const text = [
+    HEADER,
+    assistant("c0000001", `[ "a ] { string" , [1, [2, "]"], {"type":"toolCall","id":"nested"}] , 3 , null , {"type":"toolCall","id":"call-a","arguments":{"x":[1,"]"]}} ]`),
+    result("c0000002", "call-a"),
+    result("c0000003", "nested"),
+    assistant("c0000004", `[{"type":"toolCall","id":"call-b"}, "x"`),
+    result("c0000005", "call-b"),
+  ].join("\n") + "\n";
+  const { full, source, expected, actual, usage: rows, digest } = await both(text, true);
+  assert.equal(source.entries.length, full.entries.length);
+  assert.deepEqual(actual, expected);
+  assert.deepEqual(rows, digest);
+  const parentOf = (entryId: string) => actual.find((s) => s.entryId === entryId)!.parentSpanId;
+  assert.equal(parentOf("c0000002"), actual.find((s) => s.entryId === "c0000001")!.spanId);
+});
+
 test("readSpanSource() reads a model again when the one before it is spelled with escapes or UTF-8 bytes that look alike", async () => {
   const assistant = (id: string, model: string) =>
     `{"type":"message","id":"${id}","parentId":null,"timestamp":"2025-06-01T10:00:0${id.at(-1)}.000Z","message":{"role":"assistant","provider":"p","model":"${model}","content":[],"usage":${line(usage(1))},"stopReason":"stop"}}`;

@@ -15,6 +15,9 @@ test("traceIdOf(), rootSpanIdOf() and entrySpanIdOf() give the ids earlier versi
   assert.equal(traceIdOf("séance-☃"), "af902b1460da93e617f9bdc47c334885");
   assert.equal(rootSpanIdOf("séance-☃"), "095084fc30446669");
   assert.equal(entrySpanIdOf("séance-☃", "ä€😀"), "752066c958948fa1");
+  // Back to the first session, whose start is fingerprinted anew.
+  assert.equal(entrySpanIdOf(session, "a1b2c3d4", "tool"), "adb0a78e4bfd4892");
+  assert.equal(entrySpanIdOf(session, "a1b2c3d4"), "6deae857f36c58bc");
   // Longer than the reused buffer at first.
   assert.equal(entrySpanIdOf("x".repeat(400), "y".repeat(300), "tool"), "8104c81a2a48cca6");
   assert.equal(traceIdOf("x".repeat(400)), "96706636d107ec5bdf34b3299d760688");

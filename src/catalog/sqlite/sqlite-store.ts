@@ -18,10 +18,12 @@ import {
   recordProblem,
   type SectionChanges,
   type SectionKey,
+  type StoredHead,
   type StoreDescription,
 } from "../store.ts";
 import type { SqliteDb } from "./sqlite-db.ts";
 import { DOC_TABLE_NAMES, DOC_TABLES, ftsTables, SqliteDocs } from "./sqlite-docs.ts";
+import { HEAD_TABLE, headsOf, setUpHeads } from "./sqlite-heads.ts";
 
 /**
  * 3: no index of the records' stamps (the table's rows have them before their states); documents
@@ -36,7 +38,8 @@ CREATE TABLE IF NOT EXISTS records (
 CREATE TABLE IF NOT EXISTS folders (path TEXT PRIMARY KEY, mtime REAL NOT NULL, listed REAL NOT NULL, names TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS full_checks (section TEXT PRIMARY KEY, at REAL NOT NULL);`;
 
-const SELECT_RECORDS = "SELECT path, size, mtime, end_, lines, head, tail, header_id, state, final FROM records WHERE section = ? AND version = ?";
+const COLUMNS = "path, size, mtime, end_, lines, head, tail, header_id, state, final";
+const SELECT_RECORDS = `SELECT ${COLUMNS} FROM records WHERE section = ? AND version = ?`;
 /** Records read per query by `load`. */
 const LOAD_SLICE = 1000;
 /** Paths per `IN (…)` list: well below SQLite's limit on parameters. */
@@ -119,11 +122,12 @@ export class SqliteCatalogStore implements CatalogStore {
       this.#transaction(() => {
         const version = Number(db.prepare("PRAGMA user_version").get()?.user_version ?? 0);
         if (version !== SCHEMA) {
-          for (const table of [...DOC_TABLE_NAMES, "records", "folders", "full_checks"]) db.exec(`DROP TABLE IF EXISTS ${table}`);
+          for (const table of [...DOC_TABLE_NAMES, HEAD_TABLE, "records", "folders", "full_checks"]) db.exec(`DROP TABLE IF EXISTS ${table}`);
           db.exec(`PRAGMA user_version = ${SCHEMA}`);
         }
         db.exec(TABLES);
         db.exec(DOC_TABLES);
+        setUpHeads(db);
         fullText = ftsTables().some((sql) => this.#tryExec(sql));
       })
     );
@@ -176,6 +180,36 @@ export class SqliteCatalogStore implements CatalogStore {
     const stamps = new Map<string, HeaderStamp>();
     for (const [path, size, mtime, id] of rows) stamps.set(path as string, { size: Number(size), mtimeMs: Number(mtime), headerId: typeof id === "string" ? id : null });
     return Promise.resolve(stamps);
+  }
+
+  loadHeads(section: SectionKey): Promise<StoredHead[]> {
+    try {
+      return Promise.resolve(headsOf(this.#db, section));
+    } catch (error) {
+      return Promise.reject(error);
+    }
+  }
+
+  loadRows(section: SectionKey, rows: readonly number[]): Promise<Map<number, CatalogRecord>> {
+    // Rows are found in the table itself: a lookup by path goes through the index first, and in
+    // an order other than the paths' its pages are read again and again (a warm `stats` of 25,000
+    // sessions: twice the time).
+    const records = new Map<number, CatalogRecord>();
+    for (let i = 0; i < rows.length; i += PATHS_PER_QUERY) {
+      const some = rows.slice(i, i + PATHS_PER_QUERY);
+      // `+section`: with hundreds of rows asked for, SQLite would rather walk the section's index.
+      const statement = this.#db.prepare(
+        `SELECT rowid, ${COLUMNS} FROM records WHERE +section = ? AND +version = ? AND rowid IN (${some.map(() => "?").join(", ")})`,
+      );
+      const found = statement.all(section.name, section.version, ...some);
+      const byPath = new Map<string, CatalogRecord>();
+      addRecords(section, byPath, found);
+      for (const row of found) {
+        const record = byPath.get(row.path as string);
+        if (record) records.set(Number(row.rowid), record);
+      }
+    }
+    return Promise.resolve(records);
   }
 
   loadPaths(section: SectionKey, paths: readonly string[]): Promise<Map<string, CatalogRecord>> {
@@ -239,7 +273,7 @@ export class SqliteCatalogStore implements CatalogStore {
 
   clear(): Promise<void> {
     this.#transaction(() => {
-      this.#db.exec("DELETE FROM records; DELETE FROM folders; DELETE FROM full_checks;");
+      this.#db.exec(`DELETE FROM records; DELETE FROM ${HEAD_TABLE}; DELETE FROM folders; DELETE FROM full_checks;`);
       if (this.supportsDocs) this.#docs.clear();
     });
     return Promise.resolve();

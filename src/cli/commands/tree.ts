@@ -8,10 +8,30 @@ import { GarbageHint } from "../../io/collect-garbage.ts";
 import { oneLine } from "../../render/control-chars.ts";
 import { navigateTree } from "../interactive/tree-nav/navigate.ts";
 import { leanSessionTree } from "../../query/lean-tree.ts";
-import { uniquePrefixes } from "../../render/unique-prefix.ts";
+import { uniquePrefixes, uniquePrefixLengths } from "../../render/unique-prefix.ts";
 import { resolveSessionRef } from "../../query/resolve/session-ref.ts";
 import { capIndent } from "../../render/tree-indent.ts";
-import { filterTag, renderTreeRow, TREE_FILTERS, type TreeFilter } from "../../render/tree-rows.ts";
+import { filterTag, renderTreeRow, TREE_FILTERS, type TreeFilter, type TreeRow } from "../../render/tree-rows.ts";
+import { type TreeRowJson, treeRowJson } from "../../query/tree.ts";
+
+/** The rows as `tree --json` gives them, one at a time. */
+function* jsonRows(rows: readonly TreeRow[]): Generator<TreeRowJson> {
+  for (const row of rows) yield treeRowJson(row);
+}
+
+/**
+ * Each id's shortest unique prefix among `all` (every entry id of the session, distinct; sorted
+ * in place): from their lengths when all are strings (a 146k-id map of strings is 17 MB), else
+ * from `uniquePrefixes`.
+ */
+function idPrefixes(all: string[]): (id: string) => string {
+  if (!all.every((id) => typeof id === "string")) {
+    const map = uniquePrefixes(all);
+    return (id) => map.get(id)!;
+  }
+  const lengths = uniquePrefixLengths(all);
+  return (id) => id.slice(0, lengths.get(id));
+}
 
 /** `pi-session tree <ref> [--filter F]`. */
 export const treeCommand: CommandSpec = {
@@ -38,24 +58,28 @@ export const treeCommand: CommandSpec = {
       ctx.note("tree -i needs a terminal (stdin and stderr); printing the tree instead");
     }
     // Lean: each entry's tree fields and row, not the entry (a 1 GB session stays small).
-    const { json, rows, tree } = await leanSessionTree(ctx, { ref, filter });
+    const { leafId, rows, ids: all } = await leanSessionTree(ctx, { ref, filter });
     if (ctx.json) {
-      ctx.outJson(json());
+      // What `outJson(json())` prints, a row at a time.
+      ctx.outJsonItems({ leafId, filter, rows: [] }, "rows", jsonRows(rows));
       return 0;
     }
     // Entry ids first, dim and aligned: unique among all the session's entries, so each one
     // works as an <entry> (fork --at, label, --leaf) whatever the filter hid.
-    const ids = opts.ids === false ? undefined : uniquePrefixes([...tree.byId.keys()]);
+    const ids = opts.ids === false ? undefined : idPrefixes(all);
     // A reduce, not Math.max(...rows): a spread of one argument per row overflows on big trees.
-    const idWidth = ids ? rows.reduce((widest, row) => Math.max(widest, ids.get(row.entryId)!.length), 0) : 0;
+    const idWidth = ids ? rows.reduce((widest, row) => Math.max(widest, ids(row.entryId).length), 0) : 0;
     // Lines go out in pieces of some kilobytes: a write per row is slow on 100k+ rows.
     let piece = "";
-    const hint = new GarbageHint(4 * 1024 * 1024);
+    // The lines' garbage is collected young as they go.
+    const hint = new GarbageHint(4 * 1024 * 1024, true);
     for (const row of rows) {
       // Deep rows keep half the width for their text (outer levels give way to `…`).
       const width = ids ? ctx.width - idWidth - 2 : ctx.width;
-      const line = renderTreeRow({ ...row, depthPrefix: capIndent(row.depthPrefix, width) }, width, ctx.color);
-      piece += (ids ? `${ctx.color.dim(oneLine(ids.get(row.entryId)!).padEnd(idWidth))}  ${line}` : line) + "\n";
+      const prefix = capIndent(row.depthPrefix, width);
+      // A copy of the row only when its indentation was cut (in a pipe it never is).
+      const line = renderTreeRow(prefix === row.depthPrefix ? row : { ...row, depthPrefix: prefix }, width, ctx.color);
+      piece += (ids ? `${ctx.color.dim(oneLine(ids(row.entryId)).padEnd(idWidth))}  ${line}` : line) + "\n";
       if (piece.length >= 16 * 1024) {
         ctx.deps.stdout(piece);
         hint.read(piece.length);

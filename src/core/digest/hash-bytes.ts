@@ -13,13 +13,40 @@
  * ```
  */
 export function hashBytes(bytes: Uint8Array): string {
-  let h1 = 0xdeadbeef ^ bytes.length;
-  let h2 = 0x41c6ce57 ^ bytes.length;
+  return hashRest(hashStart(NONE, bytes.length), bytes);
+}
+
+const NONE = new Uint8Array(0);
+
+/** The fingerprint's state after the first bytes of `length` bytes in all; see `hashRest`. */
+export type HashState = readonly [number, number];
+
+/**
+ * The state after `prefix`, the start of `length` bytes: many texts that share a prefix (and a
+ * length) are then fingerprinted from there, each with `hashRest` of its rest.
+ *
+ * @example
+ * ```ts
+ * const bytes = new TextEncoder().encode("abcdef");
+ * hashRest(hashStart(bytes.subarray(0, 4), 6), bytes.subarray(4)) === hashBytes(bytes); // true
+ * ```
+ */
+export function hashStart(prefix: Uint8Array, length: number): HashState {
+  return feed(0xdeadbeef ^ length, 0x41c6ce57 ^ length, prefix);
+}
+
+function feed(h1: number, h2: number, bytes: Uint8Array): HashState {
   for (let i = 0; i < bytes.length; i++) {
     const c = bytes[i];
     h1 = Math.imul(h1 ^ c, 2654435761);
     h2 = Math.imul(h2 ^ c, 1597334677);
   }
+  return [h1, h2];
+}
+
+/** `hashBytes` of the prefix `state` was started with, followed by `rest`. */
+export function hashRest(state: HashState, rest: Uint8Array): string {
+  let [h1, h2] = feed(state[0], state[1], rest);
   h1 = Math.imul(h1 ^ (h1 >>> 16), 2246822507) ^ Math.imul(h2 ^ (h2 >>> 13), 3266489909);
   h2 = Math.imul(h2 ^ (h2 >>> 16), 2246822507) ^ Math.imul(h1 ^ (h1 >>> 13), 3266489909);
   return (h2 >>> 0).toString(16).padStart(8, "0") + (h1 >>> 0).toString(16).padStart(8, "0");

@@ -35,9 +35,11 @@ export interface ReadOptions {
   /**
    * What to hold of each entry (current format, after any migration), e.g. `leanEntry`. For a
    * current-version file it runs as each line is read, so the full entries are never all in
-   * memory at once; an older file is migrated whole first.
+   * memory at once; an older file is migrated whole first. `whole`: for an entry parsed from a
+   * skimmed line (see `skim`), the line's bytes as read, to parse again when what was cut
+   * matters after all (valid during the call only: the reader may reuse the buffer).
    */
-  keep?: (entry: Record<string, unknown>) => Record<string, unknown>;
+  keep?: (entry: Record<string, unknown>, whole?: Uint8Array) => Record<string, unknown>;
   /**
    * With `keep`, for long lines of a current-version file: the line's bytes with what `keep`
    * would drop anyway cut out before parsing (e.g. `skimLine`), or undefined to parse it whole.
@@ -94,11 +96,12 @@ export class SessionReader {
   #onLine(line: RawLine): void {
     this.#lastLine = line;
     let value = this.#live && this.#skim && line.bytes.length >= SKIM_FROM ? this.#skimmed(line) : undefined;
+    const whole = value === undefined ? undefined : line.bytes;
     value ??= decodeObjectLine(line, this.#notes, this.#issues);
     if (value === undefined) return;
     if (this.#objects.length === 0) {
       this.#live = this.#keep !== undefined && isHeader(value) && headerVersion(value) >= CURRENT_SESSION_VERSION;
-    } else if (this.#live && value.type !== "session") value = this.#keep!(value);
+    } else if (this.#live && value.type !== "session") value = this.#keep!(value, whole);
     this.#objects.push(value);
     this.#objectLines.push(line.number);
     this.#objectOffsets?.push(line.offset);

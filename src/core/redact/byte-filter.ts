@@ -12,10 +12,13 @@ import { BYTE_FILTER_WASM } from "./byte-filter-wasm.ts";
 /** Bytes handed to the module per call. */
 export const FILTER_WINDOW = 64 * 1024;
 
-// The module's memory: five sets' nibble tables, the window (with a byte of the line on either
-// side, and room for reading a whole block of 16 at its end), then one u32 offset per byte of it.
+// The module's memory: five sets' nibble tables, the second look's two byte tables, the window
+// (with a byte of the line on either side, and room for reading a whole block of 16 at its end),
+// then one u32 offset per byte of it.
 const TABLES = 0;
-const INPUT = 256;
+const CHECKED = 256;
+const WORD_ENDS = 512;
+const INPUT = 1024;
 const OUTPUT = INPUT + FILTER_WINDOW + 32;
 const MEMORY_BYTES = OUTPUT + 4 * FILTER_WINDOW;
 
@@ -87,6 +90,19 @@ export interface ByteNeighbours {
 }
 
 /**
+ * The second look (byte-filter.wat's `$may_hit`) for a secret scan: of the bytes `-`, `=`, `A`,
+ * `b` and `B`, those in `anchors` count only beside what a secret rule needs there (`sk-`,
+ * `NAME=`, `AKIA`, `bearer`, …). `wordEnds`: the last bytes of the names before a `=`.
+ */
+export interface AnchorChecks {
+  anchors: readonly number[];
+  wordEnds: readonly number[];
+}
+
+/** The bytes the second look knows. */
+export const CHECKED_ANCHORS: readonly number[] = [0x2d, 0x3d, 0x41, 0x62, 0x42];
+
+/**
  * @example
  * ```ts
  * const table = new Uint8Array(256);
@@ -109,18 +125,20 @@ export class ByteFilter {
    * The filter for the bytes whose entry in `table` is not 0, those in `neighbours` only next to
    * the bytes it names; null where there is no WebAssembly SIMD.
    */
-  static create(table: Uint8Array, neighbours: ByteNeighbours = {}): ByteFilter | null {
+  static create(table: Uint8Array, neighbours: ByteNeighbours = {}, checks?: AnchorChecks): ByteFilter | null {
     const module = load();
     if (module === null) return null;
     const among = (list: readonly number[] = []) => (b: number) => list.includes(b);
     // A table that finds too many of these would drop bytes of the set: only exact ones are used.
     const only = (list: readonly number[] = []) => among(highNibbles(list) <= 8 ? list : []);
-    const tables = new Uint8Array(160);
+    const tables = new Uint8Array(INPUT - 1);
     tables.set(nibbleTables((b) => table[b] !== 0), 0);
     tables.set(nibbleTables(only(neighbours.afterOnly)), 32);
     tables.set(nibbleTables(among(neighbours.previous)), 64);
     tables.set(nibbleTables(only(neighbours.beforeOnly)), 96);
     tables.set(nibbleTables(among(neighbours.next)), 128);
+    for (const b of checks?.anchors ?? []) if (CHECKED_ANCHORS.includes(b)) tables[CHECKED + b] = 1;
+    for (const b of checks?.wordEnds ?? []) tables[WORD_ENDS + b] = 1;
     return new ByteFilter(tables, module);
   }
 

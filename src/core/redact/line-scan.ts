@@ -7,7 +7,7 @@
  * ASCII character (`\u0067` for `g`) may hide any of them, so a line with one is flagged too.
  * @module
  */
-import { ByteFilter, FILTER_WINDOW } from "./byte-filter.ts";
+import { ByteFilter, CHECKED_ANCHORS, FILTER_WINDOW } from "./byte-filter.ts";
 
 /** The char codes of an ASCII word. */
 const codes = (text: string) => [...text].map((c) => c.charCodeAt(0));
@@ -269,7 +269,10 @@ function filterFor(table: Uint8Array): ByteFilter | null {
       beforeOnly: [0x62, 0x42, BACKSLASH].filter(onlyAnchor),
       next: BEFORE,
     };
-    filters.set(table, filter = ByteFilter.create(table, neighbours));
+    // Where they are secret anchors and nothing else, `-`, `=`, `A`, `b`, `B` are found only
+    // beside what `anchorHit` needs there (most of them are not: `x = 1`, `a-b`, `Also`, `be`).
+    const checks = { anchors: CHECKED_ANCHORS.filter(onlyAnchor), wordEnds: ENV_WORDS.map((word) => word[word.length - 1]) };
+    filters.set(table, filter = ByteFilter.create(table, neighbours, checks));
   }
   return filter;
 }

@@ -4,10 +4,10 @@
  * behind each figure.
  * @module
  */
-import { addRowAt, rowEntry, rowKey, rowTime, type UsageSource, usageRow } from "../digest/usage-state.ts";
+import { addRowAt, rowCount, rowEntry, rowKey, rowTime, type UsageSource, usageRow } from "../digest/usage-state.ts";
 import { roundCosts } from "../info/round-cost.ts";
 import { emptyUsage, type UsageTotals } from "../info/usage-totals.ts";
-import { attributeUsage, entryIdentity, type UsageSession } from "./attribution.ts";
+import { attributionOrder, entryIdentity, UsageAttribution, type UsageSession } from "./attribution.ts";
 import { type DateBound, onOrAfter, onOrBefore } from "./date-bound.ts";
 import { calendarKey, localDays, localHours, type StatsBy } from "./time-buckets.ts";
 
@@ -55,7 +55,10 @@ export interface StatsReport {
 
 interface Group {
   totals: UsageTotals;
-  sessions: Set<UsageSession>;
+  /** Sessions that added to the group, counted as they change: a session's rows come together. */
+  sessions: number;
+  /** The number of the last session counted (the aggregator's count of sessions added). */
+  last: number;
   models: Map<string, UsageTotals>;
   entries: StatsEntry[];
 }
@@ -88,64 +91,121 @@ function entryOf(session: UsageSession, i: number): StatsEntry {
  * ```
  */
 export function aggregateStats(sessions: readonly UsageSession[], options: StatsOptions): StatsReport {
-  const { by, since, until, inScope = () => true, explain } = options;
-  const day = localDays(options.tz);
-  const hour = localHours(options.tz);
-  // Rows by model are the models already: a breakdown would repeat each under itself.
-  const breakdown = options.breakdown === true && by !== "model";
-  const groups = new Map<string, Group>();
-  const totals = emptyUsage();
-  const copies = { entries: 0, usage: emptyUsage() };
-  const copyCounts = new Map<string, number>();
-  // The row's local day, "" when its timestamp is not a time, or null when it is out of bounds.
-  const dayInRange = (session: UsageSession, i: number): string | null => {
+  const stats = new StatsAggregator(options, sessions.reduce((n, s) => n + rowCount(s.usage), 0));
+  for (const session of attributionOrder(sessions)) stats.add(session);
+  return stats.report();
+}
+
+/**
+ * The report built one session at a time, sessions in `attributionOrder`: what it holds is the
+ * groups and the (id, timestamp) pairs seen, never a session once added.
+ *
+ * @example
+ * ```ts
+ * const stats = new StatsAggregator({ by: "day", tz: "UTC" });
+ * for (const session of attributionOrder(sessions)) stats.add(session);
+ * stats.report().totals;
+ * ```
+ */
+export class StatsAggregator {
+  readonly #options: StatsOptions;
+  readonly #attribution: UsageAttribution;
+  readonly #day: (ms: number) => string;
+  readonly #hour: (ms: number) => string;
+  readonly #breakdown: boolean;
+  readonly #groups = new Map<string, Group>();
+  readonly #totals = emptyUsage();
+  readonly #copies = { entries: 0, usage: emptyUsage() };
+  readonly #copyCounts = new Map<string, number>();
+  #added = 0;
+  readonly #inScope: (session: UsageSession) => boolean;
+  readonly #owned: (session: UsageSession, i: number) => void;
+  readonly #copied: (session: UsageSession, i: number) => void;
+
+  /** `rows`: how many usage rows will come, if known. */
+  constructor(options: StatsOptions, rows = 0) {
+    this.#options = options;
+    this.#attribution = new UsageAttribution(rows);
+    this.#day = localDays(options.tz);
+    this.#hour = localHours(options.tz);
+    // Rows by model are the models already: a breakdown would repeat each under itself.
+    this.#breakdown = options.breakdown === true && options.by !== "model";
+    this.#inScope = options.inScope ?? (() => true);
+    this.#owned = (session, i) => this.#addOwned(session, i);
+    this.#copied = (session, i) => this.#addCopy(session, i);
+  }
+
+  /** Adds a session's rows; call in attribution order, every session once. */
+  add(session: UsageSession): void {
+    this.#added++;
+    this.#attribution.add(session, this.#owned, this.#copied);
+  }
+
+  /** The row's local day, "" when its timestamp is not a time, or null when it is out of bounds. */
+  #dayInRange(session: UsageSession, i: number): string | null {
+    const { since, until } = this.#options;
     const ms = rowTime(session.usage, i);
     if (Number.isNaN(ms)) return since === undefined && until === undefined ? "" : null;
-    const local = day(ms);
+    const local = this.#day(ms);
     return (!since || onOrAfter(since, ms, local)) && (!until || onOrBefore(until, ms, local)) ? local : null;
-  };
-  attributeUsage(sessions, (session, i) => {
-    if (!inScope(session)) return;
-    const local = dayInRange(session, i);
+  }
+
+  #addOwned(session: UsageSession, i: number): void {
+    if (!this.#inScope(session)) return;
+    const local = this.#dayInRange(session, i);
     if (local === null) return;
-    const key = groupKey(by, session, i, local, hour);
-    let group = groups.get(key);
-    if (!group) groups.set(key, group = { totals: emptyUsage(), sessions: new Set(), models: new Map(), entries: [] });
-    addRowAt(totals, session.usage, i);
+    const { by, explain } = this.#options;
+    const key = groupKey(by, session, i, local, this.#hour);
+    let group = this.#groups.get(key);
+    if (!group) this.#groups.set(key, group = { totals: emptyUsage(), sessions: 0, last: -1, models: new Map(), entries: [] });
+    addRowAt(this.#totals, session.usage, i);
     addRowAt(group.totals, session.usage, i);
-    group.sessions.add(session);
-    if (breakdown) {
+    if (group.last !== this.#added) {
+      group.last = this.#added;
+      group.sessions++;
+    }
+    if (this.#breakdown) {
       const modelKey = rowKey(session.usage, i);
       let model = group.models.get(modelKey);
       if (!model) group.models.set(modelKey, model = emptyUsage());
       addRowAt(model, session.usage, i);
     }
     if (explain === true || explain === key) group.entries.push(entryOf(session, i));
-  }, (session, i) => {
+  }
+
+  #addCopy(session: UsageSession, i: number): void {
+    const { explain } = this.#options;
     // Copies are only counted per entry when they are listed.
     if (explain !== undefined && explain !== false) {
       const identity = entryIdentity(...rowEntry(session.usage, i))!;
-      copyCounts.set(identity, (copyCounts.get(identity) ?? 0) + 1);
+      this.#copyCounts.set(identity, (this.#copyCounts.get(identity) ?? 0) + 1);
     }
-    if (!inScope(session) || dayInRange(session, i) === null) return;
-    copies.entries++;
-    addRowAt(copies.usage, session.usage, i);
-  });
-  const timeOrdered = by === "hour" || by === "day" || by === "week" || by === "month";
-  const rows = [...groups].map(([key, group]): StatsRow => {
-    const row: StatsRow = { key, ...totalsOnly(group.totals), sessions: group.sessions.size };
-    if (breakdown) {
-      row.models = [...group.models].map(([model, t]) => ({ key: model, ...totalsOnly(t) })).sort((a, b) => b.cost.total - a.cost.total);
-    }
-    if (explain === true || explain === key) {
-      for (const entry of group.entries) {
-        const identity = entryIdentity(entry.entryId, entry.timestamp);
-        entry.copies = identity === null ? 0 : copyCounts.get(identity) ?? 0;
+    if (!this.#inScope(session) || this.#dayInRange(session, i) === null) return;
+    this.#copies.entries++;
+    addRowAt(this.#copies.usage, session.usage, i);
+  }
+
+  /** The report of the sessions added so far. */
+  report(): StatsReport {
+    const { by, explain } = this.#options;
+    const breakdown = this.#breakdown;
+    const timeOrdered = by === "hour" || by === "day" || by === "week" || by === "month";
+    const rows = [...this.#groups].map(([key, group]): StatsRow => {
+      const row: StatsRow = { key, ...totalsOnly(group.totals), sessions: group.sessions };
+      if (breakdown) {
+        row.models = [...group.models].map(([model, t]) => ({ key: model, ...totalsOnly(t) })).sort((a, b) => b.cost.total - a.cost.total);
       }
-      row.entries = group.entries;
-    }
-    return row;
-  });
-  rows.sort(timeOrdered ? (a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0) : (a, b) => b.cost.total - a.cost.total || (a.key < b.key ? -1 : 1));
-  return { totals: totalsOnly(totals), rows, copies: { entries: copies.entries, usage: totalsOnly(copies.usage) } };
+      if (explain === true || explain === key) {
+        for (const entry of group.entries) {
+          const identity = entryIdentity(entry.entryId, entry.timestamp);
+          entry.copies = identity === null ? 0 : this.#copyCounts.get(identity) ?? 0;
+        }
+        row.entries = group.entries;
+      }
+      return row;
+    });
+    rows.sort(timeOrdered ? (a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0) : (a, b) => b.cost.total - a.cost.total || (a.key < b.key ? -1 : 1));
+    const copies = this.#copies;
+    return { totals: totalsOnly(this.#totals), rows, copies: { entries: copies.entries, usage: totalsOnly(copies.usage) } };
+  }
 }

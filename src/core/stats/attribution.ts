@@ -5,7 +5,7 @@
  * @module
  */
 import { normalizePath } from "../storage/paths.ts";
-import { rowCount, rowEntry, rowNumbers, type UsageState } from "../digest/usage-state.ts";
+import { ODD_ID, ROW_NUMBERS, rowCount, rowEntry, type UsageState } from "../digest/usage-state.ts";
 
 /** The usage of one session file, with what grouping needs from its header. */
 export interface UsageSession {
@@ -19,33 +19,58 @@ export interface UsageSession {
   usage: UsageState;
 }
 
-function createdMs(session: UsageSession): number {
-  const ms = Date.parse(session.created);
-  return Number.isNaN(ms) ? Infinity : ms;
-}
+/** What attribution order needs of a session: its path, header timestamp and parent. */
+export type AttributionKey = Pick<UsageSession, "path" | "created" | "parentSession">;
 
 /**
  * Sessions in attribution order: parents before forks, else oldest header first, then path.
+ * Takes anything with a session's path, `created` and `parentSession` (a session's usage need
+ * not be loaded yet).
  *
  * @example
  * ```ts
  * attributionOrder([fork, parent]); // [parent, fork], even if the fork's header is older
  * ```
  */
-export function attributionOrder(sessions: readonly UsageSession[]): UsageSession[] {
-  const sorted = [...sessions].sort((a, b) => createdMs(a) - createdMs(b) || (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
-  const byPath = new Map<string, UsageSession>();
-  for (const s of sorted) byPath.set(normalizePath(s.path), s);
-  const done = new Set<UsageSession>();
-  const order: UsageSession[] = [];
+export function attributionOrder<T extends AttributionKey>(sessions: readonly T[]): T[] {
+  // Each header time parsed once, not once per comparison.
+  const ms = new Float64Array(sessions.length);
+  sessions.forEach((s, i) => {
+    const t = Date.parse(s.created);
+    ms[i] = Number.isNaN(t) ? Infinity : t;
+  });
+  const byTime = Array.from(sessions.keys()).sort((a, b) => {
+    const pa = sessions[a].path;
+    const pb = sessions[b].path;
+    return ms[a] - ms[b] || (pa < pb ? -1 : pa > pb ? 1 : 0);
+  });
+  const sorted = byTime.map((i) => sessions[i]);
+  // Only forks and clones look a parent up: without any, no index of paths is made.
+  let byPath: Map<string, T> | undefined;
+  const parentOf = (s: T): T | undefined => {
+    if (s.parentSession === undefined) return undefined;
+    if (!byPath) {
+      byPath = new Map();
+      for (const t of sorted) byPath.set(normalizePath(t.path), t);
+    }
+    return byPath.get(normalizePath(s.parentSession));
+  };
+  const done = new Set<T>();
+  const order: T[] = [];
   for (const session of sorted) {
+    if (done.has(session)) continue;
+    if (session.parentSession === undefined) {
+      done.add(session);
+      order.push(session);
+      continue;
+    }
     // Walk up the unvisited ancestors (a cycle stops at the first repeat), then emit top-down.
-    const chain: UsageSession[] = [];
-    const onChain = new Set<UsageSession>();
-    for (let s: UsageSession | undefined = session; s && !done.has(s) && !onChain.has(s);) {
+    const chain: T[] = [];
+    const onChain = new Set<T>();
+    for (let s: T | undefined = session; s && !done.has(s) && !onChain.has(s);) {
       chain.push(s);
       onChain.add(s);
-      s = s.parentSession === undefined ? undefined : byPath.get(normalizePath(s.parentSession));
+      s = parentOf(s);
     }
     for (let i = chain.length - 1; i >= 0; i--) {
       done.add(chain[i]);
@@ -84,16 +109,16 @@ class SeenEntries {
 
   /** Adds the pair of row `i`; false when it was there already, null when the row has none. */
   add(state: UsageState, i: number): boolean | null {
-    const pair = rowNumbers(state, i);
-    if (pair === undefined) {
+    // Read in place: a tuple per row was most of what attributing 200,000 rows allocated.
+    const id = state.numbers[i * ROW_NUMBERS + 2];
+    if (id === ODD_ID) {
       const identity = entryIdentity(...rowEntry(state, i));
       if (identity === null) return null;
       if (this.#odd.has(identity)) return false;
       this.#odd.add(identity);
       return true;
     }
-    const [id, ms] = pair;
-    if (!this.#insert(id, ms)) return false;
+    if (!this.#insert(id, state.numbers[i * ROW_NUMBERS + 3])) return false;
     if (++this.#count * 2 > this.#mask + 1) this.#grow();
     return true;
   }

@@ -10,6 +10,7 @@ import type { SessionEntry } from "../../core/format/types.ts";
 import type { Redactor } from "../../core/redact/redactor.ts";
 import { LINE_HAS_LESS_THAN } from "../../core/redact/line-scan.ts";
 import type { ExportSource } from "../export-source.ts";
+import type { LineBatch } from "../ordered-lines.ts";
 import { redactLine } from "../redact-line.ts";
 import { DataBlocks } from "./data-blocks.ts";
 import { VIEWER_JS } from "./viewer-bundle.ts";
@@ -28,6 +29,8 @@ export interface HtmlExportOptions {
   now: Date;
   /** `pi-session 1.2.3`. */
   generator: string;
+  /** Bytes of data per data block (4 MiB; tests make it small to cut lines across blocks). */
+  blockBytes?: number;
 }
 
 const encoder = new TextEncoder();
@@ -63,6 +66,58 @@ export function contentSecurityPolicy(): Promise<string> {
 const NEWLINE = new Uint8Array([0x0a]);
 
 /**
+ * A line as it goes into the page, and its `LINE_HAS_LESS_THAN` flag: one scan answers "may
+ * masking change it?" and "does it hold a `<`?"; only a line masking may change is parsed.
+ */
+function masked(line: Uint8Array, redactor: Redactor | null): { bytes: Uint8Array; flags: number } {
+  let flags = redactor ? redactor.scan(line) : LINE_HAS_LESS_THAN;
+  if (!redactor?.mayChange(flags)) return { bytes: line, flags };
+  const bytes = redactLine(line, redactor);
+  if (bytes !== line) flags |= LINE_HAS_LESS_THAN;
+  return { bytes, flags };
+}
+
+/**
+ * The data blocks of lines that come in batches (`ExportSource.lineBatches`): the same bytes as
+ * line by line, but a run of lines that masking leaves alone and that sit next to each other in
+ * the file (the \n between them included) goes into the blocks in one piece.
+ */
+async function* batchedData(batches: AsyncIterable<LineBatch>, redactor: Redactor | null, blocks: DataBlocks): AsyncIterable<Uint8Array> {
+  for await (const { bytes, starts, ends } of batches) {
+    let runStart = -1;
+    let runEnd = -1;
+    let runHasLessThan = false;
+    for (let k = 0; k < starts.length; k++) {
+      const line = bytes.subarray(starts[k], ends[k]);
+      const out = masked(line, redactor);
+      const lessThan = (out.flags & LINE_HAS_LESS_THAN) !== 0;
+      if (out.bytes === line && runStart >= 0 && starts[k] === runEnd + 1 && bytes[runEnd] === 0x0a) {
+        runEnd = ends[k];
+        runHasLessThan ||= lessThan;
+        continue;
+      }
+      if (runStart >= 0) {
+        yield* blocks.add(bytes.subarray(runStart, runEnd), runHasLessThan);
+        yield* blocks.add(NEWLINE, false);
+        runStart = -1;
+      }
+      if (out.bytes === line) {
+        runStart = starts[k];
+        runEnd = ends[k];
+        runHasLessThan = lessThan;
+      } else {
+        yield* blocks.add(out.bytes, lessThan);
+        yield* blocks.add(NEWLINE, false);
+      }
+    }
+    if (runStart >= 0) {
+      yield* blocks.add(bytes.subarray(runStart, runEnd), runHasLessThan);
+      yield* blocks.add(NEWLINE, false);
+    }
+  }
+}
+
+/**
  * The HTML document, chunk by chunk.
  *
  * @example
@@ -87,17 +142,14 @@ export async function* htmlExport(options: HtmlExportOptions): AsyncIterable<Uin
       "<noscript><p>This pi session export needs JavaScript to show the conversation.</p></noscript>\n",
   );
 
-  const blocks = new DataBlocks();
-  for await (let line of source.lines(options.keep)) {
-    // One pass answers "may masking change it?" and "does it hold a `<`?".
-    let flags = redactor ? redactor.scan(line) : LINE_HAS_LESS_THAN;
-    if (redactor?.mayChange(flags)) {
-      const masked = redactLine(line, redactor);
-      if (masked !== line) flags |= LINE_HAS_LESS_THAN;
-      line = masked;
+  const blocks = new DataBlocks(options.blockBytes);
+  if (source.lineBatches) yield* batchedData(source.lineBatches(options.keep), redactor, blocks);
+  else {
+    for await (const line of source.lines(options.keep)) {
+      const { bytes, flags } = masked(line, redactor);
+      yield* blocks.add(bytes, (flags & LINE_HAS_LESS_THAN) !== 0);
+      yield* blocks.add(NEWLINE, false);
     }
-    yield* blocks.add(line, (flags & LINE_HAS_LESS_THAN) !== 0);
-    yield* blocks.add(NEWLINE, false);
   }
   yield blocks.finish();
 

@@ -6,11 +6,19 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { parseSession, readSession, type SessionFile } from "../../../src/core/mod.ts";
+import { type ReadOptions, SessionReader } from "../../../src/core/read/read-session.ts";
 import { assistant, bytes, concat, header, jsonl, user } from "../_builders.ts";
 
 /** `[code, line]` of every issue, in report order. */
 function codes(file: SessionFile): [string, number][] {
   return file.issues.map((i) => [i.code, i.line]);
+}
+
+/** Parses `text` with reader options. */
+function parseWith(text: string, options: ReadOptions): SessionFile {
+  const reader = new SessionReader(options);
+  reader.push(new TextEncoder().encode(text));
+  return reader.end();
 }
 
 const H = header("s1");
@@ -262,4 +270,19 @@ test("readSession() reads a line larger than several chunks", async () => {
   assert.equal((file.entries[0] as { message: { content: string } }).message.content, text);
   assert.deepEqual(file.entries[1], A);
   assert.deepEqual(file.entryLines, [2, 3]);
+});
+
+test("SessionReader gives keep() the whole bytes of a line it parsed skimmed, and nothing for other lines", () => {
+  const long = user("u2", "u1", "x".repeat(10_000));
+  const seen: [string, number | undefined][] = [];
+  const file = parseWith(jsonl(H, U, long), {
+    // Drops the text of long lines (the whole line is then given to keep).
+    skim: (line) => new TextEncoder().encode(JSON.stringify({ ...JSON.parse(new TextDecoder().decode(line)), message: { role: "user", content: "" } })),
+    keep: (entry, whole) => {
+      seen.push([String(entry.id), whole && JSON.parse(new TextDecoder().decode(whole)).message.content.length]);
+      return entry;
+    },
+  });
+  assert.deepEqual(seen, [["u1", undefined], ["u2", 10_000]]);
+  assert.equal(file.entries.length, 2);
 });

@@ -97,3 +97,36 @@ test("scanLine() says the same of a line whether it loops over its bytes or asks
   }
   assert.ok(secrets > 10 && words >= 2, `${secrets} lines with secrets, ${words} with words: the lines test too little`);
 });
+
+test("scanLine() says what the loop says on text dense in the anchors the filter's second look judges (-, =, A, b, B), at every place near a window's edges", () => {
+  const next = mulberry32(22);
+  const encode = (text: string) => new TextEncoder().encode(text);
+  // Pieces that make or nearly make `sk-`, `xox?-`, `glpat-`, `NAME = `, `\t=`, `AKIA`, `bearer`.
+  const pieces = ["-", "=", " = ", "\\t=", "A", "AK", "AKIA", "AIza", "b", "B", "bear", "beare", "BeArEr", "bearer", "k", "t", "x", "xox", "xoxb", "sk", "glpat", "TOKEN", "token", "SECRET", "PASSWD", "api_key", "e", " ", "\\t", "\\", "r", "ar", "T", "d", "y", "S", "q", "é"];
+  const text = (n: number) => Array.from({ length: n }, () => pieces[Math.floor(next() * pieces.length)]).join("");
+  let secrets = 0;
+  let quiet = 0;
+  for (let round = 0; round < 600; round++) {
+    const line = `{"t":"${text(4 + Math.floor(next() * 20))}"}`;
+    const looped = scanLine(encode(line));
+    if (encode(line).length < 128) {
+      // Through the filter: padded past the loop's threshold, and cut by a window's end at every place.
+      assert.equal(scanLine(encode(line + " ".repeat(200))), looped, line);
+      const shift = round % 24;
+      assert.equal(scanLine(encode("q".repeat(FILTER_WINDOW - shift) + line)), looped, `${line} at ${shift} before a window's end`);
+      assert.equal(scanLine(encode(" ".repeat(FILTER_WINDOW - shift) + line)), looped, `${line} after spaces, at ${shift} before a window's end`);
+    }
+    if (looped & LINE_MAY_HOLD_SECRET) secrets++;
+    else quiet++;
+  }
+  assert.ok(secrets > 50 && quiet > 50, `${secrets} lines flagged, ${quiet} not: the text tests too little`);
+  // Each secret of these kinds, cut by a window's end at every place of it.
+  const known = ['{"t":"API_TOKEN  \\t = abc123"}', '{"t":"x sk-abc"}', '{"t":"xoxb-1"}', '{"t":"glpat-x"}', '{"t":"AKIAIOSFODNN7EXAMPLE"}', '{"t":"Authorization: bEaReR x"}', '{"t":"token=1"}'];
+  for (const line of known) {
+    const looped = scanLine(encode(line));
+    assert.ok(looped & LINE_MAY_HOLD_SECRET, line);
+    for (let shift = 0; shift <= line.length; shift++) {
+      for (const pad of ["q", " "]) assert.equal(scanLine(encode(pad.repeat(FILTER_WINDOW - shift) + line)), looped, `${line} at ${shift} before a window's end`);
+    }
+  }
+});

@@ -1,0 +1,90 @@
+/**
+ * One session file of an `otel` run, from path to encoded chunks: read once (its usage rows as
+ * `stats` reads them come along), what the receiver has left out, the rest as spans, encoded.
+ * Plain data in and out, so that it runs the same on the main thread or in a worker thread
+ * (export-pool.ts), where only bytes and typed arrays travel back.
+ * @module
+ */
+import type { SessionHeader } from "../core/format/types.ts";
+import type { UsageState } from "../core/digest/usage-state.ts";
+import type { Redactor } from "../core/redact/redactor.ts";
+import type { FileSystem } from "../io/file-system.ts";
+import { type BatchLimits, type Chunk, encodeChunks } from "./batches.ts";
+import { copiedEntries } from "./copies.ts";
+import type { SpanRecord } from "./session-spans.ts";
+import { sessionSpans } from "./session-spans.ts";
+import { readSpanSource } from "./span-entries.ts";
+
+/** What the receiver acknowledged of a file before (see sent-store.ts). */
+export interface SentEntries {
+  entries: number;
+  lastId: string | null;
+}
+
+/** One file to export. */
+export interface SessionJob {
+  path: string;
+  /** Walk the lines (a current-format file whose content is not sent) rather than read them whole. */
+  walk: boolean;
+  record?: SentEntries;
+  /**
+   * Set on the main thread only, for a session that copied entries from another: the usage rows
+   * counted elsewhere (`attributeSession`) and the (id, timestamp) identities of its parent's entries.
+   */
+  copies?: ReadonlyMap<string, number>;
+  inParent?: ReadonlySet<string>;
+}
+
+/** How a run maps and encodes sessions. */
+export interface SessionExportOptions {
+  encode: (spans: readonly SpanRecord[]) => Uint8Array;
+  limits?: BatchLimits;
+  redactor: Redactor;
+  content: boolean;
+  /** False for an entry time before `--since`. */
+  wanted?: (ms: number) => boolean;
+}
+
+export interface SessionExport {
+  /** Null when the file is not a session. */
+  header: SessionHeader | null;
+  /** The file's usage rows, for the attribution. */
+  usage: UsageState;
+  /** Complete entries in the file, and the last one's id. */
+  entries: number;
+  lastId: string | null;
+  /** True when the file holds nothing the receiver lacks (a torn line, a touch): no spans. */
+  nothingNew: boolean;
+  spans: number;
+  chunks: Chunk[];
+}
+
+/**
+ * Reads, maps and encodes one session file.
+ *
+ * @example
+ * ```ts
+ * const out = await exportSession(fs, { path, walk: true }, { encode, redactor, content: false });
+ * out.chunks; // requests of the session's spans, ready to be joined with others'
+ * ```
+ */
+export async function exportSession(fs: FileSystem, job: SessionJob, options: SessionExportOptions): Promise<SessionExport> {
+  const file = await readSpanSource(fs.read(job.path, { reuseBuffer: true }), job.walk);
+  const { header, entries, usage } = file;
+  const last = entries.at(-1);
+  const out: SessionExport = { header, usage, entries: entries.length, lastId: last ? String(last.id) : null, nothingNew: false, spans: 0, chunks: [] };
+  if (header === null) return out;
+  // The reader leaves out a torn last line (a session being written): it is sent once complete.
+  const { record } = job;
+  const resumes = record !== undefined && record.entries <= entries.length && (record.entries === 0 ? record.lastId === null : entries[record.entries - 1]?.id === record.lastId);
+  const from = resumes ? record.entries : 0;
+  if (from === entries.length && record) {
+    out.nothingNew = true;
+    return out;
+  }
+  const copied = job.copies || job.inParent ? copiedEntries(entries, job.copies, job.inParent ?? new Set()) : [];
+  const spans = sessionSpans({ header, entries, from, copied, wanted: options.wanted, redactor: options.redactor, content: options.content });
+  out.spans = spans.length;
+  out.chunks = encodeChunks(options.encode, spans, options.limits);
+  return out;
+}

@@ -1,0 +1,114 @@
+/**
+ * Every session's usage, handed on one session at a time in attribution order (parents before
+ * forks, oldest first), for `stats`: copies are recognised across projects, so every project's
+ * sessions take part. From a SQLite catalog the sessions are put in order by their headers alone,
+ * then their records are loaded a slice at a time and dropped, so memory holds a path and a header
+ * time per session, not its usage. Anywhere else (a file catalog, a store that cannot be saved, a
+ * file that cannot be read, a record that no longer loads) a refresh holds them all, as before.
+ * @module
+ */
+import { usageDigest } from "../core/digest/usage-digest.ts";
+import { type AttributionKey, attributionOrder, type UsageSession } from "../core/stats/attribution.ts";
+import type { Catalog } from "../catalog/catalog.ts";
+import type { CatalogStore } from "../catalog/store.ts";
+import type { QueryEnv } from "./env.ts";
+import { type ProgressOptions, type SessionScope, sessionScope, withCatalog, withProgress } from "./scope.ts";
+import { usageSessionOf, usageSessionsOf } from "./usage-sessions.ts";
+
+/** Records loaded per query: each slice is dropped before the next is loaded. */
+const SLICE = 500;
+
+/** What a store must do for the sessions to be read a slice at a time. */
+type SlicingStore = CatalogStore & Required<Pick<CatalogStore, "loadHeads" | "loadRows" | "loadPaths" | "loadStamps">>;
+
+function slicing(store: CatalogStore | null): store is SlicingStore {
+  return Boolean(store?.loadHeads && store.loadRows && store.loadPaths && store.loadStamps);
+}
+
+/** A session to read: where its record is, and what puts it in attribution order. */
+interface Place extends AttributionKey {
+  row: number;
+}
+
+/**
+ * Hands every session's usage to a visitor, in attribution order, every session once. `start`
+ * makes the visitor; it is called again (and the earlier one must be dropped) if reading from
+ * the store has to give way to a full refresh part way through. Returns where the sessions came
+ * from: the store a slice at a time, or a refresh holding them all.
+ */
+export function eachUsageSession(env: QueryEnv, start: () => (session: UsageSession) => void): Promise<"store" | "refresh"> {
+  return withCatalog(env, async (catalog) => {
+    const every = await sessionScope(env, true, catalog);
+    const [options, done] = withProgress(env, "Reading usage", { listedDirs: every.dirs, listing: every.listing });
+    try {
+      if (await fromStore(catalog, every, options, start)) return "store";
+      const view = await catalog.refresh([usageDigest], every.files, options);
+      const visit = start();
+      for (const session of attributionOrder(usageSessionsOf(view.records(usageDigest)))) visit(session);
+      return "refresh";
+    } finally {
+      done();
+    }
+  });
+}
+
+/**
+ * The sessions from the store, once it holds a current record of every file: false (nothing
+ * handed on that counts) when it cannot.
+ */
+async function fromStore(catalog: Catalog, every: SessionScope, options: ProgressOptions, start: () => (session: UsageSession) => void): Promise<boolean> {
+  const store = catalog.store;
+  if (!slicing(store)) return false;
+  const { listedDirs, listing } = options;
+  if (!(await catalog.unchanged(usageDigest, every.files, { listedDirs, listing }))) {
+    // Only what changed is read, and saved; no record is held (`keep: false`).
+    const view = await catalog.refresh([usageDigest], every.files, { ...options, onRecords: undefined, keep: false });
+    if (view.counts.unreadable > 0 || catalog.saveProblem !== undefined) return false;
+  }
+  const order = await sessionOrder(store, every.files, options);
+  if (!order) return false;
+  const visit = start();
+  for (let at = 0; at < order.rows.length; at += SLICE) {
+    const rows = order.rows.slice(at, at + SLICE);
+    let records;
+    try {
+      records = await store.loadRows(usageDigest, rows);
+    } catch {
+      return false;
+    }
+    for (const [k, row] of rows.entries()) {
+      const path = order.paths[at + k];
+      const record = records.get(row);
+      // Replaced since (another process saved it), or no longer sound: the refresh reads the file.
+      if (record?.path !== path) return false;
+      const session = usageSessionOf(path, record);
+      if (session) visit(session);
+    }
+  }
+  return true;
+}
+
+/**
+ * The sessions among `files` in attribution order, as the store's rows and their paths (the
+ * listing's strings), from the headers the store holds (and each skipped file's note); undefined
+ * when the store cannot give them.
+ */
+async function sessionOrder(store: SlicingStore, files: readonly string[], options: ProgressOptions): Promise<{ rows: number[]; paths: string[] } | undefined> {
+  let heads;
+  try {
+    heads = await store.loadHeads(usageDigest);
+  } catch {
+    return undefined;
+  }
+  const asked = new Map(files.map((path, i) => [path, i]));
+  const places: Place[] = [];
+  for (const { path, row, session, created = "", parentSession, badHeader } of heads) {
+    const i = asked.get(path);
+    if (i === undefined) continue;
+    if (badHeader !== undefined) options.onBadHeader(path, badHeader);
+    if (session) places.push({ path: files[i], row, created, parentSession });
+  }
+  // Kept while the sessions are read: a number and a shared path per session.
+  const order = attributionOrder(places);
+  return { rows: order.map((place) => place.row), paths: order.map((place) => place.path) };
+}

@@ -1,0 +1,118 @@
+/**
+ * The SQLite catalog keeps each usage record's header facts in a table of their own (what
+ * `stats` puts sessions in order by, without reading the states): they are the facts of the
+ * records as they are after every save, a removal, a write by a program that does not know the
+ * table (its triggers do the work), and in a catalog made before the table (filled when opened).
+ * Skipped where the runtime has no SQLite.
+ */
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { Catalog } from "../../src/catalog/catalog.ts";
+import { openSqliteStore } from "../../src/catalog/sqlite/open-sqlite.ts";
+import { openBunSqlite } from "../../src/catalog/sqlite/bun-sqlite.ts";
+import { openNodeSqlite } from "../../src/catalog/sqlite/node-sqlite.ts";
+import { type CatalogStore, recordState, type StoredHead } from "../../src/catalog/store.ts";
+import { usageDigest } from "../../src/core/digest/usage-digest.ts";
+import { listingDigest } from "../../src/core/digest/listing-digest.ts";
+import { detectFileSystem } from "../../src/io/mod.ts";
+import { sessionText, sqliteBinding, utf8 } from "./_helpers.ts";
+
+const binding = await sqliteBinding();
+const skip = "skip" in binding ? binding.skip : false;
+
+/** The facts as the records themselves give them, by path. */
+async function factsOfRecords(store: CatalogStore): Promise<Map<string, Omit<StoredHead, "row">>> {
+  const facts = new Map<string, Omit<StoredHead, "row">>();
+  for (const [path, record] of await store.load(usageDigest)) {
+    const { header, rejected, badHeader } = recordState(record);
+    const head: Omit<StoredHead, "row"> = { path, session: header !== null && !rejected };
+    if (typeof header?.timestamp === "string") head.created = header.timestamp;
+    if (typeof header?.parentSession === "string") head.parentSession = header.parentSession;
+    if (badHeader !== undefined) head.badHeader = badHeader;
+    facts.set(path, head);
+  }
+  return facts;
+}
+
+async function heads(store: CatalogStore): Promise<Map<string, Omit<StoredHead, "row">>> {
+  return new Map((await store.loadHeads!(usageDigest)).map(({ row: _, ...head }) => [head.path, head]));
+}
+
+test(`SQLite keeps each usage record's header facts, as the records are, whoever writes them (${"driver" in binding ? binding.driver : "no SQLite"})`, { skip }, async () => {
+  const dir = mkdtempSync(join(tmpdir(), "pi-session-heads-"));
+  try {
+    const fs = detectFileSystem();
+    const [a, b, c, d, e] = ["a", "b", "c", "d", "e"].map((name) => join(dir, `${name}.jsonl`));
+    await fs.writeAtomic(a, utf8(sessionText("sa", 3)));
+    await fs.writeAtomic(b, utf8(sessionText("sb", 2, { parentSession: a })));
+    await fs.writeAtomic(c, utf8('{"not":"a session"}\n'));
+    await fs.writeAtomic(d, utf8(JSON.stringify({ type: "session", version: 3, id: 7, timestamp: "2025-06-01T00:00:00.000Z", cwd: "/x" }) + "\n"));
+    // A header whose timestamp is not a string, and no newline at the end (the record's `final`).
+    await fs.writeAtomic(e, utf8(JSON.stringify({ type: "session", version: 3, id: "se", timestamp: 5, cwd: "/x" })));
+    const path = join(dir, "catalog.sqlite");
+    const refresh = async (files: string[]) => {
+      const catalog = new Catalog(fs, { store: await openSqliteStore(path) });
+      try {
+        await catalog.refresh([usageDigest, listingDigest], files, { listedDirs: [dir] });
+      } finally {
+        catalog.close();
+      }
+    };
+    const check = async (what: string, size: number) => {
+      const store = await openSqliteStore(path);
+      try {
+        const expected = await factsOfRecords(store);
+        assert.equal(expected.size, size, what);
+        assert.deepEqual(await heads(store), expected, what);
+        // Each head's row is its record's.
+        for (const head of await store.loadHeads!(usageDigest)) {
+          assert.equal((await store.loadRows!(usageDigest, [head.row])).get(head.row)?.path, head.path, what);
+        }
+      } finally {
+        store.close();
+      }
+    };
+    await refresh([a, b, c, d, e]);
+    await check("after the first save", 5);
+    const facts = await heads(await openSqliteStore(path));
+    assert.deepEqual(facts.get(b), { path: b, session: true, created: "2025-06-01T10:00:00.000Z", parentSession: a });
+    assert.equal(facts.get(c)?.session, false);
+    assert.match(facts.get(d)?.badHeader ?? "", /"id" is a number/);
+    assert.deepEqual(facts.get(e), { path: e, session: true });
+
+    // An append (the record replaced), a file gone (its record removed).
+    await fs.append(a, utf8(sessionText("sa", 1, { from: 3 })));
+    await refresh([a, b, c, d]);
+    await check("after an append and a removal", 4);
+
+    // Written by a program that knows nothing of the table: the triggers keep it.
+    const raw = "Bun" in globalThis ? await openBunSqlite(path) : await openNodeSqlite(path);
+    const state = JSON.stringify({ header: { id: "sz", timestamp: "2025-07-01T00:00:00.000Z", cwd: "/y", parentSession: b }, rejected: false, data: { keys: [], numbers: [], odd: [] } });
+    raw.prepare("INSERT OR REPLACE INTO records (section, version, path, size, mtime, end_, lines, head, tail, header_id, state, final) SELECT section, version, ?, size, mtime, end_, lines, head, tail, header_id, ?, NULL FROM records WHERE section = 'usage' AND path = ?").run(join(dir, "z.jsonl"), state, a);
+    raw.prepare("UPDATE records SET state = ? WHERE section = 'usage' AND path = ?").run(state.replace("2025-07-01", "2025-08-01"), c);
+    raw.prepare("DELETE FROM records WHERE section = 'usage' AND path = ?").run(d);
+    raw.close();
+    await check("after writes by another program", 4);
+    // A catalog from before the table: it is filled when next opened.
+    const old = "Bun" in globalThis ? await openBunSqlite(path) : await openNodeSqlite(path);
+    old.exec("DROP TRIGGER heads_put; DROP TRIGGER heads_update; DROP TRIGGER heads_drop; DROP TABLE heads");
+    old.close();
+    await check("a catalog made before the table", 4);
+
+    // A state of the wrong shape: the facts say so (the reader then reads the files instead).
+    const spoil = "Bun" in globalThis ? await openBunSqlite(path) : await openNodeSqlite(path);
+    spoil.prepare(`UPDATE records SET state = '{"header":"x","rejected":false,"data":null}' WHERE section = 'usage' AND path = ?`).run(b);
+    spoil.close();
+    const store = await openSqliteStore(path);
+    try {
+      await assert.rejects(store.loadHeads!(usageDigest), SyntaxError);
+    } finally {
+      store.close();
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});

@@ -1,0 +1,23 @@
+/** hashBytes() and its two halves: a fingerprint started on a shared prefix and finished on each rest. */
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { hashBytes, hashRest, hashStart } from "../../../src/core/digest/hash-bytes.ts";
+
+const bytes = (text: string) => new TextEncoder().encode(text);
+
+test("hashBytes() gives the fingerprints it always gave", () => {
+  assert.equal(hashBytes(bytes("pi-session root\n0197a3f2-1c2d-7e00-8000-000000000001")), "acb7154dc46579bb");
+  assert.notEqual(hashBytes(bytes("abc")), hashBytes(bytes("abd")));
+});
+
+test("hashRest(hashStart(prefix, length), rest) equals hashBytes(prefix + rest) at every cut", () => {
+  const text = bytes("pi-session span\n0197a3f2\nä€😀\ntool");
+  for (let cut = 0; cut <= text.length; cut++) {
+    assert.equal(hashRest(hashStart(text.subarray(0, cut), text.length), text.subarray(cut)), hashBytes(text), `cut at ${cut}`);
+  }
+});
+
+test("one started state serves every rest of the same total length", () => {
+  const start = hashStart(bytes("prefix-"), 10);
+  for (const rest of ["abc", "xyz", "☃"]) assert.equal(hashRest(start, bytes(rest)), hashBytes(bytes(`prefix-${rest}`)));
+});

@@ -1,0 +1,26 @@
+/**
+ * Tests for unique id prefixes: the lengths `tree` prints with give the prefixes of
+ * `uniquePrefixes`.
+ * @module
+ */
+import assert from "node:assert/strict";
+import { test } from "node:test";
+import { uniquePrefixes, uniquePrefixLengths } from "../../src/render/unique-prefix.ts";
+
+test("uniquePrefixLengths() gives the lengths of uniquePrefixes()'s prefixes, short, long and alike", () => {
+  // Ids sharing long prefixes, ids shorter than the minimum, one id the prefix of another, non-ASCII.
+  const ids = ["abcdef12x", "abcdef12y", "abcdef1", "99", "a", "ab", "abcdef12xyz", "zz", "é1", "abcdefgh0000", "abcdefgh0001"];
+  let seed = 7;
+  for (let i = 0; i < 300; i++) {
+    seed = (Math.imul(seed, 1103515245) + 12345) >>> 0;
+    ids.push(seed.toString(16).padStart(8, "0").slice(0, 3 + (seed % 7)) + (i % 3 === 0 ? "ab" : ""));
+  }
+  const unique = [...new Set(ids)];
+  for (const min of [1, 4, 8]) {
+    const map = uniquePrefixes(unique, min);
+    const lengths = uniquePrefixLengths([...unique], min);
+    assert.equal(lengths.size, map.size);
+    for (const id of unique) assert.equal(id.slice(0, lengths.get(id)), map.get(id), `${id} (min ${min})`);
+  }
+  assert.deepEqual(uniquePrefixLengths(["only"]), new Map([["only", 4]]));
+});
