@@ -43,9 +43,11 @@ export class Catalog {
   #check: CheckMode;
   #now: () => number;
   #folders: Promise<FolderSnapshot | null> | undefined;
+  readonly #options: CatalogOptions;
 
   constructor(fs: FileSystem, options: CatalogOptions = {}) {
     this.fs = fs;
+    this.#options = options;
     this.#store = options.store ?? null;
     this.#note = options.note ?? (() => {});
     this.#concurrency = options.concurrency ?? 1;
@@ -357,6 +359,16 @@ export class Catalog {
     } catch {
       return undefined;
     }
+  }
+
+  /**
+   * A catalog over the same store that holds nothing this one loaded: what a long-running server
+   * uses for one request, so that the records a request loaded (every session's, for a listing)
+   * go with it rather than stay for the server's life. Closing it is closing the store: only the
+   * catalog that opened the store closes it.
+   */
+  sibling(): Catalog {
+    return new Catalog(this.fs, this.#options);
   }
 
   close(): void {

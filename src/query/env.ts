@@ -112,6 +112,8 @@ export interface CatalogUse {
   verify?: boolean;
   /** The caller reports a failed save itself (`index`): no note about it then. */
   reportsSaves?: boolean;
+  /** A short turn that reads a few records (a slice of a listing): a server need not collect garbage in full after it. */
+  brief?: boolean;
 }
 
 const MODES: readonly string[] = ["auto", "sqlite", "file", "off"];

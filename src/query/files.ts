@@ -17,6 +17,7 @@ import type { QueryEnv } from "./env.ts";
 import { QueryError } from "./errors.ts";
 import { shortSessionIds } from "./known-ids.ts";
 import { sessionScope, withProgress } from "./scope.ts";
+import { walkCollector } from "./walk-garbage.ts";
 
 export interface FilesOptions {
   /**
@@ -73,7 +74,9 @@ export async function fileSessions(env: QueryEnv, options: FilesOptions): Promis
   return env.withCatalog(async (catalog) => {
     const found: FileSessionJson[] = [];
     // Each session is looked at as its records come and only the matches are kept: nothing per session is held.
+    const collect = walkCollector();
     const onRecords = (path: string, [record, listing]: readonly CatalogRecord[]) => {
+      collect();
       const { header, rejected, data } = recordState(record as CatalogRecord<FilesState>);
       if (rejected || header === null) return;
       const cwd = typeof header.cwd === "string" ? header.cwd : "";

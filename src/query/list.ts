@@ -4,13 +4,13 @@
  * @module
  */
 import type { SessionInfo } from "../core/info/session-info.ts";
-import { onOrAfter, onOrBefore } from "../core/stats/date-bound.ts";
+import { type DateBound, onOrAfter, onOrBefore } from "../core/stats/date-bound.ts";
 import { localDays } from "../core/stats/time-buckets.ts";
 import { uniquePrefixesAmong } from "../render/unique-prefix.ts";
 import { dateOption, timeZoneOption } from "./date-options.ts";
 import { QueryError } from "./errors.ts";
 import type { QueryEnv } from "./env.ts";
-import { parseQuery, searchSessions } from "./resume-search.ts";
+import { parseQuery, scoreSession } from "./resume-search.ts";
 import { cataloguedSessions } from "./scope.ts";
 import { sessionModels, usedModel } from "./session-models.ts";
 
@@ -80,7 +80,10 @@ export interface ListResult {
   shortIds?: Map<string, string>;
 }
 
-const SORTS: Record<Exclude<ListSort, "size">, (a: SessionInfo, b: SessionInfo) => number> = {
+/** What sorting and paging look at: a `SessionInfo`, or a lighter stand-in for one. */
+export type Sortable = Pick<SessionInfo, "path" | "modified" | "created" | "name" | "firstMessage" | "messageCount">;
+
+const SORTS: Record<Exclude<ListSort, "size">, (a: Sortable, b: Sortable) => number> = {
   modified: (a, b) => b.modified.getTime() - a.modified.getTime(),
   created: (a, b) => b.created.getTime() - a.created.getTime(),
   name: (a, b) => (a.name ?? a.firstMessage).localeCompare(b.name ?? b.firstMessage),
@@ -130,6 +133,34 @@ export function checkLimit(limit: unknown, hint = "Pass e.g. --limit 20"): numbe
  * ```
  */
 export async function listSessions(env: QueryEnv, options: ListOptions = {}): Promise<ListResult> {
+  const checked = checkListOptions(env, options);
+  // Through the catalog; a search also needs the message texts (a section of their own), and
+  // short ids the ids of every project's sessions, so that each printed id resolves back to its own.
+  const listed = await cataloguedSessions(env, Boolean(options.all), { withText: checked.query !== undefined, knownIds: options.shortIds });
+  const models = checked.model === undefined ? undefined : await sessionModels(env, Boolean(options.all));
+  const keeps = keepsSession({ ...checked, named: options.named }, models);
+  const { page, nextCursor } = await pageOf(listed.sessions.filter(keeps), checked, async (path) => (await env.fs.stat(path))?.size ?? 0);
+  return {
+    value: page.map(sessionJson),
+    nextCursor,
+    ...(options.shortIds ? { shortIds: uniquePrefixesAmong(page.map((s) => s.id), listed.knownIds) } : {}),
+  };
+}
+
+/** A listing's options, checked (each wrong one throws the `QueryError` the CLI prints). */
+export interface CheckedListOptions {
+  limit: number;
+  query?: string;
+  sort: ListSort;
+  since?: DateBound;
+  until?: DateBound;
+  model?: string;
+  day: (ms: number) => string;
+  cursor?: Cursor;
+}
+
+/** Checks a listing's options, in the order `list` reports the first wrong one. */
+export function checkListOptions(env: QueryEnv, options: ListOptions): CheckedListOptions {
   const limit = checkLimit(options.limit);
   const query = options.search;
   if (query !== undefined) {
@@ -147,48 +178,58 @@ export async function listSessions(env: QueryEnv, options: ListOptions = {}): Pr
   const model = options.model?.trim() || undefined;
   const day = localDays(timeZoneOption(options.tz));
   const cursor = options.cursor === undefined ? undefined : decodeCursor(options.cursor);
-  // Through the catalog; a search also needs the message texts (a section of their own), and
-  // short ids the ids of every project's sessions, so that each printed id resolves back to its own.
-  const listed = await cataloguedSessions(env, Boolean(options.all), { withText: query !== undefined, knownIds: options.shortIds });
-  let sessions = listed.sessions;
-  if (options.named) sessions = sessions.filter((s) => s.name !== undefined && s.name.trim() !== "");
-  if (since) sessions = sessions.filter((s) => !Number.isNaN(s.modified.getTime()) && onOrAfter(since, s.modified.getTime(), day(s.modified.getTime())));
-  if (until) sessions = sessions.filter((s) => !Number.isNaN(s.modified.getTime()) && onOrBefore(until, s.modified.getTime(), day(s.modified.getTime())));
-  if (model !== undefined) {
-    const models = await sessionModels(env, Boolean(options.all));
-    sessions = sessions.filter((s) => usedModel(models.get(s.path) ?? [], model));
-  }
-  // pi's /resume search syntax, as `pick` has it; the order stays the sort's.
-  if (query !== undefined) sessions = searchSessions(sessions, query, true).sessions;
-  let keyOf: (s: SessionInfo) => number | string | null;
+  return { limit, query, sort, since, until, model, day, cursor };
+}
+
+/**
+ * Whether a session is listed: `named`, `since`, `until`, `model` (its models from `models`) and
+ * pi's /resume search syntax (which needs the session's message texts).
+ */
+export function keepsSession(checked: CheckedListOptions & { named?: boolean }, models?: ReadonlyMap<string, readonly string[]>): (s: SessionInfo) => boolean {
+  const { since, until, model, query, day } = checked;
+  const parsed = query === undefined || !query.trim() ? undefined : parseQuery(query);
+  return (s) => {
+    if (checked.named && (s.name === undefined || s.name.trim() === "")) return false;
+    const ms = s.modified.getTime();
+    if (since && (Number.isNaN(ms) || !onOrAfter(since, ms, day(ms)))) return false;
+    if (until && (Number.isNaN(ms) || !onOrBefore(until, ms, day(ms)))) return false;
+    if (model !== undefined && !usedModel(models?.get(s.path) ?? [], model)) return false;
+    return parsed === undefined || scoreSession(s, parsed) !== undefined;
+  };
+}
+
+/**
+ * The page of `items` (in the catalog's order, newest first) that `checked` asks for: sorted by
+ * its sort (ties keep their order), from its cursor on, at most its limit; `sizeOf` gives a
+ * file's size for the `size` sort. Sorts `items` in place.
+ */
+export async function pageOf<T extends Sortable>(items: T[], checked: CheckedListOptions, sizeOf: (path: string) => Promise<number>): Promise<{ page: T[]; nextCursor: string | null }> {
+  const { sort, cursor, limit } = checked;
+  let keyOf: (s: T) => number | string | null;
   if (sort === "size") {
     const sizes = new Map<string, number>();
-    for (const s of sessions) sizes.set(s.path, (await env.fs.stat(s.path))?.size ?? 0);
+    for (const s of items) sizes.set(s.path, await sizeOf(s.path));
     keyOf = (s) => sizes.get(s.path)!;
-    sessions.sort((a, b) => sizes.get(b.path)! - sizes.get(a.path)!);
+    items.sort((a, b) => sizes.get(b.path)! - sizes.get(a.path)!);
   } else {
-    sessions.sort(SORTS[sort]);
+    items.sort(SORTS[sort]);
     const time = (d: Date) => (Number.isNaN(d.getTime()) ? null : d.getTime());
     keyOf = sort === "name" ? (s) => s.name ?? s.firstMessage : sort === "messages" ? (s) => s.messageCount : (s) => time(s[sort]);
   }
   let start = 0;
   if (cursor) {
-    const at = sessions.findIndex((s) => s.path === cursor.path);
+    const at = items.findIndex((s) => s.path === cursor.path);
     // Gone since: go on from the first session that sorts after where it was.
-    const after = (s: SessionInfo) => {
+    const after = (s: T) => {
       const key = keyOf(s);
       if (key === null || cursor.key === null) return false;
       return sort === "name" ? String(cursor.key).localeCompare(String(key)) < 0 : Number(key) < Number(cursor.key);
     };
-    const next = sessions.findIndex(after);
-    start = at >= 0 ? at + 1 : next >= 0 ? next : sessions.length;
+    const next = items.findIndex(after);
+    start = at >= 0 ? at + 1 : next >= 0 ? next : items.length;
   }
-  const page = sessions.slice(start, start + limit);
-  const more = start + page.length < sessions.length;
+  const page = items.slice(start, start + limit);
+  const more = start + page.length < items.length;
   const last = page[page.length - 1];
-  return {
-    value: page.map(sessionJson),
-    nextCursor: more && last ? encodeCursor({ path: last.path, key: keyOf(last) }) : null,
-    ...(options.shortIds ? { shortIds: uniquePrefixesAmong(page.map((s) => s.id), listed.knownIds) } : {}),
-  };
+  return { page, nextCursor: more && last ? encodeCursor({ path: last.path, key: keyOf(last) }) : null };
 }

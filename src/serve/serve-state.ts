@@ -48,6 +48,8 @@ export interface ServeConfig {
   pollMs?: { watched: number; unwatched: number };
   /** Where the server writes its log lines (internal errors); default nowhere. */
   log?: (line: string) => void;
+  /** Listings of more sessions than `from` are streamed `slice` sessions at a time (default 500, 500; tests lower them). */
+  listStream?: { from: number; slice: number };
   /** A catalog to use instead of opening one (tests). */
   catalog?: Catalog;
 }
@@ -139,10 +141,12 @@ export async function openServeState(config: ServeConfig): Promise<ServeState> {
       sessionDir: () => inner.sessionDir(),
       settings: () => inner.settings(),
       now: () => inner.now(),
-      withCatalog: (work, options) => {
-        const turn = catalogTurn.then(() => inner.withCatalog(work, options));
+      // Each turn over a catalog of its own on the shared store: what a turn loaded (every
+      // session's records, for a listing or the stats) is not kept for the server's life.
+      withCatalog: (work, use) => {
+        const turn = catalogTurn.then(() => work(catalog.sibling()));
         // A refresh may have read thousands of files: their leftovers go before the next turn.
-        catalogTurn = turn.catch(() => {}).then(() => collectGarbage());
+        catalogTurn = turn.catch(() => {}).then(() => collectGarbage(use?.brief));
         return turn;
       },
     };
@@ -152,6 +156,7 @@ export async function openServeState(config: ServeConfig): Promise<ServeState> {
     watchDirs: [watchDir],
     listFiles: () => (choice.custom ? sessionFilesIn(fs, choice.dir) : allSessionFiles(fs, probe.agentDir)),
     pollMs: config.pollMs,
+    collect: () => collectGarbage(true),
   });
   const redactor = () => (config.redact ? new Redactor() : null);
   const streams = new EventStreams({

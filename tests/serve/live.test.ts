@@ -81,6 +81,17 @@ describe("session watcher", () => {
     watcher.close();
     assert.deepEqual(seen, []);
   });
+
+  it("asks for a collection at the first file of each full scan and every 1,000th after", async () => {
+    const files = Array.from({ length: 2001 }, (_, i) => `/nowhere/${i}.jsonl`);
+    let collected = 0;
+    const watcher = new SessionWatcher({ fs: memoryFs(), watchDirs: [], listFiles: () => Promise.resolve(files), pollMs: { watched: 60_000, unwatched: 60_000 }, collect: () => collected++ });
+    await watcher.start();
+    assert.equal(collected, 3);
+    await watcher.refresh();
+    watcher.close();
+    assert.equal(collected, 6);
+  });
 });
 
 describe("/api/events", () => {

@@ -13,6 +13,7 @@ import { sessionFilesIn } from "../../session/list-sessions.ts";
 import type { CommandSpec } from "../command.ts";
 import type { CliContext } from "../context.ts";
 import { describeError } from "../errors.ts";
+import { collectGarbage } from "../../io/collect-garbage.ts";
 import { oneLine } from "../../render/control-chars.ts";
 import { looksLikePath, resolveSessionRef } from "../../query/resolve/session-ref.ts";
 
@@ -117,10 +118,14 @@ async function checkInOrder(ctx: CliContext, targets: readonly Target[], onCheck
     const first = inFlight.shift()!;
     bytes -= first.size;
     onChecked(await first.checked);
+    // What a big file's check left is collected before the next file adds to it.
+    if (first.size > BYTES_AT_ONCE) collectGarbage();
   };
   for (const target of targets) {
     const size = target.notAFile ? 0 : (await ctx.fs.stat(target.path).catch(() => null))?.size ?? 0;
     while (inFlight.length >= FILES_AT_ONCE || (inFlight.length > 0 && bytes + size > BYTES_AT_ONCE)) await settleFirst();
+    // A big file is checked alone, in the memory the files before it left.
+    if (size > BYTES_AT_ONCE) collectGarbage();
     bytes += size;
     inFlight.push({ size, checked: checkFile(ctx, target) });
   }

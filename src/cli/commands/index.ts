@@ -4,6 +4,8 @@
  * Other commands keep it current on their own; this is for warming it up or checking on it.
  * @module
  */
+import { walkCollector } from "../../query/walk-garbage.ts";
+import type { CatalogRecord } from "../../catalog/store.ts";
 import { docsDigest } from "../../core/digest/docs-digest.ts";
 import { filesDigest } from "../../core/digest/files-digest.ts";
 import { listingDigest } from "../../core/digest/listing-digest.ts";
@@ -44,7 +46,18 @@ export const indexCommand: CommandSpec = {
       }
       const kinds = [listingDigest, usageDigest, filesDigest, ...(store?.supportsDocs ? [docsDigest] : [])];
       const [options, done] = withProgress(ctx, "Indexing sessions", { listedDirs: every.dirs });
-      const view = await catalog.refresh(kinds, every.files, { ...options, keep: false }).finally(done);
+      let view;
+      if (store?.loadPaths && store.loadStamps) {
+        // The notes about bad headers from the listing's records only: handing every section's
+        // records of every unchanged file to `onRecords` loaded them all, a 1.2 GB session's
+        // usage rows and search documents among them, to read one header state.
+        const { onRecords, ...walk } = options;
+        const collect = walkCollector();
+        const noted = (path: string, records: readonly CatalogRecord[]) => (collect(), onRecords?.(path, records));
+        view = await catalog.refresh(kinds, every.files, { ...walk, keep: false })
+          .then(async (view) => (await catalog.refresh([listingDigest], every.files, { listedDirs: every.dirs, onRecords: noted, keep: false }), view))
+          .finally(done);
+      } else view = await catalog.refresh(kinds, every.files, { ...options, keep: false }).finally(done);
       // The answer of `index` is the catalog written: a save that failed is its failure.
       if (store && catalog.saveProblem !== undefined) throw unwritable(store.location, catalog.saveProblem);
       const description = opts.stats && store ? await store.describe().catch(() => undefined) : undefined;

@@ -19,6 +19,14 @@ function nested(part: unknown, indent: string, present: Present): string | undef
   return text === undefined ? undefined : text.replaceAll("\n", "\n" + indent);
 }
 
+/**
+ * One item of a top-level array as `prettyJson` writes it (after `\n  `): for a body written an
+ * item at a time, `[`, each item on its own line (`,` between), then `\n]`.
+ */
+export function arrayItemJson(item: unknown, present: Present): string {
+  return nested(item, "  ", present) ?? "null";
+}
+
 function arrayParts(items: readonly unknown[], indent: string, present: Present, out: string[]): void {
   if (items.length === 0) return void out.push("[]");
   out.push("[");

@@ -10,7 +10,8 @@ import { ApiFailure } from "../http-error.ts";
 import { CONTEXT_FORMATS, sessionContext } from "../../query/context.ts";
 import { sessionEntries } from "../../query/entries.ts";
 import { sessionInfo } from "../../query/info.ts";
-import { LIST_SORTS, listSessions } from "../../query/list.ts";
+import { LIST_SORTS, type ListOptions, listSessions } from "../../query/list.ts";
+import { listedJson, planListing } from "../../query/list-pages.ts";
 import { sessionTree } from "../../query/tree.ts";
 import { TREE_FILTERS, type TreeFilter } from "../../render/tree-rows.ts";
 import { fileSessions } from "../../query/files.ts";
@@ -19,7 +20,7 @@ import { STATS_BY, type StatsBy, usageStats } from "../../query/stats.ts";
 import { isSafeEntryRef, isSafeRef } from "../security.ts";
 import type { ServeState } from "../serve-state.ts";
 import { openApiDocument } from "./openapi.ts";
-import { prettyJson } from "./pretty-json.ts";
+import { arrayItemJson, prettyJson } from "./pretty-json.ts";
 import { collectGarbage } from "../../io/collect-garbage.ts";
 import { versioned } from "../../query/json-version.ts";
 
@@ -114,6 +115,59 @@ function afterCollecting<T>(value: T): T {
   return value;
 }
 
+/** A listing of more sessions than this is sent as it is read, not built (nor kept) whole. */
+export const STREAMED_LIST = 500;
+/** Sessions read from the catalog per part of a streamed listing. */
+const LIST_SLICE = 500;
+
+/** A listing as kept between requests: its body, or (a long one) the paths to read it from. */
+interface ListAnswer {
+  body: Blob | null;
+  paths: string[];
+  next: string | null;
+}
+
+/**
+ * `/api/sessions`: planned without holding every session (list-pages.ts). A long listing's
+ * paths are kept until the next change and its body streamed, a slice of sessions at a time;
+ * a short one's body is kept, as other answers are. The body is `list --json`'s to the byte.
+ */
+async function listAnswer(c: Context, state: ServeState, cwd: string | undefined, options: ListOptions): Promise<Response> {
+  const env = () => state.env(cwd);
+  const { body, paths, next } = await state.cached<ListAnswer>(`api list ${cwd ?? ""} ${JSON.stringify(options)}`, async () => {
+    const plan = await planListing(env(), options);
+    const whole = (value: unknown, next: string | null) => ({ body: new Blob([prettyJson(value, state.present) + "\n"]), paths: [], next });
+    if (plan === undefined) {
+      const page = await listSessions(env(), options);
+      return whole(page.value, page.nextCursor);
+    }
+    if (plan.paths.length <= (state.config.listStream?.from ?? STREAMED_LIST)) return whole(await listedJson(env(), plan.paths), plan.nextCursor);
+    return { body: null, paths: plan.paths, next: plan.nextCursor };
+  }, (answer) => answer.body?.size ?? answer.paths.reduce((n, path) => n + path.length * 2 + 16, 0));
+  const headers = { "Content-Type": "application/json; charset=utf-8", "Cache-Control": "no-store", ...nextHeaders(c, next) };
+  if (body) return new Response(body, { headers });
+  const encoder = new TextEncoder();
+  let at = 0;
+  let written = 0;
+  const stream = new ReadableStream<Uint8Array>({
+    start(controller) {
+      controller.enqueue(encoder.encode("["));
+    },
+    async pull(controller) {
+      if (at >= paths.length) {
+        controller.enqueue(encoder.encode(written > 0 ? "\n]\n" : "]\n"));
+        controller.close();
+        return;
+      }
+      const slice = paths.slice(at, at += state.config.listStream?.slice ?? LIST_SLICE);
+      let text = "";
+      for (const item of await listedJson(env(), slice)) text += `${written++ > 0 ? "," : ""}\n  ${arrayItemJson(item, state.present)}`;
+      controller.enqueue(encoder.encode(text));
+    },
+  });
+  return new Response(stream, { headers });
+}
+
 /** Registers the API routes on `app`. */
 export function apiRoutes(app: Hono, state: ServeState): void {
   /**
@@ -144,10 +198,7 @@ export function apiRoutes(app: Hono, state: ServeState): void {
       limit: limitParam(c),
       cursor: c.req.query("cursor") || undefined,
     };
-    return answer(c, `list ${cwd ?? ""}`, options, async () => {
-      const page = await listSessions(state.env(cwd), options);
-      return { value: page.value, next: page.nextCursor };
-    });
+    return listAnswer(c, state, cwd, options);
   });
 
   app.get("/api/sessions/:ref", (c) => {

@@ -36,7 +36,12 @@ export interface SessionWatcherOptions {
   /** Timers, injectable for tests. */
   setTimer?: (fn: () => void, ms: number) => unknown;
   clearTimer?: (handle: unknown) => void;
+  /** Called at the first file of each full scan and every `SCAN_COLLECT_EVERY`th after: the server collects garbage there. */
+  collect?: () => void;
 }
+
+/** Files stat'ed between two calls of `collect` in a full scan. */
+const SCAN_COLLECT_EVERY = 1000;
 
 /** The newest `session_info` name among complete JSON lines of `text`; undefined when none. */
 export function lastNameIn(text: string): string | null | undefined {
@@ -164,7 +169,11 @@ export class SessionWatcher {
     this.scans++;
     const files = await this.#options.listFiles();
     const present = new Set(files);
-    for (const path of files) await this.#check(path, report);
+    for (const [i, path] of files.entries()) {
+      // Each stat leaves a few objects; 25,000 of them piled up before a collection came.
+      if (i % SCAN_COLLECT_EVERY === 0) this.#options.collect?.();
+      await this.#check(path, report);
+    }
     for (const [path, known] of this.#known) {
       if (present.has(path)) continue;
       this.#known.delete(path);

@@ -5,12 +5,12 @@
  * @module
  */
 import type { QueryEnv } from "../../query/env.ts";
-import { listSessions } from "../../query/list.ts";
+import { projectCounts } from "../../query/list-pages.ts";
 import { usageStats } from "../../query/stats.ts";
 import type { EventStreams } from "../live/event-stream.ts";
 import type { SessionWatcher } from "../live/session-watcher.ts";
 import { Histogram, type MetricFamily, prometheusText } from "./prometheus-text.ts";
-import { catalogFamilies, type Listing, type ProjectStats, usageFamilies } from "./usage-metrics.ts";
+import { catalogFamilies, type ProjectStats, usageFamilies } from "./usage-metrics.ts";
 
 export interface ServeMetricsDeps {
   env: () => QueryEnv;
@@ -34,12 +34,11 @@ export class ServeMetrics {
   async #sessions(): Promise<MetricFamily[]> {
     const started = performance.now();
     const env = this.#deps.env();
-    const [stats, listing] = await Promise.all([
-      usageStats(env, { all: true, by: "project", breakdown: true }).then((r) => r.value as ProjectStats),
-      listSessions(env, { all: true }).then((r) => r.value as Listing),
-    ]);
+    // One after the other: each holds what it walks only while it walks it.
+    const stats = (await usageStats(env, { all: true, by: "project", breakdown: true })).value as ProjectStats;
+    const counts = await projectCounts(env);
     this.refresh.observe({}, (performance.now() - started) / 1000);
-    return [...usageFamilies(stats), ...catalogFamilies(listing)];
+    return [...usageFamilies(stats), ...catalogFamilies(counts)];
   }
 
   /** The exposition text; session figures are recomputed when something changed since last time. */

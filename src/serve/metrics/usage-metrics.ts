@@ -2,19 +2,17 @@
  * The spend and size metrics, read off the query layer's values and nothing else, so that
  * `/metrics` adds up to exactly what `stats --all --json` prints: tokens and dollars per
  * project and model from `stats --by project --breakdown` (each entry counted once, forks and
- * clones included), sessions and messages per project from `list --all`.
+ * clones included), sessions and messages per project from `list --all`'s sessions.
  * @module
  */
 import type { UsageTotals as Usage } from "../../core/info/usage-totals.ts";
 import type { MetricFamily, Sample } from "./prometheus-text.ts";
+import type { ProjectCount } from "../../query/list-pages.ts";
 
 /** The parts of `stats --all --by project --breakdown --json` used here. */
 export interface ProjectStats {
   rows: (Usage & { key: string; models?: (Usage & { key: string })[] })[];
 }
-
-/** The parts of `list --all --json` used here. */
-export type Listing = { cwd: string; messageCount: number }[];
 
 const TOKEN_KINDS = [["input", "input"], ["output", "output"], ["cacheRead", "cache_read"], ["cacheWrite", "cache_write"]] as const;
 
@@ -46,17 +44,12 @@ export function usageFamilies(stats: ProjectStats): MetricFamily[] {
   ];
 }
 
-/** Session and message counts by project. */
-export function catalogFamilies(listing: Listing): MetricFamily[] {
-  const sessions = new Map<string, number>();
-  const messages = new Map<string, number>();
-  for (const s of listing) {
-    sessions.set(s.cwd, (sessions.get(s.cwd) ?? 0) + 1);
-    messages.set(s.cwd, (messages.get(s.cwd) ?? 0) + s.messageCount);
-  }
-  const samples = (counts: Map<string, number>) => [...counts].sort(([a], [b]) => a.localeCompare(b)).map(([project, value]) => ({ labels: { project }, value }));
+/** Session and message counts by project (`list --all`'s sessions, added up per header cwd). */
+export function catalogFamilies(counts: readonly ProjectCount[]): MetricFamily[] {
+  const sorted = [...counts].sort((a, b) => a.cwd.localeCompare(b.cwd));
+  const samples = (value: (count: ProjectCount) => number) => sorted.map((count) => ({ labels: { project: count.cwd }, value: value(count) }));
   return [
-    { name: "pi_session_sessions", help: "Session files by project (the session header's cwd)", type: "gauge", samples: samples(sessions) },
-    { name: "pi_session_messages", help: "Messages in session files by project, as `list` counts them", type: "gauge", samples: samples(messages) },
+    { name: "pi_session_sessions", help: "Session files by project (the session header's cwd)", type: "gauge", samples: samples((count) => count.sessions) },
+    { name: "pi_session_messages", help: "Messages in session files by project, as `list` counts them", type: "gauge", samples: samples((count) => count.messages) },
   ];
 }
