@@ -120,17 +120,7 @@ export class SqliteListRows implements ListRowStore {
       `SELECT ${columns}, l.id, l.cwd, l.name, l.modified, l.messages, l.first ${IN_FOLDERS} ORDER BY ${ORDERS[order]}`,
     );
     for (const row of statement.iterate(JSON.stringify(folders), version)) {
-      yield {
-        path: row.path as string,
-        id: row.id as string,
-        cwd: row.cwd as string,
-        name: row.name as string | null,
-        parent: row.parent as string | null,
-        created: row.created === null ? null : Number(row.created),
-        modified: Number(row.modified),
-        messages: Number(row.messages),
-        first: row.first as string,
-      };
+      yield { ...byIdRow(row), parent: row.parent as string | null, created: row.created === null ? null : Number(row.created) };
     }
   }
 
@@ -140,15 +130,7 @@ export class SqliteListRows implements ListRowStore {
         ${IN_FOLDERS} ORDER BY l.id`,
     );
     for (const row of statement.iterate(JSON.stringify(folders), version)) {
-      yield {
-        path: row.path as string,
-        id: row.id as string,
-        cwd: row.cwd as string,
-        name: row.name as string | null,
-        modified: Number(row.modified),
-        messages: Number(row.messages),
-        first: row.first as string,
-      };
+      yield byIdRow(row);
     }
   }
 
@@ -159,4 +141,17 @@ export class SqliteListRows implements ListRowStore {
         WHERE l.version = ?2 AND l.bad IS NOT NULL AND instr(substr(l.path, length(f.value) + 2), '/') = 0 ORDER BY f.key, l.path DESC`,
     ).values(JSON.stringify(folders), version).map(([path, why]) => [String(path), String(why)]);
   }
+}
+
+/** The columns of a listing row every read gives, as SQLite hands them over. */
+function byIdRow(row: Record<string, unknown>): ByIdRow {
+  return {
+    path: row.path as string,
+    id: row.id as string,
+    cwd: row.cwd as string,
+    name: row.name as string | null,
+    modified: Number(row.modified),
+    messages: Number(row.messages),
+    first: row.first as string,
+  };
 }
