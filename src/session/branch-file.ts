@@ -8,7 +8,7 @@
  * @module
  */
 import type { SessionEntry, SessionHeader } from "../core/format/types.ts";
-import { canonicalLine, type ValueSpan } from "../core/read/canonical-line.ts";
+import { canonicalLine, spliceLine, type ValueSpan } from "../core/read/canonical-line.ts";
 import { type DecodeNotes, decodeObjectLine } from "../core/read/decode-line.ts";
 import { LEAN_READ } from "../core/read/lean-entry.ts";
 import { LineSplitter } from "../core/read/line-splitter.ts";
@@ -99,10 +99,8 @@ const COLLECT_EVERY = 64 * 1024 * 1024;
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
 
-const NEWLINE = new Uint8Array([0x0a]);
 const LABEL = encoder.encode('"label"');
 const COMPACTION = encoder.encode('"compaction"');
-const PARENT_KEY = encoder.encode(',"parentId":');
 
 function spells(bytes: Uint8Array, span: ValueSpan | undefined, word: Uint8Array): boolean {
   if (span === undefined || span.end - span.start !== word.length) return false;
@@ -134,20 +132,8 @@ function splicedLine(bytes: Uint8Array, builder: BranchBuilder, out: Pieces): st
   const changes: [ValueSpan, string][] = [];
   if (members.parentId !== undefined) changes.push([members.parentId, JSON.stringify(link.parentId)]);
   if (link.firstKeptEntryId !== undefined) changes.push([members.firstKeptEntryId!, JSON.stringify(link.firstKeptEntryId)]);
-  changes.sort(([a], [b]) => a.start - b.start);
-  let at = 0;
-  for (const [span, text] of changes) {
-    out.addBytes(bytes.subarray(at, span.start));
-    out.add(text);
-    at = span.end;
-  }
-  if (members.parentId === undefined) {
-    // `{ ...entry, parentId }` adds it last.
-    out.addBytes(bytes.subarray(at, bytes.length - 1));
-    out.addBytes(PARENT_KEY);
-    out.add(JSON.stringify(link.parentId) + "}");
-  } else out.addBytes(bytes.subarray(at));
-  out.addBytes(NEWLINE);
+  // `{ ...entry, parentId }` adds it last when the entry had none.
+  spliceLine(out, bytes, changes, members.parentId === undefined ? `,"parentId":${JSON.stringify(link.parentId)}` : "");
   return id;
 }
 

@@ -8,7 +8,7 @@
  * without a gigabyte of garbage strings.
  * @module
  */
-import { canonicalLine, type CanonicalMembers, type ValueSpan } from "../read/canonical-line.ts";
+import { canonicalLine, type CanonicalMembers, type LineSink, spliceLine, type ValueSpan } from "../read/canonical-line.ts";
 import { type DecodeNotes, decodeObjectLine, headerIssue, isHeader } from "../read/decode-line.ts";
 import { issue, type ReadIssue } from "../read/issue.ts";
 import { LineSplitter, type RawLine } from "../read/line-splitter.ts";
@@ -17,10 +17,7 @@ import { headerVersion, objectMigration } from "./migrate-session.ts";
 import type { FileObject, ObjectStep } from "./migration.ts";
 
 /** Where migrated lines go: text, or bytes valid only during the call. */
-export interface LineSink {
-  add(text: string): void;
-  addBytes(bytes: Uint8Array): void;
-}
+export type { LineSink };
 
 /** What a whole read would say of the file. */
 export interface MigrationVerdict {
@@ -37,7 +34,6 @@ export interface MigrationVerdict {
 
 const decoder = new TextDecoder();
 const encoder = new TextEncoder();
-const NEWLINE = new Uint8Array([0x0a]);
 const ROLE = encoder.encode('{"role":');
 
 function valueAt(bytes: Uint8Array, span: ValueSpan): unknown {
@@ -172,19 +168,8 @@ export class StreamedMigration {
       if (key in lean && span !== undefined) changed.push([span, JSON.stringify(value)]);
       else added += `,${JSON.stringify(key)}:${JSON.stringify(value)}`;
     }
-    changed.sort(([a], [b]) => a.start - b.start);
-    let at = 0;
-    for (const [span, text] of changed) {
-      out.addBytes(bytes.subarray(at, span.start));
-      out.add(text);
-      at = span.end;
-    }
-    if (added !== "") {
-      // Members a step adds come last, in the order it added them (`{ ...object, id, parentId }`).
-      out.addBytes(bytes.subarray(at, bytes.length - 1));
-      out.add(added + "}");
-    } else out.addBytes(bytes.subarray(at));
-    out.addBytes(NEWLINE);
+    // Members a step adds come last, in the order it added them (`{ ...object, id, parentId }`).
+    spliceLine(out, bytes, changed, added);
     return true;
   }
 }

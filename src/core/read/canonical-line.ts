@@ -209,3 +209,32 @@ export function canonicalLine(b: Uint8Array, tail: TailScan = fastTail): Canonic
   const end = scan.object(0, 1);
   return end === b.length ? scan.members : null;
 }
+
+/** Where a rewrite's output goes: text, and bytes copied as they are. */
+export interface LineSink {
+  add(text: string): void;
+  addBytes(bytes: Uint8Array): void;
+}
+
+const NEWLINE = new Uint8Array([0x0a]);
+
+/**
+ * Writes a canonical line (`canonicalLine` vouched for it) to `out` as `JSON.stringify` would
+ * write the object with some members changed: the values at `changes` replaced by their new JSON,
+ * `added` (`,"key":value`…, members the object gained, which stringify puts last) before its
+ * closing brace, then a newline. The rest of the line is copied, never made a string.
+ */
+export function spliceLine(out: LineSink, line: Uint8Array, changes: [ValueSpan, string][], added: string): void {
+  changes.sort(([a], [b]) => a.start - b.start);
+  let at = 0;
+  for (const [span, text] of changes) {
+    out.addBytes(line.subarray(at, span.start));
+    out.add(text);
+    at = span.end;
+  }
+  if (added !== "") {
+    out.addBytes(line.subarray(at, line.length - 1));
+    out.add(added + "}");
+  } else out.addBytes(line.subarray(at));
+  out.addBytes(NEWLINE);
+}
