@@ -4,9 +4,9 @@
  * @module
  */
 import { deriveEntryId } from "./derive-id.ts";
-import { type FileObject, migration, withVersion } from "./migration.ts";
+import { type FileObject, type Migration, migration, withVersion } from "./migration.ts";
 
-export const v1ToV2 = migration(1, 2, (sessionId) => {
+export const v1ToV2: Migration = migration(1, 2, (sessionId) => {
   const taken = new Set<string>();
   // The id given to the object at each position (none to a header).
   const ids: (string | undefined)[] = [];
