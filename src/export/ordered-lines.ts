@@ -139,8 +139,9 @@ export interface LineBatch {
   bytes: Uint8Array;
   starts: number[];
   ends: number[];
-  /** Indices into the places, one per line. */
-  indices: number[];
+  /** Each line's 1-based line number and its first byte's offset in the file. */
+  numbers: number[];
+  offsets: number[];
 }
 
 /**
@@ -155,11 +156,11 @@ export interface LineBatch {
  * ```
  */
 export async function* lineBatches(fs: FileSystem, path: string, places: LinePlaces): AsyncIterable<LineBatch> {
-  const { offsets, lengths } = places;
+  const { offsets, lengths, numbers } = places;
   const count = offsets.length;
   const buffer = new BatchBuffer();
   for (let i = 0; i < count;) {
-    const batch: LineBatch = { bytes: buffer.bytes, starts: [], ends: [], indices: [] };
+    const batch: LineBatch = { bytes: buffer.bytes, starts: [], ends: [], numbers: [], offsets: [] };
     buffer.used = 0;
     let size = 0;
     while (i < count && (size === 0 || size + lengths[i] <= BATCH_BYTES)) {
@@ -182,7 +183,8 @@ export async function* lineBatches(fs: FileSystem, path: string, places: LinePla
         if (to > from && buffer.bytes[base + to - 1] === 0x0d) to--;
         batch.starts.push(base + from);
         batch.ends.push(base + to);
-        batch.indices.push(k);
+        batch.numbers.push(numbers[k]);
+        batch.offsets.push(offsets[k]);
       }
       i = j;
     }

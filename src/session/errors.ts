@@ -54,6 +54,26 @@ export class TooDeepError extends SessionError {
 }
 
 /**
+ * The session file was rewritten while a command read it twice, and the second read no longer
+ * matches the first (the export of a big session scans its lines on another thread as it reads
+ * them the first time).
+ */
+export class SessionChangedError extends SessionError {
+  readonly path: string;
+  readonly line: number;
+  constructor(path: string, line: number) {
+    super(
+      "session-changed",
+      `Cannot export ${path}: line ${line} changed while the export read it`,
+      3,
+      "Something rewrote the session during the export (pi itself only appends); run the export again",
+    );
+    this.path = path;
+    this.line = line;
+  }
+}
+
+/**
  * Throws `TooDeepError` for the first too-deep line among `issues`. Readers leave such a line
  * out (as they do a line that is not JSON), but a command that answered without it would answer
  * about a different session: what needs the whole session calls this.

@@ -6,13 +6,14 @@
  * @module
  */
 import type { SessionEntry } from "../../core/format/types.ts";
-import { describeRedactions, Redactor } from "../../core/redact/redactor.ts";
+import { describeRedactions, type RedactOptions, Redactor } from "../../core/redact/redactor.ts";
 import { baseName, expandHome, resolvePath } from "../../core/storage/paths.ts";
 import { openExportSource } from "../../export/export-source.ts";
 import { htmlExport } from "../../export/html/html-export.ts";
 import { jsonExport, jsonlExport } from "../../export/jsonl-export.ts";
 import { markdownExport } from "../../export/markdown-export.ts";
 import { ndjsonExport } from "../../export/ndjson-export.ts";
+import { ScanAhead } from "../../export/scan-ahead.ts";
 import { VERSION } from "../../version.ts";
 import type { CommandSpec } from "../command.ts";
 import type { CliContext } from "../context.ts";
@@ -75,53 +76,67 @@ export const exportCommand: CommandSpec = {
       throw new CliError("html-to-terminal", "Not printing an HTML page on the terminal", "Write it to a file: leave out -o for pi-session-<id>.html here, or -o FILE; or pipe it: -o - | …");
     }
     const path = await resolveSessionRef(ctx, ref);
-    const source = await openExportSource(ctx.fs, path);
-    const target = outputTarget(ctx, opts, source.header.id, format);
-    await checkTarget(ctx, target);
-
-    const { tree } = source;
-    const leafId = typeof opts.leaf === "string" ? resolveEntryRef(tree, opts.leaf, path) : tree.leafId;
-    const walk = tree.walk(leafId);
-    if (walk.stop) {
-      const why = walk.stop.kind === "cycle" ? "leads back into a parent cycle" : "is not in the file";
-      ctx.notice(`the branch starts at "${walk.stop.entryId}": its parent "${walk.stop.parentId}" ${why}`);
-    }
-    const allBranches = Boolean(opts.allBranches) || (format === "ndjson" && opts.leaf === undefined);
-    const keep = new Set<SessionEntry>(allBranches ? tree.entries : walk.path);
-
     // commander: --redact sets true, --no-redact false, neither leaves it undefined.
     const secrets = typeof opts.redact === "boolean" ? opts.redact : format === "html" || format === "markdown";
     const paths = Boolean(opts.redactPaths);
-    const redactor = secrets || paths
-      ? new Redactor({ secrets, ...(paths ? { paths: { home: ctx.deps.storage.home, user: userName(ctx) } } : {}) })
+    const redaction: RedactOptions | null = secrets || paths
+      ? { secrets, ...(paths ? { paths: { home: ctx.deps.storage.home, user: userName(ctx) } } : {}) }
       : null;
-    const now = ctx.deps.now();
-    const generator = `pi-session ${VERSION}`;
-    const common = { source, keep, leafId, allBranches, redactor, now };
-    const chunks: AsyncIterable<Uint8Array | string> = format === "html"
-      ? htmlExport({ ...common, redaction: { secrets, paths }, generator })
-      : format === "markdown"
-      ? markdownExport({ ...common, generator })
-      : format === "jsonl"
-      ? jsonlExport(common)
-      : format === "json"
-      ? jsonExport(common)
-      : ndjsonExport(common);
-    const bytes = await writeOutput(ctx, target, chunks);
-
-    if (redactor) {
-      const counts = redactor.summary();
-      ctx.note(counts.length > 0 ? `Redacted ${redactor.total}: ${describeRedactions(counts)}` : "Redacted nothing: no secrets found");
-    } else if (format === "html" || format === "markdown") {
-      ctx.notice("not redacted (--no-redact): review the file before sharing it");
+    // A big session's lines are scanned for secrets on another thread during the light pass.
+    const ahead = format === "html" && redaction ? await ScanAhead.start(ctx.fs, path, redaction) : null;
+    try {
+      return await exportSession(ctx, path, format, opts, redaction, ahead);
+    } finally {
+      await ahead?.close();
     }
-    if (target.kind === "file") {
-      if (ctx.json) ctx.outJson({ path: target.path, format, bytes, leafId, entries: keep.size, redactions: redactor?.summary() ?? null });
-      else {
-        ctx.note(`Wrote ${keep.size} entries (${humanSize(bytes)})`);
-        ctx.out(target.path);
-      }
-    }
-    return 0;
   },
 };
+
+/** The export itself, once the session is resolved and the redaction (and any scan ahead) chosen. */
+async function exportSession(ctx: CliContext, path: string, format: Format, opts: Record<string, unknown>, redaction: RedactOptions | null, ahead: ScanAhead | null): Promise<number> {
+  const source = await openExportSource(ctx.fs, path);
+  const target = outputTarget(ctx, opts, source.header.id, format);
+  await checkTarget(ctx, target);
+
+  const { tree } = source;
+  const leafId = typeof opts.leaf === "string" ? resolveEntryRef(tree, opts.leaf, path) : tree.leafId;
+  const walk = tree.walk(leafId);
+  if (walk.stop) {
+    const why = walk.stop.kind === "cycle" ? "leads back into a parent cycle" : "is not in the file";
+    ctx.notice(`the branch starts at "${walk.stop.entryId}": its parent "${walk.stop.parentId}" ${why}`);
+  }
+  const allBranches = Boolean(opts.allBranches) || (format === "ndjson" && opts.leaf === undefined);
+  const keep = new Set<SessionEntry>(allBranches ? tree.entries : walk.path);
+
+  const redactor = redaction ? new Redactor(redaction) : null;
+  const secrets = redaction?.secrets ?? false;
+  const paths = redaction?.paths !== undefined;
+  const now = ctx.deps.now();
+  const generator = `pi-session ${VERSION}`;
+  const common = { source, keep, leafId, allBranches, redactor, now };
+  const chunks: AsyncIterable<Uint8Array | string> = format === "html"
+    ? htmlExport({ ...common, redaction: { secrets, paths }, generator, scanAhead: ahead })
+    : format === "markdown"
+    ? markdownExport({ ...common, generator })
+    : format === "jsonl"
+    ? jsonlExport(common)
+    : format === "json"
+    ? jsonExport(common)
+    : ndjsonExport(common);
+  const bytes = await writeOutput(ctx, target, chunks);
+
+  if (redactor) {
+    const counts = redactor.summary();
+    ctx.note(counts.length > 0 ? `Redacted ${redactor.total}: ${describeRedactions(counts)}` : "Redacted nothing: no secrets found");
+  } else if (format === "html" || format === "markdown") {
+    ctx.notice("not redacted (--no-redact): review the file before sharing it");
+  }
+  if (target.kind === "file") {
+    if (ctx.json) ctx.outJson({ path: target.path, format, bytes, leafId, entries: keep.size, redactions: redactor?.summary() ?? null });
+    else {
+      ctx.note(`Wrote ${keep.size} entries (${humanSize(bytes)})`);
+      ctx.out(target.path);
+    }
+  }
+  return 0;
+}

@@ -12,6 +12,8 @@ import { LINE_HAS_LESS_THAN } from "../../core/redact/line-scan.ts";
 import type { ExportSource } from "../export-source.ts";
 import type { LineBatch } from "../ordered-lines.ts";
 import { redactLine } from "../redact-line.ts";
+import type { ScanAhead } from "../scan-ahead.ts";
+import { SessionChangedError } from "../../session/errors.ts";
 import { DataBlocks } from "./data-blocks.ts";
 import { VIEWER_JS } from "./viewer-bundle.ts";
 import { VIEWER_CSS } from "./viewer-style.ts";
@@ -31,6 +33,8 @@ export interface HtmlExportOptions {
   generator: string;
   /** Bytes of data per data block (4 MiB; tests make it small to cut lines across blocks). */
   blockBytes?: number;
+  /** The lines' scan flags worked out on another thread, where there is one (a big file). */
+  scanAhead?: ScanAhead | null;
 }
 
 const encoder = new TextEncoder();
@@ -68,9 +72,10 @@ const NEWLINE = new Uint8Array([0x0a]);
 /**
  * A line as it goes into the page, and its `LINE_HAS_LESS_THAN` flag: one scan answers "may
  * masking change it?" and "does it hold a `<`?"; only a line masking may change is parsed.
+ * `scanned`: the redactor's scan flags of these bytes, when already known (else -1).
  */
-function masked(line: Uint8Array, redactor: Redactor | null): { bytes: Uint8Array; flags: number } {
-  let flags = redactor ? redactor.scan(line) : LINE_HAS_LESS_THAN;
+function masked(line: Uint8Array, redactor: Redactor | null, scanned = -1): { bytes: Uint8Array; flags: number } {
+  let flags = redactor ? (scanned >= 0 ? scanned : redactor.scan(line)) : LINE_HAS_LESS_THAN;
   if (!redactor?.mayChange(flags)) return { bytes: line, flags };
   const bytes = redactLine(line, redactor);
   if (bytes !== line) flags |= LINE_HAS_LESS_THAN;
@@ -80,16 +85,17 @@ function masked(line: Uint8Array, redactor: Redactor | null): { bytes: Uint8Arra
 /**
  * The data blocks of lines that come in batches (`ExportSource.lineBatches`): the same bytes as
  * line by line, but a run of lines that masking leaves alone and that sit next to each other in
- * the file (the \n between them included) goes into the blocks in one piece.
+ * the file (the \n between them included) goes into the blocks in one piece. A line's scan flags
+ * come from `ahead` where it has them.
  */
-async function* batchedData(batches: AsyncIterable<LineBatch>, redactor: Redactor | null, blocks: DataBlocks): AsyncIterable<Uint8Array> {
-  for await (const { bytes, starts, ends } of batches) {
+async function* batchedData(path: string, batches: () => AsyncIterable<LineBatch>, redactor: Redactor | null, blocks: DataBlocks, ahead: ScanAhead | null): AsyncIterable<Uint8Array> {
+  for await (const { bytes, starts, ends, numbers, offsets } of batches()) {
     let runStart = -1;
     let runEnd = -1;
     let runHasLessThan = false;
     for (let k = 0; k < starts.length; k++) {
       const line = bytes.subarray(starts[k], ends[k]);
-      const out = masked(line, redactor);
+      const out = masked(line, redactor, ahead ? ahead.flagsOf(numbers[k], offsets[k], ends[k] - starts[k]) : -1);
       const lessThan = (out.flags & LINE_HAS_LESS_THAN) !== 0;
       if (out.bytes === line && runStart >= 0 && starts[k] === runEnd + 1 && bytes[runEnd] === 0x0a) {
         runEnd = ends[k];
@@ -113,6 +119,24 @@ async function* batchedData(batches: AsyncIterable<LineBatch>, redactor: Redacto
     if (runStart >= 0) {
       yield* blocks.add(bytes.subarray(runStart, runEnd), runHasLessThan);
       yield* blocks.add(NEWLINE, false);
+    }
+  }
+  if (ahead && redactor && !(await ahead.unchanged())) await rescan(path, batches, redactor, ahead);
+}
+
+/**
+ * The file was written to during the export: every line is read and scanned again, and the
+ * export fails (before its file is put in place) if a line's flags are not those the worker gave,
+ * as a secret in it might then have gone out unmasked. Lines only appended after the light pass
+ * change nothing (they are not exported).
+ */
+async function rescan(path: string, batches: () => AsyncIterable<LineBatch>, redactor: Redactor, ahead: ScanAhead): Promise<void> {
+  for await (const { bytes, starts, ends, numbers, offsets } of batches()) {
+    for (let k = 0; k < starts.length; k++) {
+      const given = ahead.flagsOf(numbers[k], offsets[k], ends[k] - starts[k]);
+      if (given >= 0 && given !== redactor.scan(bytes.subarray(starts[k], ends[k]))) {
+        throw new SessionChangedError(path, numbers[k]);
+      }
     }
   }
 }
@@ -143,7 +167,8 @@ export async function* htmlExport(options: HtmlExportOptions): AsyncIterable<Uin
   );
 
   const blocks = new DataBlocks(options.blockBytes);
-  if (source.lineBatches) yield* batchedData(source.lineBatches(options.keep), redactor, blocks);
+  const { lineBatches } = source;
+  if (lineBatches) yield* batchedData(source.path, () => lineBatches(options.keep), redactor, blocks, options.scanAhead ?? null);
   else {
     for await (const line of source.lines(options.keep)) {
       const { bytes, flags } = masked(line, redactor);
