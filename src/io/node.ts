@@ -190,18 +190,30 @@ function takeBack(fd: number, path: string, created: boolean, before: number, wr
   }
 }
 
-async function writeAtomic(path: string, data: WriteData, options: AtomicWriteOptions = {}): Promise<void> {
+/** Writes `data` into the new file `temp` (created with `mode`, failing if it exists) and makes it durable. */
+export type TempWriter = (temp: string, data: WriteData, mode: number) => Promise<void>;
+
+async function writeTemp(temp: string, data: WriteData, mode: number): Promise<void> {
+  const handle = await open(temp, "wx", mode);
+  try {
+    for await (const chunk of chunksOf(data)) await writeAll(handle, chunk);
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+}
+
+/** `writeAtomic` with the temp file written by `write` (the Bun adapter writes big files past the cache). */
+export function atomicWriter(write: TempWriter): FileSystem["writeAtomic"] {
+  return (path, data, options) => writeAtomicWith(write, path, data, options);
+}
+
+async function writeAtomicWith(write: TempWriter, path: string, data: WriteData, options: AtomicWriteOptions = {}): Promise<void> {
   const existing = await lstat(path).catch(() => null);
   if (existing && isSpecial({ isFile: existing.isFile(), isDirectory: existing.isDirectory(), isSymlink: existing.isSymbolicLink() })) throw notReplaceable(path);
   const { temp, dir } = siblingTempPath(path);
   try {
-    const handle = await open(temp, "wx", options.mode ?? DEFAULT_FILE_MODE);
-    try {
-      for await (const chunk of chunksOf(data)) await writeAll(handle, chunk);
-      await handle.sync();
-    } finally {
-      await handle.close();
-    }
+    await write(temp, data, options.mode ?? DEFAULT_FILE_MODE);
     if (options.exclusive) placeNewSync(temp, path);
     else await rename(temp, path);
   } catch (error) {
@@ -287,7 +299,7 @@ export const nodeFileSystem: FileSystem = {
   stat: statOrNull,
   list,
   append,
-  writeAtomic,
+  writeAtomic: atomicWriter(writeTemp),
   rename: (from, to) => mapped({ verb: "rename", path: from, to }, () => rename(from, to)),
   remove,
   mkdir: (path, options = {}) =>
