@@ -5,6 +5,7 @@
  * @module
  */
 import type { OrderedRow } from "../../catalog/list-row.ts";
+import { collectGarbage } from "../../io/collect-garbage.ts";
 import { tildePath } from "../../core/storage/paths.ts";
 import type { ListedRows } from "../../query/list-rows.ts";
 import type { Colors } from "../../render/colors.ts";
@@ -13,6 +14,9 @@ import { textWidth } from "../../render/text-width.ts";
 import { SortedPrefixes } from "../../render/unique-prefix.ts";
 import { relativeAge } from "../output/age.ts";
 import { type Column, columnWidths, tableLine, tableLines, unmeasuredColumn, widthCap } from "../output/table.ts";
+
+/** Rows printed between two hints to collect garbage. */
+const GC_EVERY = 4096;
 
 /** Lines are printed in pieces of about this many characters (one write per line was 25,000 writes). */
 const PIECE = 65536;
@@ -123,10 +127,14 @@ export function printListedTable(listed: ListedRows, all: boolean, to: TableTarg
   const shorts = prefixes.end();
   for (const [id, length] of shorts) widest[2] = Math.max(widest[2], textWidth(oneLine(id.slice(0, length))));
   const widths = columnWidths(widest, columns, to.width);
+  // The garbage of the first pass (a row object per session) is let go before the second.
+  collectGarbage();
   const cells: string[] = [];
   const cellWidths: number[] = [];
   let piece = "";
+  let made = 0;
   for (const row of listed.rows(false)) {
+    if (++made % GC_EVERY === 0) collectGarbage(true);
     const age = ageOf(row.modified);
     const messages = String(row.messages);
     const short = oneLine(row.id.slice(0, shorts.get(row.id)));
