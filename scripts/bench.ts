@@ -167,6 +167,7 @@ const cases: Record<string, BenchCase> = {
           role: "ours",
           script,
           args: [appended.agentDir, "--cache-dir", appendCache],
+          env: { PI_SESSION_CHECK: "full" },
           beforeEach: () => appended.reset(appendCache),
           compare: false,
           target: { time: 0.1, source: "issue 5" },
@@ -612,9 +613,9 @@ function corpusRows(agentDir: string, tag: string, targets: boolean, appended?: 
   if (appended) {
     const appendCache = cache("appended");
     rows.push(row("list --all (10 appended)", ["list", "--all", "--agent-dir", appended.agentDir], { timeMs: 400, source }, {
-      env: { XDG_CACHE_HOME: appendCache },
+      env: { XDG_CACHE_HOME: appendCache, PI_SESSION_CHECK: "full" },
       beforeEach: () => appended.reset(appendCache),
-      note: "on a hard-linked copy: before each run the catalog is as primed on it and a turn is appended to 10 sessions (real copies)",
+      note: "on a hard-linked copy: before each run the catalog is as primed on it (by this build) and a turn is appended to 10 sessions (real copies); PI_SESSION_CHECK=full",
     }));
   }
   rows.push(

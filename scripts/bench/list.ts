@@ -11,6 +11,7 @@
  *         The runner deletes the cold row's DIR before each run, so it builds the catalog from nothing.
  * - ours-warm: the same with the catalog kept between runs (SPEC §7: warm ≤ 0.05×): the warm-up
  *         run fills it, timed runs find every file unchanged.
+ * With PI_SESSION_CHECK=full in the environment, ours does a full check, as the binary would.
  */
 import process from "node:process";
 import { digest, importOrSkip, measure, parseCaseArgs, skip } from "./_harness.ts";
@@ -40,7 +41,9 @@ switch (args.impl) {
     const { nodeFileSystem } = await importOrSkip<typeof import("../../src/io/node.ts")>("../../src/io/node.ts", "src/io/node.ts");
     const cacheDir = args.flags.get("cache-dir");
     if (!cacheDir) skip("no --cache-dir given");
-    await measure(args, () => listAllCached(nodeFileSystem, { agentDir }, { cacheDir, realDisk: true }) as Promise<Listed[]>, check);
+    // PI_SESSION_CHECK=full as the binary takes it: every folder listed, every file stat'ed.
+    const full = process.env.PI_SESSION_CHECK === "full" ? { check: "full" as const } : {};
+    await measure(args, () => listAllCached(nodeFileSystem, { agentDir }, { cacheDir, realDisk: true, ...full }) as Promise<Listed[]>, check);
     break;
   }
   default:

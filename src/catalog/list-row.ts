@@ -120,9 +120,9 @@ export interface ListRowStore {
    * The sessions directly in `folders`, in `order`; ties in the folders' order, then by path,
    * last first. Without `full`, no path, parent or created (what a table leaves out).
    */
-  ordered(version: number, folders: readonly string[], order: RowOrder, full: boolean): Generator<OrderedRow>;
+  ordered(version: number, folders: readonly string[], order: RowOrder, full: boolean): Iterable<OrderedRow>;
   /** The sessions directly in `folders`, by id; path and first message only when `wanted` (else ""). */
-  byId(version: number, folders: readonly string[], wanted: { path: boolean; first: boolean }): Generator<ByIdRow>;
+  byId(version: number, folders: readonly string[], wanted: { path: boolean; first: boolean }): Iterable<ByIdRow>;
   /** Files directly in `folders` whose header cannot be used, and why, in the folders' order. */
   badHeaders(version: number, folders: readonly string[]): [string, string][];
 }

@@ -26,13 +26,14 @@ import { scopePlaces, withCatalog } from "./scope.ts";
 /** A listing to read, as many times as wanted, while its catalog is open. */
 export interface ListedRows {
   /** The listed sessions in order (filters and `limit` applied); without `full`, no path, parent or created. */
-  rows(full?: boolean): Generator<OrderedRow>;
+  rows(full?: boolean): Iterable<OrderedRow>;
   /**
    * Every known session (with `shortIds`: of every project, or the whole custom session dir),
-   * by id, and whether it is listed (`rows` gives it, `limit` aside); `first` only `withFirst`
-   * (else ""), and no path.
+   * by id; `first` only `withFirst` (else ""), and a path only where `listed` needs it (else "").
    */
-  byId(withFirst: boolean): Generator<[ByIdRow, boolean]>;
+  byId(withFirst: boolean): Iterable<ByIdRow>;
+  /** Whether a session of `byId` is listed (`rows` gives it, `limit` aside); undefined when every one is. */
+  listed: ((row: ByIdRow) => boolean) | undefined;
   /** Shortest unique prefixes (`uniquePrefixesAmong` every known id) of the ids that `keep` accepts. */
   shortIds(keep: (id: string, listed: boolean) => boolean): Map<string, string>;
 }
@@ -96,31 +97,39 @@ export async function withListedRows<T>(env: QueryEnv, options: ListOptions, wor
       env.report.note(`pi-session: skipped ${oneLine(path)}: line 1 is a session header but ${why}`);
     }
     const shownFolders = all ? folders : places.dirs;
-    const inShown = all ? () => true : (path: string) => path.startsWith(places.dirs[0] + "/");
     const ofCwd = inCwd({ cwdFilter: places.cwdFilter, processCwd: env.storage.processCwd });
+    const filtered = Boolean(options.named) || since !== undefined || until !== undefined || places.cwdFilter !== undefined;
     const keep = (row: Pick<OrderedRow, "name" | "modified" | "cwd">): boolean =>
       (!options.named || (row.name !== null && row.name.trim() !== "")) &&
       (!since || onOrAfter(since, row.modified, day(row.modified))) &&
       (!until || onOrBefore(until, row.modified, day(row.modified))) &&
       ofCwd(row.cwd);
-    const listed: ListedRows = {
-      *rows(full = true) {
-        let count = 0;
-        for (const row of rowStore.ordered(version, shownFolders, sort as RowOrder, full)) {
-          if (!keep(row)) continue;
-          yield row;
-          if (++count >= limit) return;
-        }
+    const inShown = (path: string) => path.startsWith(places.dirs[0] + "/");
+    // Rows of every project, unfiltered, are all listed: no test per row.
+    const listed = all ? (filtered ? keep : undefined) : (row: ByIdRow) => inShown(row.path) && keep(row);
+    const kept = function* (rows: Iterable<OrderedRow>): Generator<OrderedRow> {
+      let count = 0;
+      for (const row of rows) {
+        if (!keep(row)) continue;
+        yield row;
+        if (++count >= limit) return;
+      }
+    };
+    const listing: ListedRows = {
+      rows(full = true) {
+        const rows = rowStore.ordered(version, shownFolders, sort as RowOrder, full);
+        return filtered || limit !== Infinity ? kept(rows) : rows;
       },
-      *byId(withFirst) {
-        for (const row of rowStore.byId(version, folders, { path: !all, first: withFirst })) yield [row, inShown(row.path) && keep(row)];
+      byId(withFirst) {
+        return rowStore.byId(version, folders, { path: !all, first: withFirst });
       },
+      listed,
       shortIds(wanted) {
         const prefixes = new SortedPrefixes();
-        for (const [row, shown] of listed.byId(false)) prefixes.push(row.id, wanted(row.id, shown));
-        return prefixes.end();
+        for (const row of listing.byId(false)) prefixes.push(row.id, wanted(row.id, listed === undefined || listed(row)));
+        return new Map([...prefixes.end()].map(([id, length]) => [id, id.slice(0, length)]));
       },
     };
-    return work(listed);
+    return work(listing);
   });
 }

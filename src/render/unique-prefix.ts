@@ -65,19 +65,19 @@ export function uniquePrefixesAmong(shown: readonly string[], known: readonly st
 
 /**
  * `uniquePrefixesAmong` over ids given one at a time in sorted order (code point order; repeats
- * allowed): each id's prefix depends only on its neighbours, so nothing is held but the
- * prefixes of the ids to keep.
+ * allowed), as lengths (`uniquePrefixLengths`): each id's prefix depends only on its neighbours,
+ * so nothing is held but the lengths of the ids to keep.
  *
  * @example
  * ```ts
  * const prefixes = new SortedPrefixes();
  * for (const id of ["abcdef12x", "abcdef12y", "99"].sort()) prefixes.push(id, id !== "99");
- * prefixes.end(); // Map { "abcdef12x" => "abcdef12x", "abcdef12y" => "abcdef12y" }
+ * prefixes.end(); // Map { "abcdef12x" => 9, "abcdef12y" => 9 }
  * ```
  */
 export class SortedPrefixes {
   #min: number;
-  #kept = new Map<string, string>();
+  #kept = new Map<string, number>();
   #last: string | undefined;
   /** How much the last id shares with the one before it. */
   #before = 0;
@@ -100,8 +100,8 @@ export class SortedPrefixes {
     this.#keepLast = keep;
   }
 
-  /** The prefixes of the ids kept. */
-  end(): Map<string, string> {
+  /** The prefix lengths of the ids kept. */
+  end(): Map<string, number> {
     this.#finish(this.#before);
     this.#last = undefined;
     return this.#kept;
@@ -109,6 +109,6 @@ export class SortedPrefixes {
 
   #finish(shared: number): void {
     const id = this.#last;
-    if (id !== undefined && this.#keepLast) this.#kept.set(id, id.slice(0, Math.max(this.#min, shared + 1)));
+    if (id !== undefined && this.#keepLast) this.#kept.set(id, Math.min(id.length, Math.max(this.#min, shared + 1)));
   }
 }

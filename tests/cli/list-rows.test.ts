@@ -133,6 +133,32 @@ test(`list from listing rows prints what list from records prints: every output,
   }
 });
 
+test(`list --all of many folders orders sessions of one time as the records do, however the rows were made (${"driver" in binding ? binding.driver : "no SQLite"})`, { skip, timeout: 300_000 }, async () => {
+  const home = mkdtempSync(join(tmpdir(), "pi-session-list-rows-"));
+  try {
+    const setup = { home, rowsCache: `${home}/cache-rows`, fileCache: `${home}/cache-file` };
+    // 12 folders, listed in an order that is not the paths' order; most sessions share their time
+    // with others, in other folders and in their own.
+    const write = async (p: number, s: number) => {
+      const folder = `${home}/.pi/agent/sessions/--work-${String.fromCharCode(108 - p)}-${p}--`;
+      const id = `01a232a0-4dc${(p * 4 + s).toString(16).padStart(2, "0")}-7700-tie`;
+      const at = new Date(Date.UTC(2025, 5, 1, 10, s % 2, p % 3)).toISOString();
+      const path = `${folder}/2025-06-01T10-00-0${s}-000Z_${id}.jsonl`;
+      rmSync(path, { force: true });
+      await writeText(nodeFileSystem, path, jsonl(header(id, `/work/${p}`), { ...userEntry("u0", null, ""), timestamp: at, message: { role: "user", content: `question ${p}.${s}`, timestamp: Date.parse(at) } }));
+    };
+    for (let p = 0; p < 12; p++) for (let s = 0; s < 4; s++) await write(p, s);
+    const argvs = [["list", "--all"], ["list", "--all", "--json"], ["list", "--all", "--ndjson"]];
+    for (const argv of argvs) await same(setup, argv);
+    // Rows made again in another order (a table or index keeps rows of one time in the order they came).
+    for (const p of [5, 0, 11, 2, 7]) for (let s = 3; s >= 0; s--) await write(p, s);
+    for (const argv of argvs) await same(setup, argv);
+    assert.equal(JSON.parse(await same(setup, ["list", "--all", "--json"])).length, 48);
+  } finally {
+    rmSync(home, { recursive: true, force: true });
+  }
+});
+
 test(`list makes the listing rows anew from the records when they are gone (a catalog made before rows) (${"driver" in binding ? binding.driver : "no SQLite"})`, { skip, timeout: 300_000 }, async () => {
   const home = mkdtempSync(join(tmpdir(), "pi-session-list-rows-"));
   try {

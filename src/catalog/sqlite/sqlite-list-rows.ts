@@ -27,6 +27,8 @@ CREATE TRIGGER IF NOT EXISTS list_dirty_delete AFTER DELETE ON records WHEN old.
 /** The rows of direct children of the folders of a JSON array (`?1`), of version `?2`, that are sessions. */
 const IN_FOLDERS = `FROM json_each(?1) f JOIN list_rows l ON l.path >= f.value || '/' AND l.path < f.value || '0'
   WHERE l.version = ?2 AND l.id IS NOT NULL AND instr(substr(l.path, length(f.value) + 2), '/') = 0`;
+/** The columns of a listing row every read gives, named as `ByIdRow` names them (path and first aside). */
+const ROW_COLUMNS = "l.id AS id, l.cwd AS cwd, l.name AS name, l.modified AS modified, l.messages AS messages, l.first AS first";
 const ORDERS: Record<RowOrder, string> = {
   modified: "l.modified DESC, f.key, l.path DESC",
   messages: "l.messages DESC, l.modified DESC, f.key, l.path DESC",
@@ -114,24 +116,19 @@ export class SqliteListRows implements ListRowStore {
     return { stamps, odd, bad };
   }
 
-  *ordered(version: number, folders: readonly string[], order: RowOrder, full: boolean): Generator<OrderedRow> {
-    const columns = full ? "l.path, l.parent, l.created" : "'' AS path, NULL AS parent, NULL AS created";
-    const statement = this.#db.prepare(
-      `SELECT ${columns}, l.id, l.cwd, l.name, l.modified, l.messages, l.first ${IN_FOLDERS} ORDER BY ${ORDERS[order]}`,
-    );
-    for (const row of statement.iterate(JSON.stringify(folders), version)) {
-      yield { ...byIdRow(row), parent: row.parent as string | null, created: row.created === null ? null : Number(row.created) };
-    }
+  ordered(version: number, folders: readonly string[], order: RowOrder, full: boolean): Iterable<OrderedRow> {
+    const columns = full ? "l.path AS path, l.parent AS parent, l.created AS created" : "'' AS path, NULL AS parent, NULL AS created";
+    const statement = this.#db.prepare(`SELECT ${columns}, ${ROW_COLUMNS} ${IN_FOLDERS} ORDER BY ${ORDERS[order]}`);
+    // The rows as SQLite hands them over, not copied: a sound row's columns have their types (ListRow.odd).
+    return statement.iterate(JSON.stringify(folders), version) as Iterable<Record<string, unknown>> as Iterable<OrderedRow>;
   }
 
-  *byId(version: number, folders: readonly string[], wanted: { path: boolean; first: boolean }): Generator<ByIdRow> {
+  byId(version: number, folders: readonly string[], wanted: { path: boolean; first: boolean }): Iterable<ByIdRow> {
     const statement = this.#db.prepare(
-      `SELECT ${wanted.path ? "l.path" : "''"} AS path, l.id, l.cwd, l.name, l.modified, l.messages, ${wanted.first ? "l.first" : "''"} AS first
-        ${IN_FOLDERS} ORDER BY l.id`,
+      `SELECT ${wanted.path ? "l.path" : "''"} AS path, l.id AS id, l.cwd AS cwd, l.name AS name, l.modified AS modified, l.messages AS messages,
+        ${wanted.first ? "l.first" : "''"} AS first ${IN_FOLDERS} ORDER BY l.id`,
     );
-    for (const row of statement.iterate(JSON.stringify(folders), version)) {
-      yield byIdRow(row);
-    }
+    return statement.iterate(JSON.stringify(folders), version) as Iterable<Record<string, unknown>> as Iterable<ByIdRow>;
   }
 
   /** Files directly in `folders` whose line 1 is a session header that cannot be used, and why: in the folders' order. */
@@ -141,17 +138,4 @@ export class SqliteListRows implements ListRowStore {
         WHERE l.version = ?2 AND l.bad IS NOT NULL AND instr(substr(l.path, length(f.value) + 2), '/') = 0 ORDER BY f.key, l.path DESC`,
     ).values(JSON.stringify(folders), version).map(([path, why]) => [String(path), String(why)]);
   }
-}
-
-/** The columns of a listing row every read gives, as SQLite hands them over. */
-function byIdRow(row: Record<string, unknown>): ByIdRow {
-  return {
-    path: row.path as string,
-    id: row.id as string,
-    cwd: row.cwd as string,
-    name: row.name as string | null,
-    modified: Number(row.modified),
-    messages: Number(row.messages),
-    first: row.first as string,
-  };
 }

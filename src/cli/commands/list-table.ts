@@ -74,7 +74,7 @@ export interface TableTarget {
   write: (text: string) => void;
 }
 
-/** A cache of `make` by key, for the cells that recur across rows (ages, cwds). */
+/** A cache of `make` by key, for the cells that recur across rows (cwds). */
 function cached<K, V>(make: (key: K) => V): (key: K) => V {
   const values = new Map<K, V>();
   return (key) => {
@@ -86,81 +86,75 @@ function cached<K, V>(make: (key: K) => V): (key: K) => V {
 
 /**
  * Prints the table of every listed session of `listed` (no `limit`): a first pass by id finds
- * the short ids and each column's widest cell, the second prints the rows in order. Gives how
- * many sessions were printed (nothing is printed for none). The same lines as `printTable`.
+ * the short ids and each column's widest cell, the second prints the rows in order, in pieces.
+ * Gives how many sessions were printed (nothing is printed for none). The same lines as `printTable`.
  */
 export function printListedTable(listed: ListedRows, all: boolean, to: TableTarget): number {
   const columns = listColumns(to.colors, all);
   const unmeasured = unmeasuredColumn(columns, to.width);
   const last = columns.length - 1;
+  const titled = unmeasured !== last;
   const cap = widthCap(columns, to.width);
   const widest = columns.map(() => 0);
-  // Cells that recur are made and measured once: [text, width].
-  // An age is a count of whole minutes back from now (relativeAge): one per minute is made.
-  const ages = new Map<number, readonly [string, number]>();
-  const nowMs = to.now.getTime();
-  const ageOf = (modified: number) => {
-    const minutes = Math.floor(Math.max(0, (nowMs - modified) / 1000) / 60);
-    let found = ages.get(minutes);
-    if (found === undefined) {
-      const text = relativeAge(new Date(modified), to.now);
-      ages.set(minutes, found = [text, textWidth(text)]);
-    }
-    return found;
-  };
+  // Ages are made anew in each pass (a few operations on a number): a cache of 25,000 of them cost more.
+  const ageOf = (modified: number) => relativeAge(new Date(modified), to.now);
   const cwd = cached((path: string) => {
     const text = oneLine(tildePath(path, to.home));
     return [text, textWidth(text)] as const;
   });
   const prefixes = new SortedPrefixes();
+  const isListed = listed.listed;
   let count = 0;
-  for (const [row, shown] of listed.byId(unmeasured !== last)) {
+  let mostMessages = 0;
+  for (const row of listed.byId(titled)) {
+    const shown = isListed === undefined || isListed(row);
     prefixes.push(row.id, shown);
     if (!shown) continue;
     count++;
-    widest[0] = Math.max(widest[0], ageOf(row.modified)[1]);
-    widest[1] = Math.max(widest[1], String(row.messages).length);
+    widest[0] = Math.max(widest[0], textWidth(ageOf(row.modified)));
+    mostMessages = Math.max(mostMessages, row.messages);
     if (all) widest[3] = Math.max(widest[3], cwd(row.cwd)[1]);
     // The title is measured only where it can be the widest (no cell is wider than twice its length) and matters (below `cap`).
     const title = row.name ?? row.first;
-    if (unmeasured !== last && widest[last] < cap && 2 * title.length > widest[last]) {
+    if (titled && widest[last] < cap && 2 * title.length > widest[last]) {
       widest[last] = Math.min(cap, Math.max(widest[last], textWidth(oneLine(title))));
     }
   }
-  // Printed ids by id: how many characters of it (the text and width are made again in the second pass).
-  const shorts = new Map<string, number>();
-  for (const [id, short] of prefixes.end()) {
-    shorts.set(id, short.length);
-    widest[2] = Math.max(widest[2], textWidth(oneLine(short)));
-  }
   if (count === 0) return 0;
+  // Counts are whole numbers from 0 on: the largest is the widest.
+  widest[1] = String(mostMessages).length;
+  // Printed ids by id: how many characters of it (the text and width are made again in the second pass).
+  const shorts = prefixes.end();
+  for (const [id, length] of shorts) widest[2] = Math.max(widest[2], textWidth(oneLine(id.slice(0, length))));
   const widths = columnWidths(widest, columns, to.width);
-  // The garbage of a pass (a string per cell of 25,000 rows) is let go before the next one.
+  // The garbage of the first pass (a row object per session) is let go before the second.
   collectGarbage();
-  const lines = function* () {
-    const cells: string[] = [];
-    const cellWidths: number[] = [];
-    let made = 0;
-    for (const row of listed.rows(false)) {
-      if (++made % GC_EVERY === 0) collectGarbage(true);
-      const [ageText, ageWidth] = ageOf(row.modified);
-      const messages = String(row.messages);
-      const short = oneLine(row.id.slice(0, shorts.get(row.id)!));
-      const shortWidth = textWidth(short);
-      cells.length = cellWidths.length = 0;
-      cells.push(ageText, messages, short);
-      cellWidths.push(ageWidth, messages.length, shortWidth);
-      if (all) {
-        const [text, width] = cwd(row.cwd);
-        cells.push(text);
-        cellWidths.push(width);
-      }
-      const title = oneLine(row.name ?? row.first);
-      cells.push(title);
-      cellWidths.push(unmeasured === last ? 0 : textWidth(title));
-      yield tableLine(cells, cellWidths, columns, widths, to.width);
+  const cells: string[] = [];
+  const cellWidths: number[] = [];
+  let piece = "";
+  let made = 0;
+  for (const row of listed.rows(false)) {
+    if (++made % GC_EVERY === 0) collectGarbage(true);
+    const age = ageOf(row.modified);
+    const messages = String(row.messages);
+    const short = oneLine(row.id.slice(0, shorts.get(row.id)));
+    cells.length = cellWidths.length = 0;
+    cells.push(age, messages, short);
+    cellWidths.push(textWidth(age), messages.length, textWidth(short));
+    if (all) {
+      const [text, width] = cwd(row.cwd);
+      cells.push(text);
+      cellWidths.push(width);
     }
-  };
-  writeLines(lines(), to.write);
+    const title = oneLine(row.name ?? row.first);
+    cells.push(title);
+    cellWidths.push(titled ? textWidth(title) : 0);
+    piece += tableLine(cells, cellWidths, columns, widths, to.width) + "\n";
+    if (piece.length >= PIECE) {
+      to.write(piece);
+      piece = "";
+    }
+  }
+  if (piece !== "") to.write(piece);
   return count;
 }
