@@ -6,7 +6,7 @@
  * sessions it carries: a session is marked sent once every request holding its spans was accepted.
  * @module
  */
-import type { SpanRecord } from "./session-spans.ts";
+import type { SpanRecord, SpanSink } from "./session-spans.ts";
 
 /** OpenTelemetry's default `maxExportBatchSize`. */
 export const MAX_BATCH_SPANS = 512;
@@ -59,6 +59,68 @@ export function encodeChunks(encode: (spans: readonly SpanRecord[]) => Uint8Arra
   };
   for (let at = 0; at < spans.length; at += maxSpans) cut(spans.slice(at, at + maxSpans));
   return out;
+}
+
+/**
+ * A session's spans encoded as `emitSessionSpans` gives them, in the chunks `encodeChunks` makes
+ * of them all (the root first): a chunk is encoded once it is full, so that a long session holds
+ * its encoded chunks and at most a chunk's worth of spans, not all its spans. The first chunk,
+ * whose lead is the root span that comes last, is encoded at the end.
+ *
+ * @example
+ * ```ts
+ * const chunker = new ChunkEncoder(encode);
+ * emitSessionSpans(input, chunker);
+ * chunker.chunks; // as encodeChunks(encode, sessionSpans(input))
+ * ```
+ */
+export class ChunkEncoder implements SpanSink {
+  readonly #encode: (spans: readonly SpanRecord[]) => Uint8Array;
+  readonly #limits: BatchLimits;
+  readonly #maxSpans: number;
+  /** Spans given and not encoded yet. */
+  #pending: SpanRecord[] = [];
+  /** Room left in the chunk being filled; the first leaves one for the root when it comes. */
+  #room = 0;
+  /** The first chunk's spans once it is full, waiting for the root (undefined till then). */
+  #lead: SpanRecord[] | undefined;
+  /** The chunks encoded so far (all after the first). */
+  #rest: Chunk[] = [];
+  /** Every chunk, once `end` was called. */
+  chunks: Chunk[] = [];
+  /** The spans given (with the root). */
+  spans = 0;
+
+  constructor(encode: (spans: readonly SpanRecord[]) => Uint8Array, limits: BatchLimits = {}) {
+    this.#encode = encode;
+    this.#limits = limits;
+    this.#maxSpans = limits.maxSpans ?? MAX_BATCH_SPANS;
+    this.#room = this.#maxSpans;
+  }
+
+  start(rootFirst: boolean): void {
+    this.#room = this.#maxSpans - (rootFirst ? 1 : 0);
+  }
+
+  add(span: SpanRecord): void {
+    this.spans++;
+    this.#pending.push(span);
+    if (--this.#room > 0) return;
+    if (this.#lead === undefined) this.#lead = this.#pending;
+    else this.#rest.push(...encodeChunks(this.#encode, this.#pending, this.#limits));
+    this.#pending = [];
+    this.#room = this.#maxSpans;
+  }
+
+  end(root: SpanRecord | undefined): void {
+    if (root) this.spans++;
+    if (this.#lead === undefined) [this.#lead, this.#pending] = [this.#pending, []];
+    const lead = root ? [root, ...this.#lead] : this.#lead;
+    this.chunks = [...encodeChunks(this.#encode, lead, this.#limits), ...this.#rest, ...encodeChunks(this.#encode, this.#pending, this.#limits)];
+    this.#pending = [];
+    this.#lead = undefined;
+    this.#rest = [];
+  }
 }
 
 /**

@@ -22,43 +22,83 @@ function hrTime(ms: number): [number, number] {
 const NONE: never[] = [];
 const OK = { code: 0 };
 
+/** A span context as the encoder reads it (no trace state, not remote). */
+interface Context {
+  traceId: string;
+  spanId: string;
+  traceFlags: number;
+}
+
 /**
  * A `ReadableSpan` of a record: only what the encoder reads is real (no duration, no tracer).
- * A class, so that `spanContext` is one method for all spans rather than a closure each.
+ * It is its own span context (`spanContext()` gives the span); what every span shares (no
+ * events or links, the scope, the sampled flag) sits on the prototype, so that a span is one
+ * object and its two times.
  */
-class PlainSpan {
+class PlainSpan implements Context {
+  readonly traceId: string;
+  readonly spanId: string;
   readonly name: string;
   readonly kind: number;
-  readonly parentSpanContext: { traceId: string; spanId: string; traceFlags: number } | undefined;
+  readonly parentSpanContext: Context | undefined;
   readonly startTime: [number, number];
   readonly endTime: [number, number];
   readonly status: { code: number; message?: string };
   readonly attributes: SpanRecord["attributes"];
-  readonly links = NONE;
-  readonly events = NONE;
-  readonly ended = true;
   readonly resource: ReadableSpan["resource"];
-  readonly instrumentationScope = SCOPE;
-  readonly droppedAttributesCount = 0;
-  readonly droppedEventsCount = 0;
-  readonly droppedLinksCount = 0;
-  readonly #context: { traceId: string; spanId: string; traceFlags: number };
+  declare readonly traceFlags: number;
+  declare readonly links: never[];
+  declare readonly events: never[];
+  declare readonly ended: boolean;
+  declare readonly instrumentationScope: typeof SCOPE;
+  declare readonly droppedAttributesCount: number;
+  declare readonly droppedEventsCount: number;
+  declare readonly droppedLinksCount: number;
 
-  constructor(span: SpanRecord, resource: ReadableSpan["resource"]) {
+  constructor(span: SpanRecord, parent: Context | undefined, resource: ReadableSpan["resource"]) {
+    this.traceId = span.traceId;
+    this.spanId = span.spanId;
     this.name = span.name;
     this.kind = span.kind;
-    this.#context = { traceId: span.traceId, spanId: span.spanId, traceFlags: 1 };
-    this.parentSpanContext = span.parentSpanId ? { traceId: span.traceId, spanId: span.parentSpanId, traceFlags: 1 } : undefined;
+    this.parentSpanContext = parent;
     this.startTime = hrTime(span.startMs);
-    this.endTime = hrTime(span.endMs);
+    this.endTime = span.endMs === span.startMs ? this.startTime : hrTime(span.endMs);
     this.status = span.errorMessage === undefined ? OK : { code: 2, message: span.errorMessage };
     this.attributes = span.attributes;
     this.resource = resource;
   }
 
-  spanContext() {
-    return this.#context;
+  spanContext(): Context {
+    return this;
   }
+}
+for (const [key, value] of Object.entries({ traceFlags: 1, links: NONE, events: NONE, ended: true, instrumentationScope: SCOPE, droppedAttributesCount: 0, droppedEventsCount: 0, droppedLinksCount: 0 })) {
+  Object.defineProperty(PlainSpan.prototype, key, { value });
+}
+
+/**
+ * The encoder's spans of some records. A parent's context is reused while it recurs among the
+ * last two parents (most spans have the root; a tool's has the chat span before it).
+ */
+function plainSpans(spans: readonly SpanRecord[], resource: ReadableSpan["resource"]): PlainSpan[] {
+  const out = new Array<PlainSpan>(spans.length);
+  let last: Context | undefined;
+  let before: Context | undefined;
+  for (let i = 0; i < spans.length; i++) {
+    const span = spans[i];
+    const { traceId, parentSpanId } = span;
+    let parent: Context | undefined;
+    if (parentSpanId) {
+      if (last?.spanId === parentSpanId && last.traceId === traceId) parent = last;
+      else {
+        parent = before?.spanId === parentSpanId && before.traceId === traceId ? before : { traceId, spanId: parentSpanId, traceFlags: 1 };
+        before = last;
+        last = parent;
+      }
+    }
+    out[i] = new PlainSpan(span, parent, resource);
+  }
+  return out;
 }
 
 /** The resource shape the encoder reads. */
@@ -70,7 +110,7 @@ function resourceOf(attributes: Record<string, string>): ReadableSpan["resource"
 export function otlpEncoder(protocol: OtlpProtocol, resourceAttributes: Record<string, string>): (spans: readonly SpanRecord[]) => Uint8Array {
   const resource = resourceOf(resourceAttributes);
   const serializer = protocol === "http/json" ? JsonTraceSerializer : ProtobufTraceSerializer;
-  return (spans) => serializer.serializeRequest(spans.map((s) => new PlainSpan(s, resource) as unknown as ReadableSpan)) ?? new Uint8Array(0);
+  return (spans) => serializer.serializeRequest(plainSpans(spans, resource) as unknown as ReadableSpan[]) ?? new Uint8Array(0);
 }
 
 /**

@@ -9,10 +9,10 @@ import type { SessionHeader } from "../core/format/types.ts";
 import type { UsageState } from "../core/digest/usage-state.ts";
 import type { Redactor } from "../core/redact/redactor.ts";
 import type { FileSystem } from "../io/file-system.ts";
-import { type BatchLimits, type Chunk, encodeChunks } from "./batches.ts";
+import { type BatchLimits, type Chunk, ChunkEncoder } from "./batches.ts";
 import { copiedEntries } from "./copies.ts";
 import type { SpanRecord } from "./session-spans.ts";
-import { sessionSpans } from "./session-spans.ts";
+import { emitSessionSpans } from "./session-spans.ts";
 import { readSpanSource } from "./span-entries.ts";
 
 /** What the receiver acknowledged of a file before (see sent-store.ts). */
@@ -83,8 +83,10 @@ export async function exportSession(fs: FileSystem, job: SessionJob, options: Se
     return out;
   }
   const copied = job.copies || job.inParent ? copiedEntries(entries, job.copies, job.inParent ?? new Set()) : [];
-  const spans = sessionSpans({ header, entries, from, copied, wanted: options.wanted, redactor: options.redactor, content: options.content });
-  out.spans = spans.length;
-  out.chunks = encodeChunks(options.encode, spans, options.limits);
+  // Encoded a chunk at a time as the spans come: a long session never holds all its spans.
+  const chunker = new ChunkEncoder(options.encode, options.limits);
+  emitSessionSpans({ header, entries, from, copied, wanted: options.wanted, redactor: options.redactor, content: options.content }, chunker);
+  out.spans = chunker.spans;
+  out.chunks = chunker.chunks;
   return out;
 }

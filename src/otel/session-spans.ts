@@ -128,24 +128,59 @@ function inputMessage(parent: SessionEntry | undefined): unknown[] {
 }
 
 /**
- * The spans of one session's entries from `input.from` on (and the root span when `from` is 0).
- * A chat span runs from its parent entry's timestamp (the prompt or tool result it answers) to
- * its own entry's (written when the response was complete); a tool span from the assistant
- * message that called the tool to the tool result's entry.
+ * Where `emitSessionSpans` puts a session's spans: told first whether the root span will lead
+ * them, then given the entries' spans in order, each complete, and last the root (if any).
+ */
+export interface SpanSink {
+  start(rootFirst: boolean): void;
+  add(span: SpanRecord): void;
+  end(root: SpanRecord | undefined): void;
+}
+
+/**
+ * The spans of one session's entries from `input.from` on (and the root span when `from` is 0),
+ * the root first.
+ *
+ * @example
+ * ```ts
+ * const spans = sessionSpans({ header, entries, from: 0, copied: [], redactor, content: false });
+ * spans[0].name; // "invoke_agent pi"
+ * ```
  */
 export function sessionSpans(input: SessionSpansInput): SpanRecord[] {
+  const spans: SpanRecord[] = [];
+  emitSessionSpans(input, { start() {}, add: (span) => spans.push(span), end: (root) => root && spans.unshift(root) });
+  return spans;
+}
+
+/**
+ * `sessionSpans` span by span, so that a long session's spans need not all be held at once.
+ * A chat span runs from its parent entry's timestamp (the prompt or tool result it answers) to
+ * its own entry's (written when the response was complete); a tool span from the assistant
+ * message that called the tool to the tool result's entry. The root span runs from the header's
+ * time to the last entry's, and leads the others.
+ */
+export function emitSessionSpans(input: SessionSpansInput, sink: SpanSink): void {
   const { header, entries } = input;
   const sessionId = String(header.id);
   const traceId = traceIdOf(sessionId);
   const rootId = rootSpanIdOf(sessionId);
-  const byId = new Map<string, SessionEntry>();
+  /** Each entry by id, with its index. */
+  const byId = new Map<string, number>();
+  /** Each entry's time (NaN when it has none). */
+  const times = new Float64Array(entries.length);
   /** Tool call id -> index of the assistant entry that made the call. */
   const callers = new Map<string, number>();
   let name: string | undefined;
   let messages = 0;
+  const created = msOf(header.timestamp);
+  /** The time of the latest entry (or the header's). */
+  let last = Number.isFinite(created) ? created : NaN;
   for (let i = 0; i < entries.length; i++) {
     const entry = entries[i];
-    if (typeof entry.id === "string") byId.set(entry.id, entry);
+    const ms = times[i] = msOf(entry.timestamp);
+    if (Number.isFinite(ms) && !(ms <= last)) last = ms;
+    if (typeof entry.id === "string") byId.set(entry.id, i);
     if (entry.type === "session_info") name = typeof (entry as { name?: unknown }).name === "string" ? (entry as { name: string }).name : undefined;
     if (entry.type !== "message") continue;
     messages++;
@@ -153,13 +188,20 @@ export function sessionSpans(input: SessionSpansInput): SpanRecord[] {
     if (message?.role !== "assistant" || !Array.isArray(message.content)) continue;
     for (const block of message.content) if (block?.type === "toolCall" && typeof block.id === "string") callers.set(block.id, i);
   }
+  // With spans to send, the root goes whenever it has a time (see the end).
+  sink.start(input.from === 0 && Number.isFinite(last));
 
-  const spans: SpanRecord[] = [];
-  /** A span of `entry` under `parentSpanId`; `attributes` (a fresh object) gets the entry's id and type. */
-  const child = (entry: SessionEntry, part: string, name: string, kind: number, startMs: number, endMs: number, attributes: Record<string, AttributeValue>, parentSpanId = rootId): SpanRecord => {
+  let count = 0;
+  let earliest = Infinity;
+  /**
+   * The span of `entry` under `parentSpanId`, complete: `attributes` (a fresh object) gets the
+   * entry's id and type, then those of `after` (an error, content).
+   */
+  const child = (entry: SessionEntry, part: string, name: string, kind: number, startMs: number, endMs: number, attributes: Record<string, AttributeValue>, parentSpanId = rootId, errorMessage?: string, after?: Record<string, AttributeValue>): void => {
     const entryId = String(entry.id);
     attributes["pi.entry.id"] = entryId;
     attributes["pi.entry.type"] = entry.type;
+    if (after) Object.assign(attributes, after);
     const span: SpanRecord = {
       traceId,
       spanId: entrySpanIdOf(sessionId, entryId, part),
@@ -171,9 +213,12 @@ export function sessionSpans(input: SessionSpansInput): SpanRecord[] {
       attributes,
       entryId,
     };
-    spans.push(span);
-    return span;
+    if (errorMessage !== undefined) span.errorMessage = errorMessage;
+    count++;
+    if (span.startMs < earliest) earliest = span.startMs;
+    sink.add(span);
   };
+
   /** The chat attributes of a model call, its usage after them. */
   const chat = (provider: unknown, model: string, responseModel: string, usage: Partial<Usage> | undefined, finishReasons?: string[]): Record<string, AttributeValue> => {
     const attributes: Record<string, AttributeValue> = {
@@ -190,11 +235,13 @@ export function sessionSpans(input: SessionSpansInput): SpanRecord[] {
   for (let i = input.from; i < entries.length; i++) {
     const entry = entries[i];
     if (input.copied[i]) continue;
-    const at = msOf(entry.timestamp);
+    const at = times[i];
     if (!Number.isFinite(at) || (input.wanted && !input.wanted(at))) continue;
     const type = entry.type;
     if (type !== "message" && type !== "usage" && type !== "compaction" && type !== "branch_summary") continue;
-    const parent = typeof entry.parentId === "string" ? byId.get(entry.parentId) : undefined;
+    const parentAt = typeof entry.parentId === "string" ? byId.get(entry.parentId) : undefined;
+    const parent = parentAt === undefined ? undefined : entries[parentAt];
+    const parentMs = parentAt === undefined ? NaN : times[parentAt];
     if (type === "message") {
       const message = (entry as { message: Record<string, unknown> }).message;
       if (message?.role === "assistant") {
@@ -202,17 +249,20 @@ export function sessionSpans(input: SessionSpansInput): SpanRecord[] {
         const model = String(m.model ?? "unknown");
         const attributes = chat(m.provider, model, String(m.responseModel ?? model), m.usage, [finishReason(m.stopReason)]);
         if (typeof m.api === "string") attributes["pi.api"] = m.api;
-        const span = child(entry, "", `chat ${model}`, SPAN_KIND.CLIENT, msOf(parent?.timestamp), at, attributes);
+        let errorMessage: string | undefined;
+        let after: Record<string, AttributeValue> | undefined;
         if (m.stopReason === "error") {
-          span.attributes[ATTR_ERROR_TYPE] = "error";
-          span.errorMessage = typeof m.errorMessage === "string" ? input.redactor.text(m.errorMessage).slice(0, 1000) : "error";
+          after = { [ATTR_ERROR_TYPE]: "error" };
+          errorMessage = typeof m.errorMessage === "string" ? input.redactor.text(m.errorMessage).slice(0, 1000) : "error";
         }
         if (input.content) {
-          span.attributes[ATTR_GEN_AI_INPUT_MESSAGES] = contentJson(input.redactor, inputMessage(parent));
-          span.attributes[ATTR_GEN_AI_OUTPUT_MESSAGES] = contentJson(input.redactor, [
+          after ??= {};
+          after[ATTR_GEN_AI_INPUT_MESSAGES] = contentJson(input.redactor, inputMessage(parent));
+          after[ATTR_GEN_AI_OUTPUT_MESSAGES] = contentJson(input.redactor, [
             { role: "assistant", parts: parts(m.content), finish_reason: finishReason(m.stopReason) },
           ]);
         }
+        child(entry, "", `chat ${model}`, SPAN_KIND.CLIENT, parentMs, at, attributes, rootId, errorMessage, after);
       } else if (message?.role === "toolResult") {
         const m = message as unknown as ToolResultMessage;
         const callerAt = typeof m.toolCallId === "string" ? callers.get(m.toolCallId) : undefined;
@@ -224,11 +274,9 @@ export function sessionSpans(input: SessionSpansInput): SpanRecord[] {
           [ATTR_GEN_AI_TOOL_CALL_ID]: String(m.toolCallId ?? ""),
         };
         addUsage(attributes, m.usage);
-        const span = child(entry, "tool", `execute_tool ${toolName}`, SPAN_KIND.INTERNAL, msOf(caller?.timestamp), at, attributes, caller && !input.copied[callerAt!] ? entrySpanIdOf(sessionId, String(caller.id)) : rootId);
-        if (m.isError === true) {
-          span.attributes[ATTR_ERROR_TYPE] = "tool_error";
-          span.errorMessage = "tool_error";
-        }
+        const parentSpanId = caller && !input.copied[callerAt!] ? entrySpanIdOf(sessionId, String(caller.id)) : rootId;
+        const failed = m.isError === true;
+        child(entry, "tool", `execute_tool ${toolName}`, SPAN_KIND.INTERNAL, callerAt === undefined ? NaN : times[callerAt], at, attributes, parentSpanId, failed ? "tool_error" : undefined, failed ? { [ATTR_ERROR_TYPE]: "tool_error" } : undefined);
       }
     } else if (type === "usage") {
       const e = entry as unknown as { provider?: unknown; model?: unknown; kind?: unknown; usage?: Usage };
@@ -241,33 +289,26 @@ export function sessionSpans(input: SessionSpansInput): SpanRecord[] {
       const attributes: Record<string, AttributeValue> = {};
       addUsage(attributes, e.usage);
       if (typeof e.tokensBefore === "number") attributes["pi.compaction.tokens_before"] = e.tokensBefore;
-      child(entry, "", type === "compaction" ? "pi.compaction" : "pi.branch_summary", SPAN_KIND.INTERNAL, msOf(parent?.timestamp), at, attributes);
+      child(entry, "", type === "compaction" ? "pi.compaction" : "pi.branch_summary", SPAN_KIND.INTERNAL, parentMs, at, attributes);
     }
   }
 
-  if (input.from === 0) {
-    const created = msOf(header.timestamp);
-    let last = Number.isFinite(created) ? created : NaN;
-    for (const entry of entries) {
-      const ms = msOf(entry.timestamp);
-      if (Number.isFinite(ms) && !(ms <= last)) last = ms;
-    }
-    if (Number.isFinite(last) && (spans.length > 0 || !input.wanted || input.wanted(last))) {
-      const start = Number.isFinite(created) ? created : Math.min(last, ...spans.map((s) => s.startMs));
-      const attributes: Record<string, AttributeValue> = {
-        [ATTR_GEN_AI_OPERATION_NAME]: "invoke_agent",
-        [ATTR_GEN_AI_AGENT_NAME]: "pi",
-        [ATTR_GEN_AI_CONVERSATION_ID]: sessionId,
-        [ATTR_SESSION_ID]: sessionId,
-        "pi.session.cwd": String(header.cwd ?? ""),
-        "pi.session.version": typeof header.version === "number" ? header.version : 1,
-        "pi.entry_count": entries.length,
-        "pi.message_count": messages,
-      };
-      if (name) attributes["pi.session.name"] = name;
-      if (typeof header.parentSession === "string") attributes["pi.session.parent"] = header.parentSession;
-      spans.unshift({ traceId, spanId: rootId, name: "invoke_agent pi", kind: SPAN_KIND.INTERNAL, startMs: Math.min(start, last), endMs: last, attributes });
-    }
+  let root: SpanRecord | undefined;
+  if (input.from === 0 && Number.isFinite(last) && (count > 0 || !input.wanted || input.wanted(last))) {
+    const start = Number.isFinite(created) ? created : Math.min(last, earliest);
+    const attributes: Record<string, AttributeValue> = {
+      [ATTR_GEN_AI_OPERATION_NAME]: "invoke_agent",
+      [ATTR_GEN_AI_AGENT_NAME]: "pi",
+      [ATTR_GEN_AI_CONVERSATION_ID]: sessionId,
+      [ATTR_SESSION_ID]: sessionId,
+      "pi.session.cwd": String(header.cwd ?? ""),
+      "pi.session.version": typeof header.version === "number" ? header.version : 1,
+      "pi.entry_count": entries.length,
+      "pi.message_count": messages,
+    };
+    if (name) attributes["pi.session.name"] = name;
+    if (typeof header.parentSession === "string") attributes["pi.session.parent"] = header.parentSession;
+    root = { traceId, spanId: rootId, name: "invoke_agent pi", kind: SPAN_KIND.INTERNAL, startMs: Math.min(start, last), endMs: last, attributes };
   }
-  return spans;
+  sink.end(root);
 }

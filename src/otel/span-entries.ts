@@ -111,8 +111,13 @@ class SpanLineWalk {
     if (end <= vs) return end;
     for (const key of ENTRY_FIELDS) {
       if (keyIs(b, ks, ke, key)) {
-        this.entry[key] = key === "type" ? wordAt(b, vs, end) : valueAt(b, vs, end);
-        if (key === "id") this.id = hexIdAt(b, vs, end);
+        // A parent is nearly always the entry on the line before: its id, read then, is reused.
+        const value = key === "type" ? wordAt(b, vs, end) : key === "parentId" ? repeatedAt("id", b, vs, end) : valueAt(b, vs, end);
+        this.entry[key] = value;
+        if (key === "id") {
+          this.id = hexIdAt(b, vs, end);
+          if (typeof value === "string" && plain(value)) lastValues.set("id", value);
+        }
         else if (key === "timestamp") this.ms = exactTimeAt(b, vs, end);
         return end;
       }

@@ -4,7 +4,7 @@
  * (`hashBytes` of the text's UTF-8 bytes).
  * @module
  */
-import { hashBytes, hashRest, hashStart, type HashState } from "../core/digest/hash-bytes.ts";
+import { hashBytes, hashRest, hashRestAscii, hashStart, type HashState } from "../core/digest/hash-bytes.ts";
 
 const encoder = new TextEncoder();
 /** Room for the UTF-8 bytes of an ASCII text, reused from id to id. */
@@ -53,17 +53,26 @@ const starts = new Map<number, HashState>();
 
 /**
  * The span of one entry (`part` tells apart several spans of one entry, e.g. tool calls). The
- * fingerprint of the text's start, the same for all a session's entries, is made once.
+ * fingerprint of the text's start, the same for all a session's entries, is made once; the rest
+ * is read from the text itself when it is ASCII (nearly always).
  */
 export function entrySpanIdOf(sessionId: string, entryId: string, part = ""): string {
   if (current.sessionId !== sessionId) {
     current = { sessionId, prefix: encoder.encode(`pi-session span\n${sessionId}\n`) };
     starts.clear();
   }
-  const rest = utf8(`${entryId}\n${part}`);
-  const length = current.prefix.length + rest.length;
+  const text = part === "" ? entryId + "\n" : `${entryId}\n${part}`;
+  let digits = hashRestAscii(startOf(current.prefix.length + text.length), text);
+  if (digits === undefined) {
+    const rest = encoder.encode(text);
+    digits = hashRest(startOf(current.prefix.length + rest.length), rest);
+  }
+  return digits === ZERO ? hex(`pi-session span\n${sessionId}\n${entryId}\n${part}`) : digits;
+}
+
+/** The fingerprint's state after the current session's start, for a text of `length` bytes in all. */
+function startOf(length: number): HashState {
   let start = starts.get(length);
   if (start === undefined) starts.set(length, start = hashStart(current.prefix, length));
-  const digits = hashRest(start, rest);
-  return digits === ZERO ? hex(`pi-session span\n${sessionId}\n${entryId}\n${part}`) : digits;
+  return start;
 }

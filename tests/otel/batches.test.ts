@@ -5,7 +5,7 @@
  */
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { type Chunk, encodeChunks, Packer } from "../../src/otel/batches.ts";
+import { type Chunk, ChunkEncoder, encodeChunks, Packer } from "../../src/otel/batches.ts";
 import { joinRequests, otlpEncoder } from "../../src/otel/otlp-encode.ts";
 import type { SpanRecord } from "../../src/otel/session-spans.ts";
 import { decodeRequest } from "./_receiver.ts";
@@ -27,6 +27,34 @@ test("encodeChunks() halves a chunk whose encoding is over maxBytes; a lone over
   assert.deepEqual(chunks.map((c) => c.spans), [2, 1, 1]);
   assert.ok(chunks.slice(0, 2).every((c) => c.body.length <= 25));
   assert.equal(chunks[2].body.length, 40);
+});
+
+test("ChunkEncoder makes the chunks encodeChunks makes of all the spans, root first, holding at most a chunk's spans", () => {
+  /** An "encoding" that spells the spans' ids, and counts how many spans it was given at once. */
+  let most = 0;
+  const spell = (spans: readonly SpanRecord[]) => {
+    most = Math.max(most, spans.length);
+    return new TextEncoder().encode(spans.map((s) => s.spanId).join(",") + ".".repeat(spans.reduce((n, s) => n + s.name.length, 0)));
+  };
+  const text = (chunks: Chunk[]) => chunks.map((c) => [c.spans, new TextDecoder().decode(c.body)]);
+  for (const limits of [{ maxSpans: 1 }, { maxSpans: 2 }, { maxSpans: 3 }, { maxSpans: 5 }, { maxSpans: 4, maxBytes: 30 }]) {
+    for (const count of [0, 1, 2, 3, 4, 5, 6, 7, 11, 12]) {
+      for (const withRoot of [true, false]) {
+        const spans = Array.from({ length: count }, (_, i) => span(i + 1, i % 4 === 3 ? 25 : 2));
+        const root = withRoot ? span(0) : undefined;
+        const chunker = new ChunkEncoder(spell, limits);
+        most = 0;
+        chunker.start(withRoot);
+        for (const s of spans) chunker.add(s);
+        chunker.end(root);
+        const held = most;
+        const expected = encodeChunks(spell, root ? [root, ...spans] : spans, limits);
+        assert.deepEqual(text(chunker.chunks), text(expected), `${JSON.stringify(limits)}, ${count} spans, root ${withRoot}`);
+        assert.equal(chunker.spans, count + (root ? 1 : 0));
+        assert.ok(held <= limits.maxSpans, "never more than a chunk's spans at once");
+      }
+    }
+  }
 });
 
 test("Packer makes requests of whole chunks within maxSpans and keeps per-session counts", () => {

@@ -105,6 +105,27 @@ test("readSpanSource() reads a model again when the one before it is spelled wit
   assert.deepEqual(actual, expected);
 });
 
+test("readSpanSource() reads a parent id that spells the id of the line before, or another, with or without escapes", async () => {
+  const entry = (id: string, parentId: string) =>
+    `{"type":"message","id":"${id}","parentId":${parentId},"timestamp":"2025-06-01T10:00:0${id.at(-1)}.000Z","message":{"role":"assistant","provider":"p","model":"m","content":[],"usage":${line(usage(1))},"stopReason":"stop"}}`;
+  const text = [
+    HEADER,
+    entry("d0000001", "null"),
+    entry("d0000002", '"d0000001"'),
+    entry("d0000003", '"d\\u0030000002"'),
+    entry("d\\u0030000004", '"d0000003"'),
+    entry("d0000005", '"d0000004"'),
+    entry("\\u00e9", '"d0000001"'),
+    entry("d0000007", '"\\u00e9"'),
+    entry("d0000008", '"d0000006"'),
+  ].join("\n") + "\n";
+  const { full, source, expected, actual } = await both(text, true);
+  const parents = source.entries.map((e) => e.parentId);
+  assert.deepEqual(parents, full.entries.map((e) => e.parentId));
+  assert.deepEqual(parents, [null, "d0000001", "d0000002", "d0000003", "d0000004", "d0000001", "\u00e9", "d0000006"]);
+  assert.deepEqual(actual, expected);
+});
+
 test("readSpanSource() leaves out a torn last line and keeps a complete one without its newline", async () => {
   const complete = [HEADER, ...LINES].join("\n");
   const torn = complete + "\n" + line({ type: "message", id: "a0000011", parentId: "a0000010", timestamp: "2025-06-01T10:00:11.000Z", message: { role: "assistant", usage: usage(1) } }).slice(0, -3);

@@ -46,7 +46,34 @@ function feed(h1: number, h2: number, bytes: Uint8Array): HashState {
 
 /** `hashBytes` of the prefix `state` was started with, followed by `rest`. */
 export function hashRest(state: HashState, rest: Uint8Array): string {
-  let [h1, h2] = feed(state[0], state[1], rest);
+  const [h1, h2] = feed(state[0], state[1], rest);
+  return digits(h1, h2);
+}
+
+/**
+ * `hashRest` of the UTF-8 bytes of `rest` when every character of it is ASCII (its own byte):
+ * read from the text, no bytes made. Undefined for a text with another character.
+ *
+ * @example
+ * ```ts
+ * const start = hashStart(new Uint8Array(0), 3);
+ * hashRestAscii(start, "abc") === hashBytes(new TextEncoder().encode("abc")); // true
+ * ```
+ */
+export function hashRestAscii(state: HashState, rest: string): string | undefined {
+  let h1 = state[0];
+  let h2 = state[1];
+  for (let i = 0; i < rest.length; i++) {
+    const c = rest.charCodeAt(i);
+    if (c >= 0x80) return undefined;
+    h1 = Math.imul(h1 ^ c, 2654435761);
+    h2 = Math.imul(h2 ^ c, 1597334677);
+  }
+  return digits(h1, h2);
+}
+
+/** The 16 hex digits of a fed state. */
+function digits(h1: number, h2: number): string {
   h1 = Math.imul(h1 ^ (h1 >>> 16), 2246822507) ^ Math.imul(h2 ^ (h2 >>> 13), 3266489909);
   h2 = Math.imul(h2 ^ (h2 >>> 16), 2246822507) ^ Math.imul(h1 ^ (h1 >>> 13), 3266489909);
   return (h2 >>> 0).toString(16).padStart(8, "0") + (h1 >>> 0).toString(16).padStart(8, "0");

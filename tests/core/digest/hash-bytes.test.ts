@@ -1,7 +1,7 @@
 /** hashBytes() and its two halves: a fingerprint started on a shared prefix and finished on each rest. */
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { hashBytes, hashRest, hashStart } from "../../../src/core/digest/hash-bytes.ts";
+import { hashBytes, hashRest, hashRestAscii, hashStart } from "../../../src/core/digest/hash-bytes.ts";
 
 const bytes = (text: string) => new TextEncoder().encode(text);
 
@@ -20,4 +20,12 @@ test("hashRest(hashStart(prefix, length), rest) equals hashBytes(prefix + rest) 
 test("one started state serves every rest of the same total length", () => {
   const start = hashStart(bytes("prefix-"), 10);
   for (const rest of ["abc", "xyz", "☃"]) assert.equal(hashRest(start, bytes(rest)), hashBytes(bytes(`prefix-${rest}`)));
+});
+
+test("hashRestAscii() equals hashRest() of the text's bytes when it is ASCII, and declines any other text", () => {
+  const start = hashStart(bytes("pi-session span\ns\n"), 19 + 13);
+  assert.equal(hashRestAscii(start, "a1b2c3d4\ntool"), hashRest(start, bytes("a1b2c3d4\ntool")));
+  assert.equal(hashRestAscii(hashStart(bytes(""), 0), ""), hashBytes(bytes("")));
+  assert.equal(hashRestAscii(start, "a1b2c3\u00e9\ntool"), undefined);
+  assert.equal(hashRestAscii(start, "a1b2c3\u007f\ntool"), hashRest(start, bytes("a1b2c3\u007f\ntool")));
 });
