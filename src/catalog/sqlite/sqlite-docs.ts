@@ -2,7 +2,7 @@
  * The full-text part of the SQLite catalog, kept small: each distinct text is indexed once
  * (`texts`, numbered by its fingerprint, counted by its uses: a fork or clone copies its source's entries, a long session
  * chained from copies repeats them), and each use is a short `docs` row (file number, offset,
- * length, line, timestamp, role, part) pointing at it. Paths are stored once, in `files`. The
+ * length, line, timestamp, role, part) pointing at it. Paths are numbers (sqlite-files.ts). The
  * FTS5 table is contentless: the words are in its index only, and a hit is confirmed by
  * re-reading its line, which also gives the entry's id.
  * @module
@@ -11,9 +11,9 @@ import type { DocRow } from "../../core/digest/docs-digest.ts";
 import { ftsText, FTS_TOKENIZE } from "../../core/search/words.ts";
 import type { DocBatch, IndexedDoc } from "../store.ts";
 import type { SqliteDb } from "./sqlite-db.ts";
+import type { SqliteFiles } from "./sqlite-files.ts";
 
 export const DOC_TABLES = `
-CREATE TABLE IF NOT EXISTS files (id INTEGER PRIMARY KEY, path TEXT NOT NULL UNIQUE);
 CREATE TABLE IF NOT EXISTS texts (id INTEGER PRIMARY KEY, hash INTEGER NOT NULL, uses INTEGER NOT NULL);
 CREATE INDEX IF NOT EXISTS texts_hash ON texts (hash);
 CREATE TABLE IF NOT EXISTS docs (
@@ -27,7 +27,7 @@ const ROLES = ["user", "assistant", "toolResult", "summary", "label", "name"];
 const PARTS = ["text", "thinking"];
 
 /** The tables a schema change drops (the FTS table first: it refers to none). */
-export const DOC_TABLE_NAMES = ["docs_fts", "docs", "texts", "files"];
+export const DOC_TABLE_NAMES = ["docs_fts", "docs", "texts"];
 
 /** The FTS5 table: contentless with deletes where SQLite has them (3.43+), else holding its texts. */
 export function ftsTables(): string[] {
@@ -59,21 +59,16 @@ export function textHash(text: string): number {
 /** The documents of a `SqliteCatalogStore`; every method runs inside the store's transaction. */
 export class SqliteDocs {
   #db: SqliteDb;
+  #files: SqliteFiles;
 
-  constructor(db: SqliteDb) {
+  constructor(db: SqliteDb, files: SqliteFiles) {
     this.#db = db;
-  }
-
-  /** The number of `path` in `files`, made when `create`; undefined when it has none. */
-  #file(path: string, create: boolean): number | undefined {
-    if (create) this.#db.prepare("INSERT OR IGNORE INTO files (path) VALUES (?)").run(path);
-    const row = this.#db.prepare("SELECT id FROM files WHERE path = ?").values(path)[0];
-    return row === undefined ? undefined : Number(row[0]);
+    this.#files = files;
   }
 
   /** Removes `path`'s documents at offsets `from` and later; texts no longer used leave the index. */
   drop(path: string, from: number): void {
-    const file = this.#file(path, false);
+    const file = this.#files.id(path, false);
     if (file === undefined) return;
     const uses = new Map<number, number>();
     for (const [text] of this.#db.prepare("SELECT text FROM docs WHERE file = ? AND off >= ?").values(file, from)) {
@@ -93,17 +88,16 @@ export class SqliteDocs {
     this.#db.prepare("DELETE FROM docs WHERE file = ? AND off >= ?").run(file, from);
   }
 
-  /** Forgets `path` altogether (its file is gone). */
+  /** Forgets `path`'s documents altogether (its file is gone; its number is the store's to forget). */
   remove(path: string): void {
     this.drop(path, 0);
-    this.#db.prepare("DELETE FROM files WHERE path = ?").run(path);
   }
 
   /** Replaces `batch.path`'s documents from `batch.from` on with its rows. */
   add(batch: DocBatch): void {
     this.drop(batch.path, batch.from);
     if (batch.rows.length === 0) return;
-    const file = this.#file(batch.path, true)!;
+    const file = this.#files.id(batch.path, true)!;
     const doc = this.#db.prepare("INSERT INTO docs (file, off, len, line, ts, role, part, text) VALUES (?, ?, ?, ?, ?, ?, ?, ?)");
     for (const row of batch.rows) {
       const role = ROLES.indexOf(row.role);
@@ -126,7 +120,7 @@ export class SqliteDocs {
   }
 
   clear(): void {
-    this.#db.exec("INSERT INTO docs_fts (docs_fts) VALUES ('delete-all'); DELETE FROM docs; DELETE FROM texts; DELETE FROM files;");
+    this.#db.exec("INSERT INTO docs_fts (docs_fts) VALUES ('delete-all'); DELETE FROM docs; DELETE FROM texts;");
   }
 
   count(): number {
