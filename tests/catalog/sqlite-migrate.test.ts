@@ -66,6 +66,14 @@ function toLayout3(db: SqliteDb): void {
       DELETE FROM heads WHERE section = old.section AND path = old.path AND record = old.rowid; END;
     CREATE TRIGGER list_dirty_insert AFTER INSERT ON records WHEN new.section = 'listing'
       BEGIN INSERT OR IGNORE INTO list_dirty (path) VALUES (new.path); END;
+    DROP INDEX docs_file; DROP INDEX docs_text; DROP INDEX docs_odd_ts;
+    CREATE TABLE docs3 (
+      id INTEGER PRIMARY KEY, file INTEGER NOT NULL, off INTEGER NOT NULL, len INTEGER NOT NULL, line INTEGER NOT NULL,
+      ts TEXT, role NOT NULL, part INTEGER NOT NULL, text INTEGER NOT NULL);
+    INSERT INTO docs3 SELECT id, file, off, len, line, CASE WHEN typeof(ts) = 'integer' THEN strftime('%Y-%m-%dT%H:%M:%fZ', ts / 1000.0, 'unixepoch') ELSE ts END,
+      role, part, text FROM docs;
+    DROP TABLE docs; ALTER TABLE docs3 RENAME TO docs;
+    CREATE INDEX docs_file ON docs (file, off); CREATE INDEX docs_text ON docs (text);
     DELETE FROM files WHERE id NOT IN (SELECT file FROM docs);
     PRAGMA user_version = 3;`);
 }
@@ -109,6 +117,7 @@ test(`SQLite brings a catalog of the layout before file numbers to the new one, 
       const columns = probe.prepare("PRAGMA table_info(records)").all().map((row) => row.name);
       assert.ok(columns.includes("file") && !columns.includes("path"));
       assert.equal(Number(probe.prepare("SELECT count(*) AS n FROM list_dirty").get()?.n), 0, "the rows were kept, not made anew");
+      assert.deepEqual(probe.prepare("SELECT DISTINCT typeof(ts) AS t FROM docs").all(), [{ t: "integer" }], "timestamps as numbers");
     } finally {
       probe.close();
     }

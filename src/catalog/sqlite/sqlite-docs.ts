@@ -2,7 +2,8 @@
  * The full-text part of the SQLite catalog, kept small: each distinct text is indexed once
  * (`texts`, numbered by its fingerprint, counted by its uses: a fork or clone copies its source's entries, a long session
  * chained from copies repeats them), and each use is a short `docs` row (file number, offset,
- * length, line, timestamp, role, part) pointing at it. Paths are numbers (sqlite-files.ts). The
+ * length, line, timestamp, role, part) pointing at it. Paths are numbers (sqlite-files.ts), and
+ * so are timestamps where they are as `toISOString` writes them (`docTime`). The
  * FTS5 table is contentless: the words are in its index only, and a hit is confirmed by
  * re-reading its line, which also gives the entry's id.
  * @module
@@ -18,9 +19,33 @@ CREATE TABLE IF NOT EXISTS texts (id INTEGER PRIMARY KEY, hash INTEGER NOT NULL,
 CREATE INDEX IF NOT EXISTS texts_hash ON texts (hash);
 CREATE TABLE IF NOT EXISTS docs (
   id INTEGER PRIMARY KEY, file INTEGER NOT NULL, off INTEGER NOT NULL, len INTEGER NOT NULL, line INTEGER NOT NULL,
-  ts TEXT, role NOT NULL, part INTEGER NOT NULL, text INTEGER NOT NULL);
+  ts, role NOT NULL, part INTEGER NOT NULL, text INTEGER NOT NULL);
 CREATE INDEX IF NOT EXISTS docs_file ON docs (file, off);
-CREATE INDEX IF NOT EXISTS docs_text ON docs (text);`;
+CREATE INDEX IF NOT EXISTS docs_text ON docs (text);
+CREATE INDEX IF NOT EXISTS docs_odd_ts ON docs (id) WHERE typeof(ts) = 'text';`;
+
+/**
+ * A document's timestamp as stored: milliseconds since 1970 where the text is what
+ * \`toISOString\` makes of them (every one pi writes: 24 bytes of text become 6 of integer, 10 MB
+ * of a 25,000-session catalog), else the text itself (or null).
+ */
+export function docTime(timestamp: string | null): string | number | null {
+  if (timestamp === null || timestamp.length !== 24) return timestamp;
+  const ms = Date.parse(timestamp);
+  return Number.isInteger(ms) && new Date(ms).toISOString() === timestamp ? ms : timestamp;
+}
+
+/** The text of a stored timestamp (\`docTime\`'s inverse). */
+export function docTimeText(stored: unknown): string | null {
+  if (typeof stored === "number" || typeof stored === "bigint") return new Date(Number(stored)).toISOString();
+  return typeof stored === "string" ? stored : null;
+}
+
+/**
+ * A stored timestamp as its text, in SQL, for an order that is the texts' order (newest first)
+ * where some are kept as text: numbers alone sort as their texts do.
+ */
+const TIME_TEXT = "CASE WHEN typeof(d.ts) = 'integer' THEN strftime('%Y-%m-%dT%H:%M:%fZ', d.ts / 1000.0, 'unixepoch') ELSE d.ts END";
 
 /** Roles kept as small numbers (any other as its text); parts: 0 text, 1 thinking (their order as text). */
 const ROLES = ["user", "assistant", "toolResult", "summary", "label", "name"];
@@ -101,7 +126,7 @@ export class SqliteDocs {
     const doc = this.#db.prepare("INSERT INTO docs (file, off, len, line, ts, role, part, text) VALUES (?, ?, ?, ?, ?, ?, ?, ?)");
     for (const row of batch.rows) {
       const role = ROLES.indexOf(row.role);
-      doc.run(file, row.offset, row.length, row.line, row.timestamp, role < 0 ? row.role : role, PARTS.indexOf(row.part), this.#text(row));
+      doc.run(file, row.offset, row.length, row.line, docTime(row.timestamp), role < 0 ? row.role : role, PARTS.indexOf(row.part), this.#text(row));
     }
   }
 
@@ -129,15 +154,17 @@ export class SqliteDocs {
 
   /** Uses of texts matching `expression`, newest first (then by path, line and part), `limit` from `offset` on. */
   search(expression: string, offset: number, limit: number): IndexedDoc[] {
+    // Timestamps kept as text (not as toISOString writes them) are found through a partial index of them alone.
+    const oddTimes = this.#db.prepare("SELECT 1 FROM docs WHERE typeof(ts) = 'text' LIMIT 1").values().length > 0;
     const rows = this.#db.prepare(
       `SELECT f.path, d.ts, d.role, d.part, d.line, d.off, d.len FROM docs d JOIN files f ON f.id = d.file
-       WHERE d.text IN (SELECT rowid FROM docs_fts WHERE docs_fts MATCH ?) ORDER BY d.ts DESC, f.path, d.line, d.part LIMIT ? OFFSET ?`,
+       WHERE d.text IN (SELECT rowid FROM docs_fts WHERE docs_fts MATCH ?) ORDER BY ${oddTimes ? TIME_TEXT : "d.ts"} DESC, f.path, d.line, d.part LIMIT ? OFFSET ?`,
     ).values(expression, limit, offset);
     return rows.map(([path, ts, role, part, line, off, len]) => ({
       path: path as string,
       // Not kept: read back from the entry's line when the hit is confirmed.
       entryId: null,
-      timestamp: (ts as string | null) ?? null,
+      timestamp: docTimeText(ts),
       role: typeof role === "number" ? ROLES[role] : String(role),
       part: PARTS[Number(part)],
       line: Number(line),

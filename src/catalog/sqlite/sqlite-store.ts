@@ -30,8 +30,9 @@ import { migrateFrom3 } from "./sqlite-migrate.ts";
 import { LIST_ROW_TABLE_NAMES, LIST_ROW_TABLES, SqliteListRows } from "./sqlite-list-rows.ts";
 
 /**
- * 4: records, header facts and documents refer to their file by number (sqlite-files.ts), and
- * the listing rows are a table without row ids (keyed by path alone). 3: no index of the
+ * 4: records, header facts and documents refer to their file by number (sqlite-files.ts), the
+ * listing rows are a table without row ids (keyed by path alone), and documents keep their
+ * timestamps as numbers where they can (sqlite-docs.ts). 3: no index of the
  * records' stamps (the table's rows have them before their states); documents point at
  * deduplicated texts (sqlite-docs.ts); folders and full checks (the quick check).
  */
@@ -137,7 +138,7 @@ export class SqliteCatalogStore implements CatalogStore {
     whileLocked(() =>
       this.#transaction(() => {
         const version = Number(db.prepare("PRAGMA user_version").get()?.user_version ?? 0);
-        if (version === 3 && migrateFrom3(db, TABLES, LIST_ROW_TABLES)) {
+        if (version === 3 && migrateFrom3(db, { records: TABLES, listRows: LIST_ROW_TABLES, docs: DOC_TABLES })) {
           db.exec(`PRAGMA user_version = ${SCHEMA}`);
           migrated = true;
         } else if (version !== SCHEMA) {
