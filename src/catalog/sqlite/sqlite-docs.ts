@@ -126,7 +126,9 @@ export class SqliteDocs {
     const doc = this.#db.prepare("INSERT INTO docs (file, off, len, line, ts, role, part, text) VALUES (?, ?, ?, ?, ?, ?, ?, ?)");
     for (const row of batch.rows) {
       const role = ROLES.indexOf(row.role);
-      doc.run(file, row.offset, row.length, row.line, docTime(row.timestamp), role < 0 ? row.role : role, PARTS.indexOf(row.part), this.#text(row));
+      const time = docTime(row.timestamp);
+      // A bigint, so that node:sqlite binds it as an integer (a number is bound as a real: 8 bytes).
+      doc.run(file, row.offset, row.length, row.line, typeof time === "number" ? BigInt(time) : time, role < 0 ? row.role : role, PARTS.indexOf(row.part), this.#text(row));
     }
   }
 
