@@ -386,7 +386,14 @@ export class Catalog {
    * build alone (seconds) is not compacted.
    */
   close(): void {
-    if (this.#fullTextSaved >= (this.#options.compactAfter ?? COMPACT_AFTER)) this.#store?.compact?.();
+    this.compactIfDue();
     this.#store?.close();
+  }
+
+  /** Compacts the store now when `close` would (for a size reported before closing); true when done. */
+  compactIfDue(): boolean {
+    if (this.#fullTextSaved < (this.#options.compactAfter ?? COMPACT_AFTER)) return false;
+    this.#fullTextSaved = 0;
+    return this.#store?.compact?.() ?? false;
   }
 }

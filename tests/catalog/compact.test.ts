@@ -61,6 +61,20 @@ test(`a catalog that saved the full text of many files compacts its store when c
     files.shift();
     for (const file of files.slice(0, 3)) await fs.append(file, utf8(sessionText("more", 2, { from: 40 })));
     assert.equal(await build(KINDS, files, 3), 1, "the full text of 5 files: compacted");
+    // Compacted ahead of closing (index --stats): not again when closed.
+    await fs.append(files[4], utf8(sessionText("more", 1, { from: 50 })));
+    {
+      const store = await openSqliteStore(path);
+      let compactions = 0;
+      const compact = store.compact.bind(store);
+      store.compact = () => (compactions++, compact());
+      const catalog = new Catalog(fs, { store, compactAfter: 1 });
+      await catalog.refresh(KINDS, files, { listedDirs: [dir] });
+      assert.equal(catalog.compactIfDue(), true);
+      assert.equal(catalog.compactIfDue(), false);
+      catalog.close();
+      assert.equal(compactions, 1);
+    }
     const store = await openSqliteStore(path);
     try {
       const compacted = await answers(store, dir);
