@@ -16,6 +16,11 @@ import { refreshRows, type RowsRefresh } from "./refresh-rows.ts";
 import { walkRefresh } from "./refresh-walk.ts";
 import type { CatalogRecord, CatalogStore, FolderSnapshot, HeaderStamp, RecordStamp, SectionChanges } from "./store.ts";
 
+/** The full-text section's name (docs-digest.ts). */
+const FULL_TEXT_SECTION = "docs";
+/** Full-text records saved by one catalog from which it compacts its store when closed. */
+export const COMPACT_AFTER = 1000;
+
 export { inDirs } from "./in-dirs.ts";
 export { type CatalogOptions, CatalogView, type RefreshCounts, type RefreshOptions } from "./refresh-options.ts";
 
@@ -38,6 +43,8 @@ export class Catalog {
   #concurrency: number;
   #loaded = new Map<string, Promise<Map<string, CatalogRecord>>>();
   #saveProblem: string | undefined;
+  /** Full-text records this catalog saved: a build of many is compacted when closed. */
+  #fullTextSaved = 0;
   #noteSaveFailures: boolean;
   #clock: () => number;
   #check: CheckMode;
@@ -167,6 +174,7 @@ export class Catalog {
     if (!this.#store || (changes.put.length === 0 && changes.remove.length === 0 && !changes.docs?.length)) return;
     try {
       await this.#store.save(kind, changes);
+      if (kind.name === FULL_TEXT_SECTION) this.#fullTextSaved += changes.put.length;
     } catch (error) {
       this.#saveProblem ??= (error as Error).message;
       if (this.#noteSaveFailures) this.#warn("save", `The catalog at ${this.#store.location} cannot be updated (${(error as Error).message}); results are complete, the next run reads the files again`);
@@ -371,7 +379,21 @@ export class Catalog {
     return new Catalog(this.fs, this.#options);
   }
 
+  /**
+   * Closes the store; after a full-text build of many files (a cold `search` or `index`: minutes
+   * at 25,000 sessions), first compacts it: its pages were left part empty by rows inserted out
+   * of their keys' order (25,000 sessions: 9% of a 250 MB catalog, 2 to 10 s). A listing or usage
+   * build alone (seconds) is not compacted.
+   */
   close(): void {
+    this.compactIfDue();
     this.#store?.close();
+  }
+
+  /** Compacts the store now when `close` would (for a size reported before closing); true when done. */
+  compactIfDue(): boolean {
+    if (this.#fullTextSaved < (this.#options.compactAfter ?? COMPACT_AFTER)) return false;
+    this.#fullTextSaved = 0;
+    return this.#store?.compact?.() ?? false;
   }
 }

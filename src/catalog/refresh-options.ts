@@ -27,6 +27,8 @@ export interface CatalogOptions {
   check?: CheckMode;
   /** The clock of the quick check, in ms; default `Date.now`. */
   now?: () => number;
+  /** Full-text records saved from which `close` compacts the store first; default `COMPACT_AFTER` (catalog.ts). */
+  compactAfter?: number;
 }
 
 /** What a refresh may also do. */

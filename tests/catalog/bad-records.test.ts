@@ -79,9 +79,9 @@ test(`SQLite: records with state 'null' or a null payload count as missing, are 
     };
     await refresh();
     const raw = "Bun" in globalThis ? await openBunSqlite(db) : await openNodeSqlite(db);
-    raw.prepare("UPDATE records SET state = 'null' WHERE path = ?").run(files[0]);
-    raw.prepare(`UPDATE records SET state = '{"header":null,"rejected":false,"data":null}' WHERE path = ?`).run(files[1]);
-    raw.prepare(`UPDATE records SET final = '{"header":null,"rejected":false}' WHERE path = ?`).run(files[2]);
+    raw.prepare("UPDATE records SET state = 'null' WHERE file = (SELECT id FROM files WHERE path = ?)").run(files[0]);
+    raw.prepare(`UPDATE records SET state = '{"header":null,"rejected":false,"data":null}' WHERE file = (SELECT id FROM files WHERE path = ?)`).run(files[1]);
+    raw.prepare(`UPDATE records SET final = '{"header":null,"rejected":false}' WHERE file = (SELECT id FROM files WHERE path = ?)`).run(files[2]);
     raw.close();
     const view = await refresh();
     assert.equal(view.counts.read, 3);

@@ -91,9 +91,11 @@ test(`SQLite keeps each usage record's header facts, as the records are, whoever
     // Written by a program that knows nothing of the table: the triggers keep it.
     const raw = "Bun" in globalThis ? await openBunSqlite(path) : await openNodeSqlite(path);
     const state = JSON.stringify({ header: { id: "sz", timestamp: "2025-07-01T00:00:00.000Z", cwd: "/y", parentSession: b }, rejected: false, data: { keys: [], numbers: [], odd: [] } });
-    raw.prepare("INSERT OR REPLACE INTO records (section, version, path, size, mtime, end_, lines, head, tail, header_id, state, final) SELECT section, version, ?, size, mtime, end_, lines, head, tail, header_id, ?, NULL FROM records WHERE section = 'usage' AND path = ?").run(join(dir, "z.jsonl"), state, a);
-    raw.prepare("UPDATE records SET state = ? WHERE section = 'usage' AND path = ?").run(state.replace("2025-07-01", "2025-08-01"), c);
-    raw.prepare("DELETE FROM records WHERE section = 'usage' AND path = ?").run(d);
+    raw.prepare("INSERT OR IGNORE INTO files (path) VALUES (?)").run(join(dir, "z.jsonl"));
+    raw.prepare(`INSERT OR REPLACE INTO records (section, version, file, size, mtime, end_, lines, head, tail, header_id, state, final)
+      SELECT section, version, (SELECT id FROM files WHERE path = ?), size, mtime, end_, lines, head, tail, header_id, ?, NULL FROM records WHERE section = 'usage' AND file = (SELECT id FROM files WHERE path = ?)`).run(join(dir, "z.jsonl"), state, a);
+    raw.prepare("UPDATE records SET state = ? WHERE section = 'usage' AND file = (SELECT id FROM files WHERE path = ?)").run(state.replace("2025-07-01", "2025-08-01"), c);
+    raw.prepare("DELETE FROM records WHERE section = 'usage' AND file = (SELECT id FROM files WHERE path = ?)").run(d);
     raw.close();
     await check("after writes by another program", 4);
     // A catalog from before the table: it is filled when next opened.
@@ -104,7 +106,7 @@ test(`SQLite keeps each usage record's header facts, as the records are, whoever
 
     // A state of the wrong shape: the facts say so (the reader then reads the files instead).
     const spoil = "Bun" in globalThis ? await openBunSqlite(path) : await openNodeSqlite(path);
-    spoil.prepare(`UPDATE records SET state = '{"header":"x","rejected":false,"data":null}' WHERE section = 'usage' AND path = ?`).run(b);
+    spoil.prepare(`UPDATE records SET state = '{"header":"x","rejected":false,"data":null}' WHERE section = 'usage' AND file = (SELECT id FROM files WHERE path = ?)`).run(b);
     spoil.close();
     const store = await openSqliteStore(path);
     try {

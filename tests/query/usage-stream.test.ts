@@ -151,7 +151,7 @@ test("eachUsageSession gives way to a refresh when a stored record no longer loa
   const isBun = (globalThis as { Bun?: unknown }).Bun !== undefined;
   const db = isBun ? await openBunSqlite(sqliteCatalogPath(join(cacheHome, "pi-session"))) : await openNodeSqlite(sqliteCatalogPath(join(cacheHome, "pi-session")));
   // Rows of the wrong length: the header still reads, the record does not.
-  db.prepare("UPDATE records SET state = ? WHERE section = 'usage' AND path = ?").run(
+  db.prepare("UPDATE records SET state = ? WHERE section = 'usage' AND file = (SELECT id FROM files WHERE path = ?)").run(
     JSON.stringify({ header: { id: "hand-middle", timestamp: "2025-06-02T07:00:00.000Z", cwd: "/x" }, rejected: false, data: { keys: [], numbers: [1, 2], odd: [] } }),
     middle,
   );

@@ -2,7 +2,8 @@
  * The full-text part of the SQLite catalog, kept small: each distinct text is indexed once
  * (`texts`, numbered by its fingerprint, counted by its uses: a fork or clone copies its source's entries, a long session
  * chained from copies repeats them), and each use is a short `docs` row (file number, offset,
- * length, line, timestamp, role, part) pointing at it. Paths are stored once, in `files`. The
+ * length, line, timestamp, role, part) pointing at it. Paths are numbers (sqlite-files.ts), and
+ * so are timestamps where they are as `toISOString` writes them (`docTime`). The
  * FTS5 table is contentless: the words are in its index only, and a hit is confirmed by
  * re-reading its line, which also gives the entry's id.
  * @module
@@ -11,23 +12,47 @@ import type { DocRow } from "../../core/digest/docs-digest.ts";
 import { ftsText, FTS_TOKENIZE } from "../../core/search/words.ts";
 import type { DocBatch, IndexedDoc } from "../store.ts";
 import type { SqliteDb } from "./sqlite-db.ts";
+import type { SqliteFiles } from "./sqlite-files.ts";
 
 export const DOC_TABLES = `
-CREATE TABLE IF NOT EXISTS files (id INTEGER PRIMARY KEY, path TEXT NOT NULL UNIQUE);
 CREATE TABLE IF NOT EXISTS texts (id INTEGER PRIMARY KEY, hash INTEGER NOT NULL, uses INTEGER NOT NULL);
 CREATE INDEX IF NOT EXISTS texts_hash ON texts (hash);
 CREATE TABLE IF NOT EXISTS docs (
   id INTEGER PRIMARY KEY, file INTEGER NOT NULL, off INTEGER NOT NULL, len INTEGER NOT NULL, line INTEGER NOT NULL,
-  ts TEXT, role NOT NULL, part INTEGER NOT NULL, text INTEGER NOT NULL);
+  ts, role NOT NULL, part INTEGER NOT NULL, text INTEGER NOT NULL);
 CREATE INDEX IF NOT EXISTS docs_file ON docs (file, off);
-CREATE INDEX IF NOT EXISTS docs_text ON docs (text);`;
+CREATE INDEX IF NOT EXISTS docs_text ON docs (text);
+CREATE INDEX IF NOT EXISTS docs_odd_ts ON docs (id) WHERE typeof(ts) = 'text';`;
+
+/**
+ * A document's timestamp as stored: milliseconds since 1970 where the text is what
+ * \`toISOString\` makes of them (every one pi writes: 24 bytes of text become 6 of integer, 10 MB
+ * of a 25,000-session catalog), else the text itself (or null).
+ */
+export function docTime(timestamp: string | null): string | number | null {
+  if (timestamp === null || timestamp.length !== 24) return timestamp;
+  const ms = Date.parse(timestamp);
+  return Number.isInteger(ms) && new Date(ms).toISOString() === timestamp ? ms : timestamp;
+}
+
+/** The text of a stored timestamp (\`docTime\`'s inverse). */
+export function docTimeText(stored: unknown): string | null {
+  if (typeof stored === "number" || typeof stored === "bigint") return new Date(Number(stored)).toISOString();
+  return typeof stored === "string" ? stored : null;
+}
+
+/**
+ * A stored timestamp as its text, in SQL, for an order that is the texts' order (newest first)
+ * where some are kept as text: numbers alone sort as their texts do.
+ */
+const TIME_TEXT = "CASE WHEN typeof(d.ts) = 'integer' THEN strftime('%Y-%m-%dT%H:%M:%fZ', d.ts / 1000.0, 'unixepoch') ELSE d.ts END";
 
 /** Roles kept as small numbers (any other as its text); parts: 0 text, 1 thinking (their order as text). */
 const ROLES = ["user", "assistant", "toolResult", "summary", "label", "name"];
 const PARTS = ["text", "thinking"];
 
 /** The tables a schema change drops (the FTS table first: it refers to none). */
-export const DOC_TABLE_NAMES = ["docs_fts", "docs", "texts", "files"];
+export const DOC_TABLE_NAMES = ["docs_fts", "docs", "texts"];
 
 /** The FTS5 table: contentless with deletes where SQLite has them (3.43+), else holding its texts. */
 export function ftsTables(): string[] {
@@ -59,21 +84,16 @@ export function textHash(text: string): number {
 /** The documents of a `SqliteCatalogStore`; every method runs inside the store's transaction. */
 export class SqliteDocs {
   #db: SqliteDb;
+  #files: SqliteFiles;
 
-  constructor(db: SqliteDb) {
+  constructor(db: SqliteDb, files: SqliteFiles) {
     this.#db = db;
-  }
-
-  /** The number of `path` in `files`, made when `create`; undefined when it has none. */
-  #file(path: string, create: boolean): number | undefined {
-    if (create) this.#db.prepare("INSERT OR IGNORE INTO files (path) VALUES (?)").run(path);
-    const row = this.#db.prepare("SELECT id FROM files WHERE path = ?").values(path)[0];
-    return row === undefined ? undefined : Number(row[0]);
+    this.#files = files;
   }
 
   /** Removes `path`'s documents at offsets `from` and later; texts no longer used leave the index. */
   drop(path: string, from: number): void {
-    const file = this.#file(path, false);
+    const file = this.#files.id(path, false);
     if (file === undefined) return;
     const uses = new Map<number, number>();
     for (const [text] of this.#db.prepare("SELECT text FROM docs WHERE file = ? AND off >= ?").values(file, from)) {
@@ -93,21 +113,22 @@ export class SqliteDocs {
     this.#db.prepare("DELETE FROM docs WHERE file = ? AND off >= ?").run(file, from);
   }
 
-  /** Forgets `path` altogether (its file is gone). */
+  /** Forgets `path`'s documents altogether (its file is gone; its number is the store's to forget). */
   remove(path: string): void {
     this.drop(path, 0);
-    this.#db.prepare("DELETE FROM files WHERE path = ?").run(path);
   }
 
   /** Replaces `batch.path`'s documents from `batch.from` on with its rows. */
   add(batch: DocBatch): void {
     this.drop(batch.path, batch.from);
     if (batch.rows.length === 0) return;
-    const file = this.#file(batch.path, true)!;
+    const file = this.#files.id(batch.path, true)!;
     const doc = this.#db.prepare("INSERT INTO docs (file, off, len, line, ts, role, part, text) VALUES (?, ?, ?, ?, ?, ?, ?, ?)");
     for (const row of batch.rows) {
       const role = ROLES.indexOf(row.role);
-      doc.run(file, row.offset, row.length, row.line, row.timestamp, role < 0 ? row.role : role, PARTS.indexOf(row.part), this.#text(row));
+      const time = docTime(row.timestamp);
+      // A bigint, so that node:sqlite binds it as an integer (a number is bound as a real: 8 bytes).
+      doc.run(file, row.offset, row.length, row.line, typeof time === "number" ? BigInt(time) : time, role < 0 ? row.role : role, PARTS.indexOf(row.part), this.#text(row));
     }
   }
 
@@ -126,7 +147,7 @@ export class SqliteDocs {
   }
 
   clear(): void {
-    this.#db.exec("INSERT INTO docs_fts (docs_fts) VALUES ('delete-all'); DELETE FROM docs; DELETE FROM texts; DELETE FROM files;");
+    this.#db.exec("INSERT INTO docs_fts (docs_fts) VALUES ('delete-all'); DELETE FROM docs; DELETE FROM texts;");
   }
 
   count(): number {
@@ -135,15 +156,17 @@ export class SqliteDocs {
 
   /** Uses of texts matching `expression`, newest first (then by path, line and part), `limit` from `offset` on. */
   search(expression: string, offset: number, limit: number): IndexedDoc[] {
+    // Timestamps kept as text (not as toISOString writes them) are found through a partial index of them alone.
+    const oddTimes = this.#db.prepare("SELECT 1 FROM docs WHERE typeof(ts) = 'text' LIMIT 1").values().length > 0;
     const rows = this.#db.prepare(
       `SELECT f.path, d.ts, d.role, d.part, d.line, d.off, d.len FROM docs d JOIN files f ON f.id = d.file
-       WHERE d.text IN (SELECT rowid FROM docs_fts WHERE docs_fts MATCH ?) ORDER BY d.ts DESC, f.path, d.line, d.part LIMIT ? OFFSET ?`,
+       WHERE d.text IN (SELECT rowid FROM docs_fts WHERE docs_fts MATCH ?) ORDER BY ${oddTimes ? TIME_TEXT : "d.ts"} DESC, f.path, d.line, d.part LIMIT ? OFFSET ?`,
     ).values(expression, limit, offset);
     return rows.map(([path, ts, role, part, line, off, len]) => ({
       path: path as string,
       // Not kept: read back from the entry's line when the hit is confirmed.
       entryId: null,
-      timestamp: (ts as string | null) ?? null,
+      timestamp: docTimeText(ts),
       role: typeof role === "number" ? ROLES[role] : String(role),
       part: PARTS[Number(part)],
       line: Number(line),

@@ -15,14 +15,15 @@ export const LIST_ROW_TABLE_NAMES = ["list_rows", "list_dirty"];
 export const LIST_ROW_TABLES = `
 CREATE TABLE IF NOT EXISTS list_rows (
   path TEXT PRIMARY KEY, version INTEGER NOT NULL, size INTEGER NOT NULL, mtime REAL NOT NULL, id TEXT, cwd TEXT NOT NULL,
-  name TEXT, parent TEXT, created REAL, modified REAL, messages INTEGER NOT NULL, first TEXT NOT NULL, bad TEXT, odd INTEGER NOT NULL);
+  name TEXT, parent TEXT, created REAL, modified REAL, messages INTEGER NOT NULL, first TEXT NOT NULL, bad TEXT, odd INTEGER NOT NULL)
+  WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS list_dirty (path TEXT PRIMARY KEY);
 CREATE TRIGGER IF NOT EXISTS list_dirty_insert AFTER INSERT ON records WHEN new.section = '${LIST_ROW_SECTION}'
-  BEGIN INSERT OR IGNORE INTO list_dirty (path) VALUES (new.path); END;
+  BEGIN INSERT OR IGNORE INTO list_dirty (path) SELECT path FROM files WHERE id = new.file; END;
 CREATE TRIGGER IF NOT EXISTS list_dirty_update AFTER UPDATE ON records WHEN new.section = '${LIST_ROW_SECTION}' OR old.section = '${LIST_ROW_SECTION}'
-  BEGIN INSERT OR IGNORE INTO list_dirty (path) VALUES (old.path); INSERT OR IGNORE INTO list_dirty (path) VALUES (new.path); END;
+  BEGIN INSERT OR IGNORE INTO list_dirty (path) SELECT path FROM files WHERE id IN (old.file, new.file); END;
 CREATE TRIGGER IF NOT EXISTS list_dirty_delete AFTER DELETE ON records WHEN old.section = '${LIST_ROW_SECTION}'
-  BEGIN INSERT OR IGNORE INTO list_dirty (path) VALUES (old.path); END;`;
+  BEGIN INSERT OR IGNORE INTO list_dirty (path) SELECT path FROM files WHERE id = old.file; END;`;
 
 /** The rows of direct children of the folders of a JSON array (`?1`), of version `?2`, that are sessions. */
 const IN_FOLDERS = `FROM json_each(?1) f JOIN list_rows l ON l.path >= f.value || '/' AND l.path < f.value || '0'
@@ -66,7 +67,7 @@ export class SqliteListRows implements ListRowStore {
 
   /** Marks every listing record dirty: their rows are made at the next `sync` (a store that had no rows). */
   markAll(): void {
-    this.#db.exec(`INSERT OR IGNORE INTO list_dirty (path) SELECT path FROM records WHERE section = '${LIST_ROW_SECTION}'`);
+    this.#db.exec(`INSERT OR IGNORE INTO list_dirty (path) SELECT f.path FROM records r JOIN files f ON f.id = r.file WHERE r.section = '${LIST_ROW_SECTION}'`);
   }
 
   /** Puts the rows of records just saved (inside the store's transaction), and clears their paths' dirt. */

@@ -60,6 +60,8 @@ export const indexCommand: CommandSpec = {
       } else view = await catalog.refresh(kinds, every.files, { ...options, keep: false }).finally(done);
       // The answer of `index` is the catalog written: a save that failed is its failure.
       if (store && catalog.saveProblem !== undefined) throw unwritable(store.location, catalog.saveProblem);
+      // A cold build is compacted when the catalog closes: done first, the size shown is the size kept.
+      if (opts.stats) catalog.compactIfDue();
       const description = opts.stats && store ? await store.describe().catch(() => undefined) : undefined;
       return {
         store: store ? { kind: store.kind, location: store.location, fullText: store.supportsDocs } : null,

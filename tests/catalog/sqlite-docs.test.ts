@@ -1,0 +1,66 @@
+/**
+ * The SQLite catalog keeps a document's timestamp as a number where it is as `toISOString`
+ * writes it (the smaller row), and as its text otherwise: every timestamp comes back as it was
+ * written, and hits come newest first in the texts' order whichever way they are kept.
+ */
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { openSqliteStore } from "../../src/catalog/sqlite/open-sqlite.ts";
+import { openBunSqlite } from "../../src/catalog/sqlite/bun-sqlite.ts";
+import { openNodeSqlite } from "../../src/catalog/sqlite/node-sqlite.ts";
+import { docTime, docTimeText } from "../../src/catalog/sqlite/sqlite-docs.ts";
+import type { DocRow } from "../../src/core/digest/docs-digest.ts";
+import { sqliteBinding } from "./_helpers.ts";
+
+const binding = await sqliteBinding();
+const skip = "skip" in binding ? binding.skip : false;
+
+const ODD = ["2025-06-01T00:00:02Z", "2025-06-01T00:00:01.500+00:00", "2025-02-30T00:00:00.000Z", "+275760-09-13T00:00:00.000Z", "yesterday", "2025-06-01t00:00:01.000Z"];
+const PLAIN = ["2025-06-01T00:00:01.000Z", "2025-06-01T00:00:02.999Z", "1970-01-01T00:00:00.000Z", "0001-01-01T00:00:00.000Z", "2025-06-01T00:00:01.001Z", "9999-12-31T23:59:59.999Z"];
+
+test("docTime() keeps toISOString's timestamps as milliseconds, any other text as it is, and docTimeText() gives the text back", () => {
+  for (const text of PLAIN) {
+    assert.equal(typeof docTime(text), "number", text);
+    assert.equal(docTimeText(docTime(text)), text);
+  }
+  for (const text of ODD) assert.equal(docTime(text), text);
+  assert.equal(docTime(null), null);
+  assert.equal(docTimeText(null), null);
+  assert.equal(docTimeText(BigInt(Date.UTC(2025, 5, 1))), "2025-06-01T00:00:00.000Z");
+});
+
+test(`SQLite search gives every timestamp back as written, newest first in the texts' order, kept as numbers or not (${"driver" in binding ? binding.driver : "no SQLite"})`, { skip }, async () => {
+  const dir = mkdtempSync(join(tmpdir(), "pi-session-doctimes-"));
+  const docs = { name: "docs", version: 1 };
+  const row = (timestamp: string | null, offset: number): DocRow => ({ entryId: null, timestamp, role: "user", part: "text", text: `flaky test ${offset}`, line: offset, offset, length: 5 } as unknown as DocRow);
+  const expected = (stamps: (string | null)[]) =>
+    stamps.map((t, i) => ({ t, i })).sort((a, b) => (a.t === b.t ? a.i - b.i : a.t === null ? 1 : b.t === null ? -1 : a.t < b.t ? 1 : -1)).map(({ t }) => t);
+  try {
+    for (const [what, stamps] of [["all as toISOString writes them", [...PLAIN, null]], ["some not", [...PLAIN, ...ODD, null]]] as const) {
+      const path = join(dir, `${what}.sqlite`);
+      const store = await openSqliteStore(path);
+      try {
+        await store.save(docs, { put: [], remove: [], docs: [{ path: "/s/a", from: 0, rows: stamps.map((t, i) => row(t, i)) }] });
+        const hits = await store.searchDocs!('"flaky"', 0, 100);
+        assert.deepEqual(hits.map((hit) => hit.timestamp), expected([...stamps]), what);
+        // Paged as one page.
+        const paged = [...await store.searchDocs!('"flaky"', 0, 5), ...await store.searchDocs!('"flaky"', 5, 100)];
+        assert.deepEqual(paged, hits, what);
+      } finally {
+        store.close();
+      }
+      const raw = "Bun" in globalThis ? await openBunSqlite(path) : await openNodeSqlite(path);
+      try {
+        const kinds = raw.prepare("SELECT typeof(ts) AS t, count(*) AS n FROM docs GROUP BY 1 ORDER BY 1").all().map((r) => `${r.t} ${r.n}`);
+        assert.deepEqual(kinds, [`integer ${PLAIN.length}`, "null 1", ...(what === "some not" ? [`text ${ODD.length}`] : [])], what);
+      } finally {
+        raw.close();
+      }
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
