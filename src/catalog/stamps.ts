@@ -5,7 +5,11 @@
  * it checked, about 300 bytes per session and twice that in garbage.
  * @module
  */
+import { collectGarbage } from "../io/collect-garbage.ts";
 import type { CatalogStore, SectionKey } from "./store.ts";
+
+/** Stamps between two young collections while a section's stamps go by. */
+const YOUNG_EVERY = 2048;
 
 /** Hears one stored stamp; the path is the store's own string (drop it, or look it up). */
 export type StampVisitor = (path: string, size: number, mtimeMs: number, headerId: string | null) => void;
@@ -63,7 +67,9 @@ export class FileStamps {
   static async from(each: (visit: StampVisitor) => Promise<void> | void, index: ReadonlyMap<string, number>, options: { ids?: boolean; other?: (path: string) => void } = {}): Promise<FileStamps> {
     const stamps = new FileStamps(index.size, options.ids);
     const { found, size, mtimeMs, headerIds } = stamps;
+    let seen = 0;
     await each((path, bytes, mtime, headerId) => {
+      if (++seen % YOUNG_EVERY === 0) collectGarbage(true);
       const k = index.get(path);
       if (k === undefined) return options.other?.(path);
       found[k] = 1;
@@ -71,6 +77,7 @@ export class FileStamps {
       mtimeMs[k] = mtime;
       if (headerIds) headerIds[k] = headerId;
     });
+    collectGarbage();
     return stamps;
   }
 }
