@@ -7,7 +7,8 @@ import type { DigestKind } from "../core/digest/digester.ts";
 import type { FileStat, FileSystem } from "../io/file-system.ts";
 import { mapConcurrent } from "../session/list-sessions.ts";
 import { inDirs } from "./in-dirs.ts";
-import { eachStamp, fileIndex } from "./stamps.ts";
+import { eachStamp, fileIndex, YOUNG_EVERY } from "./stamps.ts";
+import { collectGarbage } from "../io/collect-garbage.ts";
 import type { RefreshCounts, RefreshOptions } from "./refresh-options.ts";
 import { PACED_LOAD, pacer, type RefreshRun, STAT_CONCURRENCY } from "./refresh-run.ts";
 import type { CatalogRecord, CatalogStore } from "./store.ts";
@@ -52,13 +53,17 @@ export async function walkRefresh(host: WalkHost, kinds: readonly AnyKind[], fil
   const mtime = new Float64Array(paths.length);
   /** 0: not a file (gone, unreadable), 1: a file to read, 2: a file whose every section is current. */
   const state = new Uint8Array(paths.length);
+  // Each stat leaves an object and a promise or two behind: collected as they go, and in full after.
+  let statted = 0;
   await mapConcurrent(paths, STAT_CONCURRENCY, async (path, k) => {
+    if (++statted % YOUNG_EVERY === 0) collectGarbage(true);
     const stat = await host.fs.stat(path).catch(() => null);
     if (!stat?.isFile) return;
     size[k] = stat.size;
     mtime[k] = stat.mtimeMs;
     state[k] = 2;
   });
+  collectGarbage();
   const statOf = (k: number): FileStat => ({ size: size[k], mtimeMs: mtime[k], isFile: true, isDirectory: false, mode: 0 });
   const pace = pacer(options);
   const run = host.startRun(kinds, options);
