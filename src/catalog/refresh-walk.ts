@@ -8,7 +8,7 @@ import type { FileStat, FileSystem } from "../io/file-system.ts";
 import { mapConcurrent } from "../session/list-sessions.ts";
 import { inDirs } from "./in-dirs.ts";
 import { eachStamp, fileIndex, YOUNG_EVERY } from "./stamps.ts";
-import { collectGarbage } from "../io/collect-garbage.ts";
+import { collectGarbage, GarbageHint } from "../io/collect-garbage.ts";
 import type { RefreshCounts, RefreshOptions } from "./refresh-options.ts";
 import { PACED_LOAD, pacer, type RefreshRun, STAT_CONCURRENCY } from "./refresh-run.ts";
 import type { CatalogRecord, CatalogStore } from "./store.ts";
@@ -54,9 +54,9 @@ export async function walkRefresh(host: WalkHost, kinds: readonly AnyKind[], fil
   /** 0: not a file (gone, unreadable), 1: a file to read, 2: a file whose every section is current. */
   const state = new Uint8Array(paths.length);
   // Each stat leaves an object and a promise or two behind: collected as they go, and in full after.
-  let statted = 0;
+  const hint = new GarbageHint(YOUNG_EVERY, true);
   await mapConcurrent(paths, STAT_CONCURRENCY, async (path, k) => {
-    if (++statted % YOUNG_EVERY === 0) collectGarbage(true);
+    hint.read(1);
     const stat = await host.fs.stat(path).catch(() => null);
     if (!stat?.isFile) return;
     size[k] = stat.size;

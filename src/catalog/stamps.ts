@@ -5,7 +5,7 @@
  * it checked, about 300 bytes per session and twice that in garbage.
  * @module
  */
-import { collectGarbage } from "../io/collect-garbage.ts";
+import { collectGarbage, GarbageHint } from "../io/collect-garbage.ts";
 import type { CatalogStore, SectionKey } from "./store.ts";
 
 /** Stamps (or stats) between two young collections while a section's stamps (a walk's stats) go by. */
@@ -23,9 +23,9 @@ export async function eachStamp(store: CatalogStore, section: SectionKey, visit:
   if (store.eachStamp) {
     // Each row leaves an object and a path behind: collected as they go, and in full after
     // (Bun let four sections' rows pile up, 10 MB each, over 25,000 sessions).
-    let seen = 0;
+    const hint = new GarbageHint(YOUNG_EVERY, true);
     await store.eachStamp(section, (path, size, mtimeMs, headerId) => {
-      if (++seen % YOUNG_EVERY === 0) collectGarbage(true);
+      hint.read(1);
       visit(path, size, mtimeMs, headerId);
     });
     collectGarbage();
