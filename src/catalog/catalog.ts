@@ -14,8 +14,7 @@ import { type CatalogOptions, CatalogView, type RefreshOptions } from "./refresh
 import { PACED_LOAD, pacer, type RefreshRun, startRun, STAT_CONCURRENCY } from "./refresh-run.ts";
 import { refreshRows, type RowsRefresh } from "./refresh-rows.ts";
 import { walkRefresh } from "./refresh-walk.ts";
-import { eachStamp, FileStamps, fileIndex, type StampVisitor, StoredIds, YOUNG_EVERY } from "./stamps.ts";
-import { collectGarbage, GarbageHint } from "../io/collect-garbage.ts";
+import { eachStamp, FileStamps, fileIndex, PassCollector, type StampVisitor, StoredIds } from "./stamps.ts";
 import type { CatalogRecord, CatalogStore, FolderSnapshot, RecordStamp, SectionChanges } from "./store.ts";
 
 export { inDirs } from "./in-dirs.ts";
@@ -192,15 +191,14 @@ export class Catalog {
     const listed = inDirs(options.listedDirs);
     // A few numbers per file (stamps.ts); a stored file not asked for in the listed dirs would be dropped.
     const index = fileIndex(files);
+    const collector = new PassCollector();
     let dropped = false;
     try {
       const stamps = await FileStamps.load(this.#store, kind, index, { other: (path) => (dropped ||= listed(path)) });
       if (dropped) return false;
-      // One file at a time: the first changed one answers, and no array of thousands of stats is
-      // built; what each stat leaves behind is collected as they go, and in full after.
-      const hint = new GarbageHint(YOUNG_EVERY, true);
+      // One file at a time: the first changed one answers, and no array of thousands of stats is built.
       for (const [path, k] of index) {
-        hint.read(1);
+        collector.item();
         if (!stamps.found[k]) return false;
         const stamp = { size: stamps.size[k], mtimeMs: stamps.mtimeMs[k] };
         if (trust?.(path, stamp)) continue;
@@ -210,7 +208,7 @@ export class Catalog {
     } catch {
       return false;
     }
-    collectGarbage();
+    collector.end();
     await this.#saveListing([kind], options.listing, trust === undefined);
     return true;
   }
@@ -242,9 +240,9 @@ export class Catalog {
     }
     const trust = this.#trust([kind], listing);
     const current = new Uint8Array(index.size);
-    const hint = new GarbageHint(YOUNG_EVERY, true);
+    const collector = new PassCollector();
     await mapConcurrent(listing.files, STAT_CONCURRENCY, async (path) => {
-      hint.read(1);
+      collector.item();
       const k = index.get(path)!;
       if (!stamps.found[k]) return;
       const stamp = { size: stamps.size[k], mtimeMs: stamps.mtimeMs[k] };
@@ -254,7 +252,7 @@ export class Catalog {
       }
       current[k] = 1;
     });
-    collectGarbage();
+    collector.end();
     const ids = new StoredIds(index, current, stamps.headerIds!);
     if (ids.size === listing.files.length && !dropped) await this.#saveListing([kind], listing, trust === undefined);
     return ids;

@@ -7,8 +7,7 @@ import type { DigestKind } from "../core/digest/digester.ts";
 import type { FileStat, FileSystem } from "../io/file-system.ts";
 import { mapConcurrent } from "../session/list-sessions.ts";
 import { inDirs } from "./in-dirs.ts";
-import { eachStamp, fileIndex, YOUNG_EVERY } from "./stamps.ts";
-import { collectGarbage, GarbageHint } from "../io/collect-garbage.ts";
+import { eachStamp, fileIndex, PassCollector } from "./stamps.ts";
 import type { RefreshCounts, RefreshOptions } from "./refresh-options.ts";
 import { PACED_LOAD, pacer, type RefreshRun, STAT_CONCURRENCY } from "./refresh-run.ts";
 import type { CatalogRecord, CatalogStore } from "./store.ts";
@@ -53,17 +52,16 @@ export async function walkRefresh(host: WalkHost, kinds: readonly AnyKind[], fil
   const mtime = new Float64Array(paths.length);
   /** 0: not a file (gone, unreadable), 1: a file to read, 2: a file whose every section is current. */
   const state = new Uint8Array(paths.length);
-  // Each stat leaves an object and a promise or two behind: collected as they go, and in full after.
-  const hint = new GarbageHint(YOUNG_EVERY, true);
+  const collector = new PassCollector();
   await mapConcurrent(paths, STAT_CONCURRENCY, async (path, k) => {
-    hint.read(1);
+    collector.item();
     const stat = await host.fs.stat(path).catch(() => null);
     if (!stat?.isFile) return;
     size[k] = stat.size;
     mtime[k] = stat.mtimeMs;
     state[k] = 2;
   });
-  collectGarbage();
+  collector.end();
   const statOf = (k: number): FileStat => ({ size: size[k], mtimeMs: mtime[k], isFile: true, isDirectory: false, mode: 0 });
   const pace = pacer(options);
   const run = host.startRun(kinds, options);

@@ -5,11 +5,31 @@
  * it checked, about 300 bytes per session and twice that in garbage.
  * @module
  */
-import { collectGarbage, GarbageHint } from "../io/collect-garbage.ts";
+import { collectGarbage } from "../io/collect-garbage.ts";
 import type { CatalogStore, SectionKey } from "./store.ts";
 
 /** Stamps (or stats) between two young collections while a section's stamps (a walk's stats) go by. */
 export const YOUNG_EVERY = 2048;
+
+/**
+ * Collections paced by the rows or stats a pass over every file goes through, each of which
+ * leaves an object and a string or a promise behind (Bun let them pile up: 10 MB for each
+ * section's stamps over 25,000 sessions): a young collection every `YOUNG_EVERY`, and at the
+ * `end` a full one, for a pass at least that long (a short one, as of a single project, is left
+ * to the engine).
+ */
+export class PassCollector {
+  #seen = 0;
+
+  /** Counts one row or stat. */
+  item(): void {
+    if (++this.#seen % YOUNG_EVERY === 0) collectGarbage(true);
+  }
+
+  end(): void {
+    if (this.#seen >= YOUNG_EVERY) collectGarbage();
+  }
+}
 
 /** Hears one stored stamp; the path is the store's own string (drop it, or look it up). */
 export type StampVisitor = (path: string, size: number, mtimeMs: number, headerId: string | null) => void;
@@ -21,14 +41,12 @@ export type StampVisitor = (path: string, size: number, mtimeMs: number, headerI
  */
 export async function eachStamp(store: CatalogStore, section: SectionKey, visit: StampVisitor): Promise<void> {
   if (store.eachStamp) {
-    // Each row leaves an object and a path behind: collected as they go, and in full after
-    // (Bun let four sections' rows pile up, 10 MB each, over 25,000 sessions).
-    const hint = new GarbageHint(YOUNG_EVERY, true);
+    const collector = new PassCollector();
     await store.eachStamp(section, (path, size, mtimeMs, headerId) => {
-      hint.read(1);
+      collector.item();
       visit(path, size, mtimeMs, headerId);
     });
-    collectGarbage();
+    collector.end();
     return;
   }
   if (store.loadHeaderIds) {
