@@ -97,6 +97,8 @@ export async function walkRefresh(host: WalkHost, kinds: readonly AnyKind[], fil
   options.onProgress?.(done, paths.length);
   // Unchanged files: their records only for `onRecords`; one whose record no longer loads is read again.
   let unchanged = 0;
+  // The records handed on are dropped by the caller: collected as they go, and in full after.
+  const handed = new PassCollector();
   for (let at = 0; at < paths.length; at += PACED_LOAD) {
     const some: number[] = [];
     for (let k = at; k < Math.min(at + PACED_LOAD, paths.length); k++) if (state[k] === 2) some.push(k);
@@ -112,9 +114,11 @@ export async function walkRefresh(host: WalkHost, kinds: readonly AnyKind[], fil
         options.onProgress?.(--done, paths.length);
         continue;
       }
+      handed.item();
       options.onRecords(paths[k], found as CatalogRecord[]);
     }
   }
+  handed.end();
   counts.files += unchanged;
   counts.unchanged += unchanged;
   for (let at = 0; at < changed.length; at += PACED_LOAD) {
