@@ -14,7 +14,8 @@ import { type CatalogOptions, CatalogView, type RefreshOptions } from "./refresh
 import { PACED_LOAD, pacer, type RefreshRun, startRun, STAT_CONCURRENCY } from "./refresh-run.ts";
 import { refreshRows, type RowsRefresh } from "./refresh-rows.ts";
 import { walkRefresh } from "./refresh-walk.ts";
-import type { CatalogRecord, CatalogStore, FolderSnapshot, HeaderStamp, RecordStamp, SectionChanges } from "./store.ts";
+import { eachStamp, FileStamps, fileIndex, PassCollector, type StampVisitor, StoredIds } from "./stamps.ts";
+import type { CatalogRecord, CatalogStore, FolderSnapshot, RecordStamp, SectionChanges } from "./store.ts";
 
 /** The full-text section's name (docs-digest.ts). */
 const FULL_TEXT_SECTION = "docs";
@@ -195,30 +196,29 @@ export class Catalog {
   async unchanged(kind: AnyKind, files: readonly string[], options: Pick<RefreshOptions, "listedDirs" | "listing"> = {}): Promise<boolean> {
     if (!this.#store?.loadStamps || this.#loaded.has(kind.name)) return false;
     const trust = this.#trust([kind], options.listing);
-    const asked = new Set<string>();
-    let stamps;
+    const listed = inDirs(options.listedDirs);
+    // A few numbers per file (stamps.ts); a stored file not asked for in the listed dirs would be dropped.
+    const index = fileIndex(files);
+    const collector = new PassCollector();
+    let dropped = false;
     try {
-      stamps = await this.#store.loadStamps(kind);
+      const stamps = await FileStamps.load(this.#store, kind, index, { other: (path) => (dropped ||= listed(path)) });
+      if (dropped) return false;
       // One file at a time: the first changed one answers, and no array of thousands of stats is built.
-      for (const path of files) {
-        const stamp = stamps.get(path);
-        if (!stamp) return false;
-        if (trust?.(path, stamp)) {
-          asked.add(path);
-          continue;
-        }
+      for (const [path, k] of index) {
+        collector.item();
+        if (!stamps.found[k]) return false;
+        const stamp = { size: stamps.size[k], mtimeMs: stamps.mtimeMs[k] };
+        if (trust?.(path, stamp)) continue;
         const stat = await this.fs.stat(path);
         if (!stat?.isFile || stamp.size !== stat.size || stamp.mtimeMs !== stat.mtimeMs) return false;
-        asked.add(path);
       }
     } catch {
       return false;
     }
-    // Every stamp is of a file asked for (the usual case): nothing would be dropped.
-    const listed = inDirs(options.listedDirs);
-    const same = asked.size === stamps.size || ![...stamps.keys()].some((path) => !asked.has(path) && listed(path));
-    if (same) await this.#saveListing([kind], options.listing, trust === undefined);
-    return same;
+    collector.end();
+    await this.#saveListing([kind], options.listing, trust === undefined);
+    return true;
   }
 
   /**
@@ -228,28 +228,41 @@ export class Catalog {
    * every record is current (as `unchanged` tells), the listing (and a full check) is saved.
    * Undefined without a store, or when it cannot be read.
    */
-  async storedHeaderIds(kind: AnyKind, listing: FolderListing, listedDirs: readonly string[]): Promise<Map<string, string | null> | undefined> {
-    if (!this.#store) return undefined;
-    let stamps: Map<string, HeaderStamp>;
+  async storedHeaderIds(kind: AnyKind, listing: FolderListing, listedDirs: readonly string[]): Promise<StoredIds | undefined> {
+    const store = this.#store;
+    if (!store) return undefined;
+    // A few numbers and an id per file (stamps.ts), the stored rows gone through one at a time.
+    const index = fileIndex(listing.files);
+    const listed = inDirs(listedDirs);
+    let dropped = false;
+    const other = (path: string) => (dropped ||= listed(path));
+    let stamps: FileStamps;
     try {
-      stamps = this.#store.loadHeaderIds && !this.#loaded.has(kind.name) ? await this.#store.loadHeaderIds(kind) : await this.#records(kind);
+      const streamed = (store.eachStamp || store.loadHeaderIds) && !this.#loaded.has(kind.name);
+      const each = streamed ? (visit: StampVisitor) => eachStamp(store, kind, visit) : async (visit: StampVisitor) => {
+        for (const [path, record] of await this.#records(kind)) visit(path, record.size, record.mtimeMs, record.headerId);
+      };
+      stamps = await FileStamps.from(each, index, { ids: true, other });
     } catch {
       return undefined;
     }
     const trust = this.#trust([kind], listing);
-    const ids = new Map<string, string | null>();
+    const current = new Uint8Array(index.size);
+    const collector = new PassCollector();
     await mapConcurrent(listing.files, STAT_CONCURRENCY, async (path) => {
-      const stamp = stamps.get(path);
-      if (!stamp) return;
+      collector.item();
+      const k = index.get(path)!;
+      if (!stamps.found[k]) return;
+      const stamp = { size: stamps.size[k], mtimeMs: stamps.mtimeMs[k] };
       if (!trust?.(path, stamp)) {
         const stat = await this.fs.stat(path).catch(() => null);
         if (!stat?.isFile || stat.size !== stamp.size || stat.mtimeMs !== stamp.mtimeMs) return;
       }
-      ids.set(path, stamp.headerId);
+      current[k] = 1;
     });
-    const listed = inDirs(listedDirs);
-    const current = ids.size === listing.files.length && (ids.size === stamps.size || ![...stamps.keys()].some((path) => !ids.has(path) && listed(path)));
-    if (current) await this.#saveListing([kind], listing, trust === undefined);
+    collector.end();
+    const ids = new StoredIds(index, current, stamps.headerIds!);
+    if (ids.size === listing.files.length && !dropped) await this.#saveListing([kind], listing, trust === undefined);
     return ids;
   }
 

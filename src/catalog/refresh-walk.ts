@@ -7,6 +7,7 @@ import type { DigestKind } from "../core/digest/digester.ts";
 import type { FileStat, FileSystem } from "../io/file-system.ts";
 import { mapConcurrent } from "../session/list-sessions.ts";
 import { inDirs } from "./in-dirs.ts";
+import { eachStamp, fileIndex, PassCollector } from "./stamps.ts";
 import type { RefreshCounts, RefreshOptions } from "./refresh-options.ts";
 import { PACED_LOAD, pacer, type RefreshRun, STAT_CONCURRENCY } from "./refresh-run.ts";
 import type { CatalogRecord, CatalogStore } from "./store.ts";
@@ -45,43 +46,50 @@ async function slice(host: WalkHost, kinds: readonly AnyKind[], paths: readonly 
  */
 export async function walkRefresh(host: WalkHost, kinds: readonly AnyKind[], files: readonly string[], options: RefreshOptions): Promise<RefreshCounts> {
   // One index entry and a few numbers per file, in typed arrays: what a walk holds per session.
-  const index = new Map<string, number>();
-  for (const path of files) if (!index.has(path)) index.set(path, index.size);
+  const index = fileIndex(files);
   const paths = index.size === files.length ? files : [...index.keys()];
   const size = new Float64Array(paths.length);
   const mtime = new Float64Array(paths.length);
   /** 0: not a file (gone, unreadable), 1: a file to read, 2: a file whose every section is current. */
   const state = new Uint8Array(paths.length);
+  const collector = new PassCollector();
   await mapConcurrent(paths, STAT_CONCURRENCY, async (path, k) => {
+    collector.item();
     const stat = await host.fs.stat(path).catch(() => null);
     if (!stat?.isFile) return;
     size[k] = stat.size;
     mtime[k] = stat.mtimeMs;
     state[k] = 2;
   });
+  collector.end();
   const statOf = (k: number): FileStat => ({ size: size[k], mtimeMs: mtime[k], isFile: true, isDirectory: false, mode: 0 });
   const pace = pacer(options);
   const run = host.startRun(kinds, options);
   const { counts } = run;
   const listed = inDirs(options.listedDirs);
-  // Same size and mtime in every section: unchanged. Stamps of files gone: removed.
+  // Same size and mtime in every section: unchanged. Stamps of files gone: removed. One
+  // section's stamps at a time, gone through row by row (stamps.ts).
+  const stamped = new Uint8Array(paths.length);
   for (const [i, kind] of kinds.entries()) {
-    let stamps;
+    stamped.fill(0);
+    const gone: string[] = [];
     try {
-      stamps = await host.store.loadStamps(kind);
+      await eachStamp(host.store, kind, (path, bytes, mtimeMs) => {
+        const k = index.get(path);
+        if (k === undefined ? listed(path) : state[k] === 0) gone.push(path);
+        else if (k !== undefined) {
+          stamped[k] = 1;
+          if (bytes !== size[k] || mtimeMs !== mtime[k]) state[k] = 1;
+        }
+      });
     } catch (error) {
       host.warn("load", `The catalog at ${host.store.location} cannot be read (${(error as Error).message}); reading the session files directly`);
-      stamps = new Map();
+      stamped.fill(0);
+      gone.length = 0;
     }
-    for (const [path, stamp] of stamps) {
-      const k = index.get(path);
-      if (k === undefined ? listed(path) : state[k] === 0) run.remove(i, path);
-      else if (k !== undefined && (stamp.size !== size[k] || stamp.mtimeMs !== mtime[k])) state[k] = 1;
-    }
+    for (const path of gone) run.remove(i, path);
     // A file without a record in this section is read.
-    paths.forEach((path, k) => {
-      if (state[k] === 2 && !stamps.has(path)) state[k] = 1;
-    });
+    for (let k = 0; k < paths.length; k++) if (state[k] === 2 && !stamped[k]) state[k] = 1;
   }
   const changed: number[] = [];
   state.forEach((s, k) => s === 1 && changed.push(k));
@@ -89,6 +97,8 @@ export async function walkRefresh(host: WalkHost, kinds: readonly AnyKind[], fil
   options.onProgress?.(done, paths.length);
   // Unchanged files: their records only for `onRecords`; one whose record no longer loads is read again.
   let unchanged = 0;
+  // The records handed on are dropped by the caller: collected as they go, and in full after.
+  const handed = new PassCollector();
   for (let at = 0; at < paths.length; at += PACED_LOAD) {
     const some: number[] = [];
     for (let k = at; k < Math.min(at + PACED_LOAD, paths.length); k++) if (state[k] === 2) some.push(k);
@@ -104,9 +114,11 @@ export async function walkRefresh(host: WalkHost, kinds: readonly AnyKind[], fil
         options.onProgress?.(--done, paths.length);
         continue;
       }
+      handed.item();
       options.onRecords(paths[k], found as CatalogRecord[]);
     }
   }
+  handed.end();
   counts.files += unchanged;
   counts.unchanged += unchanged;
   for (let at = 0; at < changed.length; at += PACED_LOAD) {

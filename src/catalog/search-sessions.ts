@@ -16,6 +16,7 @@ import { inCwd, type SessionFiles, viewSessions } from "./list-cached.ts";
 import type { SearchResult } from "./search-hit.ts";
 import { canIndexSearch, indexSearch } from "./search-index.ts";
 import { scanSearch } from "./search-scan.ts";
+import { eachStamp } from "./stamps.ts";
 import { recordState } from "./store.ts";
 
 /** What to search for, among which sessions, and how many hits to keep. */
@@ -48,8 +49,16 @@ export interface SessionSearch {
 
 /** True when the store's full-text section has records for fewer than half of `files`. */
 async function indexIsCold(catalog: Catalog, files: readonly string[]): Promise<boolean> {
-  const stamps = await catalog.store?.loadStamps?.(docsDigest).catch(() => undefined);
-  return stamps !== undefined && stamps.size < files.length / 2;
+  const store = catalog.store;
+  if (!store?.loadStamps) return false;
+  // Counted row by row: the stamps are not held.
+  let stamps = 0;
+  try {
+    await eachStamp(store, docsDigest, () => stamps++);
+  } catch {
+    return false;
+  }
+  return stamps < files.length / 2;
 }
 
 /** Which headers count: with `cwdFilter`, the sessions of that directory only (the listing's rule). */

@@ -135,6 +135,11 @@ export interface CatalogStore {
   /** Each record's size, mtime and header id, where a store can list them without loading the records. */
   loadHeaderIds?(section: SectionKey): Promise<Map<string, HeaderStamp>>;
   /**
+   * Hands each record's size, mtime and header id to `visit`, one row at a time, where a store
+   * can list them without holding them all (stamps.ts: a walk keeps a few numbers per file).
+   */
+  eachStamp?(section: SectionKey, visit: (path: string, size: number, mtimeMs: number, headerId: string | null) => void): Promise<void>;
+  /**
    * Each record's header facts, where a store keeps them apart from the records: for a reader
    * that puts files in order first (`stats`: parents before forks), then loads their records a
    * slice at a time. Throws `SyntaxError` for a record whose state has the wrong shape.
