@@ -229,7 +229,7 @@ export class SqliteCatalogStore implements CatalogStore {
 
   eachStamp(section: SectionKey, visit: (path: string, size: number, mtimeMs: number, headerId: string | null) => void): Promise<void> {
     // Row by row: the rows of 25,000 records, and a map of them, are never held.
-    const rows = this.#db.prepare("SELECT path, size, mtime, header_id FROM records WHERE section = ? AND version = ?").iterate(section.name, section.version);
+    const rows = this.#db.prepare(`SELECT f.path, r.size, r.mtime, r.header_id FROM ${RECORDS} WHERE r.section = ? AND r.version = ?`).iterate(section.name, section.version);
     for (const row of rows) visit(row.path as string, Number(row.size), Number(row.mtime), typeof row.header_id === "string" ? row.header_id : null);
     return Promise.resolve();
   }
