@@ -8,13 +8,14 @@ import type { DigestKind } from "../core/digest/digester.ts";
 import type { FileStat, FileSystem } from "../io/file-system.ts";
 import { mapConcurrent } from "../session/list-sessions.ts";
 import { type CheckMode, checkKey, type FolderListing, listThroughFolders, quickTrust } from "./folder-check.ts";
+import { type CoverageChange, coveredCurrent, fullCoverage, keepsCoverage } from "./covered-check.ts";
 import { inDirs } from "./in-dirs.ts";
 import { quickStats } from "./quick-stats.ts";
 import { type CatalogOptions, CatalogView, type RefreshOptions } from "./refresh-options.ts";
 import { PACED_LOAD, pacer, type RefreshRun, startRun, STAT_CONCURRENCY } from "./refresh-run.ts";
 import { refreshRows, type RowsRefresh } from "./refresh-rows.ts";
 import { walkRefresh } from "./refresh-walk.ts";
-import type { CatalogRecord, CatalogStore, FolderSnapshot, HeaderStamp, RecordStamp, SectionChanges } from "./store.ts";
+import type { CatalogRecord, CatalogStore, Coverage, FolderSnapshot, HeaderStamp, RecordStamp, SectionChanges } from "./store.ts";
 
 export { inDirs } from "./in-dirs.ts";
 export { type CatalogOptions, CatalogView, type RefreshCounts, type RefreshOptions } from "./refresh-options.ts";
@@ -183,16 +184,40 @@ export class Catalog {
    * True when a refresh of `kind` for `files` would change nothing: every file has a record of
    * the same size and mtime, and none would be dropped from `listedDirs`. Answered without
    * loading the records where the store can list their stamps; else false (refresh instead).
+   * `files` undefined: those of `options.listing`, which then need not be made at all where the
+   * store keeps the section's coverage (covered-check.ts).
    */
-  async unchanged(kind: AnyKind, files: readonly string[], options: Pick<RefreshOptions, "listedDirs" | "listing"> = {}): Promise<boolean> {
-    if (!this.#store?.loadStamps || this.#loaded.has(kind.name)) return false;
-    const trust = this.#trust([kind], options.listing);
+  async unchanged(kind: AnyKind, files: readonly string[] | undefined, options: Pick<RefreshOptions, "listedDirs" | "listing"> = {}): Promise<boolean> {
+    const store = this.#store;
+    if (!store?.loadStamps || this.#loaded.has(kind.name)) return false;
+    const { listing } = options;
+    const trust = this.#trust([kind], listing);
+    let coverage: Coverage | undefined;
+    try {
+      if (listing && keepsCoverage(store)) coverage = await store.loadCoverage(kind);
+    } catch {
+      coverage = undefined;
+    }
+    if (trust && coverage && listing && files === undefined && keepsCoverage(store)) {
+      let found;
+      try {
+        found = await coveredCurrent(this.fs, store, kind, listing, coverage, this.#now());
+      } catch {
+        return false;
+      }
+      if (found === "changed") return false;
+      if (found !== "unknown") {
+        await this.#saveListing([kind], listing, false);
+        await this.#saveCoverage(kind, coverage, found);
+        return true;
+      }
+    }
     const asked = new Set<string>();
     let stamps;
     try {
-      stamps = await this.#store.loadStamps(kind);
+      stamps = await store.loadStamps(kind);
       // One file at a time: the first changed one answers, and no array of thousands of stats is built.
-      for (const path of files) {
+      for (const path of files ?? listing?.files ?? []) {
         const stamp = stamps.get(path);
         if (!stamp) return false;
         if (trust?.(path, stamp)) {
@@ -209,8 +234,22 @@ export class Catalog {
     // Every stamp is of a file asked for (the usual case): nothing would be dropped.
     const listed = inDirs(options.listedDirs);
     const same = asked.size === stamps.size || ![...stamps.keys()].some((path) => !asked.has(path) && listed(path));
-    if (same) await this.#saveListing([kind], options.listing, trust === undefined);
+    if (same) {
+      await this.#saveListing([kind], listing, trust === undefined);
+      // Every file of the listing has its record, and no other record lies under its scope.
+      if (coverage && listing && (files === undefined || files === listing.files)) await this.#saveCoverage(kind, coverage, fullCoverage(listing, coverage));
+    }
     return same;
+  }
+
+  /** Saves a change of `kind`'s coverage (none when another process wrote since it was loaded). */
+  async #saveCoverage(kind: AnyKind, coverage: Coverage, change: CoverageChange): Promise<void> {
+    if (change.put.size === 0 && change.drop.length === 0) return;
+    try {
+      await this.#store?.saveCoverage?.(kind, change.put, change.drop, coverage.token);
+    } catch (error) {
+      this.#saveProblem ??= (error as Error).message;
+    }
   }
 
   /**

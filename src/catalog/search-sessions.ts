@@ -67,7 +67,7 @@ function headerTest(options: SearchSessionsOptions): (header: HeaderFacts) => bo
  */
 async function indexedFiles(catalog: Catalog, scope: SessionFiles, options: SearchSessionsOptions): Promise<(path: string) => boolean> {
   const refresh = options.refresh ?? {};
-  if (options.cwdFilter === undefined && await catalog.unchanged(docsDigest, scope.files, refresh)) {
+  if (options.cwdFilter === undefined && await catalog.unchanged(docsDigest, refresh.listing ? undefined : scope.files, refresh)) {
     if (scope.dirs.length > 0) return inDirs(scope.dirs);
     const files = new Set(scope.files);
     return (path) => files.has(path);
