@@ -212,28 +212,30 @@ export class Catalog {
         return true;
       }
     }
-    const asked = new Set<string>();
+    const asked = files ?? listing?.files ?? [];
     let stamps;
     try {
       stamps = await store.loadStamps(kind);
       // One file at a time: the first changed one answers, and no array of thousands of stats is built.
-      for (const path of files ?? listing?.files ?? []) {
+      for (const path of asked) {
         const stamp = stamps.get(path);
         if (!stamp) return false;
-        if (trust?.(path, stamp)) {
-          asked.add(path);
-          continue;
-        }
+        if (trust?.(path, stamp)) continue;
         const stat = await this.fs.stat(path);
         if (!stat?.isFile || stamp.size !== stat.size || stamp.mtimeMs !== stat.mtimeMs) return false;
-        asked.add(path);
       }
     } catch {
       return false;
     }
-    // Every stamp is of a file asked for (the usual case): nothing would be dropped.
+    // Every stamp is of a file asked for (the usual case: as many stamps as files, a listing's
+    // files being each other's): nothing would be dropped.
     const listed = inDirs(options.listedDirs);
-    const same = asked.size === stamps.size || ![...stamps.keys()].some((path) => !asked.has(path) && listed(path));
+    const unique = files === undefined || files === listing?.files;
+    let same = unique && asked.length === stamps.size;
+    if (!same) {
+      const known = new Set(asked);
+      same = ![...stamps.keys()].some((path) => !known.has(path) && listed(path));
+    }
     if (same) {
       await this.#saveListing([kind], listing, trust === undefined);
       // Every file of the listing has its record, and no other record lies under its scope.

@@ -77,6 +77,13 @@ function stillHolds(stored: FolderRecord | undefined, mtimeMs: number | undefine
   return stored !== undefined && mtimeMs !== undefined && stored.mtimeMs === mtimeMs && stored.listedMs - stored.mtimeMs >= RACY_MS;
 }
 
+/** A stored folder that still holds (`stillHolds`) with the names just listed, in any order. */
+function sameFolder(stored: FolderRecord | undefined, mtimeMs: number, names: readonly string[]): boolean {
+  if (!stillHolds(stored, mtimeMs) || stored.names.length !== names.length) return false;
+  const known = new Set(stored.names);
+  return names.every((name) => known.has(name));
+}
+
 /**
  * The session files of `dir` (`nested`: of each project folder in it, as `<agentDir>/sessions`),
  * each folder listed only when its mtime says it changed (always in `full` mode, or without a
@@ -107,7 +114,8 @@ export async function listThroughFolders(
     const { names, mtimeMs } = await listFolder(fs, folder, keep);
     // A name with a newline cannot be kept in the SQLite store's list: such a folder is listed every time.
     if (mtimeMs !== null && !names.some((n) => n.includes("\n"))) {
-      listed.push({ path: folder, mtimeMs, listedMs: startedMs, names });
+      // Saved again only when it differs from the stored one (a full check lists every folder).
+      if (!sameFolder(snapshot?.folders.get(folder), mtimeMs, names)) listed.push({ path: folder, mtimeMs, listedMs: startedMs, names });
       mtimes.set(folder, mtimeMs);
     }
     return () => names;
