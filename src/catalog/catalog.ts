@@ -288,6 +288,34 @@ export class Catalog {
 
   /** Brings the records of `kinds` up to date for `files` and saves what changed. */
   async refresh(kinds: readonly AnyKind[], files: readonly string[], options: RefreshOptions = {}): Promise<CatalogView> {
+    const covering = await this.#coverageBefore(kinds, files, options);
+    const view = await this.#refresh(kinds, files, options);
+    if (covering && view.counts.unreadable === 0 && this.#saveProblem === undefined) {
+      for (const [i, kind] of kinds.entries()) await this.#saveCoverage(kind, covering[i], fullCoverage(options.listing!, { folders: new Map(), token: covering[i].token }, covering[i]));
+    }
+    return view;
+  }
+
+  /**
+   * The coverage of `kinds` before a refresh that leaves their records exactly the files of its
+   * listing (all of them, with every other record under its dir dropped): after it, every folder
+   * of the listing is covered, though the refresh's own new records dropped the coverage stored.
+   * Undefined for any other refresh, or a store without coverage.
+   */
+  async #coverageBefore(kinds: readonly AnyKind[], files: readonly string[], options: RefreshOptions): Promise<Coverage[] | undefined> {
+    const { listing, listedDirs = [] } = options;
+    const store = this.#store;
+    if (!listing || options.partial || !keepsCoverage(store) || files !== listing.files || !inDirs(listedDirs)(listing.dir + "/-")) return undefined;
+    try {
+      const found = [];
+      for (const kind of kinds) found.push(await store.loadCoverage(kind));
+      return found;
+    } catch {
+      return undefined;
+    }
+  }
+
+  async #refresh(kinds: readonly AnyKind[], files: readonly string[], options: RefreshOptions): Promise<CatalogView> {
     if (options.keep === false && this.#canWalk(kinds)) return new CatalogView(new Map(), await this.#walk(kinds, files, options));
     const keep = options.keep !== false;
     const paths = [...new Set(files)];

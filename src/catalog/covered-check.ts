@@ -40,9 +40,10 @@ export interface CoverageChange {
 /**
  * The coverage that holds once every file of `listing` is found to have a current record of the
  * section and no other record lies under its scope: every folder whose mtime is known, replacing
- * what `coverage` had; covered folders of the scope no longer listed are dropped.
+ * what `coverage` had; covered folders of the scope no longer listed (in `was`, by default
+ * `coverage`) are dropped.
  */
-export function fullCoverage(listing: FolderListing, coverage: Coverage): CoverageChange {
+export function fullCoverage(listing: FolderListing, coverage: Coverage, was: Coverage = coverage): CoverageChange {
   const put = new Map<string, number>();
   for (const folder of listing.folders) {
     const mtime = listing.mtimes.get(folder);
@@ -50,7 +51,7 @@ export function fullCoverage(listing: FolderListing, coverage: Coverage): Covera
   }
   const listed = new Set(listing.folders);
   const belongs = inScope(listing);
-  const drop = [...coverage.folders.keys()].filter((folder) => belongs(folder) && !listed.has(folder));
+  const drop = [...was.folders.keys()].filter((folder) => belongs(folder) && !listed.has(folder));
   return { put, drop };
 }
 

@@ -103,6 +103,7 @@ test(`a quick check with coverage (${driver}) loads no stamp and stats the folde
   tick(RACY_MS);
   assert.equal(await check(), false);
   assert.equal(await check(), true);
+  assert.equal(seen.stampsLoaded, false, "the refresh left every folder covered");
   tick(1000);
   assert.equal(await check(), true);
   assert.equal(seen.stampsLoaded, false);
