@@ -8,7 +8,7 @@ import type { DigestKind } from "../core/digest/digester.ts";
 import type { FileStat, FileSystem } from "../io/file-system.ts";
 import { mapConcurrent } from "../session/list-sessions.ts";
 import { type CheckMode, checkKey, type FolderListing, listThroughFolders, quickTrust } from "./folder-check.ts";
-import { type CoverageChange, coveredCurrent, fullCoverage, keepsCoverage } from "./covered-check.ts";
+import { type CoverageChange, coveredWork, fullCoverage, keepsCoverage } from "./covered-check.ts";
 import { inDirs } from "./in-dirs.ts";
 import { quickStats } from "./quick-stats.ts";
 import { type CatalogOptions, CatalogView, type RefreshOptions } from "./refresh-options.ts";
@@ -198,19 +198,17 @@ export class Catalog {
     } catch {
       coverage = undefined;
     }
-    if (trust && coverage && listing && files === undefined && keepsCoverage(store)) {
-      let found;
+    if (trust && coverage && listing && files === undefined && keepsCoverage(store) && this.#covers(listing, options.listedDirs)) {
+      let work;
       try {
-        found = await coveredCurrent(this.fs, store, kind, listing, coverage, this.#now());
+        work = await coveredWork(this.fs, store, kind, listing, coverage, { now: this.#now(), firstChange: true });
       } catch {
         return false;
       }
-      if (found === "changed") return false;
-      if (found !== "unknown") {
-        await this.#saveListing([kind], listing, false);
-        await this.#saveCoverage(kind, coverage, found);
-        return true;
-      }
+      if (work.changed.length > 0 || work.gone.length > 0) return false;
+      await this.#saveListing([kind], listing, false);
+      await this.#saveCoverage(kind, coverage, fullCoverage(listing, coverage));
+      return true;
     }
     const asked = files ?? listing?.files ?? [];
     let stamps;
@@ -242,6 +240,11 @@ export class Catalog {
       if (coverage && listing && (files === undefined || files === listing.files)) await this.#saveCoverage(kind, coverage, fullCoverage(listing, coverage));
     }
     return same;
+  }
+
+  /** True when `listedDirs` hold the listing's scope: records under it of no listed file are to be dropped. */
+  #covers(listing: FolderListing, listedDirs: readonly string[] = []): boolean {
+    return inDirs(listedDirs)(listing.dir + "/-");
   }
 
   /** Saves a change of `kind`'s coverage (none when another process wrote since it was loaded). */
@@ -305,7 +308,7 @@ export class Catalog {
   async #coverageBefore(kinds: readonly AnyKind[], files: readonly string[], options: RefreshOptions): Promise<Coverage[] | undefined> {
     const { listing, listedDirs = [] } = options;
     const store = this.#store;
-    if (!listing || options.partial || !keepsCoverage(store) || files !== listing.files || !inDirs(listedDirs)(listing.dir + "/-")) return undefined;
+    if (!listing || options.partial || !keepsCoverage(store) || files !== listing.files || !this.#covers(listing, listedDirs)) return undefined;
     try {
       const found = [];
       for (const kind of kinds) found.push(await store.loadCoverage(kind));
@@ -423,8 +426,19 @@ export class Catalog {
       startRun: (k: readonly AnyKind[], o: RefreshOptions) => this.#run(k, o),
       saveListing: (full: boolean) => this.#saveListing([kind], listing, full),
     };
+    const trust = this.#trust([kind], listing);
     try {
-      return await refreshRows(host, kind, listing, dir, this.#trust([kind], listing), options);
+      // By coverage where the store keeps it: the records tell what changed, and no row's stamp is loaded.
+      const coverage = keepsCoverage(store) && store.listRows.flags && listing.dir === dir ? await store.loadCoverage(kind) : undefined;
+      const covered = coverage && trust && keepsCoverage(store) ? await coveredWork(this.fs, store, kind, listing, coverage, { now: this.#now() }) : undefined;
+      const refreshed = await refreshRows(host, kind, listing, dir, trust, options, covered);
+      // Every file read and every record of a file gone dropped: each folder is covered (all of
+      // them put again after a write, which may have dropped the coverage stored).
+      if (covered && refreshed.counts.unreadable === 0 && this.#saveProblem === undefined) {
+        const wrote = covered.changed.length > 0 || covered.gone.length > 0;
+        await this.#saveCoverage(kind, coverage!, fullCoverage(listing, wrote ? { folders: new Map(), token: coverage!.token } : coverage!, coverage));
+      }
+      return refreshed;
     } catch {
       return undefined;
     }

@@ -14,9 +14,9 @@
  * @module
  */
 import { dirName } from "../core/storage/paths.ts";
-import type { FileSystem } from "../io/file-system.ts";
+import type { FileStat, FileSystem } from "../io/file-system.ts";
 import { type FolderListing, HOT_MS } from "./folder-check.ts";
-import type { CatalogStore, Coverage, RecordStamp, SectionKey } from "./store.ts";
+import type { CatalogStore, Coverage, SectionKey } from "./store.ts";
 
 /** A store that keeps coverage, recent stamps and stamps by folder. */
 export type CoverageStore = CatalogStore & Required<Pick<CatalogStore, "loadCoverage" | "saveCoverage" | "loadRecentStamps" | "loadStampsIn">>;
@@ -55,65 +55,83 @@ export function fullCoverage(listing: FolderListing, coverage: Coverage, was: Co
   return { put, drop };
 }
 
-/** True when the file at `path` has `stamp`'s size and mtime. */
-async function current(fs: FileSystem, path: string, stamp: RecordStamp): Promise<boolean> {
-  const stat = await fs.stat(path).catch(() => null);
-  return stat?.isFile === true && stat.size === stamp.size && stat.mtimeMs === stamp.mtimeMs;
+/** What a quick check by coverage found to do: files to read (with their stats), records of files gone. */
+export interface CoveredWork {
+  changed: [string, FileStat][];
+  gone: string[];
+  /** How many files were found current. */
+  unchanged: number;
 }
 
 /**
- * Whether every session file of `listing` has a current record of `section`, and no record
- * under its scope is of a file gone, by the quick check (call it only when the quick check is
- * allowed: see `quickTrust`). Covered folders of unchanged mtime are taken whole, apart from
- * their recent records; the other folders are compared file by file, their older files taken
- * on trust where their folder did not change. Gives what to add to the coverage when current,
- * "changed" when not, and "unknown" when no folder of the scope is covered: only a check of every
- * stamp can then tell that no record lies outside the folders (one directly in a nested scope's
- * dir), so coverage starts from such a check (`fullCoverage`) and no record has been added since.
+ * What it takes to make the records of `section` those of `listing`'s session files, by the
+ * quick check (call it only when the quick check is allowed: see `quickTrust`). Covered folders
+ * of unchanged mtime are taken whole, apart from their recent records; the other folders are
+ * compared file by file, their older files taken on trust where the folder did not change, and
+ * their records not of a listed file are of files gone. Where no folder of the scope is covered,
+ * the stamps compared are all those under its dir, so that no record outside the folders (one
+ * directly in a nested scope's dir) goes unseen: coverage starts from such a check, and holds
+ * while no record is added or removed (the store drops it then). With `firstChange`, stops at
+ * the first change found (and gives it alone).
  */
-export async function coveredCurrent(
+export async function coveredWork(
   fs: FileSystem,
   store: CoverageStore,
   section: SectionKey,
   listing: FolderListing,
   coverage: Coverage,
-  now: number,
-): Promise<CoverageChange | "changed" | "unknown"> {
+  options: { now: number; firstChange?: boolean },
+): Promise<CoveredWork> {
+  const work: CoveredWork = { changed: [], gone: [], unchanged: 0 };
+  const done = () => options.firstChange === true && (work.changed.length > 0 || work.gone.length > 0);
   const belongs = inScope(listing);
-  if (![...coverage.folders.keys()].some(belongs)) return "unknown";
-  const hotSince = now - HOT_MS;
+  const started = [...coverage.folders.keys()].some(belongs);
+  const hotSince = options.now - HOT_MS;
   const covered = new Set<string>();
   const uncovered: string[] = [];
   for (const folder of listing.folders) {
     const mtime = listing.mtimes.get(folder);
-    if (listing.unchanged.has(folder) && mtime !== undefined && coverage.folders.get(folder) === mtime) covered.add(folder);
+    if (started && listing.unchanged.has(folder) && mtime !== undefined && coverage.folders.get(folder) === mtime) covered.add(folder);
     else uncovered.push(folder);
   }
   // Covered folders no longer there: their records (if they had files) are of files gone.
   const listed = new Set(listing.folders);
-  const gone = [...coverage.folders.keys()].filter((folder) => belongs(folder) && !listed.has(folder));
-  if (gone.length > 0 && (await store.loadStampsIn(section, gone)).size > 0) return "changed";
-  // Folders not covered: each file against its stamp, and no stamp without a file.
-  const put = new Map<string, number>();
-  if (uncovered.length > 0) {
-    const stamps = await store.loadStampsIn(section, uncovered);
-    let matched = 0;
+  const vanished = [...coverage.folders.keys()].filter((folder) => belongs(folder) && !listed.has(folder));
+  if (uncovered.length > 0 || vanished.length > 0) {
+    const stamps = await store.loadStampsIn(section, started ? [...uncovered, ...vanished] : [listing.dir]);
     for (const folder of uncovered) {
       const trusted = listing.unchanged.has(folder);
       for (const path of listing.filesIn(folder)) {
         const stamp = stamps.get(path);
-        if (!stamp) return "changed";
-        matched++;
-        if (!(trusted && stamp.mtimeMs < hotSince) && !(await current(fs, path, stamp))) return "changed";
+        stamps.delete(path);
+        if (stamp && trusted && stamp.mtimeMs < hotSince) {
+          work.unchanged++;
+          continue;
+        }
+        const stat = await fs.stat(path).catch(() => null);
+        if (!stat?.isFile) {
+          if (stamp) work.gone.push(path);
+        } else if (!stamp || stat.size !== stamp.size || stat.mtimeMs !== stamp.mtimeMs) work.changed.push([path, stat]);
+        else work.unchanged++;
+        if (done()) return work;
       }
-      const mtime = listing.mtimes.get(folder);
-      if (mtime !== undefined) put.set(folder, mtime);
     }
-    if (matched !== stamps.size) return "changed";
+    // What is left is of no listed file.
+    for (const path of stamps.keys()) work.gone.push(path);
+    if (done()) return work;
   }
-  // Covered folders: only their records modified lately are stat'ed.
+  // Covered folders: their records modified lately are stat'ed, the others taken as they are.
+  let recent = 0;
   for (const [path, stamp] of await store.loadRecentStamps(section, hotSince)) {
-    if (covered.has(dirName(path)) && !(await current(fs, path, stamp))) return "changed";
+    if (!covered.has(dirName(path))) continue;
+    recent++;
+    const stat = await fs.stat(path).catch(() => null);
+    if (!stat?.isFile) work.gone.push(path);
+    else if (stat.size !== stamp.size || stat.mtimeMs !== stamp.mtimeMs) work.changed.push([path, stat]);
+    else recent--;
+    if (done()) return work;
   }
-  return { put, drop: gone };
+  for (const folder of covered) work.unchanged += listing.countIn(folder);
+  work.unchanged -= recent;
+  return work;
 }

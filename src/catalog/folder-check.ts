@@ -41,6 +41,8 @@ export interface FolderListing {
   folders: string[];
   /** The session files directly in `folder` (one of `folders`), newest name first. */
   filesIn(folder: string): string[];
+  /** How many session files are directly in `folder` (without making their paths). */
+  countIn(folder: string): number;
   /** The mtime each folder had when its names were listed (absent: a folder whose names are not kept). */
   mtimes: ReadonlyMap<string, number>;
   /** Folders whose names came from the catalog: their files may be taken on trust. */
@@ -149,6 +151,7 @@ export async function listThroughFolders(
     },
     folders,
     filesIn,
+    countIn: (folder) => namesOf.get(folder)?.().length ?? 0,
     mtimes,
     unchanged,
     listed,

@@ -15,6 +15,7 @@ import { type CheckMode, RACY_MS } from "../../src/catalog/folder-check.ts";
 import { openSqliteStore } from "../../src/catalog/sqlite/open-sqlite.ts";
 import type { SqliteCatalogStore } from "../../src/catalog/sqlite/sqlite-store.ts";
 import { docsDigest } from "../../src/core/digest/docs-digest.ts";
+import { listingDigest } from "../../src/core/digest/listing-digest.ts";
 import type { FileStat, FileSystem } from "../../src/io/file-system.ts";
 import { MemoryFileSystem } from "../../src/io/memory.ts";
 import { sessionText, sqliteBinding, utf8 } from "./_helpers.ts";
@@ -65,10 +66,19 @@ async function setup(t: { after(fn: () => void): void }) {
     rmSync(work, { recursive: true, force: true });
   });
   let stampsLoaded = 0;
+  const rows = store.listRows;
+  const spiedRows = new Proxy(rows, {
+    get(target, key) {
+      const value = Reflect.get(target, key);
+      if (key === "stamps") return (...args: Parameters<typeof target.stamps>) => (stampsLoaded++, target.stamps(...args));
+      return typeof value === "function" ? value.bind(target) : value;
+    },
+  });
   const spied = new Proxy(store, {
     get(target, key) {
       const value = Reflect.get(target, key);
       if (key === "loadStamps") return (...args: Parameters<typeof target.loadStamps>) => (stampsLoaded++, target.loadStamps(...args));
+      if (key === "listRows") return spiedRows;
       return typeof value === "function" ? value.bind(target) : value;
     },
   }) as SqliteCatalogStore;
@@ -85,8 +95,20 @@ async function setup(t: { after(fn: () => void): void }) {
     if (!current) await catalog.refresh([docsDigest], listing.files, options);
     return current;
   };
+  /** What `list --all` shows after a refresh of the listing rows in `mode`: message counts by file name. */
+  const list = async (mode: CheckMode = "auto"): Promise<Record<string, number>> => {
+    stats.length = 0;
+    stampsLoaded = 0;
+    const catalog = new Catalog(fs, { store: spied, check: mode, now: () => clock });
+    const listing = await catalog.listFiles(SESSIONS, true);
+    assert.ok(await catalog.refreshRows(listingDigest, listing, SESSIONS));
+    seen.stats = [...stats];
+    seen.stampsLoaded = stampsLoaded > 0;
+    const shown = [...rows.ordered(listingDigest.version, listing.folders, "modified", true)].map((row) => [row.path.slice(SESSIONS.length + 1), row.messages]);
+    return Object.fromEntries(shown.sort());
+  };
   const pin = async (dir: string) => pinned.set(dir, (await memory.stat(dir))!.mtimeMs);
-  return { fs: memory, store, check, seen, pin, tick: (ms: number) => (clock += ms) };
+  return { fs: memory, store, check, list, seen, pin, tick: (ms: number) => (clock += ms) };
 }
 
 test(`a quick check with coverage (${driver}) loads no stamp and stats the folders only, then the recent files`, { skip: noSqlite }, async (t) => {
@@ -188,4 +210,42 @@ test(`SqliteCatalogStore.saveCoverage() (${driver}) saves nothing once another p
     other.close();
     rmSync(work, { recursive: true, force: true });
   }
+});
+
+test(`the listing rows (${driver}) refreshed by a quick check with coverage: no stamp loaded, and what the quick check promises seen`, { skip: noSqlite }, async (t) => {
+  const { fs, list, seen, pin, tick } = await setup(t);
+  const all = { "--work-p--/a.jsonl": 4, "--work-p--/b.jsonl": 2, "--work-q--/c.jsonl": 2 };
+  assert.deepEqual(await list(), all);
+  assert.deepEqual(await list("full"), all);
+  tick(1000);
+  // The first quick check compares the records (and covers every folder), the next ones need no stamp.
+  assert.deepEqual(await list(), all);
+  tick(1000);
+  assert.deepEqual(await list(), all);
+  assert.equal(seen.stampsLoaded, false);
+  assert.deepEqual(seen.stats.sort(), [SESSIONS, `${SESSIONS}/--work-p--`, `${SESSIONS}/--work-q--`]);
+  // A new session, then an append to it (its folder unchanged: it is recent).
+  tick(RACY_MS);
+  await fs.writeAtomic(`${P}/d.jsonl`, utf8(sessionText("d", 1)));
+  tick(RACY_MS);
+  assert.deepEqual(await list(), { ...all, "--work-p--/d.jsonl": 2 });
+  await fs.append(`${P}/d.jsonl`, utf8(sessionText("d", 1, { from: 1 })));
+  tick(1000);
+  assert.deepEqual(await list(), { ...all, "--work-p--/d.jsonl": 4 });
+  assert.equal(seen.stampsLoaded, false);
+  // A removed session.
+  tick(RACY_MS);
+  await fs.remove(`${P}/b.jsonl`);
+  tick(RACY_MS);
+  const left = { "--work-p--/a.jsonl": 4, "--work-p--/d.jsonl": 4, "--work-q--/c.jsonl": 2 };
+  assert.deepEqual(await list(), left);
+  assert.equal(seen.stampsLoaded, false);
+  // A new file whose folder's mtime is put back, and an append to an older session: a full check sees them.
+  tick(1000);
+  await pin(P);
+  await fs.writeAtomic(`${P}/late.jsonl`, utf8(sessionText("late", 1)));
+  await fs.append(`${Q}/c.jsonl`, utf8(sessionText("c", 1, { from: 1 })));
+  tick(1000);
+  assert.deepEqual(await list(), left);
+  assert.deepEqual(await list("full"), { ...left, "--work-p--/late.jsonl": 2, "--work-q--/c.jsonl": 4 });
 });
