@@ -46,10 +46,27 @@ export interface SessionSearch {
   indexCold?: boolean;
 }
 
-/** True when the store's full-text section has records for fewer than half of `files`. */
-async function indexIsCold(catalog: Catalog, files: readonly string[]): Promise<boolean> {
+/**
+ * True when the store's full-text section has records for fewer than half of the scope's files.
+ * Where the section covers folders of the scope's listing (covered-check.ts), each of their files
+ * has a record: when they are half the files, no stamp is loaded to count.
+ */
+async function indexIsCold(catalog: Catalog, scope: SessionFiles): Promise<boolean> {
+  const { listing } = scope;
+  const covered = listing && await catalog.store?.loadCoverage?.(docsDigest).catch(() => undefined);
+  if (listing && covered) {
+    let all = 0;
+    let recorded = 0;
+    for (const folder of listing.folders) {
+      const count = listing.countIn(folder);
+      all += count;
+      const mtime = listing.mtimes.get(folder);
+      if (mtime !== undefined && covered.folders.get(folder) === mtime) recorded += count;
+    }
+    if (recorded >= all / 2) return false;
+  }
   const stamps = await catalog.store?.loadStamps?.(docsDigest).catch(() => undefined);
-  return stamps !== undefined && stamps.size < files.length / 2;
+  return stamps !== undefined && stamps.size < scope.files.length / 2;
 }
 
 /** Which headers count: with `cwdFilter`, the sessions of that directory only (the listing's rule). */
@@ -96,7 +113,7 @@ export async function searchSessions(catalog: Catalog, scope: SessionFiles, quer
   let result: SearchResult | null = null;
   let indexCold = false;
   if (canIndexSearch(catalog.store, query)) {
-    indexCold = Boolean(options.scanWhenCold) && await indexIsCold(catalog, scope.files);
+    indexCold = Boolean(options.scanWhenCold) && await indexIsCold(catalog, scope);
     if (!indexCold) result = await indexSearch(catalog.fs, catalog.store, await indexedFiles(catalog, scope, options), query, { limit, filter });
   }
   result ??= await scanSearch(catalog.fs, scope.files, query, { limit, filter, accept: headerTest(options), onProgress: refresh?.onProgress, onBadHeader: options.onBadHeader });

@@ -16,6 +16,9 @@ import { openSqliteStore } from "../../src/catalog/sqlite/open-sqlite.ts";
 import type { SqliteCatalogStore } from "../../src/catalog/sqlite/sqlite-store.ts";
 import { docsDigest } from "../../src/core/digest/docs-digest.ts";
 import { listingDigest } from "../../src/core/digest/listing-digest.ts";
+import { searchSessions } from "../../src/catalog/search-sessions.ts";
+import { docFilter } from "../../src/core/search/doc-filter.ts";
+import { parseSearchQuery } from "../../src/core/search/query.ts";
 import type { FileStat, FileSystem } from "../../src/io/file-system.ts";
 import { MemoryFileSystem } from "../../src/io/memory.ts";
 import { sessionText, sqliteBinding, utf8 } from "./_helpers.ts";
@@ -108,7 +111,21 @@ async function setup(t: { after(fn: () => void): void }) {
     return Object.fromEntries(shown.sort());
   };
   const pin = async (dir: string) => pinned.set(dir, (await memory.stat(dir))!.mtimeMs);
-  return { fs: memory, store, check, list, seen, pin, tick: (ms: number) => (clock += ms) };
+  /** A search on a terminal (which scans rather than build a cold index): whether it found the index cold. */
+  const search = async (): Promise<boolean> => {
+    stampsLoaded = 0;
+    const catalog = new Catalog(fs, { store: spied, now: () => clock });
+    const listing = await catalog.listFiles(SESSIONS, true);
+    const scope = { get files() {
+      return listing.files;
+    }, dirs: [SESSIONS], listing };
+    const options = { limit: 5, filter: docFilter({}), scanWhenCold: true, refresh: { listing, listedDirs: [SESSIONS] } };
+    const found = await searchSessions(catalog, scope, parseSearchQuery("question"), options);
+    assert.ok(found.result.hits.length > 0);
+    seen.stampsLoaded = stampsLoaded > 0;
+    return found.indexCold === true;
+  };
+  return { fs: memory, store, check, list, search, seen, pin, tick: (ms: number) => (clock += ms) };
 }
 
 test(`a quick check with coverage (${driver}) loads no stamp and stats the folders only, then the recent files`, { skip: noSqlite }, async (t) => {
@@ -248,4 +265,14 @@ test(`the listing rows (${driver}) refreshed by a quick check with coverage: no 
   tick(1000);
   assert.deepEqual(await list(), left);
   assert.deepEqual(await list("full"), { ...left, "--work-p--/late.jsonl": 2, "--work-q--/c.jsonl": 4 });
+});
+
+test(`a search on a terminal (${driver}) tells a warm index by its coverage, without loading stamps`, { skip: noSqlite }, async (t) => {
+  const { search, check, seen, tick } = await setup(t);
+  assert.equal(await search(), true, "nothing indexed yet: the files are scanned");
+  await check();
+  assert.equal(await check("full"), true);
+  tick(1000);
+  assert.equal(await search(), false);
+  assert.equal(seen.stampsLoaded, false);
 });
