@@ -293,8 +293,13 @@ export class Catalog {
   async refresh(kinds: readonly AnyKind[], files: readonly string[], options: RefreshOptions = {}): Promise<CatalogView> {
     const covering = await this.#coverageBefore(kinds, files, options);
     const view = await this.#refresh(kinds, files, options);
-    if (covering && view.counts.unreadable === 0 && this.#saveProblem === undefined) {
-      for (const [i, kind] of kinds.entries()) await this.#saveCoverage(kind, covering[i], fullCoverage(options.listing!, { folders: new Map(), token: covering[i].token }, covering[i]));
+    const { counts } = view;
+    if (covering && counts.unreadable === 0 && this.#saveProblem === undefined) {
+      // After a write every folder is put again (a new record or a removal dropped the coverage); else what differs.
+      const wrote = counts.read + counts.appended + counts.touched + counts.removed > 0;
+      for (const [i, kind] of kinds.entries()) {
+        await this.#saveCoverage(kind, covering[i], fullCoverage(options.listing!, wrote ? { folders: new Map(), token: covering[i].token } : covering[i], covering[i]));
+      }
     }
     return view;
   }
