@@ -201,7 +201,7 @@ export class Catalog {
     if (trust && coverage && listing && files === undefined && keepsCoverage(store) && this.#covers(listing, options.listedDirs)) {
       let work;
       try {
-        work = await coveredWork(this.fs, store, kind, listing, coverage, { now: this.#now(), firstChange: true });
+        work = await coveredWork(this.fs, store, kind, listing, coverage, { quick: true, now: this.#now(), firstChange: true });
       } catch {
         return false;
       }
@@ -435,7 +435,8 @@ export class Catalog {
     try {
       // By coverage where the store keeps it: the records tell what changed, and no row's stamp is loaded.
       const coverage = keepsCoverage(store) && store.listRows.flags && listing.dir === dir ? await store.loadCoverage(kind) : undefined;
-      const covered = coverage && trust && keepsCoverage(store) ? await coveredWork(this.fs, store, kind, listing, coverage, { now: this.#now() }) : undefined;
+      // A full check too: from the records, every file stat'ed (and each folder covered after it).
+      const covered = coverage && keepsCoverage(store) ? await coveredWork(this.fs, store, kind, listing, coverage, { quick: trust !== undefined, now: this.#now() }) : undefined;
       const refreshed = await refreshRows(host, kind, listing, dir, trust, options, covered);
       // Every file read and every record of a file gone dropped: each folder is covered (all of
       // them put again after a write, which may have dropped the coverage stored).

@@ -64,15 +64,15 @@ export interface CoveredWork {
 }
 
 /**
- * What it takes to make the records of `section` those of `listing`'s session files, by the
- * quick check (call it only when the quick check is allowed: see `quickTrust`). Covered folders
- * of unchanged mtime are taken whole, apart from their recent records; the other folders are
- * compared file by file, their older files taken on trust where the folder did not change, and
- * their records not of a listed file are of files gone. Where no folder of the scope is covered,
- * the stamps compared are all those under its dir, so that no record outside the folders (one
- * directly in a nested scope's dir) goes unseen: coverage starts from such a check, and holds
- * while no record is added or removed (the store drops it then). With `firstChange`, stops at
- * the first change found (and gives it alone).
+ * What it takes to make the records of `section` those of `listing`'s session files: by the
+ * quick check with `quick` (allowed: see `quickTrust`), else by a full one (every file stat'ed).
+ * In a quick check, covered folders of unchanged mtime are taken whole, apart from their recent
+ * records; the other folders are compared file by file, their older files taken on trust where
+ * the folder did not change, and their records not of a listed file are of files gone. Where no
+ * folder is taken whole, the stamps compared are all those under the scope's dir, so that no
+ * record outside the folders (one directly in a nested scope's dir) goes unseen: coverage starts
+ * from such a check, and holds while no record is added or removed (the store drops it then).
+ * With `firstChange`, stops at the first change found (and gives it alone).
  */
 export async function coveredWork(
   fs: FileSystem,
@@ -80,7 +80,7 @@ export async function coveredWork(
   section: SectionKey,
   listing: FolderListing,
   coverage: Coverage,
-  options: { now: number; firstChange?: boolean },
+  options: { quick: boolean; now: number; firstChange?: boolean },
 ): Promise<CoveredWork> {
   const work: CoveredWork = { changed: [], gone: [], unchanged: 0 };
   const done = () => options.firstChange === true && (work.changed.length > 0 || work.gone.length > 0);
@@ -91,16 +91,16 @@ export async function coveredWork(
   const uncovered: string[] = [];
   for (const folder of listing.folders) {
     const mtime = listing.mtimes.get(folder);
-    if (started && listing.unchanged.has(folder) && mtime !== undefined && coverage.folders.get(folder) === mtime) covered.add(folder);
+    if (options.quick && started && listing.unchanged.has(folder) && mtime !== undefined && coverage.folders.get(folder) === mtime) covered.add(folder);
     else uncovered.push(folder);
   }
   // Covered folders no longer there: their records (if they had files) are of files gone.
   const listed = new Set(listing.folders);
   const vanished = [...coverage.folders.keys()].filter((folder) => belongs(folder) && !listed.has(folder));
   if (uncovered.length > 0 || vanished.length > 0) {
-    const stamps = await store.loadStampsIn(section, started ? [...uncovered, ...vanished] : [listing.dir]);
+    const stamps = await store.loadStampsIn(section, covered.size > 0 ? [...uncovered, ...vanished] : [listing.dir]);
     for (const folder of uncovered) {
-      const trusted = listing.unchanged.has(folder);
+      const trusted = options.quick && listing.unchanged.has(folder);
       for (const path of listing.filesIn(folder)) {
         const stamp = stamps.get(path);
         stamps.delete(path);

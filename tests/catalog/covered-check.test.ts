@@ -11,7 +11,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Catalog } from "../../src/catalog/catalog.ts";
-import { type CheckMode, RACY_MS } from "../../src/catalog/folder-check.ts";
+import { type CheckMode, FULL_CHECK_EVERY_MS, RACY_MS } from "../../src/catalog/folder-check.ts";
 import { openSqliteStore } from "../../src/catalog/sqlite/open-sqlite.ts";
 import type { SqliteCatalogStore } from "../../src/catalog/sqlite/sqlite-store.ts";
 import { docsDigest } from "../../src/core/digest/docs-digest.ts";
@@ -275,4 +275,19 @@ test(`a search on a terminal (${driver}) tells a warm index by its coverage, wit
   tick(1000);
   assert.equal(await search(), false);
   assert.equal(seen.stampsLoaded, false);
+});
+
+test(`the listing rows (${driver}) a minute after the last full check are checked in full, coverage or not`, { skip: noSqlite }, async (t) => {
+  const { fs, list, tick } = await setup(t);
+  await list();
+  await list("full");
+  tick(1000);
+  const all = { "--work-p--/a.jsonl": 4, "--work-p--/b.jsonl": 2, "--work-q--/c.jsonl": 2 };
+  assert.deepEqual(await list(), all);
+  // An append to an older session: its folder keeps its mtime, and the folder stays covered.
+  await fs.append(`${Q}/c.jsonl`, utf8(sessionText("c", 1, { from: 1 })));
+  tick(1000);
+  assert.deepEqual(await list(), all);
+  tick(FULL_CHECK_EVERY_MS);
+  assert.deepEqual(await list(), { ...all, "--work-q--/c.jsonl": 4 });
 });
