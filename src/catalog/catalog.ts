@@ -8,6 +8,7 @@ import type { DigestKind } from "../core/digest/digester.ts";
 import type { FileStat, FileSystem } from "../io/file-system.ts";
 import { mapConcurrent } from "../session/list-sessions.ts";
 import { type CheckMode, checkKey, type FolderListing, listThroughFolders, quickTrust } from "./folder-check.ts";
+import { type CoverageChange, coveredWork, fullCoverage, keepsCoverage } from "./covered-check.ts";
 import { inDirs } from "./in-dirs.ts";
 import { quickStats } from "./quick-stats.ts";
 import { type CatalogOptions, CatalogView, type RefreshOptions } from "./refresh-options.ts";
@@ -15,7 +16,7 @@ import { PACED_LOAD, pacer, type RefreshRun, startRun, STAT_CONCURRENCY } from "
 import { refreshRows, type RowsRefresh } from "./refresh-rows.ts";
 import { walkRefresh } from "./refresh-walk.ts";
 import { eachStamp, FileStamps, fileIndex, PassCollector, type StampVisitor, StoredIds } from "./stamps.ts";
-import type { CatalogRecord, CatalogStore, FolderSnapshot, RecordStamp, SectionChanges } from "./store.ts";
+import type { CatalogRecord, CatalogStore, Coverage, FolderSnapshot, HeaderStamp, RecordStamp, SectionChanges } from "./store.ts";
 
 /** The full-text section's name (docs-digest.ts). */
 const FULL_TEXT_SECTION = "docs";
@@ -192,17 +193,39 @@ export class Catalog {
    * True when a refresh of `kind` for `files` would change nothing: every file has a record of
    * the same size and mtime, and none would be dropped from `listedDirs`. Answered without
    * loading the records where the store can list their stamps; else false (refresh instead).
+   * `files` undefined: those of `options.listing`, which then need not be made at all where the
+   * store keeps the section's coverage (covered-check.ts).
    */
-  async unchanged(kind: AnyKind, files: readonly string[], options: Pick<RefreshOptions, "listedDirs" | "listing"> = {}): Promise<boolean> {
-    if (!this.#store?.loadStamps || this.#loaded.has(kind.name)) return false;
-    const trust = this.#trust([kind], options.listing);
+  async unchanged(kind: AnyKind, files: readonly string[] | undefined, options: Pick<RefreshOptions, "listedDirs" | "listing"> = {}): Promise<boolean> {
+    const store = this.#store;
+    if (!store?.loadStamps || this.#loaded.has(kind.name)) return false;
+    const { listing } = options;
+    const trust = this.#trust([kind], listing);
+    let coverage: Coverage | undefined;
+    try {
+      if (listing && keepsCoverage(store)) coverage = await store.loadCoverage(kind);
+    } catch {
+      coverage = undefined;
+    }
+    if (trust && coverage && listing && files === undefined && keepsCoverage(store) && this.#covers(listing, options.listedDirs)) {
+      let work;
+      try {
+        work = await coveredWork(this.fs, store, kind, listing, coverage, { quick: true, now: this.#now(), firstChange: true });
+      } catch {
+        return false;
+      }
+      if (work.changed.length > 0 || work.gone.length > 0) return false;
+      await this.#saveListing([kind], listing, false);
+      await this.#saveCoverage(kind, coverage, fullCoverage(listing, coverage));
+      return true;
+    }
     const listed = inDirs(options.listedDirs);
     // A few numbers per file (stamps.ts); a stored file not asked for in the listed dirs would be dropped.
-    const index = fileIndex(files);
+    const index = fileIndex(files ?? listing?.files ?? []);
     const collector = new PassCollector();
     let dropped = false;
     try {
-      const stamps = await FileStamps.load(this.#store, kind, index, { other: (path) => (dropped ||= listed(path)) });
+      const stamps = await FileStamps.load(store, kind, index, { other: (path) => (dropped ||= listed(path)) });
       if (dropped) return false;
       // One file at a time: the first changed one answers, and no array of thousands of stats is built.
       for (const [path, k] of index) {
@@ -217,8 +240,25 @@ export class Catalog {
       return false;
     }
     collector.end();
-    await this.#saveListing([kind], options.listing, trust === undefined);
+    await this.#saveListing([kind], listing, trust === undefined);
+    // Every file of the listing has its record, and no other record lies under its scope.
+    if (coverage && listing && (files === undefined || files === listing.files)) await this.#saveCoverage(kind, coverage, fullCoverage(listing, coverage));
     return true;
+  }
+
+  /** True when `listedDirs` hold the listing's scope: records under it of no listed file are to be dropped. */
+  #covers(listing: FolderListing, listedDirs: readonly string[] = []): boolean {
+    return inDirs(listedDirs)(listing.dir + "/-");
+  }
+
+  /** Saves a change of `kind`'s coverage (none when another process wrote since it was loaded). */
+  async #saveCoverage(kind: AnyKind, coverage: Coverage, change: CoverageChange): Promise<void> {
+    if (change.put.size === 0 && change.drop.length === 0) return;
+    try {
+      await this.#store?.saveCoverage?.(kind, change.put, change.drop, coverage.token);
+    } catch (error) {
+      this.#saveProblem ??= (error as Error).message;
+    }
   }
 
   /**
@@ -268,6 +308,39 @@ export class Catalog {
 
   /** Brings the records of `kinds` up to date for `files` and saves what changed. */
   async refresh(kinds: readonly AnyKind[], files: readonly string[], options: RefreshOptions = {}): Promise<CatalogView> {
+    const covering = await this.#coverageBefore(kinds, files, options);
+    const view = await this.#refresh(kinds, files, options);
+    const { counts } = view;
+    if (covering && counts.unreadable === 0 && this.#saveProblem === undefined) {
+      // After a write every folder is put again (a new record or a removal dropped the coverage); else what differs.
+      const wrote = counts.read + counts.appended + counts.touched + counts.removed > 0;
+      for (const [i, kind] of kinds.entries()) {
+        await this.#saveCoverage(kind, covering[i], fullCoverage(options.listing!, wrote ? { folders: new Map(), token: covering[i].token } : covering[i], covering[i]));
+      }
+    }
+    return view;
+  }
+
+  /**
+   * The coverage of `kinds` before a refresh that leaves their records exactly the files of its
+   * listing (all of them, with every other record under its dir dropped): after it, every folder
+   * of the listing is covered, though the refresh's own new records dropped the coverage stored.
+   * Undefined for any other refresh, or a store without coverage.
+   */
+  async #coverageBefore(kinds: readonly AnyKind[], files: readonly string[], options: RefreshOptions): Promise<Coverage[] | undefined> {
+    const { listing, listedDirs = [] } = options;
+    const store = this.#store;
+    if (!listing || options.partial || !keepsCoverage(store) || files !== listing.files || !this.#covers(listing, listedDirs)) return undefined;
+    try {
+      const found = [];
+      for (const kind of kinds) found.push(await store.loadCoverage(kind));
+      return found;
+    } catch {
+      return undefined;
+    }
+  }
+
+  async #refresh(kinds: readonly AnyKind[], files: readonly string[], options: RefreshOptions): Promise<CatalogView> {
     if (options.keep === false && this.#canWalk(kinds)) return new CatalogView(new Map(), await this.#walk(kinds, files, options));
     const keep = options.keep !== false;
     const paths = [...new Set(files)];
@@ -375,8 +448,20 @@ export class Catalog {
       startRun: (k: readonly AnyKind[], o: RefreshOptions) => this.#run(k, o),
       saveListing: (full: boolean) => this.#saveListing([kind], listing, full),
     };
+    const trust = this.#trust([kind], listing);
     try {
-      return await refreshRows(host, kind, listing, dir, this.#trust([kind], listing), options);
+      // By coverage where the store keeps it: the records tell what changed, and no row's stamp is loaded.
+      const coverage = keepsCoverage(store) && store.listRows.flags && listing.dir === dir ? await store.loadCoverage(kind) : undefined;
+      // A full check too: from the records, every file stat'ed (and each folder covered after it).
+      const covered = coverage && keepsCoverage(store) ? await coveredWork(this.fs, store, kind, listing, coverage, { quick: trust !== undefined, now: this.#now() }) : undefined;
+      const refreshed = await refreshRows(host, kind, listing, dir, trust, options, covered);
+      // Every file read and every record of a file gone dropped: each folder is covered (all of
+      // them put again after a write, which may have dropped the coverage stored).
+      if (covered && refreshed.counts.unreadable === 0 && this.#saveProblem === undefined) {
+        const wrote = covered.changed.length > 0 || covered.gone.length > 0;
+        await this.#saveCoverage(kind, coverage!, fullCoverage(listing, wrote ? { folders: new Map(), token: coverage!.token } : coverage!, coverage));
+      }
+      return refreshed;
     } catch {
       return undefined;
     }

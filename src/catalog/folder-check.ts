@@ -32,9 +32,19 @@ export const RACY_MS = 2_000;
 
 /** The session files of a scope as listed through the folder snapshot, and what to save after. */
 export interface FolderListing {
-  files: string[];
+  /** The scope's directory, and whether its files are in its folders (`nested`) or in it. */
+  dir: string;
+  nested: boolean;
+  /** Every session file, folder by folder (made on first use: a quick check may need none). */
+  readonly files: string[];
   /** The folders the files are directly in, in the files' order: the project folders (nested), or the dir. */
   folders: string[];
+  /** The session files directly in `folder` (one of `folders`), newest name first. */
+  filesIn(folder: string): string[];
+  /** How many session files are directly in `folder` (without making their paths). */
+  countIn(folder: string): number;
+  /** The mtime each folder had when its names were listed (absent: a folder whose names are not kept). */
+  mtimes: ReadonlyMap<string, number>;
   /** Folders whose names came from the catalog: their files may be taken on trust. */
   unchanged: ReadonlySet<string>;
   /** Folders listed this time (to save), and folders gone (to drop). */
@@ -69,6 +79,13 @@ function stillHolds(stored: FolderRecord | undefined, mtimeMs: number | undefine
   return stored !== undefined && mtimeMs !== undefined && stored.mtimeMs === mtimeMs && stored.listedMs - stored.mtimeMs >= RACY_MS;
 }
 
+/** A stored folder that still holds (`stillHolds`) with the names just listed, in any order. */
+function sameFolder(stored: FolderRecord | undefined, mtimeMs: number, names: readonly string[]): boolean {
+  if (!stillHolds(stored, mtimeMs) || stored.names.length !== names.length) return false;
+  const known = new Set(stored.names);
+  return names.every((name) => known.has(name));
+}
+
 /**
  * The session files of `dir` (`nested`: of each project folder in it, as `<agentDir>/sessions`),
  * each folder listed only when its mtime says it changed (always in `full` mode, or without a
@@ -84,40 +101,64 @@ export async function listThroughFolders(
   const trusting = snapshot !== null && options.mode === "auto";
   const listed: FolderRecord[] = [];
   const unchanged = new Set<string>();
-  const take = async (folder: string, keep: "files" | "dirs"): Promise<string[]> => {
+  const mtimes = new Map<string, number>();
+  /** The names in `folder` (those of a stored folder are split on first use). */
+  const take = async (folder: string, keep: "files" | "dirs"): Promise<() => string[]> => {
     const stored = trusting ? snapshot.folders.get(folder) : undefined;
     if (stored) {
       const mtimeMs = (await fs.stat(folder).catch(() => null))?.mtimeMs;
       if (stillHolds(stored, mtimeMs)) {
         unchanged.add(folder);
-        return stored.names;
+        mtimes.set(folder, stored.mtimeMs);
+        return () => stored.names;
       }
     }
     const { names, mtimeMs } = await listFolder(fs, folder, keep);
     // A name with a newline cannot be kept in the SQLite store's list: such a folder is listed every time.
-    if (mtimeMs !== null && !names.some((n) => n.includes("\n"))) listed.push({ path: folder, mtimeMs, listedMs: startedMs, names });
-    return names;
+    if (mtimeMs !== null && !names.some((n) => n.includes("\n"))) {
+      // Saved again only when it differs from the stored one (a full check lists every folder).
+      if (!sameFolder(snapshot?.folders.get(folder), mtimeMs, names)) listed.push({ path: folder, mtimeMs, listedMs: startedMs, names });
+      mtimes.set(folder, mtimeMs);
+    }
+    return () => names;
   };
+  const namesOf = new Map<string, () => string[]>();
+  let folders: string[];
+  if (options.nested) {
+    folders = (await take(dir, "dirs"))().map((name) => joinPath(dir, name));
+    for (const folder of folders) namesOf.set(folder, await take(folder, "files"));
+  } else {
+    folders = [dir];
+    namesOf.set(dir, await take(dir, "files"));
+  }
   // Sorted by name: the paths of one folder share all before it. A name holds no separator, so
   // joining is the folder's joined prefix and the name.
-  const fileNames = (folder: string, names: string[]) => {
+  const filesIn = (folder: string) => {
+    const names = namesOf.get(folder)?.() ?? [];
     const stem = joinPath(folder, "-").slice(0, -1);
     return [...names].sort().reverse().map((name) => stem + name);
   };
-  let files: string[];
-  let folders: string[];
-  if (options.nested) {
-    folders = (await take(dir, "dirs")).map((name) => joinPath(dir, name));
-    files = [];
-    for (const folder of folders) for (const file of fileNames(folder, await take(folder, "files"))) files.push(file);
-  } else {
-    folders = [];
-    files = fileNames(dir, await take(dir, "files"));
-  }
+  let files: string[] | undefined;
   // Folders under `dir` no longer there (the snapshot of other scopes is left alone).
   const present = new Set([dir, ...folders]);
   const removed = snapshot ? [...snapshot.folders.keys()].filter((path) => !present.has(path) && (path === dir || dirName(path) === dir)) : [];
-  return { files, folders: options.nested ? folders : [dir], unchanged, listed, removed, snapshot, startedMs };
+  return {
+    dir,
+    nested: options.nested,
+    get files() {
+      files ??= folders.flatMap(filesIn);
+      return files;
+    },
+    folders,
+    filesIn,
+    countIn: (folder) => namesOf.get(folder)?.().length ?? 0,
+    mtimes,
+    unchanged,
+    listed,
+    removed,
+    snapshot,
+    startedMs,
+  };
 }
 
 /**

@@ -116,6 +116,8 @@ export interface ListRowStore {
   sync(section: SectionKey): void;
   /** The stamps of the rows under `dir` (any depth), and whether any is odd (`ListRow.odd`) or has a bad header. */
   stamps(version: number, dir: string): { stamps: Map<string, RecordStamp>; odd: boolean; bad: boolean };
+  /** Whether any row under `dir` (any depth) is odd or has a bad header: `stamps` without the stamps (a quick check by coverage). */
+  flags?(version: number, dir: string): { odd: boolean; bad: boolean };
   /**
    * The sessions directly in `folders`, in `order`; ties in the folders' order, then by path,
    * last first. Without `full`, no path, parent or created (what a table leaves out).

@@ -1,6 +1,8 @@
 /**
  * The refresh of a listing through its rows (list-row.ts): which files changed is decided from
- * the rows' stamps, a quick check stats no file of an unchanged folder, and only the records of
+ * the rows' stamps (or, by a quick check with coverage, from the records of the folders that
+ * changed and the recent ones: covered-check.ts), a quick check stats no file of an unchanged
+ * folder, and only the records of
  * changed files are loaded (a slice at a time) to be brought up to date. Nothing per session is
  * held but the stamps; the listing is then read from the rows, in order.
  * @module
@@ -9,6 +11,7 @@ import type { DigestKind } from "../core/digest/digester.ts";
 import type { ListingState } from "../core/info/session-info.ts";
 import type { FileStat, FileSystem } from "../io/file-system.ts";
 import { mapConcurrent } from "../session/list-sessions.ts";
+import type { CoveredWork } from "./covered-check.ts";
 import type { FolderListing } from "./folder-check.ts";
 import { listRow, type ListRowStore } from "./list-row.ts";
 import type { RefreshCounts, RefreshOptions } from "./refresh-options.ts";
@@ -35,24 +38,14 @@ export interface RowsRefresh {
   bad: boolean;
 }
 
-/**
- * Brings the listing rows of `kind` (the listing section) up to date for the files of `listing`,
- * found under `dir`: rows of files gone from under `dir` are dropped. `trust` is the quick
- * check's test (files it accepts are not stat'ed), undefined for a full check.
- */
-export async function refreshRows(
+/** The files of `listing` that changed and the rows of files gone, from the rows' stamps under its dir. */
+async function compareStamps(
   host: RowsHost,
-  kind: AnyKind,
+  found: { stamps: Map<string, RecordStamp>; odd: boolean; bad: boolean },
   listing: FolderListing,
-  dir: string,
   trust: ((path: string, stamp: RecordStamp) => boolean) | undefined,
-  options: RefreshOptions = {},
-): Promise<RowsRefresh> {
-  const rows = host.store.listRows;
-  rows.sync(kind);
-  const { stamps, odd: wasOdd, bad: wasBad } = rows.stamps(kind.version, dir);
-  let odd = wasOdd;
-  let bad = wasBad;
+): Promise<{ odd: boolean; bad: boolean; unchanged: number; gone: string[]; changed: [string, FileStat][] }> {
+  const { stamps, odd, bad } = found;
   const toStat: [string, RecordStamp | undefined][] = [];
   let unchanged = 0;
   let matched = 0;
@@ -74,6 +67,33 @@ export async function refreshRows(
     } else if (!stamp || stamp.size !== stat.size || stamp.mtimeMs !== stat.mtimeMs) changed.push([path, stat]);
     else unchanged++;
   });
+  return { odd, bad, unchanged, gone, changed };
+}
+
+/**
+ * Brings the listing rows of `kind` (the listing section) up to date for the files of `listing`,
+ * found under `dir`: rows of files gone from under `dir` are dropped. `trust` is the quick
+ * check's test (files it accepts are not stat'ed), undefined for a full check.
+ */
+export async function refreshRows(
+  host: RowsHost,
+  kind: AnyKind,
+  listing: FolderListing,
+  dir: string,
+  trust: ((path: string, stamp: RecordStamp) => boolean) | undefined,
+  options: RefreshOptions = {},
+  covered?: CoveredWork,
+): Promise<RowsRefresh> {
+  const rows = host.store.listRows;
+  rows.sync(kind);
+  let odd: boolean, bad: boolean, unchanged: number, gone: string[], changed: [string, FileStat][];
+  if (covered && rows.flags) {
+    // What changed was found from the records (covered-check.ts): no row's stamp is needed.
+    ({ odd, bad } = rows.flags(kind.version, dir));
+    ({ unchanged, gone, changed } = covered);
+  } else {
+    ({ odd, bad, unchanged, gone, changed } = await compareStamps(host, rows.stamps(kind.version, dir), listing, trust));
+  }
   const onRecords = (path: string, records: readonly CatalogRecord[]) => {
     const row = listRow(records[0] as CatalogRecord<ListingState>);
     if (row.odd) odd = true;

@@ -47,8 +47,25 @@ export interface SessionSearch {
   indexCold?: boolean;
 }
 
-/** True when the store's full-text section has records for fewer than half of `files`. */
-async function indexIsCold(catalog: Catalog, files: readonly string[]): Promise<boolean> {
+/**
+ * True when the store's full-text section has records for fewer than half of the scope's files.
+ * Where the section covers folders of the scope's listing (covered-check.ts), each of their files
+ * has a record: when they are half the files, no stamp is loaded to count.
+ */
+async function indexIsCold(catalog: Catalog, scope: SessionFiles): Promise<boolean> {
+  const { listing } = scope;
+  const covered = listing && await catalog.store?.loadCoverage?.(docsDigest).catch(() => undefined);
+  if (listing && covered) {
+    let all = 0;
+    let recorded = 0;
+    for (const folder of listing.folders) {
+      const count = listing.countIn(folder);
+      all += count;
+      const mtime = listing.mtimes.get(folder);
+      if (mtime !== undefined && covered.folders.get(folder) === mtime) recorded += count;
+    }
+    if (recorded >= all / 2) return false;
+  }
   const store = catalog.store;
   if (!store?.loadStamps) return false;
   // Counted row by row: the stamps are not held.
@@ -58,7 +75,7 @@ async function indexIsCold(catalog: Catalog, files: readonly string[]): Promise<
   } catch {
     return false;
   }
-  return stamps < files.length / 2;
+  return stamps < scope.files.length / 2;
 }
 
 /** Which headers count: with `cwdFilter`, the sessions of that directory only (the listing's rule). */
@@ -76,7 +93,7 @@ function headerTest(options: SearchSessionsOptions): (header: HeaderFacts) => bo
  */
 async function indexedFiles(catalog: Catalog, scope: SessionFiles, options: SearchSessionsOptions): Promise<(path: string) => boolean> {
   const refresh = options.refresh ?? {};
-  if (options.cwdFilter === undefined && await catalog.unchanged(docsDigest, scope.files, refresh)) {
+  if (options.cwdFilter === undefined && await catalog.unchanged(docsDigest, refresh.listing ? undefined : scope.files, refresh)) {
     if (scope.dirs.length > 0) return inDirs(scope.dirs);
     const files = new Set(scope.files);
     return (path) => files.has(path);
@@ -105,7 +122,7 @@ export async function searchSessions(catalog: Catalog, scope: SessionFiles, quer
   let result: SearchResult | null = null;
   let indexCold = false;
   if (canIndexSearch(catalog.store, query)) {
-    indexCold = Boolean(options.scanWhenCold) && await indexIsCold(catalog, scope.files);
+    indexCold = Boolean(options.scanWhenCold) && await indexIsCold(catalog, scope);
     if (!indexCold) result = await indexSearch(catalog.fs, catalog.store, await indexedFiles(catalog, scope, options), query, { limit, filter });
   }
   result ??= await scanSearch(catalog.fs, scope.files, query, { limit, filter, accept: headerTest(options), onProgress: refresh?.onProgress, onBadHeader: options.onBadHeader });

@@ -97,6 +97,17 @@ export interface FolderSnapshot {
 }
 
 /**
+ * The folders whose records of a section are exactly their session files, each with the mtime
+ * the folder had then: while a folder keeps that mtime (and the store no record of the section
+ * was added or removed since, which drops its coverage), no file of it lacks a record and no
+ * record is of a file gone. `token` tells a later save whether anyone else wrote in between.
+ */
+export interface Coverage {
+  folders: Map<string, number>;
+  token: number;
+}
+
+/**
  * What puts a record's file in attribution order (`stats`), as its effective state
  * (`recordState`) has it: whether it is a session (a header, not rejected), and its header's
  * `timestamp` and `parentSession` where they are strings.
@@ -161,6 +172,17 @@ export interface CatalogStore {
   loadFolders?(): Promise<FolderSnapshot>;
   /** Puts `folders` (by path), drops `remove`, and sets the full checks given. */
   saveFolders?(folders: readonly FolderRecord[], remove: readonly string[], fullChecks: ReadonlyMap<string, number>): Promise<void>;
+  /** The coverage of `section` (see `Coverage`), where a store keeps it: with the next three, the quick check without stamps. */
+  loadCoverage?(section: SectionKey): Promise<Coverage>;
+  /**
+   * Puts the folders of `put` and drops those of `drop` in the coverage of `section`, unless
+   * another process wrote to the store since `token` was read: then nothing, and false.
+   */
+  saveCoverage?(section: SectionKey, put: ReadonlyMap<string, number>, drop: readonly string[], token: number): Promise<boolean>;
+  /** The stamps of the records of `section` whose mtime is `since` or later (found by an index, not a walk). */
+  loadRecentStamps?(section: SectionKey, since: number): Promise<Map<string, RecordStamp>>;
+  /** The stamps of the records of `section` under `folders` (at any depth). */
+  loadStampsIn?(section: SectionKey, folders: readonly string[]): Promise<Map<string, RecordStamp>>;
   /** The listing section's rows (list-row.ts), where a store keeps them: a listing read in order without loading records. */
   readonly listRows?: ListRowStore;
   /** Candidate documents for an FTS5 MATCH expression, newest first, `limit` from `offset` on. */

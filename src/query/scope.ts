@@ -42,7 +42,10 @@ export async function sessionScope(env: QueryEnv, all: boolean, catalog?: Catalo
   const nested = all && !custom;
   if (catalog) {
     const listing = await catalog.listFiles(places.dirs[0], nested);
-    return { ...places, files: listing.files, listing };
+    // Made on first use: a search the catalog's coverage answers needs no path of its files.
+    return { ...places, get files() {
+      return listing.files;
+    }, listing };
   }
   const files = nested ? await allSessionFiles(env.fs, env.agentDir) : await sessionFilesIn(env.fs, places.dirs[0]);
   return { ...places, files };

@@ -60,7 +60,7 @@ async function fromStore(catalog: Catalog, every: SessionScope, options: Progres
   const store = catalog.store;
   if (!slicing(store)) return false;
   const { listedDirs, listing } = options;
-  if (!(await catalog.unchanged(usageDigest, every.files, { listedDirs, listing }))) {
+  if (!(await catalog.unchanged(usageDigest, listing ? undefined : every.files, { listedDirs, listing }))) {
     // Only what changed is read, and saved; no record is held (`keep: false`).
     const view = await catalog.refresh([usageDigest], every.files, { ...options, onRecords: undefined, keep: false });
     if (view.counts.unreadable > 0 || catalog.saveProblem !== undefined) return false;

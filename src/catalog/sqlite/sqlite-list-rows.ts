@@ -117,6 +117,12 @@ export class SqliteListRows implements ListRowStore {
     return { stamps, odd, bad };
   }
 
+  flags(version: number, dir: string): { odd: boolean; bad: boolean } {
+    const found = this.#db.prepare("SELECT max(odd) AS odd, max(bad IS NOT NULL) AS bad FROM list_rows WHERE path >= ? AND path < ? AND version = ?")
+      .get(dir + "/", dir + "0", version);
+    return { odd: Number(found?.odd ?? 0) !== 0, bad: Number(found?.bad ?? 0) !== 0 };
+  }
+
   ordered(version: number, folders: readonly string[], order: RowOrder, full: boolean): Iterable<OrderedRow> {
     const columns = full ? "l.path AS path, l.parent AS parent, l.created AS created" : "'' AS path, NULL AS parent, NULL AS created";
     const statement = this.#db.prepare(`SELECT ${columns}, ${ROW_COLUMNS} ${IN_FOLDERS} ORDER BY ${ORDERS[order]}`);

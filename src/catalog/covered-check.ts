@@ -1,0 +1,137 @@
+/**
+ * The quick check without stamps: where the store keeps a section's coverage (`Coverage`), a
+ * folder whose mtime is the one it had when its records were last found to be exactly its
+ * session files needs no stamp of its own loaded and no name of it split. What is left to prove
+ * is what the quick check proves by stats (folder-check.ts): the records modified in the last
+ * day (`HOT_MS`, found by the store's index of mtimes) against their files, and the folders
+ * that changed, or are not covered, file by file. The cost is one stat per folder and per
+ * recent file, not one stamp per file: a warm search of 25,000 sessions in 300 folders loads
+ * 300 mtimes and a handful of stamps.
+ *
+ * The guarantee is the quick check's, no more and no less: new, removed and renamed sessions
+ * (their folder's mtime changes) and appends to sessions active in the last day are seen; an
+ * append to an older session that leaves its folder alone waits for the next full check.
+ * @module
+ */
+import { dirName } from "../core/storage/paths.ts";
+import type { FileStat, FileSystem } from "../io/file-system.ts";
+import { type FolderListing, HOT_MS } from "./folder-check.ts";
+import type { CatalogStore, Coverage, SectionKey } from "./store.ts";
+
+/** A store that keeps coverage, recent stamps and stamps by folder. */
+export type CoverageStore = CatalogStore & Required<Pick<CatalogStore, "loadCoverage" | "saveCoverage" | "loadRecentStamps" | "loadStampsIn">>;
+
+/** True when `store` can answer the quick check without stamps. */
+export function keepsCoverage(store: CatalogStore | null): store is CoverageStore {
+  return Boolean(store?.loadCoverage && store.saveCoverage && store.loadRecentStamps && store.loadStampsIn);
+}
+
+/** The folders of `coverage` that belong to `listing`'s scope (its project folders, or its dir). */
+function inScope(listing: FolderListing): (folder: string) => boolean {
+  return listing.nested ? (folder) => dirName(folder) === listing.dir : (folder) => folder === listing.dir;
+}
+
+/** A section's coverage to save: folders to put (with their mtimes) and folders to drop. */
+export interface CoverageChange {
+  put: Map<string, number>;
+  drop: string[];
+}
+
+/**
+ * The coverage that holds once every file of `listing` is found to have a current record of the
+ * section and no other record lies under its scope: every folder whose mtime is known, replacing
+ * what `coverage` had; covered folders of the scope no longer listed (in `was`, by default
+ * `coverage`) are dropped.
+ */
+export function fullCoverage(listing: FolderListing, coverage: Coverage, was: Coverage = coverage): CoverageChange {
+  const put = new Map<string, number>();
+  for (const folder of listing.folders) {
+    const mtime = listing.mtimes.get(folder);
+    if (mtime !== undefined && coverage.folders.get(folder) !== mtime) put.set(folder, mtime);
+  }
+  const listed = new Set(listing.folders);
+  const belongs = inScope(listing);
+  const drop = [...was.folders.keys()].filter((folder) => belongs(folder) && !listed.has(folder));
+  return { put, drop };
+}
+
+/** What a quick check by coverage found to do: files to read (with their stats), records of files gone. */
+export interface CoveredWork {
+  changed: [string, FileStat][];
+  gone: string[];
+  /** How many files were found current. */
+  unchanged: number;
+}
+
+/**
+ * What it takes to make the records of `section` those of `listing`'s session files: by the
+ * quick check with `quick` (allowed: see `quickTrust`), else by a full one (every file stat'ed).
+ * In a quick check, covered folders of unchanged mtime are taken whole, apart from their recent
+ * records; the other folders are compared file by file, their older files taken on trust where
+ * the folder did not change, and their records not of a listed file are of files gone. Where no
+ * folder is taken whole, the stamps compared are all those under the scope's dir, so that no
+ * record outside the folders (one directly in a nested scope's dir) goes unseen: coverage starts
+ * from such a check, and holds while no record is added or removed (the store drops it then).
+ * With `firstChange`, stops at the first change found (and gives it alone).
+ */
+export async function coveredWork(
+  fs: FileSystem,
+  store: CoverageStore,
+  section: SectionKey,
+  listing: FolderListing,
+  coverage: Coverage,
+  options: { quick: boolean; now: number; firstChange?: boolean },
+): Promise<CoveredWork> {
+  const work: CoveredWork = { changed: [], gone: [], unchanged: 0 };
+  const done = () => options.firstChange === true && (work.changed.length > 0 || work.gone.length > 0);
+  const belongs = inScope(listing);
+  const started = [...coverage.folders.keys()].some(belongs);
+  const hotSince = options.now - HOT_MS;
+  const covered = new Set<string>();
+  const uncovered: string[] = [];
+  for (const folder of listing.folders) {
+    const mtime = listing.mtimes.get(folder);
+    if (options.quick && started && listing.unchanged.has(folder) && mtime !== undefined && coverage.folders.get(folder) === mtime) covered.add(folder);
+    else uncovered.push(folder);
+  }
+  // Covered folders no longer there: their records (if they had files) are of files gone.
+  const listed = new Set(listing.folders);
+  const vanished = [...coverage.folders.keys()].filter((folder) => belongs(folder) && !listed.has(folder));
+  if (uncovered.length > 0 || vanished.length > 0) {
+    const stamps = await store.loadStampsIn(section, covered.size > 0 ? [...uncovered, ...vanished] : [listing.dir]);
+    for (const folder of uncovered) {
+      const trusted = options.quick && listing.unchanged.has(folder);
+      for (const path of listing.filesIn(folder)) {
+        const stamp = stamps.get(path);
+        stamps.delete(path);
+        if (stamp && trusted && stamp.mtimeMs < hotSince) {
+          work.unchanged++;
+          continue;
+        }
+        const stat = await fs.stat(path).catch(() => null);
+        if (!stat?.isFile) {
+          if (stamp) work.gone.push(path);
+        } else if (!stamp || stat.size !== stamp.size || stat.mtimeMs !== stamp.mtimeMs) work.changed.push([path, stat]);
+        else work.unchanged++;
+        if (done()) return work;
+      }
+    }
+    // What is left is of no listed file.
+    for (const path of stamps.keys()) work.gone.push(path);
+    if (done()) return work;
+  }
+  // Covered folders: their records modified lately are stat'ed, the others taken as they are.
+  let recent = 0;
+  for (const [path, stamp] of await store.loadRecentStamps(section, hotSince)) {
+    if (!covered.has(dirName(path))) continue;
+    recent++;
+    const stat = await fs.stat(path).catch(() => null);
+    if (!stat?.isFile) work.gone.push(path);
+    else if (stat.size !== stamp.size || stat.mtimeMs !== stamp.mtimeMs) work.changed.push([path, stat]);
+    else recent--;
+    if (done()) return work;
+  }
+  for (const folder of covered) work.unchanged += listing.countIn(folder);
+  work.unchanged -= recent;
+  return work;
+}

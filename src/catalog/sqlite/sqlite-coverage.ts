@@ -1,0 +1,80 @@
+/**
+ * The SQLite store's side of the quick check without stamps (covered-check.ts): each section's
+ * coverage (`Coverage`: folders whose records are exactly their session files, and their mtimes
+ * then), the records modified lately (an index of the records' mtimes alone, 1.3 MB at 75,000
+ * records: the few files a quick check stats, found without walking 25,000 records; on mtime
+ * alone so that no query by section and file takes it), and the stamps of a few folders.
+ *
+ * Triggers drop a section's coverage whenever a record of it is added for a new file or removed,
+ * by anyone (an older pi-session too): coverage only ever claims what no write has undone.
+ * @module
+ */
+import type { Coverage, RecordStamp, SectionKey } from "../store.ts";
+import type { SqliteDb } from "./sqlite-db.ts";
+
+export const COVERAGE_TABLE = "covered";
+
+/** `section` is `name@version` (folder-check.ts's `checkKey`), as in `full_checks`. */
+export const COVERAGE_TABLES = `
+CREATE TABLE IF NOT EXISTS ${COVERAGE_TABLE} (section TEXT NOT NULL, folder TEXT NOT NULL, mtime REAL NOT NULL, PRIMARY KEY (section, folder));
+CREATE INDEX IF NOT EXISTS records_recent ON records (mtime);
+CREATE TRIGGER IF NOT EXISTS covered_insert BEFORE INSERT ON records
+  WHEN NOT EXISTS (SELECT 1 FROM records WHERE section = new.section AND file = new.file)
+  BEGIN DELETE FROM ${COVERAGE_TABLE} WHERE section = new.section || '@' || new.version; END;
+CREATE TRIGGER IF NOT EXISTS covered_update AFTER UPDATE OF section, version, file ON records
+  BEGIN DELETE FROM ${COVERAGE_TABLE} WHERE section IN (old.section || '@' || old.version, new.section || '@' || new.version); END;
+CREATE TRIGGER IF NOT EXISTS covered_delete AFTER DELETE ON records
+  BEGIN DELETE FROM ${COVERAGE_TABLE} WHERE section = old.section || '@' || old.version; END;`;
+
+function key(section: SectionKey): string {
+  return `${section.name}@${section.version}`;
+}
+
+/** What changes when another connection commits (SQLite's `data_version`). */
+function dataVersion(db: SqliteDb): number {
+  return Number(db.prepare("PRAGMA data_version").get()?.data_version ?? 0);
+}
+
+export function loadCoverage(db: SqliteDb, section: SectionKey): Coverage {
+  const token = dataVersion(db);
+  const folders = new Map<string, number>();
+  for (const [folder, mtime] of db.prepare(`SELECT folder, mtime FROM ${COVERAGE_TABLE} WHERE section = ?`).values(key(section))) {
+    folders.set(String(folder), Number(mtime));
+  }
+  return { folders, token };
+}
+
+/** Inside a write transaction: false (nothing saved) when another connection committed since `token`. */
+export function saveCoverage(db: SqliteDb, section: SectionKey, put: ReadonlyMap<string, number>, drop: readonly string[], token: number): boolean {
+  if (dataVersion(db) !== token) return false;
+  const set = db.prepare(`INSERT OR REPLACE INTO ${COVERAGE_TABLE} (section, folder, mtime) VALUES (?, ?, ?)`);
+  for (const [folder, mtime] of put) set.run(key(section), folder, mtime);
+  const unset = db.prepare(`DELETE FROM ${COVERAGE_TABLE} WHERE section = ? AND folder = ?`);
+  for (const folder of drop) unset.run(key(section), folder);
+  return true;
+}
+
+function stampsOf(rows: unknown[][], into = new Map<string, RecordStamp>()): Map<string, RecordStamp> {
+  for (const [path, size, mtime] of rows) into.set(path as string, { size: Number(size), mtimeMs: Number(mtime) });
+  return into;
+}
+
+export function loadRecentStamps(db: SqliteDb, section: SectionKey, since: number): Map<string, RecordStamp> {
+  // `+`: by the index of mtimes, not by the section's (which would walk every record of it).
+  const rows = db.prepare("SELECT f.path, r.size, r.mtime FROM records r JOIN files f ON f.id = r.file WHERE +r.section = ? AND +r.version = ? AND r.mtime >= ?").values(section.name, section.version, since);
+  return stampsOf(rows);
+}
+
+export function loadStampsIn(db: SqliteDb, section: SectionKey, folders: readonly string[]): Map<string, RecordStamp> {
+  const stamps = new Map<string, RecordStamp>();
+  // '0' follows '/': the range holds exactly the paths that start with the folder and a slash
+  // (walked in the files' index of paths, each one's record found by its key).
+  const range = db.prepare(
+    "SELECT f.path, r.size, r.mtime FROM files f CROSS JOIN records r ON r.file = f.id WHERE r.section = ? AND r.version = ? AND f.path >= ? AND f.path < ?",
+  );
+  for (const folder of folders) {
+    const base = folder.endsWith("/") ? folder.slice(0, -1) : folder;
+    stampsOf(range.values(section.name, section.version, base + "/", base + "0"), stamps);
+  }
+  return stamps;
+}
