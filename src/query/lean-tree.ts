@@ -15,7 +15,8 @@ import { SessionReader } from "../core/read/read-session.ts";
 import { SessionTree } from "../core/tree/session-tree.ts";
 import { collectGarbage, GarbageHint } from "../io/collect-garbage.ts";
 import type { Span } from "../render/entry-line.ts";
-import { passesFilter, type RowFacts, rowFacts, type TreeFilter, type TreeRow, treeRows } from "../render/tree-rows.ts";
+import { factRows } from "../render/fact-rows.ts";
+import { passesFilter, type RowFacts, rowFacts, type TreeFilter, type TreeRow } from "../render/tree-rows.ts";
 import { NotASessionError, refuseTooDeep } from "../session/errors.ts";
 import type { QueryEnv } from "./env.ts";
 import { resolveSessionRef } from "./resolve/session-ref.ts";
@@ -197,9 +198,7 @@ export async function leanSessionTree(env: QueryEnv, options: TreeOptions): Prom
   refuseTooDeep(path, file.issues);
   if (file.notSession) throw new NotASessionError(path, file.issues);
   const tree = new SessionTree(file.entries);
-  // Each phase's maps over every entry are garbage once it is done: cleared before the next.
-  const between = many ? () => collectGarbage() : undefined;
-  const rows = treeRows(tree, { filter, home, facts: (entry) => (entry as unknown as Facted)[FACTS] ?? rowFacts(entry, home), between });
+  const rows = factRows(tree, { filter, facts: (entry) => (entry as unknown as Facted)[FACTS] ?? rowFacts(entry, home) });
   if (many) collectGarbage(true);
   const problems = file.issues.length + tree.findIssues(file.entryLines).length;
   // Lines left out are said first (the tree lacks them); other problems get the general note.

@@ -15,7 +15,7 @@ import { layoutRows, SpanRow } from "./tree-layout.ts";
 export { TREE_FILTERS, type TreeFilter } from "../core/tree/tree-filter.ts";
 
 /** What the terminal's /tree counts as settings entries. */
-const SETTINGS_TYPES = new Set(["label", "context_edit", "custom", "model_change", "thinking_level_change", "session_info"]);
+export const SETTINGS_TYPES: ReadonlySet<string> = new Set(["label", "context_edit", "custom", "model_change", "thinking_level_change", "session_info"]);
 
 /** One visible entry, ready to draw. */
 export interface TreeRow {
