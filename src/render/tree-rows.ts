@@ -256,6 +256,13 @@ export function treeRows(tree: SessionTree, options: TreeRowsOptions = {}): Tree
  * cells with `…`, coloured when `colors` is given.
  */
 export function renderTreeRow(row: TreeRow, width: number, colors?: Colors): string {
+  // Uncut and uncoloured (a pipe), the line is its texts end to end: no spans to make.
+  if (width === Infinity && !colors?.isColorSupported) {
+    let line = row.onActivePath ? row.depthPrefix + "• " : row.depthPrefix;
+    if (row.label !== undefined) line += `[${oneLine(row.label)}] `;
+    for (const span of row.spans) line += span.text;
+    return line;
+  }
   const spans: Span[] = [{ text: row.depthPrefix, tone: "dim" }];
   if (row.onActivePath) spans.push({ text: "• ", tone: "accent" });
   if (row.label !== undefined) spans.push({ text: `[${oneLine(row.label)}] `, tone: "warning" });

@@ -8,7 +8,7 @@ import { GarbageHint } from "../../io/collect-garbage.ts";
 import { oneLine } from "../../render/control-chars.ts";
 import { navigateTree } from "../interactive/tree-nav/navigate.ts";
 import { leanSessionTree } from "../../query/lean-tree.ts";
-import { uniquePrefixes, uniquePrefixLengths } from "../../render/unique-prefix.ts";
+import { MIN_PREFIX, uniquePrefixes, uniquePrefixLengths } from "../../render/unique-prefix.ts";
 import { resolveSessionRef } from "../../query/resolve/session-ref.ts";
 import { capIndent } from "../../render/tree-indent.ts";
 import { filterTag, renderTreeRow, TREE_FILTERS, type TreeFilter, type TreeRow } from "../../render/tree-rows.ts";
@@ -25,6 +25,8 @@ function* jsonRows(rows: readonly TreeRow[]): Generator<TreeRowJson> {
  * from `uniquePrefixes`.
  */
 function idPrefixes(all: string[]): (id: string) => string {
+  // Ids no longer than the shortest prefix (pi's 8 hex digits) are their own prefixes: no sort.
+  if (all.every((id) => typeof id === "string" && id.length <= MIN_PREFIX)) return (id) => id;
   if (!all.every((id) => typeof id === "string")) {
     const map = uniquePrefixes(all);
     return (id) => map.get(id)!;
