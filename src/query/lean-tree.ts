@@ -12,7 +12,7 @@ import { decodeObjectLine } from "../core/read/decode-line.ts";
 import type { ReadIssue } from "../core/read/issue.ts";
 import { LEAN_READ, previewEntry, PREVIEW_READ } from "../core/read/lean-entry.ts";
 import { SessionReader } from "../core/read/read-session.ts";
-import { SessionTree } from "../core/tree/session-tree.ts";
+import { EntryForest } from "../core/tree/entry-forest.ts";
 import { collectGarbage, GarbageHint } from "../io/collect-garbage.ts";
 import type { Span } from "../render/entry-line.ts";
 import { factRows } from "../render/fact-rows.ts";
@@ -197,12 +197,12 @@ export async function leanSessionTree(env: QueryEnv, options: TreeOptions): Prom
   if (many) collectGarbage();
   refuseTooDeep(path, file.issues);
   if (file.notSession) throw new NotASessionError(path, file.issues);
-  const tree = new SessionTree(file.entries);
-  const rows = factRows(tree, { filter, facts: (entry) => (entry as unknown as Facted)[FACTS] ?? rowFacts(entry, home) });
+  const forest = new EntryForest(file.entries);
+  const rows = factRows(forest, { filter, facts: (entry) => (entry as unknown as Facted)[FACTS] ?? rowFacts(entry, home) });
   if (many) collectGarbage(true);
-  const problems = file.issues.length + tree.findIssues(file.entryLines).length;
+  const problems = file.issues.length + forest.issueCount;
   // Lines left out are said first (the tree lacks them); other problems get the general note.
   if (!reportSkipped(env, path, file.issues) && problems > 0) env.report.notice(`${path} has ${problems} problem${problems === 1 ? "" : "s"}; run \`pi-session check\` on it`);
   // The tree, its entries and their facts are let go: the rows hold what they show.
-  return { rows, path, leafId: tree.leafId, ids: [...tree.byId.keys()], json: jsonOf(tree.leafId, filter, rows) };
+  return { rows, path, leafId: forest.leafId, ids: forest.ids(), json: jsonOf(forest.leafId, filter, rows) };
 }
