@@ -2,15 +2,13 @@
  * `tree` for sessions of any size: the rows of `sessionTree`, from one streaming read that keeps
  * of each entry only its tree fields and what its row shows (`RowFacts`: role, the always-hidden
  * rule, the row's spans), never the entries themselves. The read skims long lines as `info`
- * does (tool results, which are most of a session's bytes, show none of their text); only an
- * entry whose row shows text is parsed again with what a preview keeps. A 1.2 GB session's
- * tree fits in a few hundred megabytes; the rows are the same (tests/cli/huge-streams.test.ts).
+ * does, keeping of each string what a preview shows (201 characters; tool results, which are
+ * most of a session's bytes, show none of their text). A 1.2 GB session's tree fits in a few
+ * hundred megabytes; the rows are the same (tests/cli/huge-streams.test.ts).
  * @module
  */
 import type { SessionEntry } from "../core/format/types.ts";
-import { decodeObjectLine } from "../core/read/decode-line.ts";
-import type { ReadIssue } from "../core/read/issue.ts";
-import { LEAN_READ, previewEntry, PREVIEW_READ } from "../core/read/lean-entry.ts";
+import { previewEntry, PREVIEW_READ } from "../core/read/lean-entry.ts";
 import { SessionReader } from "../core/read/read-session.ts";
 import { EntryForest } from "../core/tree/entry-forest.ts";
 import { collectGarbage, GarbageHint } from "../io/collect-garbage.ts";
@@ -133,22 +131,6 @@ function isToolResult(entry: Json): boolean {
   return entry.type === "message" && typeof message === "object" && message !== null && (message as Json).role === "toolResult";
 }
 
-/**
- * A skimmed line parsed again with what a preview keeps of its strings (`PREVIEW_READ`), as the
- * reader parses it: the skimmed copy when it parses cleanly, else the whole line.
- */
-function previewParse(whole: Uint8Array): Json {
-  const notes = { bom: false, crlf: false };
-  const line = { bytes: whole, number: 0, offset: 0, terminated: true };
-  const skimmed = PREVIEW_READ.skim!(whole);
-  if (skimmed !== undefined) {
-    const issues: ReadIssue[] = [];
-    const value = decodeObjectLine({ ...line, bytes: skimmed }, notes, issues);
-    if (value !== undefined && issues.length === 0) return value;
-  }
-  return decodeObjectLine(line, notes, [])!;
-}
-
 /** What `tree --json` prints of `rows` (made in a scope of its own: it holds nothing else). */
 function jsonOf(leafId: string | null, filter: TreeFilter, rows: TreeRow[]): () => TreeJson {
   return () => treeJson(leafId, filter, rows);
@@ -172,18 +154,18 @@ export async function leanSessionTree(env: QueryEnv, options: TreeOptions): Prom
   // A tool result's row shows its call's line: the calls' lines are made only when some can be.
   const callsShown = filter !== "user-only" && filter !== "no-tools";
   const keep = (entry: Json, whole?: Uint8Array): Json => {
-    // Long lines are skimmed as `info` skims them (strings cut to 41 characters). A tool
-    // result's row shows none of its strings (its call's line, else its tool's name, kept
-    // whole), so it is taken as it is; any other skimmed entry is parsed again with the
-    // 201 characters a preview keeps. Facts made from whole strings hold no part of them.
-    const source = (whole && !isToolResult(entry) ? previewEntry(previewParse(whole)) : entry) as unknown as SessionEntry;
+    // Long lines are skimmed with the 201 characters of each string a preview keeps (once:
+    // a row's text needs no more). A tool result's row shows none of its strings (its call's
+    // line, else its tool's name, kept whole), so it is taken as it is. Facts made from whole
+    // strings hold no part of them.
+    const source = (whole && !isToolResult(entry) ? previewEntry(entry) : entry) as unknown as SessionEntry;
     // Spans only for entries some row may show (any entry may turn out labelled later on).
     const shown = passesFilter(source, filter, false) || passesFilter(source, filter, true);
     const kept = treeFields(source as unknown as Json);
     kept[FACTS] = shared(detachedFacts(rowFacts(callsShown ? source : withoutCalls(source), home, shown)));
     return kept;
   };
-  const reader = new SessionReader({ keep, skim: LEAN_READ.skim });
+  const reader = new SessionReader({ keep, skim: PREVIEW_READ.skim });
   // Each line is parsed (skimmed): its garbage is collected young as the read goes (cheap,
   // where a full collection every few megabytes cost more than the read itself).
   const hint = new GarbageHint(16 * 1024 * 1024, true);
