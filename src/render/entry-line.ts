@@ -135,6 +135,18 @@ export function toolCallText(name: string, args: Json, home = ""): string {
   }
 }
 
+/**
+ * What the row of a result of `call` shows.
+ *
+ * @example
+ * ```ts
+ * spanText(callSpans({ name: "ls", arguments: { path: "src" } })); // "[ls: src]"
+ * ```
+ */
+export function callSpans(call: ToolCallInfo, home?: string): Span[] {
+  return [{ text: toolCallText(call.name, call.arguments, home), tone: "muted" }];
+}
+
 function messageSpans(message: unknown, options: EntryLineOptions): Span[] {
   if (!isObject(message)) return [{ text: "[message]", tone: "dim" }];
   const role = String(message.role);
@@ -153,8 +165,7 @@ function messageSpans(message: unknown, options: EntryLineOptions): Span[] {
     }
     case "toolResult": {
       const call = typeof message.toolCallId === "string" ? options.toolCalls?.get(message.toolCallId) : undefined;
-      const text = call ? toolCallText(call.name, call.arguments, options.home) : `[${flat(String(message.toolName ?? "tool"))}]`;
-      return [{ text, tone: "muted" }];
+      return call ? callSpans(call, options.home) : [{ text: `[${flat(String(message.toolName ?? "tool"))}]`, tone: "muted" }];
     }
     case "bashExecution":
       return [{ text: `[bash]: ${flat(clip(String(message.command ?? ""), TEXT_LIMIT))}`, tone: "dim" }];

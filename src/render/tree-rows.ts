@@ -9,7 +9,7 @@ import type { SessionTree } from "../core/tree/session-tree.ts";
 import { filterKeeps, type TreeFilter } from "../core/tree/tree-filter.ts";
 import type { Colors } from "./colors.ts";
 import { oneLine } from "./control-chars.ts";
-import { collectToolCalls, entrySpans, hasText, renderSpans, type Span, type ToolCallInfo } from "./entry-line.ts";
+import { callSpans, collectToolCalls, entrySpans, hasText, renderSpans, type Span, type ToolCallInfo } from "./entry-line.ts";
 import { layoutRows, SpanRow } from "./tree-layout.ts";
 
 export { TREE_FILTERS, type TreeFilter } from "../core/tree/tree-filter.ts";
@@ -75,14 +75,9 @@ export function rowFacts(entry: SessionEntry, home?: string, withSpans = true): 
   } else if (role === "assistant") {
     const calls = collectToolCalls([entry]);
     // The line a result of each call shows, made now: the call's arguments need not be kept.
-    if (calls.size > 0) facts.calls = [...calls].map(([id, call]) => [id, entrySpans(resultOf(id), { toolCalls: new Map([[id, call]]), home })]);
+    if (calls.size > 0) facts.calls = [...calls].map(([id, call]) => [id, callSpans(call, home)]);
   }
   return facts;
-}
-
-/** A tool result entry that names only its call. */
-function resultOf(toolCallId: string): SessionEntry {
-  return { type: "message", message: { role: "toolResult", toolCallId } } as unknown as SessionEntry;
 }
 
 function hiddenRule(entry: SessionEntry, role: string | undefined): RowFacts["hidden"] {
