@@ -223,7 +223,9 @@ export function entrySpans(entry: SessionEntry, options: EntryLineOptions = {}):
 
 /** The plain text of spans. */
 export function spanText(spans: readonly Span[]): string {
-  return spans.map((span) => span.text).join("");
+  let text = "";
+  for (const span of spans) text += span.text;
+  return text;
 }
 
 /** The row text of one entry, without colours. */

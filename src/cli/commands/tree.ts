@@ -12,12 +12,7 @@ import { MIN_PREFIX, uniquePrefixes, uniquePrefixLengths } from "../../render/un
 import { resolveSessionRef } from "../../query/resolve/session-ref.ts";
 import { capIndent } from "../../render/tree-indent.ts";
 import { filterTag, renderTreeRow, TREE_FILTERS, type TreeFilter, type TreeRow } from "../../render/tree-rows.ts";
-import { type TreeRowJson, treeRowJson } from "../../query/tree.ts";
-
-/** The rows as `tree --json` gives them, one at a time. */
-function* jsonRows(rows: readonly TreeRow[]): Generator<TreeRowJson> {
-  for (const row of rows) yield treeRowJson(row);
-}
+import { treeRowJsonText } from "../../query/tree.ts";
 
 /**
  * Each id's shortest unique prefix among `all` (every entry id of the session, distinct; sorted
@@ -62,8 +57,8 @@ export const treeCommand: CommandSpec = {
     // Lean: each entry's tree fields and row, not the entry (a 1 GB session stays small).
     const { leafId, rows, ids: all } = await leanSessionTree(ctx, { ref, filter });
     if (ctx.json) {
-      // What `outJson(json())` prints, a row at a time.
-      ctx.outJsonItems({ leafId, filter, rows: [] }, "rows", jsonRows(rows));
+      // What `outJson(json())` prints, a row at a time (each row's text made directly).
+      ctx.outJsonItems({ leafId, filter, rows: [] }, "rows", rows, treeRowJsonText);
       return 0;
     }
     // Entry ids first, dim and aligned: unique among all the session's entries, so each one
