@@ -69,7 +69,8 @@ export class EntryForest {
     const count = new Int32Array(size);
     for (let i = 0; i < size; i++) {
       const { id, parentId } = nodes[i];
-      const at = parentId === null || parentId === id ? undefined : index.get(parentId);
+      // Most entries follow their parent: no lookup for those.
+      const at = parentId === null || parentId === id ? undefined : i > 0 && parentId === nodes[i - 1].id ? i - 1 : index.get(parentId);
       link[i] = at ?? -1;
       if (at === undefined) this.roots.push(i);
       else count[at]++;
