@@ -101,11 +101,6 @@ export interface TreeRowsOptions {
   home?: string;
   /** The facts of each entry, when the tree's entries are not whole (default: `rowFacts` of the entry). */
   facts?: (entry: SessionEntry) => RowFacts;
-  /**
-   * Called between the phases of the layout, when what each phase made over every entry is
-   * garbage (a big tree's caller collects it there, so the phases do not add up).
-   */
-  between?: () => void;
 }
 
 function roleOf(entry: SessionEntry): string | undefined {
@@ -185,7 +180,6 @@ export function treeRows(tree: SessionTree, options: TreeRowsOptions = {}): Tree
   const filter = options.filter ?? "default";
   const leafId = options.leafId === undefined ? tree.leafId : options.leafId;
   const roots = tree.getTree();
-  options.between?.();
   const active = activeEntries(tree, roots, leafId);
   const given = options.facts;
   // Whole entries: the facts a filter needs now, the spans only for rows that are shown.
@@ -241,7 +235,6 @@ export function treeRows(tree: SessionTree, options: TreeRowsOptions = {}): Tree
     if (tokens.length > 0 && !tokens.every((token) => searchText(row).includes(token))) return undefined;
     return row;
   }
-  options.between?.();
   layoutRows(visible, parents);
   return visible;
 }
