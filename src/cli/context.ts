@@ -101,14 +101,16 @@ export class CliContext implements QueryEnv {
   /**
    * Prints `{ ...value, [key]: items }` as `outJson` prints it (the same text), its last member
    * `key` an item at a time in pieces of about 64 KB: a 146k-row tree is never one string.
+   * `itemJson` may give an item's text itself (`PrettyJsonArray.itemText`; undefined: made as usual).
    */
-  outJsonItems(value: Record<string, unknown>, key: string, items: Iterable<unknown>): void {
+  outJsonItems<T>(value: Record<string, unknown>, key: string, items: Iterable<T>, itemJson?: (item: T, indent: string) => string | undefined): void {
     const json = new PrettyJsonArray(versioned({ ...value, [key]: [] }) as Record<string, unknown>, key);
     let piece = "";
     // Each item's text is garbage once written: collected young as the pieces go.
     const hint = new GarbageHint(4 * 1024 * 1024, true);
     for (const item of items) {
-      piece += json.item(item);
+      const text = itemJson?.(item, json.indent);
+      piece += text === undefined ? json.item(item) : json.itemText(text);
       if (piece.length >= 65536) {
         this.deps.stdout(piece);
         hint.read(piece.length);

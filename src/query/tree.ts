@@ -66,6 +66,26 @@ export function treeRowJson(row: TreeRow): TreeRowJson {
   };
 }
 
+/**
+ * `JSON.stringify(treeRowJson(row), null, 2)` with `indent` at the start of each line, written
+ * without the object (a 146k-row `tree --json` spent most of its time making and stringifying
+ * them); undefined for a row whose id is not a string (a broken file), which that must print.
+ *
+ * @example
+ * ```ts
+ * // treeRowJsonText(row, "    ") === "    " + JSON.stringify(treeRowJson(row), null, 2).replaceAll("\n", "\n    ")
+ * ```
+ */
+export function treeRowJsonText(row: TreeRow, indent: string): string | undefined {
+  if (typeof row.entryId !== "string" || (row.parentId !== null && typeof row.parentId !== "string")) return undefined;
+  const next = ",\n" + indent + "  ";
+  let text = indent + "{\n" + indent + '  "id": ' + JSON.stringify(row.entryId) + next + '"parentId": ' + JSON.stringify(row.parentId) +
+    next + '"depth": ' + JSON.stringify(row.depth) + next + '"type": ' + JSON.stringify(row.type);
+  if (row.role !== undefined) text += next + '"role": ' + JSON.stringify(row.role);
+  if (row.label !== undefined) text += next + '"label": ' + JSON.stringify(row.label);
+  return text + next + '"active": ' + JSON.stringify(row.onActivePath) + next + '"text": ' + JSON.stringify(row.text) + "\n" + indent + "}";
+}
+
 /** What `tree --json` prints of `rows`. */
 export function treeJson(leafId: string | null, filter: TreeFilter, rows: readonly TreeRow[]): TreeJson {
   return { leafId, filter, rows: rows.map(treeRowJson) };

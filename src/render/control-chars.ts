@@ -7,6 +7,12 @@
  * @module
  */
 
+/** A character `oneLine` replaces, and a run of them. */
+// deno-lint-ignore no-control-regex
+const CONTROL = /[\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/;
+// deno-lint-ignore no-control-regex
+const CONTROLS = /[\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]+/g;
+
 /**
  * Control characters (newlines, tabs, escapes) and bidi controls as spaces, so one row stays one line.
  *
@@ -16,8 +22,8 @@
  * ```
  */
 export function oneLine(text: string): string {
-  // deno-lint-ignore no-control-regex
-  return text.replace(/[\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]+/g, " ");
+  // Most texts have none: a test is several times faster than a replace that finds nothing.
+  return CONTROL.test(text) ? text.replace(CONTROLS, " ") : text;
 }
 
 /**

@@ -135,6 +135,18 @@ export function toolCallText(name: string, args: Json, home = ""): string {
   }
 }
 
+/**
+ * What the row of a result of `call` shows.
+ *
+ * @example
+ * ```ts
+ * spanText(callSpans({ name: "ls", arguments: { path: "src" } })); // "[ls: src]"
+ * ```
+ */
+export function callSpans(call: ToolCallInfo, home?: string): Span[] {
+  return [{ text: toolCallText(call.name, call.arguments, home), tone: "muted" }];
+}
+
 function messageSpans(message: unknown, options: EntryLineOptions): Span[] {
   if (!isObject(message)) return [{ text: "[message]", tone: "dim" }];
   const role = String(message.role);
@@ -153,8 +165,7 @@ function messageSpans(message: unknown, options: EntryLineOptions): Span[] {
     }
     case "toolResult": {
       const call = typeof message.toolCallId === "string" ? options.toolCalls?.get(message.toolCallId) : undefined;
-      const text = call ? toolCallText(call.name, call.arguments, options.home) : `[${flat(String(message.toolName ?? "tool"))}]`;
-      return [{ text, tone: "muted" }];
+      return call ? callSpans(call, options.home) : [{ text: `[${flat(String(message.toolName ?? "tool"))}]`, tone: "muted" }];
     }
     case "bashExecution":
       return [{ text: `[bash]: ${flat(clip(String(message.command ?? ""), TEXT_LIMIT))}`, tone: "dim" }];
@@ -212,7 +223,9 @@ export function entrySpans(entry: SessionEntry, options: EntryLineOptions = {}):
 
 /** The plain text of spans. */
 export function spanText(spans: readonly Span[]): string {
-  return spans.map((span) => span.text).join("");
+  let text = "";
+  for (const span of spans) text += span.text;
+  return text;
 }
 
 /** The row text of one entry, without colours. */

@@ -34,10 +34,19 @@ export class PrettyJsonArray {
     this.#after = marked.slice(at + quoted.length);
   }
 
+  /** What each line of an item begins with. */
+  get indent(): string {
+    return this.#indent;
+  }
+
   /** The text of the next item. */
   item(value: unknown): string {
-    const text = this.#indent + (JSON.stringify(value, null, 2) ?? "null").replaceAll("\n", "\n" + this.#indent);
-    return (this.#count++ === 0 ? this.#before : ",\n") + text;
+    return this.itemText(this.#indent + (JSON.stringify(value, null, 2) ?? "null").replaceAll("\n", "\n" + this.#indent));
+  }
+
+  /** The text of the next item, given as its pretty JSON with `indent` at the start of each line (what `item` makes). */
+  itemText(json: string): string {
+    return (this.#count++ === 0 ? this.#before : ",\n") + json;
   }
 
   /** The rest of the document. */

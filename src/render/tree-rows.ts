@@ -9,18 +9,13 @@ import type { SessionTree } from "../core/tree/session-tree.ts";
 import { filterKeeps, type TreeFilter } from "../core/tree/tree-filter.ts";
 import type { Colors } from "./colors.ts";
 import { oneLine } from "./control-chars.ts";
-import { collectToolCalls, entrySpans, hasText, renderSpans, type Span, spanText, type ToolCallInfo } from "./entry-line.ts";
+import { callSpans, collectToolCalls, entrySpans, hasText, renderSpans, type Span, type ToolCallInfo } from "./entry-line.ts";
+import { layoutRows, SpanRow } from "./tree-layout.ts";
 
 export { TREE_FILTERS, type TreeFilter } from "../core/tree/tree-filter.ts";
 
-/** Indentation levels drawn at most; deeper rows show their innermost levels only. */
-const MAX_DRAWN_LEVELS = 100;
-
-/** Distinct gutter strings whose prefixes are shared between rows, at most (past them, each row makes its own). */
-const SHARED_PREFIXES = 10_000;
-
 /** What the terminal's /tree counts as settings entries. */
-const SETTINGS_TYPES = new Set(["label", "context_edit", "custom", "model_change", "thinking_level_change", "session_info"]);
+export const SETTINGS_TYPES: ReadonlySet<string> = new Set(["label", "context_edit", "custom", "model_change", "thinking_level_change", "session_info"]);
 
 /** One visible entry, ready to draw. */
 export interface TreeRow {
@@ -80,14 +75,9 @@ export function rowFacts(entry: SessionEntry, home?: string, withSpans = true): 
   } else if (role === "assistant") {
     const calls = collectToolCalls([entry]);
     // The line a result of each call shows, made now: the call's arguments need not be kept.
-    if (calls.size > 0) facts.calls = [...calls].map(([id, call]) => [id, entrySpans(resultOf(id), { toolCalls: new Map([[id, call]]), home })]);
+    if (calls.size > 0) facts.calls = [...calls].map(([id, call]) => [id, callSpans(call, home)]);
   }
   return facts;
-}
-
-/** A tool result entry that names only its call. */
-function resultOf(toolCallId: string): SessionEntry {
-  return { type: "message", message: { role: "toolResult", toolCallId } } as unknown as SessionEntry;
 }
 
 function hiddenRule(entry: SessionEntry, role: string | undefined): RowFacts["hidden"] {
@@ -111,11 +101,6 @@ export interface TreeRowsOptions {
   home?: string;
   /** The facts of each entry, when the tree's entries are not whole (default: `rowFacts` of the entry). */
   facts?: (entry: SessionEntry) => RowFacts;
-  /**
-   * Called between the phases of the layout, when what each phase made over every entry is
-   * garbage (a big tree's caller collects it there, so the phases do not add up).
-   */
-  between?: () => void;
 }
 
 function roleOf(entry: SessionEntry): string | undefined {
@@ -154,48 +139,11 @@ export function filterTag(filter: TreeFilter): string {
   return { default: "", "no-tools": " [no-tools]", "user-only": " [user]", "labeled-only": " [labeled]", all: " [all]" }[filter];
 }
 
-/**
- * A row whose plain text is made from its spans when it is asked for (search, JSON): a big
- * tree's rows do not hold each text twice (a 146k-row tree's texts are tens of megabytes).
- */
-class Row implements TreeRow {
-  entryId: string;
-  parentId: string | null = null;
-  depth = 0;
-  depthPrefix = "";
-  connectorColumn = -1;
-  foldable = false;
-  childCount = 0;
-  onActivePath: boolean;
-  declare label?: string;
-  declare labelTimestamp?: string;
-  type: string;
-  declare role?: string;
-  spans: Span[];
-
-  constructor(entryId: string, type: string, spans: Span[], onActivePath: boolean) {
-    this.entryId = entryId;
-    this.type = type;
-    this.spans = spans;
-    this.onActivePath = onActivePath;
-  }
-
-  get text(): string {
-    return spanText(this.spans);
-  }
-}
-
-/** A visible row and its nearest visible ancestor's row (hidden entries' children attach to it). */
-interface Placed {
-  row: TreeRow;
-  parent: TreeRow | null;
-}
-
 /** A node waiting to be visited, with what its ancestors decided for it. */
 interface Pending {
   node: SessionTreeNode;
-  /** The nearest visible ancestor's row, or null. */
-  parent: TreeRow | null;
+  /** The index of the nearest visible ancestor's row, or -1. */
+  parent: number;
   /** Under a folded entry (not shown, nor its descendants). */
   underFold: boolean;
 }
@@ -232,7 +180,6 @@ export function treeRows(tree: SessionTree, options: TreeRowsOptions = {}): Tree
   const filter = options.filter ?? "default";
   const leafId = options.leafId === undefined ? tree.leafId : options.leafId;
   const roots = tree.getTree();
-  options.between?.();
   const active = activeEntries(tree, roots, leafId);
   const given = options.facts;
   // Whole entries: the facts a filter needs now, the spans only for rows that are shown.
@@ -249,14 +196,15 @@ export function treeRows(tree: SessionTree, options: TreeRowsOptions = {}): Tree
 
   // Pre-order over the forest, the subtree holding the leaf first at every level. Each node is
   // visited once and let go: a 146k-entry tree keeps no list or map over all its nodes here.
-  const visible: Placed[] = [];
+  const visible: TreeRow[] = [];
+  const parents: number[] = [];
   const pending: Pending[] = [];
   // Pushed in reverse display order (the active one first, then the others in order), so they pop in order.
-  const pushChildren = (nodes: SessionTreeNode[], parent: TreeRow | null, underFold: boolean) => {
+  const pushChildren = (nodes: SessionTreeNode[], parent: number, underFold: boolean) => {
     for (let i = nodes.length - 1; i >= 0; i--) if (!active.has(nodes[i].entry)) pending.push({ node: nodes[i], parent, underFold });
     for (let i = nodes.length - 1; i >= 0; i--) if (active.has(nodes[i].entry)) pending.push({ node: nodes[i], parent, underFold });
   };
-  pushChildren(roots, null, false);
+  pushChildren(roots, -1, false);
   while (pending.length > 0) {
     const { node, parent, underFold } = pending.pop()!;
     if (underFold) {
@@ -264,8 +212,11 @@ export function treeRows(tree: SessionTree, options: TreeRowsOptions = {}): Tree
       continue;
     }
     const row = visibleRow(node);
-    if (row) visible.push({ row, parent });
-    pushChildren(node.children, row ?? parent, folded.has(node.entry.id));
+    if (row) {
+      visible.push(row);
+      parents.push(parent);
+    }
+    pushChildren(node.children, row ? visible.length - 1 : parent, folded.has(node.entry.id));
   }
 
   /** The node's row, when it is shown. */
@@ -275,7 +226,7 @@ export function treeRows(tree: SessionTree, options: TreeRowsOptions = {}): Tree
     if (facts.hidden === "always" || (facts.hidden === "unless-leaf" && entry.id !== leafId)) return undefined;
     if (!filterKeeps(filter, { type: entry.type, role: facts.role, labelled: node.label !== undefined }, SETTINGS_TYPES)) return undefined;
     const spans = !given ? entrySpans(entry, { toolCalls, home: options.home }) : (facts.callId !== undefined ? callSpans.get(facts.callId) : undefined) ?? facts.spans ?? [];
-    const row = new Row(entry.id, String(entry.type), spans, active.has(entry));
+    const row = new SpanRow(entry.id, String(entry.type), spans, active.has(entry));
     if (node.label !== undefined) {
       row.label = node.label;
       row.labelTimestamp = node.labelTimestamp;
@@ -284,79 +235,8 @@ export function treeRows(tree: SessionTree, options: TreeRowsOptions = {}): Tree
     if (tokens.length > 0 && !tokens.every((token) => searchText(row).includes(token))) return undefined;
     return row;
   }
-  options.between?.();
-  layout(visible);
-  return visible.map((item) => item.row);
-}
-
-/** Gives each visible row its visible parent, indentation, connector and gutters, as pi does. */
-function layout(visible: Placed[]): void {
-  const parentRow = new Map<TreeRow, TreeRow | null>();
-  const children = new Map<TreeRow | null, TreeRow[]>([[null, []]]);
-  for (const { row, parent } of visible) {
-    row.parentId = parent ? parent.entryId : null;
-    parentRow.set(row, parent);
-    if (!children.has(parent)) children.set(parent, []);
-    children.get(parent)!.push(row);
-  }
-  // Rows at one depth under the same open branches share one prefix string, made once: a deep
-  // tree's prefixes (up to 300 columns each) are neither kept nor made once per row.
-  const made = new Map<string, Map<number, string>>();
-  const cached = (gutters: string, key: number, make: () => string): string => {
-    let byKey = made.get(gutters);
-    if (!byKey) {
-      byKey = new Map();
-      if (made.size < SHARED_PREFIXES) made.set(gutters, byKey);
-    }
-    let text = byKey.get(key);
-    if (text === undefined) byKey.set(key, text = make());
-    return text;
-  };
-  const roots = children.get(null)!;
-  const multipleRoots = roots.length > 1;
-  // `gutters` holds the vertical lines of open branches, 3 columns per level ("│  " or blanks).
-  type Item = { row: TreeRow; indent: number; branched: boolean; last: boolean; gutters: string; virtualChild: boolean };
-  // Several roots hang under a virtual root: indented one level, drawn without a connector.
-  const stack: Item[] = roots.map((row, i): Item => ({
-    row,
-    indent: multipleRoots ? 1 : 0,
-    branched: multipleRoots,
-    last: i === roots.length - 1,
-    gutters: "",
-    virtualChild: multipleRoots,
-  })).reverse();
-  while (stack.length > 0) {
-    const { row, indent, branched, last, gutters, virtualChild } = stack.pop()!;
-    const kids = children.get(row) ?? [];
-    const connector = branched && !virtualChild;
-    const display = multipleRoots ? Math.max(0, indent - 1) : indent;
-    row.depth = display;
-    row.childCount = kids.length;
-    const parent = parentRow.get(row) ?? null;
-    row.foldable = kids.length > 0 && (parent === null || children.get(parent)!.length > 1);
-    // A connector sits one level left of the row's depth; gutters never reach that level.
-    // Deeper than any terminal shows, only the innermost levels are drawn, so memory stays linear.
-    const from = Math.max(0, display - MAX_DRAWN_LEVELS) * 3;
-    const cells = (connector ? display - 1 : display) * 3;
-    const prefix = cached(gutters, display * 4 + (connector ? 2 : 0) + (last ? 1 : 0), () => {
-      const open = gutters.slice(from, cells).padEnd(cells - from, " ");
-      return connector ? open + (last ? "└─ " : "├─ ") : open;
-    });
-    // The connector is the prefix's last 3 columns.
-    row.connectorColumn = connector ? prefix.length - 2 : -1;
-    row.depthPrefix = prefix;
-    // A branch point's children, and the first child after a branch, move one level right.
-    const branching = kids.length > 1;
-    const childIndent = branching || (branched && indent > 0) ? indent + 1 : indent;
-    let childGutters = gutters;
-    if (connector) {
-      const at = Math.max(0, display - 1) * 3;
-      childGutters = cached(gutters, -1 - (display * 2 + (last ? 1 : 0)), () => gutters.slice(0, at).padEnd(at, " ") + (last ? "   " : "│  "));
-    }
-    for (let i = kids.length - 1; i >= 0; i--) {
-      stack.push({ row: kids[i], indent: childIndent, branched: branching, last: i === kids.length - 1, gutters: childGutters, virtualChild: false });
-    }
-  }
+  layoutRows(visible, parents);
+  return visible;
 }
 
 /**
@@ -364,6 +244,13 @@ function layout(visible: Placed[]): void {
  * cells with `…`, coloured when `colors` is given.
  */
 export function renderTreeRow(row: TreeRow, width: number, colors?: Colors): string {
+  // Uncut and uncoloured (a pipe), the line is its texts end to end: no spans to make.
+  if (width === Infinity && !colors?.isColorSupported) {
+    let line = row.onActivePath ? row.depthPrefix + "• " : row.depthPrefix;
+    if (row.label !== undefined) line += `[${oneLine(row.label)}] `;
+    for (const span of row.spans) line += span.text;
+    return line;
+  }
   const spans: Span[] = [{ text: row.depthPrefix, tone: "dim" }];
   if (row.onActivePath) spans.push({ text: "• ", tone: "accent" });
   if (row.label !== undefined) spans.push({ text: `[${oneLine(row.label)}] `, tone: "warning" });

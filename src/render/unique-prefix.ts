@@ -4,6 +4,9 @@
  * @module
  */
 
+/** The fewest characters a prefix has (an id no longer than this is its own prefix). */
+export const MIN_PREFIX = 8;
+
 /** How many leading characters `a` and `b` share. */
 export function commonPrefix(a: string, b: string): number {
   let i = 0;
@@ -17,7 +20,7 @@ export function commonPrefix(a: string, b: string): number {
  * uniquePrefixes(["abcdef12x", "abcdef12y", "99"], 4); // Map { "abcdef12x" => "abcdef12x", "abcdef12y" => "abcdef12y", "99" => "99" }
  * ```
  */
-export function uniquePrefixes(ids: readonly string[], min = 8): Map<string, string> {
+export function uniquePrefixes(ids: readonly string[], min = MIN_PREFIX): Map<string, string> {
   const sorted = [...new Set(ids)].sort();
   const result = new Map<string, string>();
   sorted.forEach((id, i) => {
@@ -37,7 +40,7 @@ export function uniquePrefixes(ids: readonly string[], min = 8): Map<string, str
  * uniquePrefixLengths(["abcdef12y", "99", "abcdef12x"], 4); // Map { "99" => 2, "abcdef12x" => 9, "abcdef12y" => 9 }
  * ```
  */
-export function uniquePrefixLengths(ids: string[], min = 8): Map<string, number> {
+export function uniquePrefixLengths(ids: string[], min = MIN_PREFIX): Map<string, number> {
   ids.sort();
   const lengths = new Map<string, number>();
   for (let i = 0; i < ids.length; i++) {
@@ -58,7 +61,7 @@ export function uniquePrefixLengths(ids: string[], min = 8): Map<string, number>
  * uniquePrefixesAmong(["abcdef12x"], ["abcdef12x", "abcdef12y", "99"]); // Map { "abcdef12x" => "abcdef12x" }
  * ```
  */
-export function uniquePrefixesAmong(shown: readonly string[], known: readonly string[], min = 8): Map<string, string> {
+export function uniquePrefixesAmong(shown: readonly string[], known: readonly string[], min = MIN_PREFIX): Map<string, string> {
   const all = uniquePrefixes([...known, ...shown], min);
   return new Map(shown.map((id) => [id, all.get(id)!]));
 }
@@ -83,7 +86,7 @@ export class SortedPrefixes {
   #before = 0;
   #keepLast = false;
 
-  constructor(min = 8) {
+  constructor(min = MIN_PREFIX) {
     this.#min = min;
   }
 

@@ -8,16 +8,11 @@ import { GarbageHint } from "../../io/collect-garbage.ts";
 import { oneLine } from "../../render/control-chars.ts";
 import { navigateTree } from "../interactive/tree-nav/navigate.ts";
 import { leanSessionTree } from "../../query/lean-tree.ts";
-import { uniquePrefixes, uniquePrefixLengths } from "../../render/unique-prefix.ts";
+import { MIN_PREFIX, uniquePrefixes, uniquePrefixLengths } from "../../render/unique-prefix.ts";
 import { resolveSessionRef } from "../../query/resolve/session-ref.ts";
 import { capIndent } from "../../render/tree-indent.ts";
 import { filterTag, renderTreeRow, TREE_FILTERS, type TreeFilter, type TreeRow } from "../../render/tree-rows.ts";
-import { type TreeRowJson, treeRowJson } from "../../query/tree.ts";
-
-/** The rows as `tree --json` gives them, one at a time. */
-function* jsonRows(rows: readonly TreeRow[]): Generator<TreeRowJson> {
-  for (const row of rows) yield treeRowJson(row);
-}
+import { treeRowJsonText } from "../../query/tree.ts";
 
 /**
  * Each id's shortest unique prefix among `all` (every entry id of the session, distinct; sorted
@@ -25,6 +20,8 @@ function* jsonRows(rows: readonly TreeRow[]): Generator<TreeRowJson> {
  * from `uniquePrefixes`.
  */
 function idPrefixes(all: string[]): (id: string) => string {
+  // Ids no longer than the shortest prefix (pi's 8 hex digits) are their own prefixes: no sort.
+  if (all.every((id) => typeof id === "string" && id.length <= MIN_PREFIX)) return (id) => id;
   if (!all.every((id) => typeof id === "string")) {
     const map = uniquePrefixes(all);
     return (id) => map.get(id)!;
@@ -60,8 +57,8 @@ export const treeCommand: CommandSpec = {
     // Lean: each entry's tree fields and row, not the entry (a 1 GB session stays small).
     const { leafId, rows, ids: all } = await leanSessionTree(ctx, { ref, filter });
     if (ctx.json) {
-      // What `outJson(json())` prints, a row at a time.
-      ctx.outJsonItems({ leafId, filter, rows: [] }, "rows", jsonRows(rows));
+      // What `outJson(json())` prints, a row at a time (each row's text made directly).
+      ctx.outJsonItems({ leafId, filter, rows: [] }, "rows", rows, treeRowJsonText);
       return 0;
     }
     // Entry ids first, dim and aligned: unique among all the session's entries, so each one
