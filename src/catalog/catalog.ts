@@ -8,14 +8,15 @@ import type { DigestKind } from "../core/digest/digester.ts";
 import type { FileStat, FileSystem } from "../io/file-system.ts";
 import { mapConcurrent } from "../session/list-sessions.ts";
 import { type CheckMode, checkKey, type FolderListing, listThroughFolders, quickTrust } from "./folder-check.ts";
-import { type CoverageChange, coveredWork, fullCoverage, keepsCoverage } from "./covered-check.ts";
+import { type CoverageChange, coveredWork, coversScope, fullCoverage, keepsCoverage } from "./covered-check.ts";
 import { inDirs } from "./in-dirs.ts";
 import { quickStats } from "./quick-stats.ts";
 import { type CatalogOptions, CatalogView, type RefreshOptions } from "./refresh-options.ts";
 import { PACED_LOAD, pacer, type RefreshRun, startRun, STAT_CONCURRENCY } from "./refresh-run.ts";
 import { refreshRows, type RowsRefresh } from "./refresh-rows.ts";
 import { walkRefresh } from "./refresh-walk.ts";
-import { eachStamp, FileStamps, fileIndex, PassCollector, type StampVisitor, StoredIds } from "./stamps.ts";
+import { currentHeaderIds, type StampCheckHost, unchangedFiles } from "./stamp-checks.ts";
+import type { StoredIds } from "./stamps.ts";
 import type { CatalogRecord, CatalogStore, Coverage, FolderSnapshot, HeaderStamp, RecordStamp, SectionChanges } from "./store.ts";
 
 /** The full-text section's name (docs-digest.ts). */
@@ -196,59 +197,37 @@ export class Catalog {
    * `files` undefined: those of `options.listing`, which then need not be made at all where the
    * store keeps the section's coverage (covered-check.ts).
    */
-  async unchanged(kind: AnyKind, files: readonly string[] | undefined, options: Pick<RefreshOptions, "listedDirs" | "listing"> = {}): Promise<boolean> {
+  unchanged(kind: AnyKind, files: readonly string[] | undefined, options: Pick<RefreshOptions, "listedDirs" | "listing"> = {}): Promise<boolean> {
     const store = this.#store;
-    if (!store?.loadStamps || this.#loaded.has(kind.name)) return false;
-    const { listing } = options;
-    const trust = this.#trust([kind], listing);
-    let coverage: Coverage | undefined;
-    try {
-      if (listing && keepsCoverage(store)) coverage = await store.loadCoverage(kind);
-    } catch {
-      coverage = undefined;
-    }
-    if (trust && coverage && listing && files === undefined && keepsCoverage(store) && this.#covers(listing, options.listedDirs)) {
-      let work;
-      try {
-        work = await coveredWork(this.fs, store, kind, listing, coverage, { quick: true, now: this.#now(), firstChange: true });
-      } catch {
-        return false;
-      }
-      if (work.changed.length > 0 || work.gone.length > 0) return false;
-      await this.#saveListing([kind], listing, false);
-      await this.#saveCoverage(kind, coverage, fullCoverage(listing, coverage));
-      return true;
-    }
-    const listed = inDirs(options.listedDirs);
-    // A few numbers per file (stamps.ts); a stored file not asked for in the listed dirs would be dropped.
-    const index = fileIndex(files ?? listing?.files ?? []);
-    const collector = new PassCollector();
-    let dropped = false;
-    try {
-      const stamps = await FileStamps.load(store, kind, index, { other: (path) => (dropped ||= listed(path)) });
-      if (dropped) return false;
-      // One file at a time: the first changed one answers, and no array of thousands of stats is built.
-      for (const [path, k] of index) {
-        collector.item();
-        if (!stamps.found[k]) return false;
-        const stamp = { size: stamps.size[k], mtimeMs: stamps.mtimeMs[k] };
-        if (trust?.(path, stamp)) continue;
-        const stat = await this.fs.stat(path);
-        if (!stat?.isFile || stamp.size !== stat.size || stamp.mtimeMs !== stat.mtimeMs) return false;
-      }
-    } catch {
-      return false;
-    }
-    collector.end();
-    await this.#saveListing([kind], listing, trust === undefined);
-    // Every file of the listing has its record, and no other record lies under its scope.
-    if (coverage && listing && (files === undefined || files === listing.files)) await this.#saveCoverage(kind, coverage, fullCoverage(listing, coverage));
-    return true;
+    if (!store?.loadStamps || this.#loaded.has(kind.name)) return Promise.resolve(false);
+    return unchangedFiles(this.#stampHost(store, kind, options.listing), kind, files, options);
   }
 
-  /** True when `listedDirs` hold the listing's scope: records under it of no listed file are to be dropped. */
-  #covers(listing: FolderListing, listedDirs: readonly string[] = []): boolean {
-    return inDirs(listedDirs)(listing.dir + "/-");
+  /**
+   * The header id `kind`'s stored record gives each file of `listing` (null: no usable header),
+   * for the files whose record is current (by the quick check, else by a stat): a file missing
+   * from the answer has no record, a record of other bytes, or is gone. Nothing is read; when
+   * every record is current (as `unchanged` tells), the listing (and a full check) is saved.
+   * Undefined without a store, or when it cannot be read.
+   */
+  storedHeaderIds(kind: AnyKind, listing: FolderListing, listedDirs: readonly string[]): Promise<StoredIds | undefined> {
+    const store = this.#store;
+    if (!store) return Promise.resolve(undefined);
+    return currentHeaderIds(this.#stampHost(store, kind, listing), kind, listing, listedDirs);
+  }
+
+  /** What stamp-checks.ts needs of this catalog to check `kind`'s stored stamps over `listing`. */
+  #stampHost(store: CatalogStore, kind: AnyKind, listing: FolderListing | undefined): StampCheckHost {
+    return {
+      fs: this.fs,
+      store,
+      now: this.#now(),
+      trust: this.#trust([kind], listing),
+      loaded: this.#loaded.has(kind.name),
+      records: () => this.#records(kind),
+      saveListing: (full) => this.#saveListing([kind], listing, full),
+      saveCoverage: (coverage, change) => this.#saveCoverage(kind, coverage, change),
+    };
   }
 
   /** Saves a change of `kind`'s coverage (none when another process wrote since it was loaded). */
@@ -259,51 +238,6 @@ export class Catalog {
     } catch (error) {
       this.#saveProblem ??= (error as Error).message;
     }
-  }
-
-  /**
-   * The header id `kind`'s stored record gives each file of `listing` (null: no usable header),
-   * for the files whose record is current (by the quick check, else by a stat): a file missing
-   * from the answer has no record, a record of other bytes, or is gone. Nothing is read; when
-   * every record is current (as `unchanged` tells), the listing (and a full check) is saved.
-   * Undefined without a store, or when it cannot be read.
-   */
-  async storedHeaderIds(kind: AnyKind, listing: FolderListing, listedDirs: readonly string[]): Promise<StoredIds | undefined> {
-    const store = this.#store;
-    if (!store) return undefined;
-    // A few numbers and an id per file (stamps.ts), the stored rows gone through one at a time.
-    const index = fileIndex(listing.files);
-    const listed = inDirs(listedDirs);
-    let dropped = false;
-    const other = (path: string) => (dropped ||= listed(path));
-    let stamps: FileStamps;
-    try {
-      const streamed = (store.eachStamp || store.loadHeaderIds) && !this.#loaded.has(kind.name);
-      const each = streamed ? (visit: StampVisitor) => eachStamp(store, kind, visit) : async (visit: StampVisitor) => {
-        for (const [path, record] of await this.#records(kind)) visit(path, record.size, record.mtimeMs, record.headerId);
-      };
-      stamps = await FileStamps.from(each, index, { ids: true, other });
-    } catch {
-      return undefined;
-    }
-    const trust = this.#trust([kind], listing);
-    const current = new Uint8Array(index.size);
-    const collector = new PassCollector();
-    await mapConcurrent(listing.files, STAT_CONCURRENCY, async (path) => {
-      collector.item();
-      const k = index.get(path)!;
-      if (!stamps.found[k]) return;
-      const stamp = { size: stamps.size[k], mtimeMs: stamps.mtimeMs[k] };
-      if (!trust?.(path, stamp)) {
-        const stat = await this.fs.stat(path).catch(() => null);
-        if (!stat?.isFile || stat.size !== stamp.size || stat.mtimeMs !== stamp.mtimeMs) return;
-      }
-      current[k] = 1;
-    });
-    collector.end();
-    const ids = new StoredIds(index, current, stamps.headerIds!);
-    if (ids.size === listing.files.length && !dropped) await this.#saveListing([kind], listing, trust === undefined);
-    return ids;
   }
 
   /** Brings the records of `kinds` up to date for `files` and saves what changed. */
@@ -330,7 +264,7 @@ export class Catalog {
   async #coverageBefore(kinds: readonly AnyKind[], files: readonly string[], options: RefreshOptions): Promise<Coverage[] | undefined> {
     const { listing, listedDirs = [] } = options;
     const store = this.#store;
-    if (!listing || options.partial || !keepsCoverage(store) || files !== listing.files || !this.#covers(listing, listedDirs)) return undefined;
+    if (!listing || options.partial || !keepsCoverage(store) || files !== listing.files || !coversScope(listing, listedDirs)) return undefined;
     try {
       const found = [];
       for (const kind of kinds) found.push(await store.loadCoverage(kind));

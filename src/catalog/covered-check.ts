@@ -16,6 +16,7 @@
 import { dirName } from "../core/storage/paths.ts";
 import type { FileStat, FileSystem } from "../io/file-system.ts";
 import { type FolderListing, HOT_MS } from "./folder-check.ts";
+import { inDirs } from "./in-dirs.ts";
 import type { CatalogStore, Coverage, SectionKey } from "./store.ts";
 
 /** A store that keeps coverage, recent stamps and stamps by folder. */
@@ -24,6 +25,11 @@ export type CoverageStore = CatalogStore & Required<Pick<CatalogStore, "loadCove
 /** True when `store` can answer the quick check without stamps. */
 export function keepsCoverage(store: CatalogStore | null): store is CoverageStore {
   return Boolean(store?.loadCoverage && store.saveCoverage && store.loadRecentStamps && store.loadStampsIn);
+}
+
+/** True when `listedDirs` hold the listing's scope: records under it of no listed file are to be dropped. */
+export function coversScope(listing: FolderListing, listedDirs: readonly string[] = []): boolean {
+  return inDirs(listedDirs)(listing.dir + "/-");
 }
 
 /** The folders of `coverage` that belong to `listing`'s scope (its project folders, or its dir). */

@@ -1,0 +1,131 @@
+/**
+ * The catalog's answers from stored stamps alone, no record loaded: whether a refresh would
+ * change nothing (`unchangedFiles`: by the section's coverage where the store keeps it,
+ * covered-check.ts, else stamp by stamp) and which header id each current file's record gives
+ * (`currentHeaderIds`). Stamps go by row by row and are kept as a few numbers per file (stamps.ts).
+ * @module
+ */
+import type { DigestKind } from "../core/digest/digester.ts";
+import type { FileSystem } from "../io/file-system.ts";
+import { mapConcurrent } from "../session/list-sessions.ts";
+import { type CoverageChange, coveredWork, coversScope, fullCoverage, keepsCoverage } from "./covered-check.ts";
+import type { FolderListing } from "./folder-check.ts";
+import { inDirs } from "./in-dirs.ts";
+import type { RefreshOptions } from "./refresh-options.ts";
+import { STAT_CONCURRENCY } from "./refresh-run.ts";
+import { eachStamp, FileStamps, fileIndex, PassCollector, type StampVisitor, StoredIds } from "./stamps.ts";
+import type { CatalogRecord, CatalogStore, Coverage, RecordStamp } from "./store.ts";
+
+// deno-lint-ignore no-explicit-any
+type AnyKind = DigestKind<any, any>;
+
+/** What the checks need of the catalog, for one section and listing. */
+export interface StampCheckHost {
+  readonly fs: FileSystem;
+  readonly store: CatalogStore;
+  readonly now: number;
+  /** The quick check's test, or undefined for a full check. */
+  readonly trust: ((path: string, stamp: RecordStamp) => boolean) | undefined;
+  /** True when the catalog holds the section's records (they, not the stored rows, are current). */
+  readonly loaded: boolean;
+  records(): Promise<Map<string, CatalogRecord>>;
+  /** Saves the listing's folders and, with `full`, the section's full check. */
+  saveListing(full: boolean): Promise<void>;
+  saveCoverage(coverage: Coverage, change: CoverageChange): Promise<void>;
+}
+
+/** Catalog.unchanged(): the host's store can list stamps and holds the section's current records. */
+export async function unchangedFiles(
+  host: StampCheckHost,
+  kind: AnyKind,
+  files: readonly string[] | undefined,
+  options: Pick<RefreshOptions, "listedDirs" | "listing">,
+): Promise<boolean> {
+  const { store, trust } = host;
+  const { listing } = options;
+  let coverage: Coverage | undefined;
+  try {
+    if (listing && keepsCoverage(store)) coverage = await store.loadCoverage(kind);
+  } catch {
+    coverage = undefined;
+  }
+  if (trust && coverage && listing && files === undefined && keepsCoverage(store) && coversScope(listing, options.listedDirs)) {
+    let work;
+    try {
+      work = await coveredWork(host.fs, store, kind, listing, coverage, { quick: true, now: host.now, firstChange: true });
+    } catch {
+      return false;
+    }
+    if (work.changed.length > 0 || work.gone.length > 0) return false;
+    await host.saveListing(false);
+    await host.saveCoverage(coverage, fullCoverage(listing, coverage));
+    return true;
+  }
+  const listed = inDirs(options.listedDirs);
+  // A few numbers per file (stamps.ts); a stored file not asked for in the listed dirs would be dropped.
+  const index = fileIndex(files ?? listing?.files ?? []);
+  const collector = new PassCollector();
+  let dropped = false;
+  try {
+    const stamps = await FileStamps.load(store, kind, index, { other: (path) => (dropped ||= listed(path)) });
+    if (dropped) return false;
+    // One file at a time: the first changed one answers, and no array of thousands of stats is built.
+    for (const [path, k] of index) {
+      collector.item();
+      if (!stamps.found[k]) return false;
+      const stamp = { size: stamps.size[k], mtimeMs: stamps.mtimeMs[k] };
+      if (trust?.(path, stamp)) continue;
+      const stat = await host.fs.stat(path);
+      if (!stat?.isFile || stamp.size !== stat.size || stamp.mtimeMs !== stat.mtimeMs) return false;
+    }
+  } catch {
+    return false;
+  }
+  collector.end();
+  await host.saveListing(trust === undefined);
+  // Every file of the listing has its record, and no other record lies under its scope.
+  if (coverage && listing && (files === undefined || files === listing.files)) await host.saveCoverage(coverage, fullCoverage(listing, coverage));
+  return true;
+}
+
+/** Catalog.storedHeaderIds(). */
+export async function currentHeaderIds(
+  host: StampCheckHost,
+  kind: AnyKind,
+  listing: FolderListing,
+  listedDirs: readonly string[],
+): Promise<StoredIds | undefined> {
+  const { store, trust } = host;
+  // A few numbers and an id per file (stamps.ts), the stored rows gone through one at a time.
+  const index = fileIndex(listing.files);
+  const listed = inDirs(listedDirs);
+  let dropped = false;
+  const other = (path: string) => (dropped ||= listed(path));
+  let stamps: FileStamps;
+  try {
+    const streamed = (store.eachStamp || store.loadHeaderIds) && !host.loaded;
+    const each = streamed ? (visit: StampVisitor) => eachStamp(store, kind, visit) : async (visit: StampVisitor) => {
+      for (const [path, record] of await host.records()) visit(path, record.size, record.mtimeMs, record.headerId);
+    };
+    stamps = await FileStamps.from(each, index, { ids: true, other });
+  } catch {
+    return undefined;
+  }
+  const current = new Uint8Array(index.size);
+  const collector = new PassCollector();
+  await mapConcurrent(listing.files, STAT_CONCURRENCY, async (path) => {
+    collector.item();
+    const k = index.get(path)!;
+    if (!stamps.found[k]) return;
+    const stamp = { size: stamps.size[k], mtimeMs: stamps.mtimeMs[k] };
+    if (!trust?.(path, stamp)) {
+      const stat = await host.fs.stat(path).catch(() => null);
+      if (!stat?.isFile || stat.size !== stamp.size || stat.mtimeMs !== stamp.mtimeMs) return;
+    }
+    current[k] = 1;
+  });
+  collector.end();
+  const ids = new StoredIds(index, current, stamps.headerIds!);
+  if (ids.size === listing.files.length && !dropped) await host.saveListing(trust === undefined);
+  return ids;
+}
