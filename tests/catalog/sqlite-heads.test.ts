@@ -90,7 +90,7 @@ test(`SQLite keeps each usage record's header facts, as the records are, whoever
 
     // Written by a program that knows nothing of the table: the triggers keep it.
     const raw = "Bun" in globalThis ? await openBunSqlite(path) : await openNodeSqlite(path);
-    const state = JSON.stringify({ header: { id: "sz", timestamp: "2025-07-01T00:00:00.000Z", cwd: "/y", parentSession: b }, rejected: false, data: { keys: [], numbers: [], odd: [] } });
+    const state = JSON.stringify({ header: { id: "sz", timestamp: "2025-07-01T00:00:00.000Z", cwd: "/y", parentSession: b }, rejected: false, data: { keys: [], rows: 0, packed: "", odd: [] } });
     raw.prepare("INSERT OR REPLACE INTO records (section, version, path, size, mtime, end_, lines, head, tail, header_id, state, final) SELECT section, version, ?, size, mtime, end_, lines, head, tail, header_id, ?, NULL FROM records WHERE section = 'usage' AND path = ?").run(join(dir, "z.jsonl"), state, a);
     raw.prepare("UPDATE records SET state = ? WHERE section = 'usage' AND path = ?").run(state.replace("2025-07-01", "2025-08-01"), c);
     raw.prepare("DELETE FROM records WHERE section = 'usage' AND path = ?").run(d);
