@@ -13,7 +13,7 @@
 
 /** 64 characters that JSON writes as they are; a character's value is its index. */
 const ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
-const VALUE = new Int8Array(128).fill(-1);
+const VALUE = new Int8Array(256).fill(-1);
 for (let i = 0; i < ALPHABET.length; i++) VALUE[ALPHABET.charCodeAt(i)] = i;
 const CODE = Uint8Array.from(ALPHABET, (c) => c.charCodeAt(0));
 
@@ -128,65 +128,65 @@ export function packRows(numbers: Float64Array): string {
   return new TextDecoder().decode(out.bytes.subarray(0, out.length));
 }
 
-/** Where `unsigned` and `number` read next in the string being unpacked (one at a time). */
-let at = 0;
 const raw = new DataView(new ArrayBuffer(8));
-
-function badCharacter(): SyntaxError {
-  return new SyntaxError(`a packed usage row has a bad character at ${at - 1}`);
-}
-
-/** The unsigned integer at `at`, which moves past it; throws `SyntaxError` where there is none. */
-function unsigned(text: string): number {
-  let c = text.charCodeAt(at++);
-  let d = c < 128 ? VALUE[c] : -1;
-  if (d < 0) throw badCharacter();
-  if (d < MORE) return d;
-  let value = d - MORE;
-  for (let scale = MORE; ; scale *= MORE) {
-    c = text.charCodeAt(at++);
-    d = c < 128 ? VALUE[c] : -1;
-    if (d < 0 || scale > 2 ** 53) throw badCharacter();
-    if (d < MORE) return value + d * scale;
-    value += (d - MORE) * scale;
-  }
-}
-
-/** The number at `at` (see `Out.number`). */
-function number(text: string): number {
-  const v = unsigned(text);
-  if (v % 2 === 0) return v / 2;
-  if (v === 1) {
-    raw.setUint32(0, unsigned(text));
-    raw.setUint32(4, unsigned(text));
-    return raw.getFloat64(0);
-  }
-  const form = (v - 3) / 2;
-  const places = form >> 1;
-  if (places >= POW10.length) throw new SyntaxError("a packed usage row has a number with too many places");
-  return decimalValue(unsigned(text), places, form & 1);
-}
 
 /**
  * The `rows` rows packed in `text`, as `PER_ROW` numbers each; throws `SyntaxError` for a string
- * `packRows` did not make for that many rows.
+ * `packRows` did not make for that many rows. One function over the text's characters, its
+ * readers closures over the place they read at: in about half the time of methods over a place
+ * kept outside (the 1.2 GB session's 67,430 rows, by hand: 27 ms then, 15 to 20 ms now, against
+ * 15 to 26 ms for `JSON.parse` of the array of numbers they were stored as before).
  */
 export function unpackRows(text: string, rows: number): Float64Array {
   // Every row takes 11 characters at least: a bound on what a damaged count can allocate.
   if (!Number.isSafeInteger(rows) || rows < 0 || rows * 11 > text.length) throw new SyntaxError("a packed usage state has the wrong number of rows");
   const numbers = new Float64Array(rows * PER_ROW);
-  at = 0;
+  let at = 0;
+  let bad = false;
+  // A character past the end, or above 255, has no value (undefined): the read stops there.
+  const unsigned = (): number => {
+    let d = VALUE[text.charCodeAt(at++)];
+    if (d < MORE) {
+      if (d < 0) bad = true;
+      return d;
+    }
+    if (d === undefined) return (bad = true, 0);
+    let value = d - MORE;
+    for (let scale = MORE; ; scale *= MORE) {
+      d = VALUE[text.charCodeAt(at++)];
+      if (d < MORE) {
+        if (d < 0 || scale > 2 ** 53) bad = true;
+        return value + d * scale;
+      }
+      if (d === undefined) return (bad = true, 0);
+      value += (d - MORE) * scale;
+    }
+  };
+  // See `Out.number`.
+  const number = (): number => {
+    const v = unsigned();
+    if (v % 2 === 0) return v / 2;
+    if (v === 1) {
+      raw.setUint32(0, unsigned());
+      raw.setUint32(4, unsigned());
+      return raw.getFloat64(0);
+    }
+    const form = (v - 3) / 2;
+    const places = form >> 1;
+    if (places >= POW10.length) bad = true;
+    return decimalValue(unsigned(), places, form & 1);
+  };
   let time = 0;
   for (let row = 0; row < numbers.length; row += PER_ROW) {
-    const tag = unsigned(text);
-    if (tag >= 2 * DERIVED) throw new SyntaxError("a packed usage row has a bad tag");
+    const tag = unsigned();
     const mode = Math.floor(tag / SOURCE_COUNT) % 4;
     numbers[row + SOURCE] = tag % SOURCE_COUNT;
-    numbers[row + KEY] = number(text);
-    numbers[row + ID] = mode & ODD ? ODD_ID : number(text);
-    time = numbers[row + TIME] = mode & ABSOLUTE ? number(text) : time + number(text);
-    for (let k = TIME + 1; k < TOTAL; k++) numbers[row + k] = number(text);
-    numbers[row + TOTAL] = tag >= DERIVED ? costSum(numbers, row) : number(text);
+    numbers[row + KEY] = number();
+    numbers[row + ID] = mode & ODD ? ODD_ID : number();
+    time = numbers[row + TIME] = mode & ABSOLUTE ? number() : time + number();
+    for (let k = TIME + 1; k < TOTAL; k++) numbers[row + k] = number();
+    numbers[row + TOTAL] = tag >= DERIVED ? costSum(numbers, row) : number();
+    if (bad || tag >= 2 * DERIVED) throw new SyntaxError(`a packed usage state has a bad character in row ${row / PER_ROW}`);
   }
   if (at !== text.length) throw new SyntaxError("a packed usage state has characters after its rows");
   return numbers;

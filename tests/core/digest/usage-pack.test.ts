@@ -59,7 +59,7 @@ test("packRows() gives back numbers that have no short form with their very bits
 test("unpackRows() refuses a string packRows did not make for that many rows", () => {
   const packed = packRows(rowsOf([[0, 0, 5, 1_700_000_000_000, 10, 20, 0, 0, 0.03, 0.3, 0, 0, 0.33]]));
   assert.equal(unpackRows(packed, 1).length, 13);
-  for (const [text, rows] of [[packed, 2], [packed.slice(0, -1), 1], [packed + "A", 1], [`${packed.slice(0, 3)}=${packed.slice(4)}`, 1], [packed, 0.5], [packed, -1]] as const) {
+  for (const [text, rows] of [[packed, 2], [packed.slice(0, -1), 1], [packed + "A", 1], [`${packed.slice(0, 3)}=${packed.slice(4)}`, 1], [`${packed.slice(0, -1)}\u20ac`, 1], [`${packed.slice(0, -1)}\u00e9`, 1], [packed, 0.5], [packed, -1]] as const) {
     assert.throws(() => unpackRows(text, rows), SyntaxError, `${text} as ${rows} rows`);
   }
   assert.deepEqual(unpackRows("", 0), new Float64Array(0));
