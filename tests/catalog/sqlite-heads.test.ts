@@ -90,7 +90,7 @@ test(`SQLite keeps each usage record's header facts, as the records are, whoever
 
     // Written by a program that knows nothing of the table: the triggers keep it.
     const raw = "Bun" in globalThis ? await openBunSqlite(path) : await openNodeSqlite(path);
-    const state = JSON.stringify({ header: { id: "sz", timestamp: "2025-07-01T00:00:00.000Z", cwd: "/y", parentSession: b }, rejected: false, data: { keys: [], numbers: [], odd: [] } });
+    const state = JSON.stringify({ header: { id: "sz", timestamp: "2025-07-01T00:00:00.000Z", cwd: "/y", parentSession: b }, rejected: false, data: { keys: [], rows: 0, packed: "", odd: [] } });
     raw.prepare("INSERT OR IGNORE INTO files (path) VALUES (?)").run(join(dir, "z.jsonl"));
     raw.prepare(`INSERT OR REPLACE INTO records (section, version, file, size, mtime, end_, lines, head, tail, header_id, state, final)
       SELECT section, version, (SELECT id FROM files WHERE path = ?), size, mtime, end_, lines, head, tail, header_id, ?, NULL FROM records WHERE section = 'usage' AND file = (SELECT id FROM files WHERE path = ?)`).run(join(dir, "z.jsonl"), state, a);

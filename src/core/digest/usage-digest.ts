@@ -236,8 +236,9 @@ function addLine(state: UsageState, line: RawLine): void {
 /** Usage rows per session file. */
 export const usageDigest: DigestKind<UsageState> = {
   name: "usage",
-  // 3: rows as numbers in a typed array (2: column by column; 1: one array per row).
-  version: 4,
+  // 5: rows stored packed in a string (4: as a JSON array of numbers; 3: rows as numbers in a
+  // typed array; 2: column by column; 1: one array per row).
+  version: 5,
   initial: emptyUsageState,
   entry: addLine,
   encode: encodeUsage,

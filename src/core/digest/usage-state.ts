@@ -2,12 +2,14 @@
  * The usage rows of one session file, as `stats` keeps them for every session at once: numbers
  * in one typed array per file, outside the JavaScript heap, which the garbage collector neither
  * copies nor scans (tens of thousands of rows as strings and arrays grew its young generation,
- * and the process, by tens of megabytes). Stored as plain JSON (`encodeUsage`).
+ * and the process, by tens of megabytes). Stored as JSON around one packed string
+ * (`encodeUsage`, usage-pack.ts).
  * @module
  */
 import type { UsageTotals } from "../info/usage-totals.ts";
 import { isObject } from "../read/decode-line.ts";
 import { exactTime, exactTimeText, hexId, hexIdText } from "./entry-stamp.ts";
+import { packRows, unpackRows } from "./usage-pack.ts";
 
 /** Where a row's usage came from: assistant, tool result, compaction, branch summary, usage entry. */
 export type UsageSource = "assistant" | "toolResult" | "compaction" | "branch_summary" | "usage";
@@ -219,19 +221,17 @@ export function addRowAt(totals: UsageTotals, state: UsageState, i: number): voi
   totals.cost.total += n[at + 12];
 }
 
-/** A state as stored: plain JSON, the numbers of its rows and nothing more. */
+/** A state as stored: plain JSON, its rows' numbers packed into one string (usage-pack.ts). */
 interface StoredUsage {
   keys: string[];
-  numbers: number[];
+  rows: number;
+  packed: string;
   odd: [number, string | null, string | null][];
 }
 
 /** A state as JSON. */
 export function encodeUsage(state: UsageState): StoredUsage {
-  // A loop, not Array.from: that goes through the iterator, an object per number.
-  const numbers = new Array<number>(state.numbers.length);
-  for (let i = 0; i < numbers.length; i++) numbers[i] = state.numbers[i];
-  return { keys: state.keys, numbers, odd: state.odd };
+  return { keys: state.keys, rows: rowCount(state), packed: packRows(state.numbers), odd: state.odd };
 }
 
 const isText = (v: unknown): v is string => typeof v === "string";
@@ -240,29 +240,19 @@ const isTextOrNull = (v: unknown) => v === null || typeof v === "string";
 /** A state back from `encodeUsage`'s JSON; throws `SyntaxError` for anything it cannot have made. */
 export function decodeUsage(stored: unknown): UsageState {
   const bad = (what: string) => new SyntaxError(`a stored usage state ${what}`);
-  if (!isObject(stored) || !Array.isArray(stored.keys) || !Array.isArray(stored.numbers) || !Array.isArray(stored.odd)) throw bad("has the wrong shape");
-  const { keys, numbers, odd } = stored as unknown as StoredUsage;
+  if (!isObject(stored) || !Array.isArray(stored.keys) || typeof stored.packed !== "string" || !Array.isArray(stored.odd)) throw bad("has the wrong shape");
+  const { keys, rows, packed, odd } = stored as unknown as StoredUsage;
   if (!keys.every(isText)) throw bad("has a key that is not a string");
-  if (numbers.length % ROW_NUMBERS !== 0) throw bad("has rows of the wrong length");
-  // One loop that checks and copies: Float64Array.from goes through the iterator, and was the
-  // largest single cost in a profile of a warm `stats` of 25,000 sessions (12% of its samples).
-  const copy = new Float64Array(numbers.length);
-  for (let i = 0; i < numbers.length; i++) {
-    const n = numbers[i];
-    if (typeof n !== "number") throw bad("has rows of the wrong length");
-    copy[i] = n;
-  }
+  const numbers = unpackRows(packed, rows);
   const oddRows: number[] = [];
   for (let at = 0; at < numbers.length; at += ROW_NUMBERS) {
-    const source = numbers[at];
+    // The source is one of the five by how it is packed; the key must be one of the file's.
     const key = numbers[at + 1];
-    if (!Number.isInteger(source) || !Number.isInteger(key) || source < 0 || source >= SOURCES.length || key < 0 || key >= keys.length) {
-      throw bad(`row ${at / ROW_NUMBERS} names no source or key`);
-    }
+    if (!Number.isInteger(key) || key < 0 || key >= keys.length) throw bad(`row ${at / ROW_NUMBERS} names no cost key`);
     if (numbers[at + 2] === ODD_ID) oddRows.push(at / ROW_NUMBERS);
   }
   const listed = odd.length === oddRows.length &&
     odd.every((o, j) => Array.isArray(o) && o.length === 3 && o[0] === oddRows[j] && isTextOrNull(o[1]) && isTextOrNull(o[2]));
   if (!listed) throw bad("lists its odd rows wrongly");
-  return { keys, numbers: copy, odd };
+  return { keys, numbers, odd };
 }
