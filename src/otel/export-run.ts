@@ -253,7 +253,10 @@ async function exportChanged(env: QueryEnv, run: OtelRun, state: RunState): Prom
       }
       const parent = result.header.parentSession;
       if (copies.size > 0 || (typeof parent === "string" && parent !== "")) {
-        // A fork or clone: mapped again here, without what it copied.
+        // A fork or clone: mapped again here, without what it copied. The chunks of the first
+        // mapping are not sent: let them go (and the first read's garbage) before the second read.
+        result.chunks = [];
+        garbage.session(item.size);
         result = await local({ ...job, copies, inParent: await parentIdentities(env, result.header) });
       }
       summary.sessions++;
