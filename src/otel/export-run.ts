@@ -264,8 +264,8 @@ async function exportChanged(env: QueryEnv, run: OtelRun, state: RunState): Prom
       waiting.set(item.path, { left: result.spans, record: { size: item.size, mtimeMs: item.mtimeMs, entries: result.entries, lastId: result.lastId } });
       if (result.spans === 0) finish(item.path);
       for (const batch of packer.add(item.path, result.chunks)) if (!(await enqueue(batch))) return summary;
-      // Its read's and its requests' garbage, before the next session adds to it.
-      garbage.session(item.size);
+      // The garbage of a big read on this thread, before the next session adds to it.
+      garbage.session();
     }
     for (const batch of packer.flush()) if (!(await enqueue(batch))) return summary;
     return summary;
