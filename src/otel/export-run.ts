@@ -20,6 +20,7 @@ import type { QueryEnv } from "../query/env.ts";
 import { sessionScope } from "../query/scope.ts";
 import { type Batch, Packer } from "./batches.ts";
 import { attributeSession, catalogUsage, parentIdentities } from "./copies.ts";
+import { ExportGarbage } from "./export-garbage.ts";
 import { ExportPool } from "./export-pool.ts";
 import type { OtlpConfig, OtlpProtocol } from "./otlp-config.ts";
 import { joinRequests, otlpEncoder, type PartialSuccess } from "./otlp-encode.ts";
@@ -129,7 +130,8 @@ export async function runOtelExport(env: QueryEnv, run: OtelRun): Promise<OtelSu
   }
   if (candidates.length === 0) return summary;
   const protocol = run.mode === "out" ? "http/json" : run.config.protocol;
-  const options: SessionExportOptions = { encode: otlpEncoder(protocol, run.config.resource), redactor: run.redactor, content: run.content, wanted: run.wanted };
+  const garbage = new ExportGarbage();
+  const options: SessionExportOptions = { encode: otlpEncoder(protocol, run.config.resource), redactor: run.redactor, content: run.content, wanted: run.wanted, garbage };
   const local = (job: SessionJob) => exportSession(env.fs, job, options);
   // Workers map as the defaults do (no content, no --since, the default redaction); started now,
   // they load while the headers are read.
@@ -137,7 +139,7 @@ export async function runOtelExport(env: QueryEnv, run: OtelRun): Promise<OtelSu
   const workers = bytes >= (run.poolMinBytes ?? POOL_MIN_BYTES) && !run.content && !run.wanted ? run.workers ?? 0 : 0;
   const pool = workers > 0 ? ExportPool.start(workers, { protocol, resource: run.config.resource }, local) : undefined;
   try {
-    return await exportChanged(env, run, { summary, store, candidates, protocol, local, pool });
+    return await exportChanged(env, run, { summary, store, candidates, protocol, local, pool, garbage });
   } finally {
     await pool?.close();
   }
@@ -151,11 +153,13 @@ interface RunState {
   /** A job on this thread. */
   local: (job: SessionJob) => Promise<SessionExport>;
   pool: ExportPool | undefined;
+  /** This thread's collections. */
+  garbage: ExportGarbage;
 }
 
 /** The run once the files with something new are known. */
 async function exportChanged(env: QueryEnv, run: OtelRun, state: RunState): Promise<OtelSummary> {
-  const { summary, store, local, pool } = state;
+  const { summary, store, local, pool, garbage } = state;
   const changed: Changed[] = [];
   for (const item of state.candidates) {
     const header = await readHeader(env.fs, item.path);
@@ -215,6 +219,7 @@ async function exportChanged(env: QueryEnv, run: OtelRun, state: RunState): Prom
   const enqueue = async (batch: Batch): Promise<boolean> => {
     if (inFlight && !(await inFlight)) return false;
     inFlight = deliver(batch);
+    garbage.sent(batch.body.length);
     return true;
   };
 
@@ -248,7 +253,10 @@ async function exportChanged(env: QueryEnv, run: OtelRun, state: RunState): Prom
       }
       const parent = result.header.parentSession;
       if (copies.size > 0 || (typeof parent === "string" && parent !== "")) {
-        // A fork or clone: mapped again here, without what it copied.
+        // A fork or clone: mapped again here, without what it copied. The chunks of the first
+        // mapping are not sent: let them go (and the first read's garbage) before the second read.
+        result.chunks = [];
+        garbage.session(item.size);
         result = await local({ ...job, copies, inParent: await parentIdentities(env, result.header) });
       }
       summary.sessions++;
@@ -256,6 +264,8 @@ async function exportChanged(env: QueryEnv, run: OtelRun, state: RunState): Prom
       waiting.set(item.path, { left: result.spans, record: { size: item.size, mtimeMs: item.mtimeMs, entries: result.entries, lastId: result.lastId } });
       if (result.spans === 0) finish(item.path);
       for (const batch of packer.add(item.path, result.chunks)) if (!(await enqueue(batch))) return summary;
+      // The garbage of a big read on this thread, before the next session adds to it.
+      garbage.session();
     }
     for (const batch of packer.flush()) if (!(await enqueue(batch))) return summary;
     return summary;

@@ -7,13 +7,15 @@
 import { parentPort, workerData } from "node:worker_threads";
 import { Redactor } from "../core/redact/redactor.ts";
 import { detectFileSystem } from "../io/mod.ts";
+import { ExportGarbage } from "./export-garbage.ts";
 import { otlpEncoder } from "./otlp-encode.ts";
 import { exportSession, type SessionExport } from "./session-export.ts";
 import type { WorkerInit, WorkerReply, WorkerRequest } from "./export-pool.ts";
 
 const init = workerData as WorkerInit;
 const fs = detectFileSystem();
-const options = { encode: otlpEncoder(init.protocol, init.resource), limits: init.limits, redactor: new Redactor(), content: false };
+const garbage = new ExportGarbage();
+const options = { encode: otlpEncoder(init.protocol, init.resource), limits: init.limits, redactor: new Redactor(), content: false, garbage };
 
 /** The buffers a reply can hand over instead of copying: the chunks' (each its own). */
 function transfers(result: SessionExport): ArrayBuffer[] {
@@ -33,5 +35,7 @@ parentPort!.on("message", async ({ id, job }: WorkerRequest) => {
     reply = { id, error: error instanceof Error ? error.message : String(error) };
     parentPort!.postMessage(reply);
   }
+  // The file's garbage, once its chunks are handed over.
+  garbage.session();
 });
 parentPort!.postMessage({ id: -1 } satisfies WorkerReply);

@@ -11,6 +11,7 @@ import type { Redactor } from "../core/redact/redactor.ts";
 import type { FileSystem } from "../io/file-system.ts";
 import { type BatchLimits, type Chunk, ChunkEncoder } from "./batches.ts";
 import { copiedEntries } from "./copies.ts";
+import type { ExportGarbage } from "./export-garbage.ts";
 import type { SpanRecord } from "./session-spans.ts";
 import { emitSessionSpans } from "./session-spans.ts";
 import { readSpanSource } from "./span-entries.ts";
@@ -43,6 +44,8 @@ export interface SessionExportOptions {
   content: boolean;
   /** False for an entry time before `--since`. */
   wanted?: (ms: number) => boolean;
+  /** Told of each chunk read (the caller tells it when the session is done with). */
+  garbage?: ExportGarbage;
 }
 
 export interface SessionExport {
@@ -69,7 +72,8 @@ export interface SessionExport {
  * ```
  */
 export async function exportSession(fs: FileSystem, job: SessionJob, options: SessionExportOptions): Promise<SessionExport> {
-  const file = await readSpanSource(fs.read(job.path, { reuseBuffer: true }), job.walk);
+  const chunks = fs.read(job.path, { reuseBuffer: true });
+  const file = await readSpanSource(options.garbage ? counted(chunks, options.garbage) : chunks, job.walk);
   const { header, entries, usage } = file;
   const last = entries.at(-1);
   const out: SessionExport = { header, usage, entries: entries.length, lastId: last ? String(last.id) : null, nothingNew: false, spans: 0, chunks: [] };
@@ -89,4 +93,12 @@ export async function exportSession(fs: FileSystem, job: SessionJob, options: Se
   out.spans = chunker.spans;
   out.chunks = chunker.chunks;
   return out;
+}
+
+/** `chunks`, each told to `garbage` as it goes by. */
+async function* counted(chunks: AsyncIterable<Uint8Array>, garbage: ExportGarbage): AsyncIterable<Uint8Array> {
+  for await (const chunk of chunks) {
+    garbage.read(chunk.length);
+    yield chunk;
+  }
 }
