@@ -5,19 +5,17 @@
  * @module
  */
 import type { DigestKind } from "../core/digest/digester.ts";
-import type { FileStat, FileSystem } from "../io/file-system.ts";
-import { mapConcurrent } from "../session/list-sessions.ts";
+import type { FileSystem } from "../io/file-system.ts";
 import { type CheckMode, checkKey, type FolderListing, listThroughFolders, quickTrust } from "./folder-check.ts";
 import { type CoverageChange, coveredWork, coversScope, fullCoverage, keepsCoverage } from "./covered-check.ts";
-import { inDirs } from "./in-dirs.ts";
-import { quickStats } from "./quick-stats.ts";
 import { type CatalogOptions, CatalogView, type RefreshOptions } from "./refresh-options.ts";
-import { PACED_LOAD, pacer, type RefreshRun, startRun, STAT_CONCURRENCY } from "./refresh-run.ts";
+import { PACED_LOAD, type RefreshRun, startRun } from "./refresh-run.ts";
 import { refreshRows, type RowsRefresh } from "./refresh-rows.ts";
+import { type LoadedRefreshHost, refreshLoaded } from "./refresh-loaded.ts";
 import { walkRefresh } from "./refresh-walk.ts";
 import { currentHeaderIds, type StampCheckHost, unchangedFiles } from "./stamp-checks.ts";
 import type { StoredIds } from "./stamps.ts";
-import type { CatalogRecord, CatalogStore, Coverage, FolderSnapshot, HeaderStamp, RecordStamp, SectionChanges } from "./store.ts";
+import type { CatalogRecord, CatalogStore, Coverage, FolderSnapshot, RecordStamp, SectionChanges } from "./store.ts";
 
 /** The full-text section's name (docs-digest.ts). */
 const FULL_TEXT_SECTION = "docs";
@@ -276,65 +274,18 @@ export class Catalog {
 
   async #refresh(kinds: readonly AnyKind[], files: readonly string[], options: RefreshOptions): Promise<CatalogView> {
     if (options.keep === false && this.#canWalk(kinds)) return new CatalogView(new Map(), await this.#walk(kinds, files, options));
-    const keep = options.keep !== false;
-    const paths = [...new Set(files)];
     const trust = options.partial ? undefined : this.#trust(kinds, options.listing);
-    // Stats run in the background while the stored records load (after, for the quick check: it needs the records).
-    const statOf = (path: string) => this.fs.stat(path).catch(() => null);
-    const statting = trust ? undefined : mapConcurrent(paths, STAT_CONCURRENCY, statOf);
-    const pace = pacer(options);
-    const stored = await Promise.all(kinds.map((kind) => options.partial ? this.#recordsOf(kind, paths, pace) : this.#records(kind)));
-    const stats = statting ? await statting : await quickStats(paths, stored, trust!, statOf);
-    const run = this.#run(kinds, options);
-    const { counts } = run;
-    const fresh = kinds.map(() => new Map<string, CatalogRecord>());
-    const seen = new Set<string>();
-    // The common case first, without any await: same size and mtime as last time.
-    const changed: [string, FileStat][] = [];
-    for (const [i, path] of paths.entries()) {
-      const stat = stats[i];
-      if (!stat?.isFile) continue;
-      seen.add(path);
-      const records = stored.map((r) => r.get(path));
-      if (records.some((r) => r === undefined || r.size !== stat.size || r.mtimeMs !== stat.mtimeMs)) {
-        changed.push([path, stat]);
-        continue;
-      }
-      if (keep) records.forEach((record, k) => fresh[k].set(path, record!));
-      options.onRecords?.(path, records as CatalogRecord[]);
-      counts.files++;
-      counts.unchanged++;
-    }
-    let done = paths.length - changed.length;
-    options.onProgress?.(done, paths.length);
-
-    await mapConcurrent(changed, this.#concurrency, async ([path, stat]) => {
-      await pace?.();
-      const records = await run.read(path, stat, stored.map((r) => r.get(path)));
-      options.onProgress?.(++done, paths.length);
-      // Kept for a later refresh by this catalog, unless nothing is to be kept (`keep: false`).
-      if (keep) {
-        records?.forEach((record, i) => {
-          stored[i].set(path, record);
-          fresh[i].set(path, record);
-        });
-      }
-    });
-
-    const listed = inDirs(options.listedDirs);
-    const asked = new Set(paths);
-    for (const [i, records] of stored.entries()) {
-      // A partial load holds only the files asked for: which others are stored, the stamps tell.
-      const storedPaths = options.partial && options.listedDirs?.length ? await this.#storedPaths(kinds[i], records) : [...records.keys()];
-      for (const path of storedPaths) {
-        if (seen.has(path) || !(asked.has(path) || listed(path))) continue;
-        records.delete(path);
-        run.remove(i, path);
-      }
-    }
-    await run.end();
-    await this.#saveListing(kinds, options.listing, trust === undefined && !options.partial);
-    return new CatalogView(new Map(kinds.map((kind, i) => [kind.name, fresh[i]])), counts);
+    const host: LoadedRefreshHost = {
+      fs: this.fs,
+      concurrency: this.#concurrency,
+      trust,
+      records: (kind) => this.#records(kind),
+      recordsOf: (kind, paths, pace) => this.#recordsOf(kind, paths, pace),
+      storedPaths: (kind, loaded) => this.#storedPaths(kind, loaded),
+      startRun: (k, o) => this.#run(k, o),
+      saveListing: () => this.#saveListing(kinds, options.listing, trust === undefined && !options.partial),
+    };
+    return refreshLoaded(host, kinds, files, options);
   }
 
   /** Starts a refresh's reads and saves (refresh-run.ts). */

@@ -3,7 +3,7 @@
  * first, at most `limit` of them.
  * @module
  */
-import { type EntryDoc } from "../core/search/entry-docs.ts";
+import type { EntryDoc } from "../core/search/entry-docs.ts";
 import { matchTerms, type SearchQuery } from "../core/search/query.ts";
 import { makeSnippet, type Snippet } from "../core/search/snippet.ts";
 

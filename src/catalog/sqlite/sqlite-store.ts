@@ -26,6 +26,7 @@ import {
 import { LIST_ROW_SECTION, soundListRow } from "../list-row.ts";
 import { COVERAGE_TABLE, COVERAGE_TABLES, loadCoverage, loadRecentStamps, loadStampsIn, saveCoverage } from "./sqlite-coverage.ts";
 import type { SqliteDb } from "./sqlite-db.ts";
+import { loadFolders, saveFolders } from "./sqlite-folders.ts";
 import { DOC_TABLE_NAMES, DOC_TABLES, ftsTables, SqliteDocs } from "./sqlite-docs.ts";
 import { FILE_TABLE, FILE_TABLES, SqliteFiles } from "./sqlite-files.ts";
 import { HEAD_TABLE, headsOf, setUpHeads } from "./sqlite-heads.ts";
@@ -83,24 +84,6 @@ function addRecords(section: SectionKey, records: Map<string, CatalogRecord>, ro
     }
     if (recordProblem(section, record) === null) records.set(record.path, record);
   }
-}
-
-/**
- * A folder as stored: its names (one a line) are split on first use. A quick check that finds
- * the folder's section records current by its coverage needs no name of it (25,000 strings
- * fewer for a corpus of 300 folders).
- */
-function storedFolder(path: string, mtimeMs: number, listedMs: number, text: string): FolderRecord {
-  let names: string[] | undefined;
-  return {
-    path,
-    mtimeMs,
-    listedMs,
-    get names() {
-      names ??= text === "" ? [] : text.split("\n");
-      return names;
-    },
-  };
 }
 
 /**
@@ -331,26 +314,11 @@ export class SqliteCatalogStore implements CatalogStore {
   }
 
   loadFolders(): Promise<FolderSnapshot> {
-    const folders = new Map<string, FolderRecord>();
-    for (const [path, mtime, listed, names] of this.#db.prepare("SELECT path, mtime, listed, names FROM folders").values()) {
-      folders.set(String(path), storedFolder(String(path), Number(mtime), Number(listed), String(names)));
-    }
-    const fullChecks = new Map<string, number>();
-    for (const [section, at] of this.#db.prepare("SELECT section, at FROM full_checks").values()) fullChecks.set(String(section), Number(at));
-    return Promise.resolve({ folders, fullChecks });
+    return Promise.resolve(loadFolders(this.#db));
   }
 
   saveFolders(folders: readonly FolderRecord[], remove: readonly string[], fullChecks: ReadonlyMap<string, number>): Promise<void> {
-    const db = this.#db;
-    this.#transaction(() => {
-      // Names are kept one a line: a folder with a name holding a newline is never saved (folder-check.ts).
-      const put = db.prepare("INSERT OR REPLACE INTO folders (path, mtime, listed, names) VALUES (?, ?, ?, ?)");
-      for (const f of folders) put.run(f.path, f.mtimeMs, f.listedMs, f.names.join("\n"));
-      const drop = db.prepare("DELETE FROM folders WHERE path = ?");
-      for (const path of remove) drop.run(path);
-      const check = db.prepare("INSERT OR REPLACE INTO full_checks (section, at) VALUES (?, ?)");
-      for (const [section, at] of fullChecks) check.run(section, at);
-    });
+    this.#transaction(() => saveFolders(this.#db, folders, remove, fullChecks));
     return Promise.resolve();
   }
 
