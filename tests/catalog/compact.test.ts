@@ -18,23 +18,13 @@ import { listingDigest } from "../../src/core/digest/listing-digest.ts";
 import { usageDigest } from "../../src/core/digest/usage-digest.ts";
 import { detectFileSystem } from "../../src/io/mod.ts";
 import { sessionText, sqliteBinding, utf8 } from "./_helpers.ts";
+import { storeAnswers } from "./_store-answers.ts";
 
 const binding = await sqliteBinding();
 const skip = "skip" in binding ? binding.skip : false;
 const KINDS = [listingDigest, usageDigest, docsDigest];
 
-async function answers(store: SqliteCatalogStore, dir: string): Promise<unknown> {
-  const sections = [];
-  for (const kind of KINDS) sections.push([...(await store.load(kind)).entries()]);
-  const { bytes: _, location: __, ...description } = await store.describe();
-  return {
-    sections,
-    heads: (await store.loadHeads(usageDigest)).map(({ row: _, ...head }) => head),
-    rows: [...store.listRows.ordered(listingDigest.version, [dir], "modified", true)],
-    hits: store.supportsDocs ? await store.searchDocs('"question"', 0, 100) : [],
-    description,
-  };
-}
+const answers = (store: SqliteCatalogStore, dir: string) => storeAnswers(store, dir, KINDS);
 
 test(`a catalog that saved the full text of many files compacts its store when closed, with the same answers (${"driver" in binding ? binding.driver : "no SQLite"})`, { skip }, async () => {
   const dir = mkdtempSync(join(tmpdir(), "pi-session-compact-"));

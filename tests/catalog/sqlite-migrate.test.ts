@@ -21,6 +21,7 @@ import { listingDigest } from "../../src/core/digest/listing-digest.ts";
 import { usageDigest } from "../../src/core/digest/usage-digest.ts";
 import { detectFileSystem } from "../../src/io/mod.ts";
 import { sessionText, sqliteBinding, utf8 } from "./_helpers.ts";
+import { storeAnswers } from "./_store-answers.ts";
 
 const binding = await sqliteBinding();
 const skip = "skip" in binding ? binding.skip : false;
@@ -28,20 +29,7 @@ const KINDS = [listingDigest, usageDigest, filesDigest, docsDigest];
 
 const openRaw = (path: string): Promise<SqliteDb> => ("Bun" in globalThis ? openBunSqlite(path) : openNodeSqlite(path));
 
-/** Everything a reader can ask the store, in the order it answers. */
-async function answers(store: SqliteCatalogStore, dir: string): Promise<unknown> {
-  const sections = [];
-  for (const kind of KINDS) sections.push([...(await store.load(kind)).entries()]);
-  const { bytes: _, ...description } = await store.describe();
-  store.listRows.sync(listingDigest);
-  return {
-    sections,
-    heads: (await store.loadHeads(usageDigest)).map(({ row: _, ...head }) => head),
-    rows: [...store.listRows.ordered(listingDigest.version, [dir], "modified", true)],
-    hits: store.supportsDocs ? await store.searchDocs('"question"', 0, 100) : [],
-    description,
-  };
-}
+const answers = (store: SqliteCatalogStore, dir: string) => storeAnswers(store, dir, KINDS);
 
 /** Turns a catalog of this layout into one of layout 3, as the version before wrote it. */
 function toLayout3(db: SqliteDb): void {

@@ -6,19 +6,8 @@
  * @module
  */
 import type { SessionEntry } from "../../../src/core/mod.ts";
+import { mulberry32 as seeded } from "../../../scripts/seeded-random.ts";
 import { assistant, assistantMsg, at, custom, entry, label, message, sessionInfo, toolResult, user } from "../_builders.ts";
-
-/** A seeded generator of numbers in [0, 1) (mulberry32). */
-export function seeded(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** `count` entries of a messy session from `seed` (mostly a tree, `messy`: how often something is wrong, 0 to 1). */
 export function messyEntries(seed: number, count: number, messy: number): SessionEntry[] {
