@@ -85,6 +85,48 @@ function cached<K, V>(make: (key: K) => V): (key: K) => V {
   };
 }
 
+/** Rows held in order, what a table prints of them only: a few arrays, not an object per row. */
+interface HeldRows {
+  ids: string[];
+  /** The rows in order, each in one object made anew for the next (the title as the name). */
+  rows(): Iterable<ListedSession & { id: string }>;
+}
+
+/** Holds `rows` (each given to `measure` first): their ids, titles, times, counts and (shared) cwds. */
+function holdRows(rows: Iterable<OrderedRow>, measure: (row: ListedSession) => void): HeldRows {
+  const ids: string[] = [];
+  const titles: string[] = [];
+  const cwds: string[] = [];
+  const modified: number[] = [];
+  const messages: number[] = [];
+  const shared = new Map<string, string>();
+  for (const row of rows) {
+    measure(row);
+    ids.push(row.id);
+    titles.push(row.name ?? row.first);
+    let cwd = shared.get(row.cwd);
+    if (cwd === undefined) shared.set(row.cwd, cwd = row.cwd);
+    cwds.push(cwd);
+    modified.push(row.modified);
+    messages.push(row.messages);
+    if (ids.length % GC_EVERY === 0) collectGarbage(true);
+  }
+  return {
+    ids,
+    *rows() {
+      const row = { id: "", modified: 0, messages: 0, cwd: "", name: "" as string | null, first: "" };
+      for (let i = 0; i < ids.length; i++) {
+        row.id = ids[i];
+        row.modified = modified[i];
+        row.messages = messages[i];
+        row.cwd = cwds[i];
+        row.name = titles[i];
+        yield row;
+      }
+    },
+  };
+}
+
 /**
  * Prints the table of every listed session of `listed` (no `limit`): the short ids and each
  * column's widest cell, from the rows in order, held, where every known session is listed (one
@@ -120,11 +162,10 @@ export function printListedTable(listed: ListedRows, all: boolean, to: TableTarg
   const prefixes = new SortedPrefixes();
   // Every known session listed (`--all`, unfiltered): one read, in order, held until printed
   // (a row per session), and the short ids from its ids sorted (sharing a prefix, ids sort together).
-  const held = listed.listed === undefined ? [...listed.rows(false)] : undefined;
+  const held = listed.listed === undefined ? holdRows(listed.rows(false), measure) : undefined;
   if (held) {
-    for (const row of held) measure(row);
-    count = held.length;
-    for (const id of held.map((row) => row.id).sort()) prefixes.push(id, true);
+    count = held.ids.length;
+    for (const id of [...held.ids].sort()) prefixes.push(id, true);
   } else {
     // Else a first read by id: the short ids among every known session, and the widest cells of those listed.
     const isListed = listed.listed;
@@ -149,7 +190,7 @@ export function printListedTable(listed: ListedRows, all: boolean, to: TableTarg
   const cellWidths: number[] = [];
   let piece = "";
   let made = 0;
-  for (const row of held ?? listed.rows(false)) {
+  for (const row of held ? held.rows() : listed.rows(false)) {
     if (++made % GC_EVERY === 0) collectGarbage(true);
     const age = ageOf(row.modified);
     const messages = String(row.messages);
