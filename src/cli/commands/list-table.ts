@@ -130,7 +130,7 @@ function holdRows(rows: Iterable<OrderedRow>, measure: (row: ListedSession) => v
 /**
  * Prints the table of every listed session of `listed` (no `limit`): the short ids and each
  * column's widest cell, from the rows in order, held, where every known session is listed (one
- * read: 25,000 rows of `--all` cost 13 MB, and 10% less CPU than a second read), else from a
+ * read: the 25,000 rows of `--all` held cost 9 MB, a second read 10% more CPU), else from a
  * first read by id; then the rows in order, in pieces.
  * Gives how many sessions were printed (nothing is printed for none). The same lines as `printTable`.
  */
