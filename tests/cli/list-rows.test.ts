@@ -17,7 +17,7 @@ import { openBunSqlite } from "../../src/catalog/sqlite/bun-sqlite.ts";
 import { openNodeSqlite } from "../../src/catalog/sqlite/node-sqlite.ts";
 import { nodeFileSystem } from "../../src/io/node.ts";
 import { sqliteBinding } from "../catalog/_helpers.ts";
-import { addSession, assistantEntry, harnessDeps, header, jsonl, userEntry, writeText } from "./_harness.ts";
+import { addSession, assistantEntry, harnessDeps, header, jsonl, NOW, userEntry, writeText } from "./_harness.ts";
 
 const binding = await sqliteBinding();
 const skip = "skip" in binding ? binding.skip : false;
@@ -183,5 +183,34 @@ test(`list makes the listing rows anew from the records when they are gone (a ca
     assert.equal(await same(setup, ["list", "--all"]), before);
   } finally {
     rmSync(home, { recursive: true, force: true });
+  }
+});
+
+test(`list --all lays out the age column from the ages there are, not from the range between them (${"driver" in binding ? binding.driver : "no SQLite"})`, { skip, timeout: 300_000 }, async () => {
+  const base = mkdtempSync(join(tmpdir(), "pi-session-list-rows-"));
+  try {
+    const minute = 60_000;
+    const day = 1440 * minute;
+    // Ages on either side of where their text changes width, a corpus of each: "9m" and "2h"
+    // (none of "10m".."59m" between), "59m" and "1h", a day off 10 months, and the widest ("12mo")
+    // neither the oldest nor the newest.
+    const sets = [[9 * minute, 120 * minute], [59 * minute, 60 * minute], [299 * day, 300 * day], [30_000, 6 * day, 29 * day, 364 * day, 3650 * day]];
+    for (const [k, ages] of sets.entries()) {
+      const home = `${base}/${k}`;
+      const setup = { home, rowsCache: `${home}/cache-rows`, fileCache: `${home}/cache-file` };
+      for (const [n, age] of ages.entries()) {
+        const id = `01a232a0-${String(n).padStart(4, "0")}-7700-age`;
+        const at = new Date(NOW.getTime() - age).toISOString();
+        const path = `${home}/.pi/agent/sessions/--work-age--/2025-06-01T10-00-00-000Z_${id}.jsonl`;
+        await writeText(nodeFileSystem, path, jsonl(header(id, "/work/age"), { ...userEntry("u0", null, ""), timestamp: at, message: { role: "user", content: "a question", timestamp: Date.parse(at) } }));
+      }
+      const table = await same(setup, ["list", "--all"]);
+      // The widest age is 2 cells ("9m", "2h"): no 3-cell age pads them.
+      if (k === 0) assert.match(table, /^9m {2}/m);
+      if (k === 3) assert.match(table, /^ {2}6d {2}/m);
+      await same(setup, ["list", "--all"], { columns: 60 });
+    }
+  } finally {
+    rmSync(base, { recursive: true, force: true });
   }
 });

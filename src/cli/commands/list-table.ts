@@ -1,7 +1,8 @@
 /**
  * The table `list` prints: its columns and cells, laid out over the whole listing, and printed
- * from the catalog's rows (src/query/list-rows.ts) in two passes, one to measure the columns
- * and one to print, so that no more than a piece of the table is held at a time.
+ * from the catalog's rows (src/query/list-rows.ts): where every known session is listed, from
+ * one read in order, its rows held (not their lines); else in two reads, one by id to measure
+ * the columns and one to print. No more than a piece of the table's text is held at a time.
  * @module
  */
 import type { OrderedRow } from "../../catalog/list-row.ts";
@@ -84,9 +85,53 @@ function cached<K, V>(make: (key: K) => V): (key: K) => V {
   };
 }
 
+/** Rows held in order, what a table prints of them only: a few arrays, not an object per row. */
+interface HeldRows {
+  ids: string[];
+  /** The rows in order, each in one object made anew for the next (the title as the name). */
+  rows(): Iterable<ListedSession & { id: string }>;
+}
+
+/** Holds `rows` (each given to `measure` first): their ids, titles, times, counts and (shared) cwds. */
+function holdRows(rows: Iterable<OrderedRow>, measure: (row: ListedSession) => void): HeldRows {
+  const ids: string[] = [];
+  const titles: string[] = [];
+  const cwds: string[] = [];
+  const modified: number[] = [];
+  const messages: number[] = [];
+  const shared = new Map<string, string>();
+  for (const row of rows) {
+    measure(row);
+    ids.push(row.id);
+    titles.push(row.name ?? row.first);
+    let cwd = shared.get(row.cwd);
+    if (cwd === undefined) shared.set(row.cwd, cwd = row.cwd);
+    cwds.push(cwd);
+    modified.push(row.modified);
+    messages.push(row.messages);
+    if (ids.length % GC_EVERY === 0) collectGarbage(true);
+  }
+  return {
+    ids,
+    *rows() {
+      const row = { id: "", modified: 0, messages: 0, cwd: "", name: "" as string | null, first: "" };
+      for (let i = 0; i < ids.length; i++) {
+        row.id = ids[i];
+        row.modified = modified[i];
+        row.messages = messages[i];
+        row.cwd = cwds[i];
+        row.name = titles[i];
+        yield row;
+      }
+    },
+  };
+}
+
 /**
- * Prints the table of every listed session of `listed` (no `limit`): a first pass by id finds
- * the short ids and each column's widest cell, the second prints the rows in order, in pieces.
+ * Prints the table of every listed session of `listed` (no `limit`): the short ids and each
+ * column's widest cell, from the rows in order, held, where every known session is listed (one
+ * read: the 25,000 rows of `--all` held cost 9 MB, a second read 10% more CPU), else from a
+ * first read by id; then the rows in order, in pieces.
  * Gives how many sessions were printed (nothing is printed for none). The same lines as `printTable`.
  */
 export function printListedTable(listed: ListedRows, all: boolean, to: TableTarget): number {
@@ -102,15 +147,9 @@ export function printListedTable(listed: ListedRows, all: boolean, to: TableTarg
     const text = oneLine(tildePath(path, to.home));
     return [text, textWidth(text)] as const;
   });
-  const prefixes = new SortedPrefixes();
-  const isListed = listed.listed;
   let count = 0;
   let mostMessages = 0;
-  for (const row of listed.byId(titled)) {
-    const shown = isListed === undefined || isListed(row);
-    prefixes.push(row.id, shown);
-    if (!shown) continue;
-    count++;
+  const measure = (row: ListedSession): void => {
     widest[0] = Math.max(widest[0], textWidth(ageOf(row.modified)));
     mostMessages = Math.max(mostMessages, row.messages);
     if (all) widest[3] = Math.max(widest[3], cwd(row.cwd)[1]);
@@ -118,6 +157,24 @@ export function printListedTable(listed: ListedRows, all: boolean, to: TableTarg
     const title = row.name ?? row.first;
     if (titled && widest[last] < cap && 2 * title.length > widest[last]) {
       widest[last] = Math.min(cap, Math.max(widest[last], textWidth(oneLine(title))));
+    }
+  };
+  const prefixes = new SortedPrefixes();
+  // Every known session listed (`--all`, unfiltered): one read, in order, held until printed
+  // (a row per session), and the short ids from its ids sorted (sharing a prefix, ids sort together).
+  const held = listed.listed === undefined ? holdRows(listed.rows(false), measure) : undefined;
+  if (held) {
+    count = held.ids.length;
+    for (const id of [...held.ids].sort()) prefixes.push(id, true);
+  } else {
+    // Else a first read by id: the short ids among every known session, and the widest cells of those listed.
+    const isListed = listed.listed;
+    for (const row of listed.byId(titled)) {
+      const shown = isListed === undefined || isListed(row);
+      prefixes.push(row.id, shown);
+      if (!shown) continue;
+      count++;
+      measure(row);
     }
   }
   if (count === 0) return 0;
@@ -127,13 +184,13 @@ export function printListedTable(listed: ListedRows, all: boolean, to: TableTarg
   const shorts = prefixes.end();
   for (const [id, length] of shorts) widest[2] = Math.max(widest[2], textWidth(oneLine(id.slice(0, length))));
   const widths = columnWidths(widest, columns, to.width);
-  // The garbage of the first pass (a row object per session) is let go before the second.
-  collectGarbage();
+  // The garbage of a first read (a row object per session) is let go before the second.
+  if (!held) collectGarbage();
   const cells: string[] = [];
   const cellWidths: number[] = [];
   let piece = "";
   let made = 0;
-  for (const row of listed.rows(false)) {
+  for (const row of held ? held.rows() : listed.rows(false)) {
     if (++made % GC_EVERY === 0) collectGarbage(true);
     const age = ageOf(row.modified);
     const messages = String(row.messages);
