@@ -25,7 +25,7 @@ import {
 } from "../store.ts";
 import { LIST_ROW_SECTION, soundListRow } from "../list-row.ts";
 import { COVERAGE_TABLE, COVERAGE_TABLES, loadCoverage, loadRecentStamps, loadStampsIn, saveCoverage } from "./sqlite-coverage.ts";
-import type { SqliteDb } from "./sqlite-db.ts";
+import type { SqliteDb, SqliteStatement } from "./sqlite-db.ts";
 import { loadFolders, saveFolders } from "./sqlite-folders.ts";
 import { DOC_TABLE_NAMES, DOC_TABLES, ftsTables, SqliteDocs } from "./sqlite-docs.ts";
 import { FILE_TABLE, FILE_TABLES, SqliteFiles } from "./sqlite-files.ts";
@@ -120,6 +120,7 @@ export class SqliteCatalogStore implements CatalogStore {
   readonly listRows: SqliteListRows;
   #db: SqliteDb;
   #docs: SqliteDocs;
+  readonly #rowStatements = new Map<number, SqliteStatement>();
   #files: SqliteFiles;
 
   constructor(db: SqliteDb, location: string) {
@@ -256,11 +257,7 @@ export class SqliteCatalogStore implements CatalogStore {
     const records = new Map<number, CatalogRecord>();
     for (let i = 0; i < rows.length; i += PATHS_PER_QUERY) {
       const some = rows.slice(i, i + PATHS_PER_QUERY);
-      // `+section`: with hundreds of rows asked for, SQLite would rather walk the section's index.
-      const statement = this.#db.prepare(
-        `SELECT r.rowid, ${COLUMNS} FROM ${RECORDS} WHERE +r.section = ? AND +r.version = ? AND r.rowid IN (${some.map(() => "?").join(", ")})`,
-      );
-      const found = statement.all(section.name, section.version, ...some);
+      const found = this.#rowsStatement(some.length).all(section.name, section.version, ...some);
       const byPath = new Map<string, CatalogRecord>();
       addRecords(section, byPath, found);
       for (const row of found) {
@@ -269,6 +266,19 @@ export class SqliteCatalogStore implements CatalogStore {
       }
     }
     return Promise.resolve(records);
+  }
+
+  /** The query of `loadRows` for `count` rows, prepared once per count (a warm `stats` asks 50 slices of 500). */
+  #rowsStatement(count: number): SqliteStatement {
+    let statement = this.#rowStatements.get(count);
+    if (!statement) {
+      // `+section`: with hundreds of rows asked for, SQLite would rather walk the section's index.
+      statement = this.#db.prepare(
+        `SELECT r.rowid, ${COLUMNS} FROM ${RECORDS} WHERE +r.section = ? AND +r.version = ? AND r.rowid IN (${Array(count).fill("?").join(", ")})`,
+      );
+      this.#rowStatements.set(count, statement);
+    }
+    return statement;
   }
 
   loadPaths(section: SectionKey, paths: readonly string[]): Promise<Map<string, CatalogRecord>> {
