@@ -37,22 +37,30 @@ const EVERY = 64 * 1024 * 1024;
 export class GarbageHint {
   readonly #every: number;
   readonly #young: boolean;
+  readonly #collect: (young?: boolean) => void;
   #since = 0;
 
   /**
    * `every`: bytes between two collections (fewer for a read that parses all it reads).
    * `young`: only the cheap hint of `collectGarbage(true)`, for a read whose heap holds much
    * that lives on (a full collection each time would walk all of it again).
+   * `collect`: how to collect (`collectGarbage`; tests count the calls instead).
    */
-  constructor(every = EVERY, young = false) {
+  constructor(every = EVERY, young = false, collect: (young?: boolean) => void = collectGarbage) {
     this.#every = every;
     this.#young = young;
+    this.#collect = collect;
   }
 
   read(bytes: number): void {
     this.#since += bytes;
     if (this.#since < this.#every) return;
     this.#since = 0;
-    collectGarbage(this.#young);
+    this.#collect(this.#young);
+  }
+
+  /** Starts counting again from nothing (a new file). */
+  reset(): void {
+    this.#since = 0;
   }
 }

@@ -9,7 +9,7 @@
  * peak, 2.5 times the CPU over the 25,000-session corpus (figures: README, issue 22's walkers).
  * @module
  */
-import { collectGarbage } from "../io/collect-garbage.ts";
+import { collectGarbage, GarbageHint } from "../io/collect-garbage.ts";
 
 /** Bytes of a session file read between two hints during its read. */
 export const READ_EVERY = 64 * 1024 * 1024;
@@ -35,22 +35,21 @@ export type Collect = (young?: boolean) => void;
  */
 export class ExportGarbage {
   readonly #collect: Collect;
-  #read = 0;
+  readonly #reading: GarbageHint;
+  readonly #sending: GarbageHint;
   /** Bytes of the current file read so far. */
   #file = 0;
-  #sent = 0;
 
   constructor(collect: Collect = collectGarbage) {
     this.#collect = collect;
+    this.#reading = new GarbageHint(READ_EVERY, true, collect);
+    this.#sending = new GarbageHint(SENT_EVERY, true, collect);
   }
 
   /** Bytes of the current file read: a cheap hint each `READ_EVERY`. */
   read(bytes: number): void {
-    this.#read += bytes;
     this.#file += bytes;
-    if (this.#read < READ_EVERY) return;
-    this.#read = 0;
-    this.#collect(true);
+    this.#reading.read(bytes);
   }
 
   /**
@@ -58,16 +57,13 @@ export class ExportGarbage {
    * a full collection after a big one.
    */
   session(bytes = this.#file): void {
-    this.#read = 0;
+    this.#reading.reset();
     this.#file = 0;
     if (bytes >= BIG_SESSION) this.#collect();
   }
 
   /** A request of `bytes` handed out: a cheap hint each `SENT_EVERY`. */
   sent(bytes: number): void {
-    this.#sent += bytes;
-    if (this.#sent < SENT_EVERY) return;
-    this.#sent = 0;
-    this.#collect(true);
+    this.#sending.read(bytes);
   }
 }
