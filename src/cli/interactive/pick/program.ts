@@ -32,9 +32,10 @@ const KEYS_EVERY = 30;
 /**
  * Lists at least this long are followed by a full garbage collection when published: each
  * publish leaves the list and rows it replaced behind (25,000 of each at the end of a load),
- * and Bun let them pile up (`pick --all` over 25,000 sessions peaked at 131 MB, 110 MB with
- * these collections; a collection every 1,000 sessions loaded, as other walks make, cost
- * 2 s more CPU for the same peak, since a publish's collection paces the next publish).
+ * and Bun let them pile up (`pick --all` over 25,000 sessions peaked at 131 MB without them,
+ * 109 to 111 MB with them and the lean rows; a collection every 1,000 sessions loaded, as other
+ * walks make, cost 1.4 to 1.9 s more CPU for the same peak: a publish's collection counts in
+ * its time, which paces the next publish).
  */
 const COLLECT_FROM = WALK_COLLECT_EVERY;
 /** A scan of the texts starts once the query has stayed the same this long (ms): typing a word scans once. */
