@@ -122,6 +122,12 @@ export interface StoredHead {
   badHeader?: string;
 }
 
+/** A record's path and effective state as stored (JSON), as `loadRows` gives them. */
+export interface StoredRow {
+  path: string;
+  text: string;
+}
+
 /** What `index --stats` shows about a store. */
 export interface StoreDescription {
   kind: string;
@@ -157,11 +163,13 @@ export interface CatalogStore {
    */
   loadHeads?(section: SectionKey): Promise<StoredHead[]>;
   /**
-   * The records at `rows` (from `loadHeads`), by row; a row since replaced or dropped is missing
-   * or holds another path (the caller compares). Cheaper than `loadPaths` for files in an order
-   * of their own: no lookup by path.
+   * The effective states (`recordState`) of the records at `rows` (from `loadHeads`), by row,
+   * as the stored JSON text with their paths (`storedState` reads one); a row since replaced or
+   * dropped is missing or holds another path (the caller compares). Cheaper than `loadPaths`
+   * for files in an order of their own: no lookup by path, nothing of a record but its path and
+   * state, and each state read only when its turn comes.
    */
-  loadRows?(section: SectionKey, rows: readonly number[]): Promise<Map<number, CatalogRecord>>;
+  loadRows?(section: SectionKey, rows: readonly number[]): Promise<Map<number, StoredRow>>;
   save(section: SectionKey, changes: SectionChanges): Promise<void>;
   /**
    * Where each save is cheap (one transaction), a refresh saves changed records in batches of
@@ -212,6 +220,20 @@ export function decodeState(section: SectionKey, stored: unknown): DigestState<u
   if (!section.decode) return stored as DigestState<unknown>;
   if (!isObject(stored)) throw new SyntaxError("a stored state is not an object");
   return { ...stored, data: section.decode(stored.data) } as DigestState<unknown>;
+}
+
+/**
+ * A state from its stored JSON text (`encodeState`'s), or undefined when it does not parse or
+ * is not sound (`stateProblem`).
+ */
+export function storedState(section: SectionKey, text: string): DigestState<unknown> | undefined {
+  let state: DigestState<unknown>;
+  try {
+    state = decodeState(section, JSON.parse(text));
+  } catch {
+    return undefined;
+  }
+  return stateProblem(section, state) === null ? state : undefined;
 }
 
 /** Same kind of JSON value: null, array, object or primitive type. */

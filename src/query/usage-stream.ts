@@ -8,14 +8,14 @@
  * @module
  */
 import { usageDigest } from "../core/digest/usage-digest.ts";
-import { rowCount } from "../core/digest/usage-state.ts";
+import { decodeUsage, rowCount, UsageScratch } from "../core/digest/usage-state.ts";
 import { type AttributionKey, attributionOrder, type UsageSession } from "../core/stats/attribution.ts";
 import type { Catalog } from "../catalog/catalog.ts";
-import type { CatalogStore, StoredHead } from "../catalog/store.ts";
+import { type CatalogStore, type SectionKey, type StoredHead, storedState } from "../catalog/store.ts";
 import { collectGarbage } from "../io/collect-garbage.ts";
 import type { QueryEnv } from "./env.ts";
 import { type ProgressOptions, type SessionScope, sessionScope, withCatalog, withProgress } from "./scope.ts";
-import { usageSessionOf, usageSessionsOf } from "./usage-sessions.ts";
+import { usageSessionOfState, usageSessionsOf } from "./usage-sessions.ts";
 
 /** Records loaded per query: each slice is dropped before the next is loaded. */
 const SLICE = 500;
@@ -44,8 +44,9 @@ interface Place extends AttributionKey {
 /**
  * Hands every session's usage to a visitor, in attribution order, every session once. `start`
  * makes the visitor; it is called again (and the earlier one must be dropped) if reading from
- * the store has to give way to a full refresh part way through. Returns where the sessions came
- * from: the store a slice at a time, or a refresh holding them all.
+ * the store has to give way to a full refresh part way through. A session's usage numbers are
+ * good only until the visitor returns (the next session's take their place). Returns where the
+ * sessions came from: the store a slice at a time, or a refresh holding them all.
  */
 export function eachUsageSession(env: QueryEnv, start: () => (session: UsageSession) => void): Promise<"store" | "refresh"> {
   return withCatalog(env, async (catalog) => {
@@ -83,6 +84,9 @@ async function fromStore(catalog: Catalog, every: SessionScope, options: Progres
   if (!order) return false;
   collectGarbage();
   let loaded = 0;
+  // Each session's numbers in one array, reused for the next: the visitor is done with them.
+  const scratch = new UsageScratch();
+  const section: SectionKey = { name: usageDigest.name, version: usageDigest.version, initial: usageDigest.initial, decode: (data) => decodeUsage(data, scratch) };
   const visit = start();
   for (let at = 0; at < order.rows.length; at += SLICE) {
     const slice = order.rows.slice(at, at + SLICE);
@@ -97,7 +101,9 @@ async function fromStore(catalog: Catalog, every: SessionScope, options: Progres
       const record = records.get(row);
       // Replaced since (another process saved it), or no longer sound: the refresh reads the file.
       if (record?.path !== path) return false;
-      const session = usageSessionOf(path, record);
+      const state = storedState(section, record.text);
+      if (!state) return false;
+      const session = usageSessionOfState(path, state);
       if (!session) continue;
       visit(session);
       loaded += rowCount(session.usage);
