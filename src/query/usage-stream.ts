@@ -130,7 +130,8 @@ async function sessionOrder(store: SlicingStore, files: readonly string[], optio
   } catch {
     return undefined;
   }
-  const asked = new Map(files.map((path, i) => [path, i]));
+  const asked = new Map<string, number>();
+  for (let i = 0; i < files.length; i++) asked.set(files[i], i);
   // Each head made the session's place, with the listing's path (its own becomes garbage).
   const places: Place[] = [];
   for (const head of heads) {
