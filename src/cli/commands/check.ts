@@ -4,10 +4,9 @@
  * Notes (an old format version, a summary from a branch not in the file) fail only with `--strict`.
  * @module
  */
-import { checkSession } from "../../core/check/check-entries.ts";
 import type { IssueCode } from "../../core/read/issue.ts";
-import { LEAN_READ } from "../../core/read/lean-entry.ts";
 import { readSession } from "../../core/read/read-session.ts";
+import { SessionChecker } from "../../core/check/session-checker.ts";
 import { joinPath, resolvePath } from "../../core/storage/paths.ts";
 import { sessionFilesIn } from "../../session/list-sessions.ts";
 import type { CommandSpec } from "../command.ts";
@@ -91,14 +90,15 @@ async function checkFile(ctx: CliContext, { path, named, notAFile }: Target): Pr
     return { problems: [{ path, line: 0, entryId: null, code: "unreadable", message }], read: false, fatal: true };
   }
   let file;
+  // Each entry is checked as it is read and not held (see SessionChecker).
+  const checker = new SessionChecker();
   try {
-    // Lean entries keep every field a check looks at, not the texts (see leanEntry).
-    file = await readSession(ctx.fs.read(path, { reuseBuffer: true }), LEAN_READ);
+    file = await readSession(ctx.fs.read(path, { reuseBuffer: true }), checker.readOptions);
   } catch (error) {
     const message = describeError(error).lines[0].replace(/^pi-session: /, "");
     return { problems: [{ path, line: 0, entryId: null, code: "unreadable", message }], read: false, fatal: true };
   }
-  const problems = checkSession(file).map((i): Problem => ({ path, line: i.line, entryId: i.entryId ?? null, code: i.code, message: i.message }));
+  const problems = checker.issues(file).map((i): Problem => ({ path, line: i.line, entryId: i.entryId ?? null, code: i.code, message: i.message }));
   return { problems, read: true, fatal: named && file.notSession };
 }
 
