@@ -12,7 +12,7 @@ import { sessionFilesIn } from "../../session/list-sessions.ts";
 import type { CommandSpec } from "../command.ts";
 import type { CliContext } from "../context.ts";
 import { describeError } from "../errors.ts";
-import { collectGarbage } from "../../io/collect-garbage.ts";
+import { collectGarbage, GarbageHint } from "../../io/collect-garbage.ts";
 import { oneLine } from "../../render/control-chars.ts";
 import { looksLikePath, resolveSessionRef } from "../../query/resolve/session-ref.ts";
 
@@ -83,6 +83,18 @@ interface Checked {
   fatal: boolean;
 }
 
+/** Bytes read between two cheap collections: a long read leaves garbage faster than it is collected. */
+const HINT_EVERY = 8 * 1024 * 1024;
+
+/** The chunks of `path`, with a hint to collect every `HINT_EVERY` bytes. */
+async function* chunksOf(ctx: CliContext, path: string): AsyncIterable<Uint8Array> {
+  const hint = new GarbageHint(HINT_EVERY, true);
+  for await (const chunk of ctx.fs.read(path, { reuseBuffer: true })) {
+    hint.read(chunk.length);
+    yield chunk;
+  }
+}
+
 async function checkFile(ctx: CliContext, { path, named, notAFile }: Target): Promise<Checked> {
   if (notAFile) {
     // The words every command that takes a path uses for a pipe (see resolveSessionRef).
@@ -93,7 +105,7 @@ async function checkFile(ctx: CliContext, { path, named, notAFile }: Target): Pr
   // Each entry is checked as it is read and not held (see SessionChecker).
   const checker = new SessionChecker();
   try {
-    file = await readSession(ctx.fs.read(path, { reuseBuffer: true }), checker.readOptions);
+    file = await readSession(chunksOf(ctx, path), checker.readOptions);
   } catch (error) {
     const message = describeError(error).lines[0].replace(/^pi-session: /, "");
     return { problems: [{ path, line: 0, entryId: null, code: "unreadable", message }], read: false, fatal: true };

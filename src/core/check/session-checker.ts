@@ -11,29 +11,7 @@ import { issue, type ReadIssue } from "../read/issue.ts";
 import { LEAN_READ, leanEntry } from "../read/lean-entry.ts";
 import type { ReadOptions, SessionFile } from "../read/read-session.ts";
 import { type EntryRefs, entryIssues, headerIssues } from "./check-entries.ts";
-
-/** A growable array of 32-bit integers. */
-class IntList {
-  #data = new Int32Array(1024);
-  length = 0;
-
-  push(value: number): void {
-    if (this.length === this.#data.length) {
-      const grown = new Int32Array(this.#data.length * 2);
-      grown.set(this.#data);
-      this.#data = grown;
-    }
-    this.#data[this.length++] = value;
-  }
-
-  at(i: number): number {
-    return this.#data[i];
-  }
-
-  set(i: number, value: number): void {
-    this.#data[i] = value;
-  }
-}
+import { IdTable, IntList } from "./id-table.ts";
 
 /** A parent key for `parentId: null` and for no `parentId` at all; other keys are ≥ 0. */
 const NULL = -1;
@@ -61,14 +39,10 @@ const NAMING: ReadonlySet<unknown> = new Set(["compaction", "branch_summary", "l
  * ```
  */
 export class SessionChecker {
-  /** Id values by key: a string or other JSON value an id, parent or target named. */
-  readonly #values: unknown[] = [];
-  /** Keys by id value; an object or array gets a key of its own, found by nothing. */
-  readonly #keys = new Map<unknown, number>();
+  /** Keys of the values ids, parents and targets hold. */
+  readonly #ids = new IdTable();
   /** By key: the last entry with that id (later duplicates win), or -1. */
   readonly #winner = new IntList();
-  /** Keys of ids in the order of their first entry (`SessionTree.byId`'s order). */
-  readonly #order = new IntList();
   /** By entry: its id's key, its parent's key (or NULL, UNDEFINED). */
   readonly #id = new IntList();
   readonly #parent = new IntList();
@@ -88,7 +62,6 @@ export class SessionChecker {
   add(entry: SessionEntry): void {
     const index = this.#id.length;
     const key = this.#key(entry.id);
-    if (this.#winner.at(key) === -1) this.#order.push(key);
     this.#winner.set(key, index);
     this.#id.push(key);
     const parentId: unknown = entry.parentId;
@@ -110,19 +83,15 @@ export class SessionChecker {
 
   /** The key of an id value, made on first sight. */
   #key(value: unknown): number {
-    const known = typeof value === "object" && value !== null ? undefined : this.#keys.get(value);
-    if (known !== undefined) return known;
-    const key = this.#values.length;
-    this.#values.push(value);
-    if (typeof value !== "object" || value === null) this.#keys.set(value, key);
-    this.#winner.push(-1);
+    const key = this.#ids.key(value);
+    if (key === this.#winner.length) this.#winner.push(-1);
     return key;
   }
 
   /** The entry with id `value` (the last of its id), or -1. */
   #find(value: unknown): number {
-    const key = typeof value === "object" && value !== null ? undefined : this.#keys.get(value);
-    return key === undefined ? -1 : this.#winner.at(key);
+    const key = this.#ids.find(value);
+    return key === -1 ? -1 : this.#winner.at(key);
   }
 
   /** `EntryRefs` for the entry at `index`, from the whole file. */
@@ -132,10 +101,10 @@ export class SessionChecker {
       hasAncestor: (_entry, id) => {
         const seen = new Set<number>();
         for (let parent = this.#parent.at(index);;) {
-          if (parent === NULL || parent === UNDEFINED || this.#values[parent] === "") return false;
+          if (parent === NULL || parent === UNDEFINED || this.#ids.is(parent, "")) return false;
           const found = this.#winner.at(parent);
           if (found === -1 || found === index || seen.has(parent)) return false;
-          if (this.#values[parent] === id) return true;
+          if (this.#ids.is(parent, id)) return true;
           seen.add(parent);
           parent = this.#parent.at(found);
         }
@@ -146,45 +115,51 @@ export class SessionChecker {
   /** What `SessionTree.findIssues` finds: ids, duplicates, links, label targets, then cycles. */
   #treeIssues(lines: readonly number[]): ReadIssue[] {
     const issues: ReadIssue[] = [];
-    const values = this.#values;
-    const seen = new Uint8Array(values.length);
+    const ids = this.#ids;
+    const seen = new Uint8Array(ids.size);
     let held = 0;
     for (let i = 0; i < this.#id.length; i++) {
       const line = lines[i] ?? 0;
       while (held < this.#held.length && this.#held[held].index < i) held++;
       const key = this.#id.at(i);
-      const id = values[key];
-      if (typeof id !== "string") {
+      if (!ids.isString(key)) {
         issues.push(issue(line, "missing-field", `Entry on line ${line} has no string "id" field`));
         continue;
       }
-      if (seen[key]) issues.push(issue(line, "duplicate-id", `Entry id "${id}" appears more than once; the later line wins`, id));
+      const repeated = seen[key] === 1;
       seen[key] = 1;
       const parent = this.#parent.at(i);
+      const linkProblem = parent === UNDEFINED || parent === key || (parent !== NULL && this.#winner.at(parent) === -1);
+      const entry = this.#held[held]?.index === i ? this.#held[held].entry as LabelEntry : undefined;
+      const targetMissing = entry?.type === "label" && this.#find(entry.targetId) === -1;
+      // The id is made a string again only for a message.
+      if (!repeated && !linkProblem && !targetMissing) continue;
+      const id = ids.value(key) as string;
+      if (repeated) issues.push(issue(line, "duplicate-id", `Entry id "${id}" appears more than once; the later line wins`, id));
       if (parent === UNDEFINED) {
         issues.push(issue(line, "missing-field", `Entry "${id}" has no "parentId" field; it is treated as a root`, id));
       } else if (parent === key) {
         issues.push(issue(line, "self-parent", `Entry "${id}" names itself as its parent`, id));
-      } else if (parent !== NULL && this.#winner.at(parent) === -1) {
-        issues.push(issue(line, "missing-parent", `Entry "${id}" has parent "${values[parent]}", which is not in the file`, id));
+      } else if (linkProblem) {
+        issues.push(issue(line, "missing-parent", `Entry "${id}" has parent "${ids.value(parent)}", which is not in the file`, id));
       }
-      const entry = this.#held[held]?.index === i ? this.#held[held].entry : undefined;
-      if (entry?.type === "label" && this.#find((entry as LabelEntry).targetId) === -1) {
-        issues.push(issue(line, "label-target-missing", `Label entry "${id}" targets "${(entry as LabelEntry).targetId}", which is not in the file`, id));
-      }
+      if (targetMissing) issues.push(issue(line, "label-target-missing", `Label entry "${id}" targets "${entry!.targetId}", which is not in the file`, id));
     }
     this.#cycles(lines, issues);
     return issues.sort((a, b) => a.line - b.line);
   }
 
-  /** Parent cycles: a walk up from each id (in first-line order) until something settled. */
+  /**
+   * Parent cycles: a walk up from each id (in the order of their first lines, as
+   * `SessionTree.byId` holds them: a later line of an id finds it settled) until something settled.
+   */
   #cycles(lines: readonly number[], issues: ReadIssue[]): void {
     // 1: on the current walk, 2: settled.
-    const state = new Uint8Array(this.#values.length);
+    const state = new Uint8Array(this.#ids.size);
     const walked: number[] = [];
-    for (let n = 0; n < this.#order.length; n++) {
+    for (let n = 0; n < this.#id.length; n++) {
       walked.length = 0;
-      for (let key = this.#order.at(n); key >= 0 && state[key] === 0;) {
+      for (let key = this.#id.at(n); key >= 0 && state[key] === 0;) {
         state[key] = 1;
         walked.push(key);
         const entry = this.#winner.at(key);
@@ -192,8 +167,8 @@ export class SessionChecker {
         if (parent === NULL || parent === UNDEFINED || parent === key) break;
         const found = this.#winner.at(parent) >= 0;
         if (found && state[parent] === 1) {
-          const id = this.#values[key] as string;
-          issues.push(issue(lines[entry] ?? 0, "cycle", `Entry "${id}" has parent "${this.#values[parent]}", which leads back to it (a parent cycle)`, id));
+          const id = this.#ids.value(key) as string;
+          issues.push(issue(lines[entry] ?? 0, "cycle", `Entry "${id}" has parent "${this.#ids.value(parent)}", which leads back to it (a parent cycle)`, id));
           break;
         }
         key = found ? parent : -1;
