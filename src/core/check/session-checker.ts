@@ -1,7 +1,7 @@
 /**
  * `check` of a session as it is read, in memory that does not grow with its texts: each entry
- * is checked when its line is read and then dropped, leaving its id, its parent and its line in
- * arrays of numbers (ids become numbers once, in one map). What needs the whole file (missing
+ * is checked when its line is read and then dropped, leaving its id and its parent as numbers
+ * (`IdTable`; the reader keeps its line number). What needs the whole file (missing
  * parents, label targets, cycles, compactions and summaries naming other entries) is answered
  * from those arrays once the file is read. The problems are those of `checkSession`, in its order.
  * @module
