@@ -64,8 +64,10 @@ export function encodeChunks(encode: (spans: readonly SpanRecord[]) => Uint8Arra
 /**
  * A session's spans encoded as `emitSessionSpans` gives them, in the chunks `encodeChunks` makes
  * of them all (the root first): a chunk is encoded once it is full, so that a long session holds
- * its encoded chunks and at most a chunk's worth of spans, not all its spans. The first chunk,
- * whose lead is the root span that comes last, is encoded at the end.
+ * at most a chunk's worth of spans, not all its spans. With `onChunk`, each chunk is handed to it
+ * as soon as every chunk before it was, and none is kept: when the root is known from the start
+ * (see `SpanSink`), as it is made; else the first chunk, whose lead is the root that comes last,
+ * waits for it, and the others with it. Without, they are all in `chunks` after `end`.
  *
  * @example
  * ```ts
@@ -78,48 +80,69 @@ export class ChunkEncoder implements SpanSink {
   readonly #encode: (spans: readonly SpanRecord[]) => Uint8Array;
   readonly #limits: BatchLimits;
   readonly #maxSpans: number;
+  readonly #onChunk: ((chunk: Chunk) => void) | undefined;
   /** Spans given and not encoded yet. */
   #pending: SpanRecord[] = [];
   /** Room left in the chunk being filled; the first leaves one for the root when it comes. */
   #room = 0;
-  /** The first chunk's spans once it is full, waiting for the root (undefined till then). */
+  /** True while the first chunk waits for the root, which comes last. */
+  #waiting = false;
+  /** The first chunk's spans once it is full, while it waits for the root (undefined till then). */
   #lead: SpanRecord[] | undefined;
-  /** The chunks encoded so far (all after the first). */
+  /** The chunks encoded and not handed out yet. */
   #rest: Chunk[] = [];
-  /** Every chunk, once `end` was called. */
+  /** Every chunk, once `end` was called (none with `onChunk`). */
   chunks: Chunk[] = [];
   /** The spans given (with the root). */
   spans = 0;
 
-  constructor(encode: (spans: readonly SpanRecord[]) => Uint8Array, limits: BatchLimits = {}) {
+  constructor(encode: (spans: readonly SpanRecord[]) => Uint8Array, limits: BatchLimits = {}, onChunk?: (chunk: Chunk) => void) {
     this.#encode = encode;
     this.#limits = limits;
     this.#maxSpans = limits.maxSpans ?? MAX_BATCH_SPANS;
     this.#room = this.#maxSpans;
+    this.#onChunk = onChunk;
   }
 
-  start(rootFirst: boolean): void {
+  start(rootFirst: boolean, root?: SpanRecord): void {
     this.#room = this.#maxSpans - (rootFirst ? 1 : 0);
+    this.#waiting = rootFirst && !root;
+    if (root) {
+      this.spans++;
+      this.#pending.push(root);
+    }
   }
 
   add(span: SpanRecord): void {
     this.spans++;
     this.#pending.push(span);
     if (--this.#room > 0) return;
-    if (this.#lead === undefined) this.#lead = this.#pending;
-    else this.#rest.push(...encodeChunks(this.#encode, this.#pending, this.#limits));
+    if (this.#waiting && this.#lead === undefined) this.#lead = this.#pending;
+    else this.#out(encodeChunks(this.#encode, this.#pending, this.#limits));
     this.#pending = [];
     this.#room = this.#maxSpans;
   }
 
   end(root: SpanRecord | undefined): void {
-    if (root) this.spans++;
-    if (this.#lead === undefined) [this.#lead, this.#pending] = [this.#pending, []];
-    const lead = root ? [root, ...this.#lead] : this.#lead;
-    this.chunks = [...encodeChunks(this.#encode, lead, this.#limits), ...this.#rest, ...encodeChunks(this.#encode, this.#pending, this.#limits)];
+    let first: Chunk[] = [];
+    if (this.#waiting) {
+      if (root) this.spans++;
+      if (this.#lead === undefined) [this.#lead, this.#pending] = [this.#pending, []];
+      first = encodeChunks(this.#encode, root ? [root, ...this.#lead] : this.#lead, this.#limits);
+      this.#waiting = false;
+    }
+    const chunks = [...first, ...this.#rest, ...encodeChunks(this.#encode, this.#pending, this.#limits)];
     this.#pending = [];
     this.#lead = undefined;
     this.#rest = [];
+    if (this.#onChunk) for (const chunk of chunks) this.#onChunk(chunk);
+    else this.chunks = chunks;
+  }
+
+  /** Chunks encoded: handed out, or kept till the end. */
+  #out(chunks: Chunk[]): void {
+    if (this.#onChunk && !this.#waiting) for (const chunk of chunks) this.#onChunk(chunk);
+    else this.#rest.push(...chunks);
   }
 }
 

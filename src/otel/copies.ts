@@ -70,10 +70,27 @@ function timestampText(timestamp: unknown): unknown {
  * `copies` (from `attributeSession`) decides for entries with usage, `inParent` for the others.
  */
 export function copiedEntries(entries: readonly SessionEntry[], copies: ReadonlyMap<string, number> | undefined, inParent: ReadonlySet<string>): boolean[] {
-  const left = new Map(copies ?? []);
-  return entries.map((entry) => {
+  const test = new CopyTest(copies, inParent);
+  return entries.map((entry) => test.copied(entry));
+}
+
+/**
+ * `copiedEntries` entry by entry, for a file read as it goes: given every entry of the file, in
+ * order (a row counted elsewhere is the first of its copies the file holds).
+ */
+export class CopyTest {
+  readonly #left: Map<string, number>;
+  readonly #inParent: ReadonlySet<string>;
+
+  constructor(copies: ReadonlyMap<string, number> | undefined, inParent: ReadonlySet<string>) {
+    this.#left = new Map(copies ?? []);
+    this.#inParent = inParent;
+  }
+
+  copied(entry: SessionEntry): boolean {
     // Most sessions are nobody's copy: no identity to make then.
     if (entryUsage(entry)) {
+      const left = this.#left;
       if (left.size === 0) return false;
       const identity = entryIdentity(entry.id, timestampText(entry.timestamp));
       const n = identity === null ? 0 : left.get(identity) ?? 0;
@@ -81,8 +98,8 @@ export function copiedEntries(entries: readonly SessionEntry[], copies: Readonly
       left.set(identity!, n - 1);
       return true;
     }
-    if (inParent.size === 0) return false;
+    if (this.#inParent.size === 0) return false;
     const identity = entryIdentity(entry.id, timestampText(entry.timestamp));
-    return identity !== null && inParent.has(identity);
-  });
+    return identity !== null && this.#inParent.has(identity);
+  }
 }

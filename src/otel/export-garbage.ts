@@ -5,8 +5,11 @@
  * after a 200 MB one peaked at 570 MB, where a forced full collection brought the heap from 274
  * to 125 MB). So: a cheap hint every `READ_EVERY` bytes of a long read and every `SENT_EVERY`
  * bytes of requests handed out, a full collection after a session file of `BIG_SESSION` bytes or
- * more. A full collection every 1,000 sessions and every 64 MB of requests was tried: no lower
- * peak, 2.5 times the CPU over the 25,000-session corpus (figures: README, issue 22's walkers).
+ * more. Small sessions leave garbage too, which Bun's collector let grow with their number (the
+ * 25,000 sessions of the scale corpus without its giants peaked at 230-290 MB, the live heap
+ * staying near 35 MB): a full collection every `SESSIONS_EVERY` sessions a thread read, the pages
+ * not given back (Bun's shrink that often cost 3 to 6 times the run's CPU), held them at 145-150
+ * MB (figures: README, issue 22's walkers).
  * @module
  */
 import { collectGarbage, GarbageHint } from "../io/collect-garbage.ts";
@@ -17,9 +20,11 @@ export const READ_EVERY = 64 * 1024 * 1024;
 export const BIG_SESSION = 32 * 1024 * 1024;
 /** Bytes of requests handed out between two hints. */
 export const SENT_EVERY = 64 * 1024 * 1024;
+/** Sessions a thread reads between two full collections (without shrinking). */
+export const SESSIONS_EVERY = 500;
 
 /** How a run's collections are made: `collectGarbage` (tests count the calls instead). */
-export type Collect = (young?: boolean) => void;
+export type Collect = (young?: boolean, shrink?: boolean) => void;
 
 /**
  * The collections of one run (or one worker): tell it what was read and handed out, it collects
@@ -39,6 +44,8 @@ export class ExportGarbage {
   readonly #sending: GarbageHint;
   /** Bytes of the current file read so far. */
   #file = 0;
+  /** Sessions done with since the last full collection. */
+  #sessions = 0;
 
   constructor(collect: Collect = collectGarbage) {
     this.#collect = collect;
@@ -54,12 +61,18 @@ export class ExportGarbage {
 
   /**
    * A session file of `bytes` done with (by default the bytes `read` counted since the last one):
-   * a full collection after a big one.
+   * a full collection after a big one, else one without shrinking every `SESSIONS_EVERY`.
    */
   session(bytes = this.#file): void {
     this.#reading.reset();
     this.#file = 0;
-    if (bytes >= BIG_SESSION) this.#collect();
+    if (bytes >= BIG_SESSION) {
+      this.#sessions = 0;
+      this.#collect();
+    } else if (++this.#sessions >= SESSIONS_EVERY) {
+      this.#sessions = 0;
+      this.#collect(false, false);
+    }
   }
 
   /** A request of `bytes` handed out: a cheap hint each `SENT_EVERY`. */

@@ -7,6 +7,9 @@
  * usage rows are attributed as it is read (sessions in attribution order), and only the other
  * sessions' usage comes from the catalog. Files are mapped and encoded by `exportSession`, on
  * worker threads (export-pool.ts) for a large run; a fork or clone again here, without its copies.
+ * A long file (`STREAM_MIN_BYTES`) is read there for its usage and the index of its entries
+ * only, then here again, once attributed, its requests handed out as they fill
+ * (session-stream.ts): neither its entries nor its encoded spans are ever all held.
  * @module
  */
 import { headerVersion } from "../core/migrate/migrate-session.ts";
@@ -27,6 +30,7 @@ import { joinRequests, otlpEncoder, type PartialSuccess } from "./otlp-encode.ts
 import { sendRequest, type SendResult } from "./otlp-send.ts";
 import { type SentRecord, SentStore } from "./sent-store.ts";
 import { exportSession, type SessionExport, type SessionExportOptions, type SessionJob } from "./session-export.ts";
+import { streamSession } from "./session-stream.ts";
 import { readHeader } from "./span-entries.ts";
 
 export interface OtelRun {
@@ -53,6 +57,8 @@ export interface OtelRun {
   workers?: number;
   /** Default `POOL_MIN_BYTES`. */
   poolMinBytes?: number;
+  /** Default `STREAM_MIN_BYTES`. */
+  streamMinBytes?: number;
   /** Retry tuning (tests shorten the waits). */
   baseDelayMs?: number;
 }
@@ -74,6 +80,12 @@ export interface OtelSummary {
 
 /** Files adding up to less than this are read on the main thread: starting workers would cost more. */
 export const POOL_MIN_BYTES = 16 * 1024 * 1024;
+
+/**
+ * A file of the current format this large or larger, content not sent, is read twice and its
+ * spans streamed (session-stream.ts); a smaller one is held while it is attributed.
+ */
+export const STREAM_MIN_BYTES = 16 * 1024 * 1024;
 
 /** Requests between two saves of the sent-store. */
 const SAVE_EVERY = 50;
@@ -139,7 +151,7 @@ export async function runOtelExport(env: QueryEnv, run: OtelRun): Promise<OtelSu
   const workers = bytes >= (run.poolMinBytes ?? POOL_MIN_BYTES) && !run.content && !run.wanted ? run.workers ?? 0 : 0;
   const pool = workers > 0 ? ExportPool.start(workers, { protocol, resource: run.config.resource }, local) : undefined;
   try {
-    return await exportChanged(env, run, { summary, store, candidates, protocol, local, pool, garbage });
+    return await exportChanged(env, run, { summary, store, candidates, protocol, options, local, pool, garbage });
   } finally {
     await pool?.close();
   }
@@ -150,6 +162,8 @@ interface RunState {
   store: SentStore | undefined;
   candidates: Omit<Changed, "header">[];
   protocol: OtlpProtocol;
+  /** How this thread maps and encodes. */
+  options: SessionExportOptions;
   /** A job on this thread. */
   local: (job: SessionJob) => Promise<SessionExport>;
   pool: ExportPool | undefined;
@@ -159,7 +173,7 @@ interface RunState {
 
 /** The run once the files with something new are known. */
 async function exportChanged(env: QueryEnv, run: OtelRun, state: RunState): Promise<OtelSummary> {
-  const { summary, store, local, pool, garbage } = state;
+  const { summary, store, options, local, pool, garbage } = state;
   const changed: Changed[] = [];
   for (const item of state.candidates) {
     const header = await readHeader(env.fs, item.path);
@@ -167,15 +181,18 @@ async function exportChanged(env: QueryEnv, run: OtelRun, state: RunState): Prom
     changed.push({ ...item, header });
   }
   const plan = await attributionPlan(env, changed);
-  const jobs = plan.flatMap((session) => (session.changed ? [jobOf(session.changed, run.content)] : []));
+  const jobs = plan.flatMap((session) => (session.changed ? [jobOf(session.changed, run.content, run.streamMinBytes ?? STREAM_MIN_BYTES)] : []));
   pool?.begin(jobs);
   let taken = 0;
   /** The next result in plan order: from the workers, else mapped here. */
   const nextResult = () => (pool ? pool.take() : local(jobs[taken++]));
 
   const packer = new Packer(joinRequests(state.protocol));
-  /** Spans of each session not yet accepted, and the record to keep once none are left. */
-  const waiting = new Map<string, { left: number; record: SentRecord }>();
+  /**
+   * Spans of each session not yet accepted, and the record to keep once none are left and none
+   * are to come (`open`: a streamed session whose spans are still being made).
+   */
+  const waiting = new Map<string, { left: number; open: boolean; record: SentRecord }>();
   if (run.mode === "out" && !run.write) await env.fs.writeAtomic(run.out!, new Uint8Array(0));
 
   const deliver = async (batch: Batch): Promise<boolean> => {
@@ -202,7 +219,7 @@ async function exportChanged(env: QueryEnv, run: OtelRun, state: RunState): Prom
     for (const [key, n] of batch.sessions) {
       const w = waiting.get(key)!;
       w.left -= n;
-      if (w.left === 0) finish(key);
+      if (w.left === 0 && !w.open) finish(key);
     }
     // Now and then, so that a run cut short (Ctrl-C, a reboot) does not send it all again.
     if (run.mode === "send" && summary.requests % SAVE_EVERY === 0) await store!.save();
@@ -252,6 +269,26 @@ async function exportChanged(env: QueryEnv, run: OtelRun, state: RunState): Prom
         continue;
       }
       const parent = result.header.parentSession;
+      const record = { size: item.size, mtimeMs: item.mtimeMs, entries: result.entries, lastId: result.lastId };
+      if (result.index) {
+        // Read again, now that its copies are known, its requests handed out as they fill.
+        garbage.session(item.size);
+        const inParent = typeof parent === "string" && parent !== "" ? await parentIdentities(env, result.header) : undefined;
+        const w = { left: 0, open: true, record };
+        waiting.set(item.path, w);
+        summary.sessions++;
+        const streamed = await streamSession(env.fs, { ...job, copies: copies.size > 0 ? copies : undefined, inParent }, result, options, async (chunks) => {
+          for (const chunk of chunks) w.left += chunk.spans;
+          summary.spans += chunks.reduce((n, chunk) => n + chunk.spans, 0);
+          for (const batch of packer.add(item.path, chunks)) if (!(await enqueue(batch))) return false;
+          return true;
+        });
+        if (!streamed) return summary;
+        w.open = false;
+        if (w.left === 0) finish(item.path);
+        garbage.session(item.size);
+        continue;
+      }
       if (copies.size > 0 || (typeof parent === "string" && parent !== "") || job.usageOnly) {
         // A fork or clone: mapped again here, without what it copied. The chunks of a first
         // mapping (a copy its header did not tell) are not sent: let them go (and the first
@@ -262,7 +299,7 @@ async function exportChanged(env: QueryEnv, run: OtelRun, state: RunState): Prom
       }
       summary.sessions++;
       summary.spans += result.spans;
-      waiting.set(item.path, { left: result.spans, record: { size: item.size, mtimeMs: item.mtimeMs, entries: result.entries, lastId: result.lastId } });
+      waiting.set(item.path, { left: result.spans, open: false, record });
       if (result.spans === 0) finish(item.path);
       for (const batch of packer.add(item.path, result.chunks)) if (!(await enqueue(batch))) return summary;
       // The garbage of a big read on this thread, before the next session adds to it.
@@ -278,14 +315,15 @@ async function exportChanged(env: QueryEnv, run: OtelRun, state: RunState): Prom
 }
 
 /**
- * The job of a file: walked when of the current format and its content is not sent; only read
- * for its usage when its header names a parent (it is mapped again once its copies are known).
+ * The job of a file: walked when of the current format and its content is not sent, and then
+ * streamed from `streamMin` bytes on; only read for its usage when its header names a parent (it
+ * is mapped again once its copies are known).
  */
-function jobOf(item: Changed, content: boolean): SessionJob {
+function jobOf(item: Changed, content: boolean, streamMin: number): SessionJob {
   const walk = !content && item.header !== null && headerVersion(item.header) >= CURRENT_SESSION_VERSION;
   const parent = item.header?.parentSession;
   const { record } = item;
-  const job: SessionJob = { path: item.path, walk, record: record && { entries: record.entries, lastId: record.lastId } };
+  const job: SessionJob = { path: item.path, walk, stream: walk && item.size >= streamMin, record: record && { entries: record.entries, lastId: record.lastId } };
   if (typeof parent === "string" && parent !== "") job.usageOnly = true;
   return job;
 }

@@ -17,10 +17,11 @@ const fs = detectFileSystem();
 const garbage = new ExportGarbage();
 const options = { encode: otlpEncoder(init.protocol, init.resource), limits: init.limits, redactor: new Redactor(), content: false, garbage };
 
-/** The buffers a reply can hand over instead of copying: the chunks' (each its own). */
+/** The buffers a reply can hand over instead of copying: the chunks' (each its own), an index's times. */
 function transfers(result: SessionExport): ArrayBuffer[] {
   const buffers = new Set<ArrayBuffer>();
   for (const chunk of result.chunks) buffers.add(chunk.body.buffer as ArrayBuffer);
+  if (result.index) buffers.add(result.index.times.buffer as ArrayBuffer);
   return [...buffers];
 }
 

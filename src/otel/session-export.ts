@@ -2,7 +2,9 @@
  * One session file of an `otel` run, from path to encoded chunks: read once (its usage rows as
  * `stats` reads them come along), what the receiver has left out, the rest as spans, encoded.
  * Plain data in and out, so that it runs the same on the main thread or in a worker thread
- * (export-pool.ts), where only bytes and typed arrays travel back.
+ * (export-pool.ts), where only bytes and typed arrays travel back. A long file is instead read
+ * twice (session-stream.ts): here for its usage rows and the index of its entries, then for its
+ * spans, handed out as they are encoded.
  * @module
  */
 import type { SessionHeader } from "../core/format/types.ts";
@@ -15,6 +17,8 @@ import type { ExportGarbage } from "./export-garbage.ts";
 import type { SpanRecord } from "./session-spans.ts";
 import { emitSessionSpans } from "./session-spans.ts";
 import { readSpanSource } from "./span-entries.ts";
+import type { SpanIndex } from "./span-index.ts";
+import { counted, indexSession, resumeFrom } from "./session-stream.ts";
 
 /** What the receiver acknowledged of a file before (see sent-store.ts). */
 export interface SentEntries {
@@ -27,6 +31,11 @@ export interface SessionJob {
   path: string;
   /** Walk the lines (a current-format file whose content is not sent) rather than read them whole. */
   walk: boolean;
+  /**
+   * A long file of the current format whose content is not sent: read for its usage rows and
+   * `index` only, its spans left to `streamSession` (which reads it again).
+   */
+  stream?: boolean;
   record?: SentEntries;
   /**
    * Read for the usage rows and entries only, no spans: a fork or clone (its header names a
@@ -65,6 +74,9 @@ export interface SessionExport {
   nothingNew: boolean;
   spans: number;
   chunks: Chunk[];
+  /** For a `stream` job: the index of its entries, and the first entry to send. */
+  index?: SpanIndex;
+  from?: number;
 }
 
 /**
@@ -77,6 +89,7 @@ export interface SessionExport {
  * ```
  */
 export async function exportSession(fs: FileSystem, job: SessionJob, options: SessionExportOptions): Promise<SessionExport> {
+  if (job.stream) return await indexSession(fs, job, options.garbage);
   const chunks = fs.read(job.path, { reuseBuffer: true });
   const file = await readSpanSource(options.garbage ? counted(chunks, options.garbage) : chunks, job.walk);
   const { header, entries, usage } = file;
@@ -85,8 +98,7 @@ export async function exportSession(fs: FileSystem, job: SessionJob, options: Se
   if (header === null) return out;
   // The reader leaves out a torn last line (a session being written): it is sent once complete.
   const { record } = job;
-  const resumes = record !== undefined && record.entries <= entries.length && (record.entries === 0 ? record.lastId === null : entries[record.entries - 1]?.id === record.lastId);
-  const from = resumes ? record.entries : 0;
+  const from = resumeFrom(record, entries.length, (i) => entries[i].id);
   if (from === entries.length && record) {
     out.nothingNew = true;
     return out;
@@ -99,12 +111,4 @@ export async function exportSession(fs: FileSystem, job: SessionJob, options: Se
   out.spans = chunker.spans;
   out.chunks = chunker.chunks;
   return out;
-}
-
-/** `chunks`, each told to `garbage` as it goes by. */
-async function* counted(chunks: AsyncIterable<Uint8Array>, garbage: ExportGarbage): AsyncIterable<Uint8Array> {
-  for await (const chunk of chunks) {
-    garbage.read(chunk.length);
-    yield chunk;
-  }
 }

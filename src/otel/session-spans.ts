@@ -28,6 +28,7 @@ import {
 import type { AssistantMessage, SessionEntry, SessionHeader, ToolResultMessage, Usage } from "../core/format/types.ts";
 import type { Redactor } from "../core/redact/redactor.ts";
 import { entrySpanIdOf, rootSpanIdOf, traceIdOf } from "./span-ids.ts";
+import { indexEntries, type SpanIndex } from "./span-index.ts";
 
 /** `SpanKind` of the OpenTelemetry API (the OTLP encoder adds one). */
 export const SPAN_KIND = { INTERNAL: 0, CLIENT: 2 } as const;
@@ -56,8 +57,8 @@ export interface SessionSpansInput {
   entries: readonly SessionEntry[];
   /** Index of the first entry not sent yet: earlier ones give no span (the root is sent with index 0). */
   from: number;
-  /** Per entry: true for one this session copied from the one it was forked or cloned from. */
-  copied: readonly boolean[];
+  /** Per entry: true (or 1) for one this session copied from the one it was forked or cloned from. */
+  copied: ArrayLike<boolean | number>;
   /** False for an entry older than `--since`. */
   wanted?: (ms: number) => boolean;
   /** Masks secrets in what is sent of the files' text (content, error messages). */
@@ -67,12 +68,6 @@ export interface SessionSpansInput {
 }
 
 const num = (value: unknown) => (typeof value === "number" && Number.isFinite(value) ? value : 0);
-
-/** An ISO timestamp (or epoch milliseconds) as milliseconds; NaN when neither. */
-function msOf(value: unknown): number {
-  if (typeof value === "number") return value;
-  return typeof value === "string" ? Date.parse(value) : NaN;
-}
 
 /** Adds the token and cost attributes of a `usage` object: input counts cached input too, as the spec says. */
 function addUsage(attributes: Record<string, AttributeValue>, usage: Partial<Usage> | undefined): void {
@@ -129,10 +124,12 @@ function inputMessage(parent: SessionEntry | undefined): unknown[] {
 
 /**
  * Where `emitSessionSpans` puts a session's spans: told first whether the root span will lead
- * them, then given the entries' spans in order, each complete, and last the root (if any).
+ * them (and the root itself when it is known before the others, as it is unless `--since` or a
+ * header without a time leaves it to them), then given the entries' spans in order, each
+ * complete, and last the root (if any; the one `start` had, when it had one).
  */
 export interface SpanSink {
-  start(rootFirst: boolean): void;
+  start(rootFirst: boolean, root?: SpanRecord): void;
   add(span: SpanRecord): void;
   end(root: SpanRecord | undefined): void;
 }
@@ -149,7 +146,11 @@ export interface SpanSink {
  */
 export function sessionSpans(input: SessionSpansInput): SpanRecord[] {
   const spans: SpanRecord[] = [];
-  emitSessionSpans(input, { start() {}, add: (span) => spans.push(span), end: (root) => root && spans.unshift(root) });
+  emitSessionSpans(input, {
+    start: (_, root) => root && spans.push(root),
+    add: (span) => spans.push(span),
+    end: (root) => root && spans[0] !== root && spans.unshift(root),
+  });
   return spans;
 }
 
@@ -161,50 +162,71 @@ export function sessionSpans(input: SessionSpansInput): SpanRecord[] {
  * time to the last entry's, and leads the others.
  */
 export function emitSessionSpans(input: SessionSpansInput, sink: SpanSink): void {
-  const { header, entries } = input;
-  const sessionId = String(header.id);
-  const traceId = traceIdOf(sessionId);
-  const rootId = rootSpanIdOf(sessionId);
-  /** Each entry by id, with its index. */
-  const byId = new Map<string, number>();
-  /** Each entry's time (NaN when it has none). */
-  const times = new Float64Array(entries.length);
-  /** Tool call id -> index of the assistant entry that made the call. */
-  const callers = new Map<string, number>();
-  let name: string | undefined;
-  let messages = 0;
-  const created = msOf(header.timestamp);
-  /** The time of the latest entry (or the header's). */
-  let last = Number.isFinite(created) ? created : NaN;
-  for (let i = 0; i < entries.length; i++) {
-    const entry = entries[i];
-    const ms = times[i] = msOf(entry.timestamp);
-    if (Number.isFinite(ms) && !(ms <= last)) last = ms;
-    if (typeof entry.id === "string") byId.set(entry.id, i);
-    if (entry.type === "session_info") name = typeof (entry as { name?: unknown }).name === "string" ? (entry as { name: string }).name : undefined;
-    if (entry.type !== "message") continue;
-    messages++;
-    const message = (entry as { message: AssistantMessage }).message;
-    if (message?.role !== "assistant" || !Array.isArray(message.content)) continue;
-    for (const block of message.content) if (block?.type === "toolCall" && typeof block.id === "string") callers.set(block.id, i);
-  }
-  // With spans to send, the root goes whenever it has a time (see the end).
-  sink.start(input.from === 0 && Number.isFinite(last));
+  const { entries } = input;
+  const mapper = new SpanMapper(input, indexEntries(input.header, entries), sink, (i) => entries[i]);
+  for (let i = input.from; i < entries.length; i++) mapper.entry(i, entries[i]);
+  mapper.end();
+}
 
-  let count = 0;
-  let earliest = Infinity;
+/** What `SpanMapper` maps with: `SessionSpansInput` but the entries, which come one by one. */
+export type SpanMapInput = Omit<SessionSpansInput, "entries">;
+
+/**
+ * `emitSessionSpans` for entries that come one at a time (a long session read a second time),
+ * with the index of them all made before (span-index.ts): given each entry from `input.from` on,
+ * in order, with its index; `end` after the last. The content of a chat span's input message
+ * needs its parent entry: `entryAt` gives it (without, as when content is not sent, none).
+ *
+ * @example
+ * ```ts
+ * const mapper = new SpanMapper(input, index, sink);
+ * for (const [i, entry] of newEntries) mapper.entry(i, entry);
+ * mapper.end();
+ * ```
+ */
+export class SpanMapper {
+  readonly #input: SpanMapInput;
+  readonly #index: SpanIndex;
+  readonly #sink: SpanSink;
+  readonly #entryAt: ((i: number) => SessionEntry | undefined) | undefined;
+  readonly #sessionId: string;
+  readonly #traceId: string;
+  readonly #rootId: string;
+  /** The root when known before the other spans (see `SpanSink`). */
+  readonly #root: SpanRecord | undefined;
+  #count = 0;
+  #earliest = Infinity;
+  /** The last chat span of an assistant message, by entry index: the parent of the tool spans after it. */
+  #chatAt = -1;
+  #chatId = "";
+
+  constructor(input: SpanMapInput, index: SpanIndex, sink: SpanSink, entryAt?: (i: number) => SessionEntry | undefined) {
+    this.#input = input;
+    this.#index = index;
+    this.#sink = sink;
+    this.#entryAt = entryAt;
+    this.#sessionId = String(input.header.id);
+    this.#traceId = traceIdOf(this.#sessionId);
+    this.#rootId = rootSpanIdOf(this.#sessionId);
+    // With spans to send, the root goes whenever it has a time (see `end`); known now unless
+    // only the other spans can tell whether it goes (--since) or when it starts (no header time).
+    const rootFirst = input.from === 0 && Number.isFinite(index.last);
+    if (rootFirst && Number.isFinite(index.created) && (!input.wanted || input.wanted(index.last))) this.#root = this.#rootSpan(index.created);
+    sink.start(rootFirst, this.#root);
+  }
+
   /**
    * The span of `entry` under `parentSpanId`, complete: `attributes` (a fresh object) gets the
    * entry's id and type, then those of `after` (an error, content).
    */
-  const child = (entry: SessionEntry, part: string, name: string, kind: number, startMs: number, endMs: number, attributes: Record<string, AttributeValue>, parentSpanId = rootId, errorMessage?: string, after?: Record<string, AttributeValue>): string => {
+  #child(entry: SessionEntry, part: string, name: string, kind: number, startMs: number, endMs: number, attributes: Record<string, AttributeValue>, parentSpanId = this.#rootId, errorMessage?: string, after?: Record<string, AttributeValue>): string {
     const entryId = String(entry.id);
     attributes["pi.entry.id"] = entryId;
     attributes["pi.entry.type"] = entry.type;
     if (after) Object.assign(attributes, after);
     const span: SpanRecord = {
-      traceId,
-      spanId: entrySpanIdOf(sessionId, entryId, part),
+      traceId: this.#traceId,
+      spanId: entrySpanIdOf(this.#sessionId, entryId, part),
       parentSpanId,
       name,
       kind,
@@ -214,17 +236,14 @@ export function emitSessionSpans(input: SessionSpansInput, sink: SpanSink): void
       entryId,
     };
     if (errorMessage !== undefined) span.errorMessage = errorMessage;
-    count++;
-    if (span.startMs < earliest) earliest = span.startMs;
-    sink.add(span);
+    this.#count++;
+    if (span.startMs < this.#earliest) this.#earliest = span.startMs;
+    this.#sink.add(span);
     return span.spanId;
-  };
-  /** The last chat span of an assistant message, by entry index: the parent of the tool spans after it. */
-  let chatAt = -1;
-  let chatId = "";
+  }
 
   /** The chat attributes of a model call, its usage after them. */
-  const chat = (provider: unknown, model: string, responseModel: string, usage: Partial<Usage> | undefined, finishReasons?: string[]): Record<string, AttributeValue> => {
+  #chat(provider: unknown, model: string, responseModel: string, usage: Partial<Usage> | undefined, finishReasons?: string[]): Record<string, AttributeValue> {
     const attributes: Record<string, AttributeValue> = {
       [ATTR_GEN_AI_OPERATION_NAME]: "chat",
       [ATTR_GEN_AI_PROVIDER_NAME]: String(provider ?? "unknown"),
@@ -234,24 +253,26 @@ export function emitSessionSpans(input: SessionSpansInput, sink: SpanSink): void
     if (finishReasons) attributes[ATTR_GEN_AI_RESPONSE_FINISH_REASONS] = finishReasons;
     addUsage(attributes, usage);
     return attributes;
-  };
+  }
 
-  for (let i = input.from; i < entries.length; i++) {
-    const entry = entries[i];
-    if (input.copied[i]) continue;
+  /** The spans of entry `i` (none for one copied, unwanted or without a time). */
+  entry(i: number, entry: SessionEntry): void {
+    const input = this.#input;
+    const { times, byId, callers } = this.#index;
+    const rootId = this.#rootId;
+    if (input.copied[i]) return;
     const at = times[i];
-    if (!Number.isFinite(at) || (input.wanted && !input.wanted(at))) continue;
+    if (!Number.isFinite(at) || (input.wanted && !input.wanted(at))) return;
     const type = entry.type;
-    if (type !== "message" && type !== "usage" && type !== "compaction" && type !== "branch_summary") continue;
+    if (type !== "message" && type !== "usage" && type !== "compaction" && type !== "branch_summary") return;
     const parentAt = typeof entry.parentId === "string" ? byId.get(entry.parentId) : undefined;
-    const parent = parentAt === undefined ? undefined : entries[parentAt];
     const parentMs = parentAt === undefined ? NaN : times[parentAt];
     if (type === "message") {
       const message = (entry as { message: Record<string, unknown> }).message;
       if (message?.role === "assistant") {
         const m = message as unknown as AssistantMessage;
         const model = String(m.model ?? "unknown");
-        const attributes = chat(m.provider, model, String(m.responseModel ?? model), m.usage, [finishReason(m.stopReason)]);
+        const attributes = this.#chat(m.provider, model, String(m.responseModel ?? model), m.usage, [finishReason(m.stopReason)]);
         if (typeof m.api === "string") attributes["pi.api"] = m.api;
         let errorMessage: string | undefined;
         let after: Record<string, AttributeValue> | undefined;
@@ -260,18 +281,18 @@ export function emitSessionSpans(input: SessionSpansInput, sink: SpanSink): void
           errorMessage = typeof m.errorMessage === "string" ? input.redactor.text(m.errorMessage).slice(0, 1000) : "error";
         }
         if (input.content) {
+          const parent = parentAt === undefined ? undefined : this.#entryAt?.(parentAt);
           after ??= {};
           after[ATTR_GEN_AI_INPUT_MESSAGES] = contentJson(input.redactor, inputMessage(parent));
           after[ATTR_GEN_AI_OUTPUT_MESSAGES] = contentJson(input.redactor, [
             { role: "assistant", parts: parts(m.content), finish_reason: finishReason(m.stopReason) },
           ]);
         }
-        chatId = child(entry, "", `chat ${model}`, SPAN_KIND.CLIENT, parentMs, at, attributes, rootId, errorMessage, after);
-        chatAt = i;
+        this.#chatId = this.#child(entry, "", `chat ${model}`, SPAN_KIND.CLIENT, parentMs, at, attributes, rootId, errorMessage, after);
+        this.#chatAt = i;
       } else if (message?.role === "toolResult") {
         const m = message as unknown as ToolResultMessage;
         const callerAt = typeof m.toolCallId === "string" ? callers.get(m.toolCallId) : undefined;
-        const caller = callerAt === undefined ? undefined : entries[callerAt];
         const toolName = String(m.toolName ?? "unknown");
         const attributes: Record<string, AttributeValue> = {
           [ATTR_GEN_AI_OPERATION_NAME]: "execute_tool",
@@ -279,28 +300,41 @@ export function emitSessionSpans(input: SessionSpansInput, sink: SpanSink): void
           [ATTR_GEN_AI_TOOL_CALL_ID]: String(m.toolCallId ?? ""),
         };
         addUsage(attributes, m.usage);
-        const parentSpanId = caller && !input.copied[callerAt!] ? callerAt === chatAt ? chatId : entrySpanIdOf(sessionId, String(caller.id)) : rootId;
+        const parentSpanId = callerAt === undefined || input.copied[callerAt] ? rootId : callerAt === this.#chatAt ? this.#chatId : entrySpanIdOf(this.#sessionId, String(this.#index.ids[callerAt]));
         const failed = m.isError === true;
-        child(entry, "tool", `execute_tool ${toolName}`, SPAN_KIND.INTERNAL, callerAt === undefined ? NaN : times[callerAt], at, attributes, parentSpanId, failed ? "tool_error" : undefined, failed ? { [ATTR_ERROR_TYPE]: "tool_error" } : undefined);
+        this.#child(entry, "tool", `execute_tool ${toolName}`, SPAN_KIND.INTERNAL, callerAt === undefined ? NaN : times[callerAt], at, attributes, parentSpanId, failed ? "tool_error" : undefined, failed ? { [ATTR_ERROR_TYPE]: "tool_error" } : undefined);
       }
     } else if (type === "usage") {
       const e = entry as unknown as { provider?: unknown; model?: unknown; kind?: unknown; usage?: Usage };
       const model = String(e.model ?? "unknown");
-      const attributes = chat(e.provider, model, model, e.usage);
+      const attributes = this.#chat(e.provider, model, model, e.usage);
       if (typeof e.kind === "string") attributes["pi.usage.kind"] = e.kind;
-      child(entry, "", `chat ${model}`, SPAN_KIND.CLIENT, at, at, attributes);
+      this.#child(entry, "", `chat ${model}`, SPAN_KIND.CLIENT, at, at, attributes);
     } else {
       const e = entry as unknown as { usage?: Usage; tokensBefore?: unknown; fromHook?: unknown };
       const attributes: Record<string, AttributeValue> = {};
       addUsage(attributes, e.usage);
       if (typeof e.tokensBefore === "number") attributes["pi.compaction.tokens_before"] = e.tokensBefore;
-      child(entry, "", type === "compaction" ? "pi.compaction" : "pi.branch_summary", SPAN_KIND.INTERNAL, parentMs, at, attributes);
+      this.#child(entry, "", type === "compaction" ? "pi.compaction" : "pi.branch_summary", SPAN_KIND.INTERNAL, parentMs, at, attributes);
     }
   }
 
-  let root: SpanRecord | undefined;
-  if (input.from === 0 && Number.isFinite(last) && (count > 0 || !input.wanted || input.wanted(last))) {
-    const start = Number.isFinite(created) ? created : Math.min(last, earliest);
+  /** After the last entry: the root, to the sink. */
+  end(): void {
+    const input = this.#input;
+    const index = this.#index;
+    let root = this.#root;
+    if (!root && input.from === 0 && Number.isFinite(index.last) && (this.#count > 0 || !input.wanted || input.wanted(index.last))) {
+      root = this.#rootSpan(Number.isFinite(index.created) ? index.created : Math.min(index.last, this.#earliest));
+    }
+    this.#sink.end(root);
+  }
+
+  /** The root span, starting at `start` (at the latest at the last entry's time). */
+  #rootSpan(start: number): SpanRecord {
+    const { header } = this.#input;
+    const index = this.#index;
+    const sessionId = this.#sessionId;
     const attributes: Record<string, AttributeValue> = {
       [ATTR_GEN_AI_OPERATION_NAME]: "invoke_agent",
       [ATTR_GEN_AI_AGENT_NAME]: "pi",
@@ -308,12 +342,11 @@ export function emitSessionSpans(input: SessionSpansInput, sink: SpanSink): void
       [ATTR_SESSION_ID]: sessionId,
       "pi.session.cwd": String(header.cwd ?? ""),
       "pi.session.version": typeof header.version === "number" ? header.version : 1,
-      "pi.entry_count": entries.length,
-      "pi.message_count": messages,
+      "pi.entry_count": index.entries,
+      "pi.message_count": index.messages,
     };
-    if (name) attributes["pi.session.name"] = name;
+    if (index.name) attributes["pi.session.name"] = index.name;
     if (typeof header.parentSession === "string") attributes["pi.session.parent"] = header.parentSession;
-    root = { traceId, spanId: rootId, name: "invoke_agent pi", kind: SPAN_KIND.INTERNAL, startMs: Math.min(start, last), endMs: last, attributes };
+    return { traceId: this.#traceId, spanId: this.#rootId, name: "invoke_agent pi", kind: SPAN_KIND.INTERNAL, startMs: Math.min(start, index.last), endMs: index.last, attributes };
   }
-  sink.end(root);
 }

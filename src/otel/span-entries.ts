@@ -239,16 +239,22 @@ function sourceOf(entry: SessionEntry): UsageSource {
 
 /**
  * Reads a file of the current format by walking its lines (see the module comment); chunks in,
- * `SpanSource` out.
+ * `SpanSource` out, or each entry to `onEntry` as it is read (`SpanSource.entries` then empty).
  */
-class WalkingReader {
+export class WalkingReader {
   #splitter = new LineSplitter((line) => this.#onLine(line));
+  /** Where the entries go as they are read; without, they are kept (`end` gives them). */
+  readonly #onEntry: ((entry: SessionEntry) => void) | undefined;
   #notes: DecodeNotes = { bom: false, crlf: false };
   #issues: ReadIssue[] = [];
   #header: SessionHeader | null = null;
   #notSession = false;
   #entries: SessionEntry[] = [];
   #usage = emptyUsageState();
+
+  constructor(onEntry?: (entry: SessionEntry) => void) {
+    this.#onEntry = onEntry;
+  }
 
   push(chunk: Uint8Array): void {
     if (!this.#notSession) this.#splitter.push(chunk);
@@ -282,7 +288,8 @@ class WalkingReader {
     entry ??= decodeObjectLine(line, this.#notes, this.#issues);
     if (entry === undefined || entry.type === "session") return;
     const sessionEntry = entry as unknown as SessionEntry;
-    this.#entries.push(sessionEntry);
+    if (this.#onEntry) this.#onEntry(sessionEntry);
+    else this.#entries.push(sessionEntry);
     if (walked && walker.id !== undefined && walker.ms !== undefined) {
       // The row as the digest stamps it: id and time read from the bytes, no strings parsed again.
       const found = entryUsage(sessionEntry);
@@ -317,7 +324,8 @@ class FullReader {
 
 /**
  * Reads one session for its spans: `walk` for a file of the current format whose content is not
- * sent (the quick way), else the full reader.
+ * sent (the quick way), else the full reader; with `onEntry` (a walk only), each entry goes
+ * there as it is read instead of being kept.
  *
  * @example
  * ```ts
@@ -325,8 +333,8 @@ class FullReader {
  * source.entries.length; // the complete entries
  * ```
  */
-export async function readSpanSource(chunks: AsyncIterable<Uint8Array>, walk: boolean): Promise<SpanSource> {
-  const reader = walk ? new WalkingReader() : new FullReader();
+export async function readSpanSource(chunks: AsyncIterable<Uint8Array>, walk: boolean, onEntry?: (entry: SessionEntry) => void): Promise<SpanSource> {
+  const reader = walk ? new WalkingReader(onEntry) : new FullReader();
   for await (const chunk of chunks) reader.push(chunk);
   return reader.end();
 }

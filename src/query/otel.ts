@@ -92,6 +92,15 @@ function otelWorkers(env: QueryEnv): { workers: number; poolMinBytes?: number } 
 }
 
 /**
+ * The size from which a session file is read twice and its requests streamed
+ * (`PI_SESSION_OTEL_STREAM_BYTES`, e.g. 0 for every file; default `STREAM_MIN_BYTES`).
+ */
+function streamMinBytes(env: QueryEnv): number | undefined {
+  const given = env.storage.env("PI_SESSION_OTEL_STREAM_BYTES");
+  return given !== undefined && given.trim() !== "" && Number.isInteger(Number(given)) ? Math.max(0, Number(given)) : undefined;
+}
+
+/**
  * Exports the sessions in scope: each entry a receiver has not accepted yet, once (copies in
  * forks and clones left out), with ids derived from session and entry ids.
  */
@@ -116,6 +125,7 @@ export async function otelExport(env: QueryEnv, options: OtelOptions): Promise<O
   const backoff = Number(backoffText);
   const summary = await runOtelExport(env, {
     ...otelWorkers(env),
+    streamMinBytes: streamMinBytes(env),
     files,
     inCwd: cwd === undefined ? undefined : (headerCwd) => headerCwd !== "" && resolvePath(env.storage.processCwd, headerCwd) === cwd,
     config,

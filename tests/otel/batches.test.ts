@@ -57,6 +57,31 @@ test("ChunkEncoder makes the chunks encodeChunks makes of all the spans, root fi
   }
 });
 
+test("ChunkEncoder with onChunk hands out the same chunks as they fill when the root comes first, and holds them for a root that comes last", () => {
+  const spell = (spans: readonly SpanRecord[]) => new TextEncoder().encode(spans.map((s) => s.spanId).join(","));
+  const text = (chunks: Chunk[]) => chunks.map((c) => [c.spans, new TextDecoder().decode(c.body)]);
+  const limits = { maxSpans: 3 };
+  const spans = Array.from({ length: 8 }, (_, i) => span(i + 1));
+  const root = span(0);
+  const expected = text(encodeChunks(spell, [root, ...spans], limits));
+  for (const early of [true, false]) {
+    const out: Chunk[] = [];
+    /** How many chunks were out before the last span was given. */
+    let beforeEnd = 0;
+    const chunker = new ChunkEncoder(spell, limits, (chunk) => out.push(chunk));
+    chunker.start(true, early ? root : undefined);
+    spans.forEach((s, i) => {
+      chunker.add(s);
+      if (i === spans.length - 2) beforeEnd = out.length;
+    });
+    chunker.end(root);
+    assert.deepEqual(text(out), expected, `root ${early ? "first" : "last"}`);
+    assert.deepEqual(chunker.chunks, []);
+    assert.equal(chunker.spans, 9);
+    assert.equal(beforeEnd, early ? 2 : 0, early ? "full chunks go as they fill" : "nothing goes before the root");
+  }
+});
+
 test("Packer makes requests of whole chunks within maxSpans and keeps per-session counts", () => {
   const packer = new Packer(concat, { maxSpans: 5 });
   assert.deepEqual(packer.add("a", [chunk(2)]), []);

@@ -4,12 +4,12 @@ import { Redactor } from "../../src/core/redact/redactor.ts";
 import { MemoryFileSystem } from "../../src/io/memory.ts";
 import { otlpEncoder } from "../../src/otel/otlp-encode.ts";
 import { exportSession } from "../../src/otel/session-export.ts";
-import { BIG_SESSION, ExportGarbage, READ_EVERY, SENT_EVERY } from "../../src/otel/export-garbage.ts";
+import { BIG_SESSION, ExportGarbage, READ_EVERY, SENT_EVERY, SESSIONS_EVERY } from "../../src/otel/export-garbage.ts";
 
-/** An `ExportGarbage` whose collections are written down: "young" or "full". */
+/** An `ExportGarbage` whose collections are written down: "young", "full" or "full, kept" (no shrink). */
 function recorded(): { garbage: ExportGarbage; calls: string[] } {
   const calls: string[] = [];
-  return { garbage: new ExportGarbage((young) => calls.push(young ? "young" : "full")), calls };
+  return { garbage: new ExportGarbage((young, shrink) => calls.push(young ? "young" : shrink === false ? "full, kept" : "full")), calls };
 }
 
 test("ExportGarbage hints during a long read and collects in full once a big session is done with", () => {
@@ -21,13 +21,17 @@ test("ExportGarbage hints during a long read and collects in full once a big ses
   assert.deepEqual(calls, ["young", "young", "full"]);
 });
 
-test("ExportGarbage leaves small sessions to the runtime, however many", () => {
+test("ExportGarbage collects in full, keeping the pages, once every SESSIONS_EVERY small sessions; a big one starts the count again", () => {
   const { garbage, calls } = recorded();
-  for (let i = 0; i < 5000; i++) {
+  for (let i = 0; i < 2 * SESSIONS_EVERY + 1; i++) {
     garbage.read(4096);
     garbage.session();
   }
-  assert.deepEqual(calls, []);
+  assert.deepEqual(calls, ["full, kept", "full, kept"]);
+  for (let i = 0; i < SESSIONS_EVERY - 2; i++) garbage.session(4096);
+  garbage.session(BIG_SESSION);
+  for (let i = 0; i < SESSIONS_EVERY - 1; i++) garbage.session(4096);
+  assert.deepEqual(calls, ["full, kept", "full, kept", "full"]);
 });
 
 test("ExportGarbage counts a file's bytes from the last session on, or takes the size it is given", () => {
