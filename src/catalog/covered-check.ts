@@ -17,6 +17,7 @@ import { dirName } from "../core/storage/paths.ts";
 import type { FileStat, FileSystem } from "../io/file-system.ts";
 import { type FolderListing, HOT_MS } from "./folder-check.ts";
 import { inDirs } from "./in-dirs.ts";
+import { statNowOrNull } from "./stat-now.ts";
 import type { CatalogStore, Coverage, SectionKey } from "./store.ts";
 
 /** A store that keeps coverage, recent stamps and stamps by folder. */
@@ -105,16 +106,19 @@ export async function coveredWork(
   const vanished = [...coverage.folders.keys()].filter((folder) => belongs(folder) && !listed.has(folder));
   if (uncovered.length > 0 || vanished.length > 0) {
     const stamps = await store.loadStampsIn(section, covered.size > 0 ? [...uncovered, ...vanished] : [listing.dir]);
+    // A full check stats every file: at once where the file system can, no promise each.
+    const statNow = statNowOrNull(fs);
+    let matched = 0;
     for (const folder of uncovered) {
       const trusted = options.quick && listing.unchanged.has(folder);
       for (const path of listing.filesIn(folder)) {
         const stamp = stamps.get(path);
-        stamps.delete(path);
+        if (stamp) matched++;
         if (stamp && trusted && stamp.mtimeMs < hotSince) {
           work.unchanged++;
           continue;
         }
-        const stat = await fs.stat(path).catch(() => null);
+        const stat = statNow ? statNow(path) : await fs.stat(path).catch(() => null);
         if (!stat?.isFile) {
           if (stamp) work.gone.push(path);
         } else if (!stamp || stat.size !== stamp.size || stat.mtimeMs !== stamp.mtimeMs) work.changed.push([path, stat]);
@@ -122,8 +126,11 @@ export async function coveredWork(
         if (done()) return work;
       }
     }
-    // What is left is of no listed file.
-    for (const path of stamps.keys()) work.gone.push(path);
+    // The stamps of no listed file (none when every stamp matched one: no set of paths made).
+    if (matched < stamps.size) {
+      const listed = new Set(uncovered.flatMap((folder) => listing.filesIn(folder)));
+      for (const path of stamps.keys()) if (!listed.has(path)) work.gone.push(path);
+    }
     if (done()) return work;
   }
   // Covered folders: their records modified lately are stat'ed, the others taken as they are.
