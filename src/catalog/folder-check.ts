@@ -81,7 +81,10 @@ function stillHolds(stored: FolderRecord | undefined, mtimeMs: number | undefine
 
 /** A stored folder that still holds (`stillHolds`) with the names just listed, in any order. */
 function sameFolder(stored: FolderRecord | undefined, mtimeMs: number, names: readonly string[]): boolean {
-  if (!stillHolds(stored, mtimeMs) || stored.names.length !== names.length) return false;
+  if (!stillHolds(stored, mtimeMs)) return false;
+  // Listed again unchanged, a folder gives its names in the same order: one comparison, no split.
+  if (stored.lines !== undefined && stored.lines === names.join("\n")) return true;
+  if (stored.names.length !== names.length) return false;
   const known = new Set(stored.names);
   return names.every((name) => known.has(name));
 }
