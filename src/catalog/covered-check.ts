@@ -14,9 +14,11 @@
  * @module
  */
 import { dirName } from "../core/storage/paths.ts";
-import type { FileStat, FileSystem } from "../io/file-system.ts";
+import type { FileSystem } from "../io/file-system.ts";
 import { type FolderListing, HOT_MS } from "./folder-check.ts";
 import { inDirs } from "./in-dirs.ts";
+import { ChangedFiles } from "./changed-files.ts";
+import { statNowOrNull } from "./stat-now.ts";
 import type { CatalogStore, Coverage, SectionKey } from "./store.ts";
 
 /** A store that keeps coverage, recent stamps and stamps by folder. */
@@ -63,7 +65,7 @@ export function fullCoverage(listing: FolderListing, coverage: Coverage, was: Co
 
 /** What a quick check by coverage found to do: files to read (with their stats), records of files gone. */
 export interface CoveredWork {
-  changed: [string, FileStat][];
+  changed: ChangedFiles;
   gone: string[];
   /** How many files were found current. */
   unchanged: number;
@@ -88,7 +90,7 @@ export async function coveredWork(
   coverage: Coverage,
   options: { quick: boolean; now: number; firstChange?: boolean },
 ): Promise<CoveredWork> {
-  const work: CoveredWork = { changed: [], gone: [], unchanged: 0 };
+  const work: CoveredWork = { changed: new ChangedFiles(), gone: [], unchanged: 0 };
   const done = () => options.firstChange === true && (work.changed.length > 0 || work.gone.length > 0);
   const belongs = inScope(listing);
   const started = [...coverage.folders.keys()].some(belongs);
@@ -105,25 +107,34 @@ export async function coveredWork(
   const vanished = [...coverage.folders.keys()].filter((folder) => belongs(folder) && !listed.has(folder));
   if (uncovered.length > 0 || vanished.length > 0) {
     const stamps = await store.loadStampsIn(section, covered.size > 0 ? [...uncovered, ...vanished] : [listing.dir]);
+    // A full check stats every file: at once where the file system can, no promise each.
+    const statNow = statNowOrNull(fs);
+    let matched = 0;
     for (const folder of uncovered) {
       const trusted = options.quick && listing.unchanged.has(folder);
-      for (const path of listing.filesIn(folder)) {
+      // A changed file is kept as its folder's stem and its name: a cold listing finds every file changed.
+      const { stem, names } = listing.namesIn(folder);
+      for (const name of names) {
+        const path = stem + name;
         const stamp = stamps.get(path);
-        stamps.delete(path);
+        if (stamp) matched++;
         if (stamp && trusted && stamp.mtimeMs < hotSince) {
           work.unchanged++;
           continue;
         }
-        const stat = await fs.stat(path).catch(() => null);
+        const stat = statNow ? statNow(path) : await fs.stat(path).catch(() => null);
         if (!stat?.isFile) {
           if (stamp) work.gone.push(path);
-        } else if (!stamp || stat.size !== stamp.size || stat.mtimeMs !== stamp.mtimeMs) work.changed.push([path, stat]);
+        } else if (!stamp || stat.size !== stamp.size || stat.mtimeMs !== stamp.mtimeMs) work.changed.push(stem, name, stat);
         else work.unchanged++;
         if (done()) return work;
       }
     }
-    // What is left is of no listed file.
-    for (const path of stamps.keys()) work.gone.push(path);
+    // The stamps of no listed file (none when every stamp matched one: no set of paths made).
+    if (matched < stamps.size) {
+      const listed = new Set(uncovered.flatMap((folder) => listing.filesIn(folder)));
+      for (const path of stamps.keys()) if (!listed.has(path)) work.gone.push(path);
+    }
     if (done()) return work;
   }
   // Covered folders: their records modified lately are stat'ed, the others taken as they are.
@@ -133,7 +144,7 @@ export async function coveredWork(
     recent++;
     const stat = await fs.stat(path).catch(() => null);
     if (!stat?.isFile) work.gone.push(path);
-    else if (stat.size !== stamp.size || stat.mtimeMs !== stamp.mtimeMs) work.changed.push([path, stat]);
+    else if (stat.size !== stamp.size || stat.mtimeMs !== stamp.mtimeMs) work.changed.push(path, "", stat);
     else recent--;
     if (done()) return work;
   }

@@ -41,6 +41,8 @@ export interface FolderListing {
   folders: string[];
   /** The session files directly in `folder` (one of `folders`), newest name first. */
   filesIn(folder: string): string[];
+  /** The same files as `filesIn`, as their folder's joined prefix (`stem`) and their names, in the same order. */
+  namesIn(folder: string): { stem: string; names: string[] };
   /** How many session files are directly in `folder` (without making their paths). */
   countIn(folder: string): number;
   /** The mtime each folder had when its names were listed (absent: a folder whose names are not kept). */
@@ -81,7 +83,10 @@ function stillHolds(stored: FolderRecord | undefined, mtimeMs: number | undefine
 
 /** A stored folder that still holds (`stillHolds`) with the names just listed, in any order. */
 function sameFolder(stored: FolderRecord | undefined, mtimeMs: number, names: readonly string[]): boolean {
-  if (!stillHolds(stored, mtimeMs) || stored.names.length !== names.length) return false;
+  if (!stillHolds(stored, mtimeMs)) return false;
+  // Listed again unchanged, a folder gives its names in the same order: one comparison, no split.
+  if (stored.lines !== undefined && stored.lines === names.join("\n")) return true;
+  if (stored.names.length !== names.length) return false;
   const known = new Set(stored.names);
   return names.every((name) => known.has(name));
 }
@@ -133,10 +138,13 @@ export async function listThroughFolders(
   }
   // Sorted by name: the paths of one folder share all before it. A name holds no separator, so
   // joining is the folder's joined prefix and the name.
-  const filesIn = (folder: string) => {
+  const namesIn = (folder: string) => {
     const names = namesOf.get(folder)?.() ?? [];
-    const stem = joinPath(folder, "-").slice(0, -1);
-    return [...names].sort().reverse().map((name) => stem + name);
+    return { stem: joinPath(folder, "-").slice(0, -1), names: [...names].sort().reverse() };
+  };
+  const filesIn = (folder: string) => {
+    const { stem, names } = namesIn(folder);
+    return names.map((name) => stem + name);
   };
   let files: string[] | undefined;
   // Folders under `dir` no longer there (the snapshot of other scopes is left alone).
@@ -151,6 +159,7 @@ export async function listThroughFolders(
     },
     folders,
     filesIn,
+    namesIn,
     countIn: (folder) => namesOf.get(folder)?.().length ?? 0,
     mtimes,
     unchanged,

@@ -11,6 +11,7 @@ import type { DigestKind } from "../core/digest/digester.ts";
 import type { ListingState } from "../core/info/session-info.ts";
 import type { FileStat, FileSystem } from "../io/file-system.ts";
 import { mapConcurrent } from "../session/list-sessions.ts";
+import { ChangedFiles } from "./changed-files.ts";
 import type { CoveredWork } from "./covered-check.ts";
 import type { FolderListing } from "./folder-check.ts";
 import { listRow, type ListRowStore } from "./list-row.ts";
@@ -44,7 +45,7 @@ async function compareStamps(
   found: { stamps: Map<string, RecordStamp>; odd: boolean; bad: boolean },
   listing: FolderListing,
   trust: ((path: string, stamp: RecordStamp) => boolean) | undefined,
-): Promise<{ odd: boolean; bad: boolean; unchanged: number; gone: string[]; changed: [string, FileStat][] }> {
+): Promise<{ odd: boolean; bad: boolean; unchanged: number; gone: string[]; changed: ChangedFiles }> {
   const { stamps, odd, bad } = found;
   const toStat: [string, RecordStamp | undefined][] = [];
   let unchanged = 0;
@@ -59,12 +60,12 @@ async function compareStamps(
   const listed = matched === stamps.size ? undefined : new Set(listing.files);
   const gone = listed ? [...stamps.keys()].filter((path) => !listed.has(path)) : [];
   stamps.clear();
-  const changed: [string, FileStat][] = [];
+  const changed = new ChangedFiles();
   await mapConcurrent(toStat, STAT_CONCURRENCY, async ([path, stamp]) => {
     const stat = await host.fs.stat(path).catch(() => null);
     if (!stat?.isFile) {
       if (stamp) gone.push(path);
-    } else if (!stamp || stamp.size !== stat.size || stamp.mtimeMs !== stat.mtimeMs) changed.push([path, stat]);
+    } else if (!stamp || stamp.size !== stat.size || stamp.mtimeMs !== stat.mtimeMs) changed.push(path, "", stat);
     else unchanged++;
   });
   return { odd, bad, unchanged, gone, changed };
@@ -86,7 +87,7 @@ export async function refreshRows(
 ): Promise<RowsRefresh> {
   const rows = host.store.listRows;
   rows.sync(kind);
-  let odd: boolean, bad: boolean, unchanged: number, gone: string[], changed: [string, FileStat][];
+  let odd: boolean, bad: boolean, unchanged: number, gone: string[], changed: ChangedFiles;
   if (covered && rows.flags) {
     // What changed was found from the records (covered-check.ts): no row's stamp is needed.
     ({ odd, bad } = rows.flags(kind.version, dir));
@@ -108,7 +109,9 @@ export async function refreshRows(
   let done = unchanged;
   options.onProgress?.(done, total);
   for (let at = 0; at < changed.length; at += PACED_LOAD) {
-    const some = changed.slice(at, at + PACED_LOAD);
+    // A slice's paths and stats are made when it is read.
+    const some: [string, FileStat][] = [];
+    for (let i = at; i < Math.min(at + PACED_LOAD, changed.length); i++) some.push([changed.path(i), changed.stat(i)]);
     const old = await host.store.loadPaths(kind, some.map(([path]) => path));
     await mapConcurrent(some, host.concurrency, async ([path, stat]) => {
       await run.read(path, stat, [old.get(path)]);

@@ -87,6 +87,8 @@ export interface FolderRecord {
   mtimeMs: number;
   listedMs: number;
   names: string[];
+  /** The names one a line, where the store keeps them so: compared whole, they need no splitting. */
+  lines?: string;
 }
 
 /** What the quick check keeps: listed folders, and when each section was last checked in full. */

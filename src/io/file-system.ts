@@ -99,6 +99,13 @@ export interface FileSystem {
   read(path: string, range?: ReadRange): AsyncIterable<Uint8Array>;
   /** Facts about a path, or `null` when nothing is there. Follows symbolic links. */
   stat(path: string): Promise<FileStat | null>;
+  /**
+   * `stat` answered at once, where the adapter's `stat` is a blocking call anyway (node, bun):
+   * a full check stats every session file, and a promise around each of 25,000 stats costs
+   * more than some of the calls. Optional; a wrapper that changes `stat` must leave it out (or
+   * change it alike), and callers fall back to `stat` without it.
+   */
+  statNow?(path: string): FileStat | null;
   /** The entries of a directory, in no particular order. */
   list(dir: string): Promise<DirEntry[]>;
   /**

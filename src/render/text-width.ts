@@ -88,6 +88,11 @@ export function truncate(text: string, width: number): string {
 
 /** Pads with spaces to `width` cells (left-aligned, or right-aligned with `right`); `cells`: the text's width when known. */
 export function pad(text: string, width: number, right = false, cells = textWidth(text)): string {
-  const fill = " ".repeat(Math.max(0, width - cells));
+  const n = Math.max(0, width - cells);
+  if (n === 0) return text;
+  const fill = n < SPACES.length ? SPACES[n] : " ".repeat(n);
   return right ? fill + text : text + fill;
 }
+
+/** Runs of spaces by length, for `pad`: a table pads each cell of each of thousands of rows. */
+const SPACES = Array.from({ length: 129 }, (_, n) => " ".repeat(n));

@@ -291,3 +291,42 @@ test(`the listing rows (${driver}) a minute after the last full check are checke
   tick(FULL_CHECK_EVERY_MS);
   assert.deepEqual(await list(), { ...all, "--work-q--/c.jsonl": 4 });
 });
+
+test(`the listing rows (${driver}) checked in full through a file system that stats at once: every file by statNow, none through a promise`, { skip: noSqlite }, async (t) => {
+  const { fs: memory, list, seen, tick } = await setup(t);
+  await list();
+  await list("full");
+  tick(1000);
+  // The same memory disk, with the blocking stat the node and bun adapters have.
+  const now: string[] = [];
+  const statNow = (path: string) => (now.push(path), memory.statSync(path));
+  const withNow = new Proxy(memory, {
+    get(target, key) {
+      if (key === "statNow") return statNow;
+      const value = Reflect.get(target, key);
+      return typeof value === "function" ? value.bind(target) : value;
+    },
+  });
+  const store = await openSqliteStore(join(mkdtempSync(join(tmpdir(), "pi-session-covered-now-")), "catalog.sqlite"));
+  t.after(() => store.close());
+  const rowsOf = async (mode: CheckMode) => {
+    now.length = 0;
+    const catalog = new Catalog(withNow, { store, check: mode, now: () => Date.UTC(2026, 0, 3, 1) });
+    const listing = await catalog.listFiles(SESSIONS, true);
+    assert.ok(await catalog.refreshRows(listingDigest, listing, SESSIONS));
+    const shown = [...store.listRows.ordered(listingDigest.version, listing.folders, "modified", true)].map((row) => [row.path.slice(SESSIONS.length + 1), row.messages]);
+    return Object.fromEntries(shown.sort());
+  };
+  const all = { "--work-p--/a.jsonl": 4, "--work-p--/b.jsonl": 2, "--work-q--/c.jsonl": 2 };
+  assert.deepEqual(await rowsOf("full"), all);
+  assert.deepEqual(await rowsOf("full"), all);
+  assert.deepEqual(now.sort(), [`${P}/a.jsonl`, `${P}/b.jsonl`, `${Q}/c.jsonl`]);
+  // An append, and a removed session: seen by the blocking stats as by the promised ones.
+  await memory.append(`${Q}/c.jsonl`, utf8(sessionText("c", 1, { from: 1 })));
+  await memory.remove(`${P}/b.jsonl`);
+  tick(RACY_MS);
+  const after = { "--work-p--/a.jsonl": 4, "--work-q--/c.jsonl": 4 };
+  assert.deepEqual(await rowsOf("full"), after);
+  assert.deepEqual(await list("full"), after, "the stat of the setup's disk agrees");
+  assert.equal(seen.stats.includes(`${P}/a.jsonl`), true);
+});

@@ -8,7 +8,8 @@ import assert from "node:assert/strict";
 import { mkdtempSync, rmSync, utimesSync, appendFileSync, statSync, mkdirSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { FULL_CHECK_EVERY_MS, HOT_MS, RACY_MS } from "../../src/catalog/folder-check.ts";
+import { FULL_CHECK_EVERY_MS, HOT_MS, listThroughFolders, RACY_MS } from "../../src/catalog/folder-check.ts";
+import type { FolderRecord } from "../../src/catalog/store.ts";
 import { listAllCached } from "../../src/catalog/list-cached.ts";
 import type { CatalogMode } from "../../src/catalog/open-catalog.ts";
 import type { FileSystem } from "../../src/io/file-system.ts";
@@ -154,4 +155,32 @@ test("on the real disk, an append with the folder's mtime put back is seen by a 
   } finally {
     rmSync(root, { recursive: true, force: true });
   }
+});
+
+test("listThroughFolders() in a full check finds a folder listed again in its stored order unchanged without splitting its stored names", async () => {
+  const { fs, now } = await setup();
+  const names = (await fs.list(DIR)).map((entry) => entry.name);
+  const mtimeMs = (await fs.stat(DIR))!.mtimeMs;
+  let split = 0;
+  const stored = (lines: string): FolderRecord => ({
+    path: DIR,
+    mtimeMs,
+    listedMs: mtimeMs + RACY_MS,
+    lines,
+    get names() {
+      split++;
+      return lines.split("\n");
+    },
+  });
+  const snapshot = (lines: string) => ({ folders: new Map([[DIR, stored(lines)]]), fullChecks: new Map<string, number>() });
+  const inOrder = await listThroughFolders(fs, snapshot(names.join("\n")), DIR, { nested: false, mode: "full", now: now() });
+  assert.deepEqual(inOrder.listed, [], "unchanged: nothing to save");
+  assert.equal(split, 0);
+  // In another order the names are compared one by one: still unchanged.
+  const reversed = await listThroughFolders(fs, snapshot([...names].reverse().join("\n")), DIR, { nested: false, mode: "full", now: now() });
+  assert.deepEqual(reversed.listed, []);
+  assert.equal(split > 0, true);
+  // A name gone: saved again.
+  const more = await listThroughFolders(fs, snapshot([...names, "gone.jsonl"].join("\n")), DIR, { nested: false, mode: "full", now: now() });
+  assert.deepEqual(more.listed.map((folder) => folder.names.slice().sort()), [names.slice().sort()]);
 });

@@ -164,6 +164,13 @@ export function describeFileSystemContract(name: string, makeFs: () => Promise<F
       assert.equal(await fs.stat(at("f", "below-a-file")), null);
     });
 
+    test("statNow(), where the adapter has it, answers as stat() does", async ({ fs, at }) => {
+      if (!fs.statNow) return;
+      await fs.append(at("f"), bytes("12345"));
+      await fs.mkdir(at("d"));
+      for (const path of [at("f"), at("d"), at("missing"), at("f", "below-a-file")]) assert.deepEqual(fs.statNow(path), await fs.stat(path), path);
+    });
+
     test("list() names the files and directories in a directory", async ({ fs, at }) => {
       await fs.append(at("a.jsonl"), bytes("a"));
       await fs.mkdir(at("sub"));

@@ -47,4 +47,8 @@ test("truncate cuts to the width with an ellipsis, counting wide characters as t
 test("pad fills to the width in cells", () => {
   assert.equal(pad("日本", 6), "日本  ");
   assert.equal(pad("ab", 4, true), "  ab");
+  // Fills of any length, a cell wider than the width left as it is.
+  assert.equal(pad("ab", 300), "ab" + " ".repeat(298));
+  assert.equal(pad("ab", 300, true), " ".repeat(298) + "ab");
+  assert.equal(pad("abc", 2), "abc");
 });

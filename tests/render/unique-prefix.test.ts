@@ -5,7 +5,7 @@
  */
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { uniquePrefixes, uniquePrefixLengths } from "../../src/render/unique-prefix.ts";
+import { commonPrefix, uniquePrefixes, uniquePrefixLengths } from "../../src/render/unique-prefix.ts";
 
 test("uniquePrefixLengths() gives the lengths of uniquePrefixes()'s prefixes, short, long and alike", () => {
   // Ids sharing long prefixes, ids shorter than the minimum, one id the prefix of another, non-ASCII.
@@ -23,4 +23,12 @@ test("uniquePrefixLengths() gives the lengths of uniquePrefixes()'s prefixes, sh
     for (const id of unique) assert.equal(id.slice(0, lengths.get(id)), map.get(id), `${id} (min ${min})`);
   }
   assert.deepEqual(uniquePrefixLengths(["only"]), new Map([["only", 4]]));
+});
+
+test("commonPrefix() counts the UTF-16 code units two ids share", () => {
+  assert.equal(commonPrefix("01a232a0-4dc7-7700", "01a232a0-4dc6-7700"), 12);
+  assert.equal(commonPrefix("abc", "abcdef"), 3);
+  assert.equal(commonPrefix("", "abc"), 0);
+  // Two astral characters sharing their high surrogate: one unit in common, as the ids sort.
+  assert.equal(commonPrefix("😀x", "😁x"), 1);
 });

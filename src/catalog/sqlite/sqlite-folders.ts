@@ -18,6 +18,7 @@ function storedFolder(path: string, mtimeMs: number, listedMs: number, text: str
     path,
     mtimeMs,
     listedMs,
+    lines: text,
     get names() {
       names ??= text === "" ? [] : text.split("\n");
       return names;

@@ -1,0 +1,19 @@
+/**
+ * The changed files a check keeps until each is read (src/catalog/changed-files.ts): each comes
+ * back with the path and the stat it was found with.
+ */
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { ChangedFiles } from "../../src/catalog/changed-files.ts";
+
+test("ChangedFiles gives back each file's path and stat in the order pushed, from a stem and a name or a whole path", () => {
+  const changed = new ChangedFiles();
+  assert.equal(changed.length, 0);
+  changed.push("/s/--p--/", "b.jsonl", { size: 12, mtimeMs: 1767225600123.5, isFile: true, isDirectory: false, mode: 0o600 });
+  changed.push("/s/--q--/a.jsonl", "", { size: 0, mtimeMs: 0, isFile: true, isDirectory: false, mode: 0o644 });
+  assert.equal(changed.length, 2);
+  assert.equal(changed.path(0), "/s/--p--/b.jsonl");
+  assert.deepEqual(changed.stat(0), { size: 12, mtimeMs: 1767225600123.5, isFile: true, isDirectory: false, mode: 0o600 });
+  assert.equal(changed.path(1), "/s/--q--/a.jsonl");
+  assert.deepEqual(changed.stat(1), { size: 0, mtimeMs: 0, isFile: true, isDirectory: false, mode: 0o644 });
+});
