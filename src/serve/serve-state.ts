@@ -157,6 +157,7 @@ export async function openServeState(config: ServeConfig): Promise<ServeState> {
     listFiles: () => (choice.custom ? sessionFilesIn(fs, choice.dir) : allSessionFiles(fs, probe.agentDir)),
     pollMs: config.pollMs,
     collect: () => collectGarbage(true),
+    scanned: () => collectGarbage(),
   });
   const redactor = () => (config.redact ? new Redactor() : null);
   const streams = new EventStreams({
