@@ -23,6 +23,7 @@ import { openApiDocument } from "./openapi.ts";
 import { arrayItemJson, prettyJson } from "./pretty-json.ts";
 import { collectGarbage } from "../../io/collect-garbage.ts";
 import { versioned } from "../../query/json-version.ts";
+import { PackedPaths } from "../packed-paths.ts";
 
 /** Entries per page when `limit` is not given, and the most one page may hold. */
 export const ENTRIES_PAGE = 200;
@@ -122,10 +123,10 @@ const LIST_SLICE = 500;
 /** Parts of a streamed listing between two collections of what they left. */
 const COLLECT_SLICES = 4;
 
-/** A listing as kept between requests: its body, or (a long one) the paths to read it from. */
+/** A listing as kept between requests: its body, or (a long one) the paths to read it from, packed. */
 interface ListAnswer {
   body: Blob | null;
-  paths: string[];
+  paths: PackedPaths;
   next: string | null;
 }
 
@@ -138,14 +139,14 @@ async function listAnswer(c: Context, state: ServeState, cwd: string | undefined
   const env = () => state.env(cwd);
   const { body, paths, next } = await state.cached<ListAnswer>(`api list ${cwd ?? ""} ${JSON.stringify(options)}`, async () => {
     const plan = await planListing(env(), options);
-    const whole = (value: unknown, next: string | null) => ({ body: new Blob([prettyJson(value, state.present) + "\n"]), paths: [], next });
+    const whole = (value: unknown, next: string | null) => ({ body: new Blob([prettyJson(value, state.present) + "\n"]), paths: new PackedPaths([]), next });
     if (plan === undefined) {
       const page = await listSessions(env(), options);
       return whole(page.value, page.nextCursor);
     }
     if (plan.paths.length <= (state.config.listStream?.from ?? STREAMED_LIST)) return whole(await listedJson(env(), plan.paths), plan.nextCursor);
-    return { body: null, paths: plan.paths, next: plan.nextCursor };
-  }, (answer) => answer.body?.size ?? answer.paths.reduce((n, path) => n + path.length * 2 + 16, 0));
+    return { body: null, paths: new PackedPaths(plan.paths), next: plan.nextCursor };
+  }, (answer) => answer.body?.size ?? answer.paths.weight);
   const headers = { "Content-Type": "application/json; charset=utf-8", "Cache-Control": "no-store", ...nextHeaders(c, next) };
   if (body) return new Response(body, { headers });
   const encoder = new TextEncoder();
