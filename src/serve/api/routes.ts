@@ -153,6 +153,9 @@ async function listAnswer(c: Context, state: ServeState, cwd: string | undefined
   let at = 0;
   let written = 0;
   let slices = 0;
+  // The server is busy until the last slice is sent (or the client went away): background work
+  // (the full-text index) waits, rather than add its memory to the slices'.
+  const ended = state.answering();
   const stream = new ReadableStream<Uint8Array>({
     start(controller) {
       controller.enqueue(encoder.encode("["));
@@ -161,6 +164,7 @@ async function listAnswer(c: Context, state: ServeState, cwd: string | undefined
       if (at >= paths.length) {
         controller.enqueue(encoder.encode(written > 0 ? "\n]\n" : "]\n"));
         controller.close();
+        ended();
         // What the slices left is given back before the next request.
         collectGarbage();
         return;
@@ -172,6 +176,9 @@ async function listAnswer(c: Context, state: ServeState, cwd: string | undefined
       // Each slice leaves its records, infos and text behind, which Bun let pile up (50 MB over
       // 25,000 sessions; young collections did not take them): collected every few slices.
       if (++slices % COLLECT_SLICES === 0) collectGarbage();
+    },
+    cancel() {
+      ended();
     },
   });
   return new Response(stream, { headers });
