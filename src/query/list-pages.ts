@@ -1,8 +1,9 @@
 /**
  * `list` for a server, without every session in memory at once: a plan (the listed paths of
- * one page, in order, and the next cursor) made from a walk of the catalog that keeps a few
- * fields per session, then the page's JSON a slice at a time, loaded again by path. The same
- * sessions, order and cursors as `listSessions`.
+ * one page, in order, and the next cursor) read in order from the catalog's listing rows where
+ * it keeps them and the options allow (list-rows.ts: nothing held but the paths), else made
+ * from a walk of the catalog that keeps a few fields per session; then the page's JSON a slice
+ * at a time, loaded again by path. The same sessions, order and cursors as `listSessions`.
  * @module
  */
 import { listingDigest } from "../core/digest/listing-digest.ts";
@@ -10,7 +11,8 @@ import type { CatalogRecord } from "../catalog/store.ts";
 import { listingKinds, recordsInfo } from "../catalog/list-cached.ts";
 import type { SessionInfo } from "../core/info/session-info.ts";
 import type { QueryEnv } from "./env.ts";
-import { checkListOptions, keepsSession, type ListOptions, listSessions, pageOf, type SessionJson, sessionJson, type Sortable } from "./list.ts";
+import { checkListOptions, encodeCursor, keepsSession, type ListOptions, listSessions, pageOf, type SessionJson, sessionJson, type Sortable } from "./list.ts";
+import { withListedRows } from "./list-rows.ts";
 import { scopePlaces, sessionScope, withCatalog, withProgress } from "./scope.ts";
 import { sessionModels } from "./session-models.ts";
 import { walkCollector } from "./walk-garbage.ts";
@@ -62,6 +64,8 @@ function walkListing(env: QueryEnv, all: boolean, withText: boolean, each: (path
  */
 export async function planListing(env: QueryEnv, options: ListOptions = {}): Promise<ListPlan | undefined> {
   const checked = checkListOptions(env, options);
+  const fromRows = await planFromRows(env, options, checked.limit);
+  if (fromRows !== undefined) return fromRows;
   const all = Boolean(options.all);
   const models = checked.model === undefined ? undefined : await sessionModels(env, all);
   const keeps = keepsSession({ ...checked, named: options.named }, models);
@@ -77,6 +81,25 @@ export async function planListing(env: QueryEnv, options: ListOptions = {}): Pro
   listed.sort((a, b) => b.modified.getTime() - a.modified.getTime());
   const { page, nextCursor } = await pageOf(listed, checked, async (path) => (await env.fs.stat(path))?.size ?? 0);
   return { paths: page.map((s) => s.path), nextCursor };
+}
+
+/**
+ * The plan read from the catalog's listing rows, in order, a row at a time: only the page's
+ * paths are kept (and whether one more row follows, for the cursor). Undefined where the rows
+ * cannot give the listing (a search, a model, a cursor, another sort; no rows): `withListedRows`.
+ */
+function planFromRows(env: QueryEnv, options: ListOptions, limit: number): Promise<ListPlan | undefined> {
+  const sort = options.sort ?? "modified";
+  return withListedRows(env, { ...options, limit: undefined }, async (listed) => {
+    const paths: string[] = [];
+    let last: { path: string; key: number } | undefined;
+    for (const row of listed.rows()) {
+      if (paths.length === limit) return { paths, nextCursor: encodeCursor(last!) };
+      paths.push(row.path);
+      last = { path: row.path, key: sort === "messages" ? row.messages : row.modified };
+    }
+    return { paths, nextCursor: null };
+  });
 }
 
 /**
@@ -116,8 +139,9 @@ export interface ProjectCount {
 }
 
 /**
- * Every project's sessions and messages (of `list --all`), added up as the catalog is walked:
- * one count per project is held, not one listing per session.
+ * Every project's sessions and messages (of `list --all`), added up as the catalog's listing
+ * rows are read (or, where it keeps none, as its records are walked): one count per project is
+ * held, not one listing per session.
  */
 export async function projectCounts(env: QueryEnv): Promise<ProjectCount[]> {
   const counts = new Map<string, ProjectCount>();
@@ -126,6 +150,11 @@ export async function projectCounts(env: QueryEnv): Promise<ProjectCount[]> {
     count.sessions++;
     count.messages += info.messageCount;
   };
+  const fromRows = await withListedRows(env, { all: true }, async (listed) => {
+    for (const row of listed.rows(false)) add({ cwd: row.cwd, messageCount: row.messages });
+    return true;
+  });
+  if (fromRows) return [...counts.values()];
   const processCwd = env.storage.processCwd;
   const walked = await walkListing(env, true, false, (path, records) => {
     const info = recordsInfo(path, records, { processCwd });

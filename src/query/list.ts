@@ -91,13 +91,14 @@ const SORTS: Record<Exclude<ListSort, "size">, (a: Sortable, b: Sortable) => num
 };
 
 /** A cursor: the last session of a page, by path, and where it sorted (in case it is gone since). */
-interface Cursor {
+export interface Cursor {
   path: string;
   /** Null for a session whose date cannot be read. */
   key: number | string | null;
 }
 
-function encodeCursor(cursor: Cursor): string {
+/** The text of a cursor, as `nextCursor` gives it. */
+export function encodeCursor(cursor: Cursor): string {
   const bytes = new TextEncoder().encode(JSON.stringify(cursor));
   return btoa(String.fromCharCode(...bytes)).replaceAll("+", "-").replaceAll("/", "_").replace(/=+$/, "");
 }

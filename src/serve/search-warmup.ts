@@ -8,6 +8,7 @@
 import { docsDigest } from "../core/digest/docs-digest.ts";
 import type { QueryEnv } from "../query/env.ts";
 import { sessionScope } from "../query/scope.ts";
+import { PackedPaths } from "./packed-paths.ts";
 
 /** Files indexed per catalog turn: each turn ends with a collection, so memory stays that of one slice. */
 const SLICE = 25;
@@ -60,11 +61,14 @@ async function build({ env, signal, after, quiet = () => true, slice = SLICE }: 
   // Only a store with a full-text index (SQLite) has one to build; others scan every time.
   if (!(await env().withCatalog(async (catalog) => Boolean(catalog.store?.supportsDocs)))) return false;
   const { fs } = env();
-  const files: string[] = [];
+  const small: string[] = [];
   for (const path of (await sessionScope(env(), true)).files) {
     const stat = await fs.stat(path).catch(() => null);
-    if (stat && stat.size <= BIG_FILE) files.push(path);
+    if (stat && stat.size <= BIG_FILE) small.push(path);
   }
+  // Held as one string for the build's length (minutes on a large corpus), not a string each.
+  const files = new PackedPaths(small);
+  small.length = 0;
   for (let at = 0; at < files.length; at += slice) {
     while (!quiet()) {
       signal.throwIfAborted();

@@ -93,6 +93,8 @@ export interface ServeState {
 const MODES: readonly string[] = ["auto", "sqlite", "file", "off"];
 /** How long after its last answer the server counts as quiet (the background index goes on then). */
 const QUIET_MS = 500;
+/** How often work waiting for a quiet moment looks again. */
+const QUIET_POLL_MS = 250;
 
 /**
  * Opens the catalog, confines reading to the served folders, lists the session files once, and
@@ -157,6 +159,7 @@ export async function openServeState(config: ServeConfig): Promise<ServeState> {
     listFiles: () => (choice.custom ? sessionFilesIn(fs, choice.dir) : allSessionFiles(fs, probe.agentDir)),
     pollMs: config.pollMs,
     collect: () => collectGarbage(true),
+    scanned: () => collectGarbage(),
   });
   const redactor = () => (config.redact ? new Redactor() : null);
   const streams = new EventStreams({
@@ -196,8 +199,12 @@ export async function openServeState(config: ServeConfig): Promise<ServeState> {
   const building = new AbortController();
   // Requests being answered, and when the last one ended: the index is built between them.
   let answering = 0;
-  let lastAnswered = 0;
+  // Counted from the start: the first requests, coming right after it, go before the warm-up.
+  let lastAnswered = performance.now();
   const quiet = () => answering === 0 && performance.now() - lastAnswered >= QUIET_MS;
+  const untilQuiet = async () => {
+    while (!quiet() && !building.signal.aborted) await new Promise((resolve) => setTimeout(resolve, QUIET_POLL_MS));
+  };
   let searchWarmup: SearchWarmup | undefined;
   const searchEnv = (cwd?: string): QueryEnv => {
     if (searchWarmup?.ready) return env(cwd);
@@ -241,9 +248,10 @@ export async function openServeState(config: ServeConfig): Promise<ServeState> {
     },
   };
   await watcher.start();
-  // Read every session's header now, in the background, so the first session opened need not.
-  // Then the full-text index, so that the first search typed need not build it (it scans until then).
-  const warmedUp = globalCandidates(env()).then(() => collectGarbage(), () => {});
+  // Read every session's header in the background, so the first session opened need not, once
+  // no request is being answered (its reads would add to theirs, and it to their memory). Then
+  // the full-text index, so that the first search typed need not build it (it scans until then).
+  const warmedUp = untilQuiet().then(() => building.signal.aborted ? undefined : globalCandidates(env())).then(() => collectGarbage(), () => {});
   searchWarmup = new SearchWarmup({ env: () => env(), signal: building.signal, after: warmedUp, quiet });
   return state;
 }

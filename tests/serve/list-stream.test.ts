@@ -92,3 +92,43 @@ describe("serve: a listing planned from the catalog and streamed", { skip: noSql
     assert.deepEqual(lines, await counts(whole));
   });
 });
+
+describe("serve: a listing and its counts read from the catalog's listing rows", { skip: noSqlite }, () => {
+  let work: string;
+  let server: TestServer;
+  /** Paths whose listing records were loaded since the last reset. */
+  let loaded: string[] = [];
+  before(async () => {
+    work = mkdtempSync(join(tmpdir(), "list-rows-"));
+    const fs = memoryFs();
+    await seed(fs);
+    const store = await openSqliteStore(join(work, "catalog.sqlite"));
+    const loadPaths = store.loadPaths.bind(store);
+    store.loadPaths = (section, paths) => {
+      if (section.name === "listing") loaded.push(...paths);
+      return loadPaths(section, paths);
+    };
+    server = await testServer({ fs, catalog: new Catalog(fs, { store }), redact: true, listStream: { from: 2, slice: 2 } });
+    // The catalog made current by a first listing.
+    assert.equal((await server.fetch("/api/sessions?limit=1")).status, 200);
+  });
+  after(async () => {
+    await server.close();
+    rmSync(work, { recursive: true, force: true });
+  });
+
+  it("plans a page of a current catalog without loading a record but those of the page", async () => {
+    loaded = [];
+    const response = await server.fetch("/api/sessions?limit=3");
+    const page = (await response.json()) as { path: string }[];
+    assert.equal(page.length, 3);
+    assert.deepEqual([...new Set(loaded)].sort(), page.map((s) => s.path).sort());
+  });
+
+  it("counts /metrics' sessions per project of a current catalog without loading a listing record", async () => {
+    loaded = [];
+    const text = await (await server.fetch("/metrics")).text();
+    assert.match(text, /^pi_session_sessions\{project="\/home\/u\/p0"\} 3$/m);
+    assert.deepEqual(loaded, []);
+  });
+});

@@ -92,6 +92,42 @@ describe("session watcher", () => {
     watcher.close();
     assert.equal(collected, 6);
   });
+
+  it("asks for a full collection once each full scan is done, not before", async () => {
+    const files = ["/nowhere/a.jsonl", "/nowhere/b.jsonl"];
+    const calls: string[] = [];
+    const listFiles = () => {
+      calls.push("list");
+      return Promise.resolve(files);
+    };
+    const watcher = new SessionWatcher({ fs: memoryFs(), watchDirs: [], listFiles, pollMs: { watched: 60_000, unwatched: 60_000 }, scanned: () => calls.push("scanned") });
+    await watcher.start();
+    await watcher.refresh();
+    watcher.close();
+    assert.deepEqual(calls, ["list", "scanned", "list", "scanned"]);
+  });
+
+  it("reports the ids of sessions named as pi names them and of others by their header, when they change", async () => {
+    const fs = memoryFs();
+    await addSession(fs, ID, [userEntry("u1", null, "hi")]);
+    const { allSessionFiles } = await import("../../src/session/list-sessions.ts");
+    const [named] = await allSessionFiles(fs, "/home/u/.pi/agent");
+    // Beside pi's file, in its folder.
+    const odd = `${named.slice(0, named.lastIndexOf("/"))}/not-pi-named.jsonl`;
+    await fs.writeAtomic(odd, encoder.encode(JSON.stringify({ type: "session", version: 3, id: "0dd00000-0000-4000-8000-000000000001", timestamp: "2025-06-01T10:00:00.000Z", cwd: "/home/u/proj" }) + "\n"));
+    const watcher = new SessionWatcher({ fs, watchDirs: [], listFiles: () => allSessionFiles(fs, "/home/u/.pi/agent"), pollMs: { watched: 60_000, unwatched: 60_000 } });
+    const seen: SessionEvent[] = [];
+    watcher.subscribe((e) => seen.push(e));
+    await watcher.start();
+    await fs.append(named, encoder.encode("\n"));
+    await fs.append(odd, encoder.encode("\n"));
+    await watcher.refresh();
+    await fs.remove(named);
+    await fs.remove(odd);
+    await watcher.refresh();
+    watcher.close();
+    assert.deepEqual(seen.map((e) => `${e.type} ${e.id}`).sort(), [`appended ${ID}`, "appended 0dd00000-0000-4000-8000-000000000001", `deleted ${ID}`, "deleted 0dd00000-0000-4000-8000-000000000001"].sort());
+  });
 });
 
 describe("/api/events", () => {

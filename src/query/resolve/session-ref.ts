@@ -20,10 +20,13 @@ export function looksLikePath(ref: string): boolean {
   return ref.includes("/") || ref.includes("\\") || ref.endsWith(".jsonl");
 }
 
-/** A session file and its header, as references are resolved against. */
+/**
+ * A session file and what resolving looks at in its header: a server keeps one per session
+ * for its life, so the rest of the header (its time, version, parent path) is not kept.
+ */
 export interface Candidate {
   path: string;
-  header: SessionHeader;
+  header: Pick<SessionHeader, "id" | "cwd">;
   mtimeMs: number;
 }
 
@@ -33,7 +36,7 @@ async function candidates(env: QueryEnv, files: string[], cwdFilter?: string): P
     if (!header) return null;
     if (cwdFilter !== undefined && (typeof header.cwd !== "string" || resolvePath(env.cwd, header.cwd) !== cwdFilter)) return null;
     const stat = await env.fs.stat(path);
-    return { path, header, mtimeMs: stat?.mtimeMs ?? 0 };
+    return { path, header: { id: header.id, cwd: header.cwd }, mtimeMs: stat?.mtimeMs ?? 0 };
   });
   return found.filter((c): c is Candidate => c !== null);
 }

@@ -23,6 +23,7 @@ import { openApiDocument } from "./openapi.ts";
 import { arrayItemJson, prettyJson } from "./pretty-json.ts";
 import { collectGarbage } from "../../io/collect-garbage.ts";
 import { versioned } from "../../query/json-version.ts";
+import { PackedPaths } from "../packed-paths.ts";
 
 /** Entries per page when `limit` is not given, and the most one page may hold. */
 export const ENTRIES_PAGE = 200;
@@ -122,10 +123,10 @@ const LIST_SLICE = 500;
 /** Parts of a streamed listing between two collections of what they left. */
 const COLLECT_SLICES = 4;
 
-/** A listing as kept between requests: its body, or (a long one) the paths to read it from. */
+/** A listing as kept between requests: its body, or (a long one) the paths to read it from, packed. */
 interface ListAnswer {
   body: Blob | null;
-  paths: string[];
+  paths: PackedPaths;
   next: string | null;
 }
 
@@ -138,20 +139,23 @@ async function listAnswer(c: Context, state: ServeState, cwd: string | undefined
   const env = () => state.env(cwd);
   const { body, paths, next } = await state.cached<ListAnswer>(`api list ${cwd ?? ""} ${JSON.stringify(options)}`, async () => {
     const plan = await planListing(env(), options);
-    const whole = (value: unknown, next: string | null) => ({ body: new Blob([prettyJson(value, state.present) + "\n"]), paths: [], next });
+    const whole = (value: unknown, next: string | null) => ({ body: new Blob([prettyJson(value, state.present) + "\n"]), paths: new PackedPaths([]), next });
     if (plan === undefined) {
       const page = await listSessions(env(), options);
       return whole(page.value, page.nextCursor);
     }
     if (plan.paths.length <= (state.config.listStream?.from ?? STREAMED_LIST)) return whole(await listedJson(env(), plan.paths), plan.nextCursor);
-    return { body: null, paths: plan.paths, next: plan.nextCursor };
-  }, (answer) => answer.body?.size ?? answer.paths.reduce((n, path) => n + path.length * 2 + 16, 0));
+    return { body: null, paths: new PackedPaths(plan.paths), next: plan.nextCursor };
+  }, (answer) => answer.body?.size ?? answer.paths.weight);
   const headers = { "Content-Type": "application/json; charset=utf-8", "Cache-Control": "no-store", ...nextHeaders(c, next) };
   if (body) return new Response(body, { headers });
   const encoder = new TextEncoder();
   let at = 0;
   let written = 0;
   let slices = 0;
+  // The server is busy until the last slice is sent (or the client went away): background work
+  // (the full-text index) waits, rather than add its memory to the slices'.
+  const ended = state.answering();
   const stream = new ReadableStream<Uint8Array>({
     start(controller) {
       controller.enqueue(encoder.encode("["));
@@ -160,6 +164,7 @@ async function listAnswer(c: Context, state: ServeState, cwd: string | undefined
       if (at >= paths.length) {
         controller.enqueue(encoder.encode(written > 0 ? "\n]\n" : "]\n"));
         controller.close();
+        ended();
         // What the slices left is given back before the next request.
         collectGarbage();
         return;
@@ -171,6 +176,9 @@ async function listAnswer(c: Context, state: ServeState, cwd: string | undefined
       // Each slice leaves its records, infos and text behind, which Bun let pile up (50 MB over
       // 25,000 sessions; young collections did not take them): collected every few slices.
       if (++slices % COLLECT_SLICES === 0) collectGarbage();
+    },
+    cancel() {
+      ended();
     },
   });
   return new Response(stream, { headers });

@@ -19,10 +19,20 @@ export interface SessionEvent {
   name?: string | null;
 }
 
+/**
+ * What is known of one file. The id only where its name does not give it (a name of pi's shape
+ * gives it again when needed): kept for every session for the server's life, at 25,000 sessions
+ * the name's slice and the id in it were two strings per session held for nothing.
+ */
 interface Known {
-  id: string;
   size: number;
   mtimeMs: number;
+  id?: string;
+}
+
+/** The id of a known file. */
+function knownId(path: string, known: Known): string {
+  return known.id ?? idFromFileName(path) ?? "";
 }
 
 export interface SessionWatcherOptions {
@@ -38,6 +48,12 @@ export interface SessionWatcherOptions {
   clearTimer?: (handle: unknown) => void;
   /** Called at the first file of each full scan and every `SCAN_COLLECT_EVERY`th after: the server collects garbage there. */
   collect?: () => void;
+  /**
+   * Called after each full scan: the server collects in full there. A scan leaves a listing and
+   * a stat of every file behind (at 25,000 sessions, every 5 s), which young collections let
+   * pile up beside what the server holds.
+   */
+  scanned?: () => void;
 }
 
 /** Files stat'ed between two calls of `collect` in a full scan. */
@@ -177,8 +193,9 @@ export class SessionWatcher {
     for (const [path, known] of this.#known) {
       if (present.has(path)) continue;
       this.#known.delete(path);
-      if (report) this.#emit({ type: "deleted", id: known.id, path });
+      if (report) this.#emit({ type: "deleted", id: knownId(path, known), path });
     }
+    this.#options.scanned?.();
   }
 
   /** Compares one file with what was known of it and reports the difference. */
@@ -189,25 +206,28 @@ export class SessionWatcher {
     if (stat === null || !stat.isFile) {
       if (known) {
         this.#known.delete(path);
-        if (report) this.#emit({ type: "deleted", id: known.id, path });
+        if (report) this.#emit({ type: "deleted", id: knownId(path, known), path });
       }
       return;
     }
     if (!known) {
-      const id = idFromFileName(path) ?? (await this.#headerId(path));
+      const named = idFromFileName(path);
+      const id = named ?? (await this.#headerId(path));
       if (id === undefined) return; // not (yet) a session: a later look may find its header
-      this.#known.set(path, { id, size: stat.size, mtimeMs: stat.mtimeMs });
+      this.#known.set(path, named === undefined ? { size: stat.size, mtimeMs: stat.mtimeMs, id } : { size: stat.size, mtimeMs: stat.mtimeMs });
       if (report) this.#emit({ type: "created", id, path, size: stat.size });
       return;
     }
     if (stat.size === known.size && stat.mtimeMs === known.mtimeMs) return;
     const from = stat.size >= known.size ? known.size : 0;
-    this.#known.set(path, { id: known.id, size: stat.size, mtimeMs: stat.mtimeMs });
+    known.size = stat.size;
+    known.mtimeMs = stat.mtimeMs;
     if (!report) return;
-    this.#emit({ type: "appended", id: known.id, path, size: stat.size });
+    const id = knownId(path, known);
+    this.#emit({ type: "appended", id, path, size: stat.size });
     if (stat.size - from <= TAIL_LIMIT) {
       const name = lastNameIn(await this.#text(path, from, stat.size));
-      if (name !== undefined) this.#emit({ type: "renamed", id: known.id, path, size: stat.size, name });
+      if (name !== undefined) this.#emit({ type: "renamed", id, path, size: stat.size, name });
     }
   }
 
