@@ -4,12 +4,13 @@
  * Never writes.
  * @module
  */
-import { type ReadOptions, readSession, type SessionFile } from "../core/read/read-session.ts";
+import type { ReadOptions, SessionFile } from "../core/read/read-session.ts";
 import { SessionTree } from "../core/tree/session-tree.ts";
 import { NotASessionError, refuseTooDeep } from "../session/errors.ts";
 import type { QueryEnv } from "./env.ts";
 import { resolveSessionRef } from "./resolve/session-ref.ts";
 import { SessionIndex, sessionView, type SessionView } from "./session-index.ts";
+import { readSessionFile } from "./skim-ahead.ts";
 
 export interface LoadedSession {
   path: string;
@@ -19,7 +20,7 @@ export interface LoadedSession {
 
 /** Reads the session at `path` in full (`options.keep`: what to hold of each entry). */
 export async function loadSessionAt(env: QueryEnv, path: string, options?: ReadOptions): Promise<LoadedSession> {
-  const file = await readSession(env.fs.read(path, { reuseBuffer: true }), options);
+  const file = await readSessionFile(env.fs, path, options);
   refuseTooDeep(path, file.issues);
   if (file.notSession) throw new NotASessionError(path, file.issues);
   return { path, file, tree: new SessionTree(file.entries) };

@@ -7,7 +7,6 @@
 import { checkSession } from "../../core/check/check-entries.ts";
 import type { IssueCode } from "../../core/read/issue.ts";
 import { LEAN_READ } from "../../core/read/lean-entry.ts";
-import { readSession } from "../../core/read/read-session.ts";
 import { joinPath, resolvePath } from "../../core/storage/paths.ts";
 import { sessionFilesIn } from "../../session/list-sessions.ts";
 import type { CommandSpec } from "../command.ts";
@@ -16,6 +15,7 @@ import { describeError } from "../errors.ts";
 import { collectGarbage } from "../../io/collect-garbage.ts";
 import { oneLine } from "../../render/control-chars.ts";
 import { looksLikePath, resolveSessionRef } from "../../query/resolve/session-ref.ts";
+import { readSessionFile } from "../../query/skim-ahead.ts";
 
 /** Codes that are reported but do not make `check` fail unless `--strict`. */
 const NOTE_CODES: ReadonlySet<IssueCode> = new Set(["legacy-version", "unknown-from-id"]);
@@ -93,7 +93,7 @@ async function checkFile(ctx: CliContext, { path, named, notAFile }: Target): Pr
   let file;
   try {
     // Lean entries keep every field a check looks at, not the texts (see leanEntry).
-    file = await readSession(ctx.fs.read(path, { reuseBuffer: true }), LEAN_READ);
+    file = await readSessionFile(ctx.fs, path, LEAN_READ);
   } catch (error) {
     const message = describeError(error).lines[0].replace(/^pi-session: /, "");
     return { problems: [{ path, line: 0, entryId: null, code: "unreadable", message }], read: false, fatal: true };
