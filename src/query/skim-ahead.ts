@@ -20,7 +20,7 @@ export const SKIM_AHEAD_FROM = 32 * 1024 * 1024;
 export const BATCH_BYTES = 4 * 1024 * 1024;
 /** Lines per message at most. */
 export const BATCH_LINES = 16384;
-/** Messages the worker sends before it waits for this thread to take them. */
+/** Messages the worker sends before it waits for this thread to take them (and slots of lines). */
 export const MAX_IN_FLIGHT = 4;
 /** Numbers per line in a message's `meta`: number, offset, length in the file, bytes in `data`, flags. */
 export const META = 5;
@@ -28,17 +28,28 @@ export const META = 5;
 export const TERMINATED = 1;
 export const SKIMMED = 2;
 
-/** What the worker is started with: `inFlight` holds one Int32, the messages sent and not yet taken. */
+/**
+ * What the worker is started with. `inFlight` holds one Int32: the messages sent and not yet
+ * taken. `slots` and `metas`: `MAX_IN_FLIGHT` buffers the lines go through in turn (shared
+ * memory, so nothing is allocated per message and the memory in use stays put).
+ */
 export interface SkimRequest {
   path: string;
   chars: number;
   inFlight: SharedArrayBuffer;
-  /** Bytes of lines per message (`BATCH_BYTES`; tests make it small). */
-  batchBytes: number;
+  slots: SharedArrayBuffer[];
+  metas: SharedArrayBuffer[];
 }
 
-/** One message from the worker: lines, the end, or a failure. */
-export type SkimReply = { data: Uint8Array; meta: Float64Array; count: number } | { done: true } | { error: string };
+/**
+ * One message from the worker: lines in slot `slot` (`bytes` of them, `count` lines), lines too
+ * long for a slot in buffers of their own, the end, or a failure.
+ */
+export type SkimReply =
+  | { slot: number; bytes: number; count: number }
+  | { data: Uint8Array; meta: Float64Array; count: number }
+  | { done: true }
+  | { error: string };
 
 /**
  * The worker's module: beside this one in the sources; in the executable (scripts/compile.ts
@@ -84,7 +95,8 @@ async function readRange(fs: FileSystem, path: string, start: number, length: nu
 
 /**
  * The read with the worker, or null when it could not be made (a smaller file, options that do
- * not skim, no worker, a failure): then read on this thread. `batchBytes`: see `SkimRequest`.
+ * not skim, no worker, a failure): then read on this thread. `batchBytes`: bytes of a slot
+ * (`BATCH_BYTES`; tests make it small).
  */
 export async function readSessionAhead(fs: FileSystem, path: string, options: ReadOptions, onRead: (bytes: number) => void = () => {}, from = SKIM_AHEAD_FROM, batchBytes = BATCH_BYTES): Promise<SessionFile | null> {
   if (options.keep === undefined || options.skim === undefined || options.skimChars === undefined || fs !== detectFileSystem()) return null;
@@ -92,22 +104,35 @@ export async function readSessionAhead(fs: FileSystem, path: string, options: Re
   const stat = await fs.stat(path).catch(() => null);
   if (stat === null || !stat.isFile || stat.size < from) return null;
   const inFlight = new Int32Array(new SharedArrayBuffer(4));
+  const slots = Array.from({ length: MAX_IN_FLIGHT }, () => new SharedArrayBuffer(batchBytes));
+  const metas = Array.from({ length: MAX_IN_FLIGHT }, () => new SharedArrayBuffer(BATCH_LINES * META * 8));
   let worker: Worker;
   try {
-    worker = new Worker(workerUrl(), { workerData: { path, chars: options.skimChars, inFlight: inFlight.buffer as SharedArrayBuffer, batchBytes } satisfies SkimRequest });
+    worker = new Worker(workerUrl(), { workerData: { path, chars: options.skimChars, inFlight: inFlight.buffer as SharedArrayBuffer, slots, metas } satisfies SkimRequest });
   } catch {
     return null;
   }
   try {
     const replies = new Replies(worker);
     const reader = new SessionReader(options);
+    const own = new Uint8Array(batchBytes);
+    const ownMeta = new Float64Array(BATCH_LINES * META);
     for (;;) {
       const reply = await replies.next();
       if ("done" in reply) return reader.end();
       if ("error" in reply) return null;
+      const count = reply.count;
+      let data: Uint8Array;
+      let meta: Float64Array;
+      if ("slot" in reply) {
+        // Copied out, so the worker can fill the slot again while these lines are parsed.
+        data = own.subarray(0, reply.bytes);
+        data.set(new Uint8Array(slots[reply.slot], 0, reply.bytes));
+        meta = ownMeta;
+        meta.set(new Float64Array(metas[reply.slot], 0, count * META));
+      } else ({ data, meta } = reply);
       Atomics.sub(inFlight, 0, 1);
       Atomics.notify(inFlight, 0);
-      const { data, meta, count } = reply;
       let at = 0;
       let read = 0;
       for (let k = 0; k < count; k++) {

@@ -14,19 +14,34 @@ import { LineSplitter, type RawLine } from "../core/read/line-splitter.ts";
 import { SKIM_FROM } from "../core/read/read-session.ts";
 import { skimLine } from "../core/read/skim-line.ts";
 import { detectFileSystem } from "../io/mod.ts";
-import { BATCH_LINES, MAX_IN_FLIGHT, META, SKIMMED, type SkimReply, type SkimRequest, TERMINATED } from "./skim-ahead.ts";
+import { BATCH_LINES, META, SKIMMED, type SkimReply, type SkimRequest, TERMINATED } from "./skim-ahead.ts";
 
-const { path, chars, inFlight, batchBytes } = workerData as SkimRequest;
+const { path, chars, inFlight, slots, metas } = workerData as SkimRequest;
 const flight = new Int32Array(inFlight);
+/** Slot batches sent so far: the next one goes to slot `filled % slots.length`. */
+let filled = 0;
 
-/** Lines on their way: their bytes end to end, and per line its number, offset, length in the file, bytes here and flags. */
+/**
+ * Lines on their way: their bytes end to end, and per line its number, offset, length in the
+ * file, bytes here and flags; in the next slot, or (`size`: for a line longer than a slot) in
+ * buffers of its own.
+ */
 class Batch {
   readonly data: Uint8Array;
-  readonly meta = new Float64Array(BATCH_LINES * META);
+  readonly meta: Float64Array;
+  readonly slot: number;
   at = 0;
   count = 0;
-  constructor(size: number) {
-    this.data = new Uint8Array(size);
+  constructor(size?: number) {
+    if (size === undefined) {
+      this.slot = filled++ % slots.length;
+      this.data = new Uint8Array(slots[this.slot]);
+      this.meta = new Float64Array(metas[this.slot]);
+    } else {
+      this.slot = -1;
+      this.data = new Uint8Array(size);
+      this.meta = new Float64Array(META);
+    }
   }
 
   fits(bytes: Uint8Array): boolean {
@@ -46,16 +61,17 @@ class Batch {
   }
 
   send(): void {
-    const reply: SkimReply = { data: this.data, meta: this.meta, count: this.count };
-    parentPort!.postMessage(reply, [this.data.buffer, this.meta.buffer] as ArrayBuffer[]);
+    if (this.slot >= 0) parentPort!.postMessage({ slot: this.slot, bytes: this.at, count: this.count } satisfies SkimReply);
+    else parentPort!.postMessage({ data: this.data, meta: this.meta, count: this.count } satisfies SkimReply, [this.data.buffer, this.meta.buffer] as ArrayBuffer[]);
     Atomics.add(flight, 0, 1);
-    // Wait (a little at a time, so a stop is never missed) until the reader has taken enough.
-    for (let waiting = Atomics.load(flight, 0); waiting >= MAX_IN_FLIGHT; waiting = Atomics.load(flight, 0)) Atomics.wait(flight, 0, waiting, 100);
+    // Wait (a little at a time, so a stop is never missed) until the reader has taken enough:
+    // then the next slot's lines have been taken too.
+    for (let waiting = Atomics.load(flight, 0); waiting >= slots.length; waiting = Atomics.load(flight, 0)) Atomics.wait(flight, 0, waiting, 100);
   }
 }
 
 async function skim(): Promise<void> {
-  let batch = new Batch(batchBytes);
+  let batch = new Batch();
   // As the reader decides: lines are skimmed once the first object is a current-version header.
   let found = false;
   let live = false;
@@ -77,8 +93,17 @@ async function skim(): Promise<void> {
       }
     }
     if (!batch.fits(bytes)) {
-      if (batch.count > 0) batch.send();
-      batch = new Batch(Math.max(batchBytes, bytes.length));
+      if (batch.count > 0) {
+        batch.send();
+        batch = new Batch();
+      }
+      if (!batch.fits(bytes)) {
+        // Longer than a slot: a message of its own (the empty slot waits for the next lines).
+        const alone = new Batch(bytes.length);
+        alone.add(line, bytes, skimmed);
+        alone.send();
+        return;
+      }
     }
     batch.add(line, bytes, skimmed);
   });
