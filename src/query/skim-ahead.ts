@@ -17,9 +17,9 @@ import { detectFileSystem } from "../io/mod.ts";
 /** Smaller files are read on this thread: a worker's start costs more than it saves. */
 export const SKIM_AHEAD_FROM = 32 * 1024 * 1024;
 /** Bytes of lines per message from the worker (a longer line gets a message of its own). */
-export const BATCH_BYTES = 4 * 1024 * 1024;
+export const BATCH_BYTES = 1024 * 1024;
 /** Lines per message at most. */
-export const BATCH_LINES = 16384;
+export const BATCH_LINES = 4096;
 /** Messages the worker sends before it waits for this thread to take them (and slots of lines). */
 export const MAX_IN_FLIGHT = 4;
 /** Numbers per line in a message's `meta`: number, offset, length in the file, bytes in `data`, flags. */

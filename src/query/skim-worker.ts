@@ -13,11 +13,14 @@ import { LEAN_KEPT_KEYS } from "../core/read/lean-entry.ts";
 import { LineSplitter, type RawLine } from "../core/read/line-splitter.ts";
 import { SKIM_FROM } from "../core/read/read-session.ts";
 import { skimLine } from "../core/read/skim-line.ts";
+import { GarbageHint } from "../io/collect-garbage.ts";
 import { detectFileSystem } from "../io/mod.ts";
 import { BATCH_LINES, META, SKIMMED, type SkimReply, type SkimRequest, TERMINATED } from "./skim-ahead.ts";
 
 const { path, chars, inFlight, slots, metas } = workerData as SkimRequest;
 const flight = new Int32Array(inFlight);
+/** Bytes read between two collections of this thread's garbage. */
+const GARBAGE_EVERY = 32 * 1024 * 1024;
 /** Slot batches sent so far: the next one goes to slot `filled % slots.length`. */
 let filled = 0;
 
@@ -107,7 +110,13 @@ async function skim(): Promise<void> {
     }
     batch.add(line, bytes, skimmed);
   });
-  for await (const chunk of detectFileSystem().read(path, { reuseBuffer: true })) splitter.push(chunk);
+  // Skimming leaves garbage behind (cut lines, long lines put together across pieces): collected
+  // young as the read goes, or this thread's heap grows by tens of megabytes.
+  const hint = new GarbageHint(GARBAGE_EVERY, true);
+  for await (const chunk of detectFileSystem().read(path, { reuseBuffer: true })) {
+    hint.read(chunk.length);
+    splitter.push(chunk);
+  }
   splitter.end();
   if (batch.count > 0) batch.send();
 }
