@@ -122,6 +122,12 @@ export interface StoredHead {
   badHeader?: string;
 }
 
+/** A record's path and effective state as stored (JSON), as `loadRows` gives them. */
+export interface StoredRow {
+  path: string;
+  text: string;
+}
+
 /** What `index --stats` shows about a store. */
 export interface StoreDescription {
   kind: string;
@@ -157,11 +163,13 @@ export interface CatalogStore {
    */
   loadHeads?(section: SectionKey): Promise<StoredHead[]>;
   /**
-   * The records at `rows` (from `loadHeads`), by row; a row since replaced or dropped is missing
-   * or holds another path (the caller compares). Cheaper than `loadPaths` for files in an order
-   * of their own: no lookup by path.
+   * The effective states (`recordState`) of the records at `rows` (from `loadHeads`), by row,
+   * as the stored JSON text with their paths (`storedState` reads one); a row since replaced or
+   * dropped is missing or holds another path (the caller compares). Cheaper than `loadPaths`
+   * for files in an order of their own: no lookup by path, nothing of a record but its path and
+   * state, and each state read only when its turn comes.
    */
-  loadRows?(section: SectionKey, rows: readonly number[]): Promise<Map<number, CatalogRecord>>;
+  loadRows?(section: SectionKey, rows: readonly number[]): Promise<Map<number, StoredRow>>;
   save(section: SectionKey, changes: SectionChanges): Promise<void>;
   /**
    * Where each save is cheap (one transaction), a refresh saves changed records in batches of
@@ -214,6 +222,20 @@ export function decodeState(section: SectionKey, stored: unknown): DigestState<u
   return { ...stored, data: section.decode(stored.data) } as DigestState<unknown>;
 }
 
+/**
+ * A state from its stored JSON text (`encodeState`'s), or undefined when it does not parse or
+ * is not sound (`stateProblem`).
+ */
+export function storedState(section: SectionKey, text: string): DigestState<unknown> | undefined {
+  let state: DigestState<unknown>;
+  try {
+    state = decodeState(section, JSON.parse(text));
+  } catch {
+    return undefined;
+  }
+  return stateProblem(section, state) === null ? state : undefined;
+}
+
 /** Same kind of JSON value: null, array, object or primitive type. */
 function sameKind(a: unknown, b: unknown): boolean {
   if (a === null || b === null) return a === b;
@@ -221,11 +243,18 @@ function sameKind(a: unknown, b: unknown): boolean {
   return typeof a === typeof b;
 }
 
-/** A section's initial data, made once per section object: checking 25,000 loaded records made it 25,000 times. */
-const initials = new WeakMap<SectionKey, unknown>();
-function initialData(section: SectionKey): unknown {
-  if (!initials.has(section)) initials.set(section, section.initial?.());
-  return initials.get(section);
+/**
+ * A section's initial data and its fields, made once per section object: checking 25,000 loaded
+ * records made them 25,000 times.
+ */
+const initials = new WeakMap<SectionKey, { data: unknown; fields: [string, unknown][] }>();
+function initialData(section: SectionKey): { data: unknown; fields: [string, unknown][] } {
+  let initial = initials.get(section);
+  if (!initial) {
+    const data = section.initial?.();
+    initials.set(section, initial = { data, fields: isObject(data) ? Object.entries(data) : [] });
+  }
+  return initial;
 }
 
 /**
@@ -240,12 +269,10 @@ export function stateProblem(section: SectionKey, state: unknown): string | null
   const data = state.data;
   if (data === null || data === undefined) return "a state has no data";
   const initial = initialData(section);
-  if (initial === undefined) return null;
-  if (!sameKind(initial, data)) return "a state's data has the wrong shape";
-  if (isObject(initial)) {
-    for (const [key, value] of Object.entries(initial)) {
-      if (!sameKind(value, (data as Record<string, unknown>)[key])) return `a state's data has the wrong "${key}"`;
-    }
+  if (initial.data === undefined) return null;
+  if (!sameKind(initial.data, data)) return "a state's data has the wrong shape";
+  for (const [key, value] of initial.fields) {
+    if (!sameKind(value, (data as Record<string, unknown>)[key])) return `a state's data has the wrong "${key}"`;
   }
   return null;
 }

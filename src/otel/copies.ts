@@ -11,6 +11,7 @@ import { entryUsage } from "../core/info/usage-totals.ts";
 import { entryIdentity, type UsageAttribution, type UsageSession } from "../core/stats/attribution.ts";
 import { rowEntry } from "../core/digest/usage-state.ts";
 import { usageDigest } from "../core/digest/usage-digest.ts";
+import { exactTimeText } from "../core/digest/entry-stamp.ts";
 import { SkeletonReader } from "../core/read/skeleton-reader.ts";
 import { resolvePath } from "../core/storage/paths.ts";
 import type { QueryEnv } from "../query/env.ts";
@@ -59,6 +60,11 @@ export async function parentIdentities(env: QueryEnv, header: SessionHeader): Pr
   return identities;
 }
 
+/** An entry's timestamp as written: the walk keeps an exact ISO time as its epoch ms (see span-entries.ts). */
+function timestampText(timestamp: unknown): unknown {
+  return typeof timestamp === "number" ? exactTimeText(timestamp) : timestamp;
+}
+
 /**
  * For each entry of a file, whether it was copied from elsewhere (true) or is the session's own:
  * `copies` (from `attributeSession`) decides for entries with usage, `inParent` for the others.
@@ -69,14 +75,14 @@ export function copiedEntries(entries: readonly SessionEntry[], copies: Readonly
     // Most sessions are nobody's copy: no identity to make then.
     if (entryUsage(entry)) {
       if (left.size === 0) return false;
-      const identity = entryIdentity(entry.id, entry.timestamp);
+      const identity = entryIdentity(entry.id, timestampText(entry.timestamp));
       const n = identity === null ? 0 : left.get(identity) ?? 0;
       if (n === 0) return false;
       left.set(identity!, n - 1);
       return true;
     }
     if (inParent.size === 0) return false;
-    const identity = entryIdentity(entry.id, entry.timestamp);
+    const identity = entryIdentity(entry.id, timestampText(entry.timestamp));
     return identity !== null && inParent.has(identity);
   });
 }

@@ -252,12 +252,13 @@ async function exportChanged(env: QueryEnv, run: OtelRun, state: RunState): Prom
         continue;
       }
       const parent = result.header.parentSession;
-      if (copies.size > 0 || (typeof parent === "string" && parent !== "")) {
-        // A fork or clone: mapped again here, without what it copied. The chunks of the first
-        // mapping are not sent: let them go (and the first read's garbage) before the second read.
+      if (copies.size > 0 || (typeof parent === "string" && parent !== "") || job.usageOnly) {
+        // A fork or clone: mapped again here, without what it copied. The chunks of a first
+        // mapping (a copy its header did not tell) are not sent: let them go (and the first
+        // read's garbage) before the second read.
         result.chunks = [];
         garbage.session(item.size);
-        result = await local({ ...job, copies, inParent: await parentIdentities(env, result.header) });
+        result = await local({ ...job, usageOnly: false, copies, inParent: await parentIdentities(env, result.header) });
       }
       summary.sessions++;
       summary.spans += result.spans;
@@ -276,9 +277,15 @@ async function exportChanged(env: QueryEnv, run: OtelRun, state: RunState): Prom
   }
 }
 
-/** The job of a file: walked when of the current format and its content is not sent. */
+/**
+ * The job of a file: walked when of the current format and its content is not sent; only read
+ * for its usage when its header names a parent (it is mapped again once its copies are known).
+ */
 function jobOf(item: Changed, content: boolean): SessionJob {
   const walk = !content && item.header !== null && headerVersion(item.header) >= CURRENT_SESSION_VERSION;
+  const parent = item.header?.parentSession;
   const { record } = item;
-  return { path: item.path, walk, record: record && { entries: record.entries, lastId: record.lastId } };
+  const job: SessionJob = { path: item.path, walk, record: record && { entries: record.entries, lastId: record.lastId } };
+  if (typeof parent === "string" && parent !== "") job.usageOnly = true;
+  return job;
 }

@@ -29,6 +29,11 @@ export interface SessionJob {
   walk: boolean;
   record?: SentEntries;
   /**
+   * Read for the usage rows and entries only, no spans: a fork or clone (its header names a
+   * parent), which the main thread maps again without what it copied once its usage is attributed.
+   */
+  usageOnly?: boolean;
+  /**
    * Set on the main thread only, for a session that copied entries from another: the usage rows
    * counted elsewhere (`attributeSession`) and the (id, timestamp) identities of its parent's entries.
    */
@@ -86,6 +91,7 @@ export async function exportSession(fs: FileSystem, job: SessionJob, options: Se
     out.nothingNew = true;
     return out;
   }
+  if (job.usageOnly) return out;
   const copied = job.copies || job.inParent ? copiedEntries(entries, job.copies, job.inParent ?? new Set()) : [];
   // Encoded a chunk at a time as the spans come: a long session never holds all its spans.
   const chunker = new ChunkEncoder(options.encode, options.limits);

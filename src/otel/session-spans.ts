@@ -197,7 +197,7 @@ export function emitSessionSpans(input: SessionSpansInput, sink: SpanSink): void
    * The span of `entry` under `parentSpanId`, complete: `attributes` (a fresh object) gets the
    * entry's id and type, then those of `after` (an error, content).
    */
-  const child = (entry: SessionEntry, part: string, name: string, kind: number, startMs: number, endMs: number, attributes: Record<string, AttributeValue>, parentSpanId = rootId, errorMessage?: string, after?: Record<string, AttributeValue>): void => {
+  const child = (entry: SessionEntry, part: string, name: string, kind: number, startMs: number, endMs: number, attributes: Record<string, AttributeValue>, parentSpanId = rootId, errorMessage?: string, after?: Record<string, AttributeValue>): string => {
     const entryId = String(entry.id);
     attributes["pi.entry.id"] = entryId;
     attributes["pi.entry.type"] = entry.type;
@@ -217,7 +217,11 @@ export function emitSessionSpans(input: SessionSpansInput, sink: SpanSink): void
     count++;
     if (span.startMs < earliest) earliest = span.startMs;
     sink.add(span);
+    return span.spanId;
   };
+  /** The last chat span of an assistant message, by entry index: the parent of the tool spans after it. */
+  let chatAt = -1;
+  let chatId = "";
 
   /** The chat attributes of a model call, its usage after them. */
   const chat = (provider: unknown, model: string, responseModel: string, usage: Partial<Usage> | undefined, finishReasons?: string[]): Record<string, AttributeValue> => {
@@ -262,7 +266,8 @@ export function emitSessionSpans(input: SessionSpansInput, sink: SpanSink): void
             { role: "assistant", parts: parts(m.content), finish_reason: finishReason(m.stopReason) },
           ]);
         }
-        child(entry, "", `chat ${model}`, SPAN_KIND.CLIENT, parentMs, at, attributes, rootId, errorMessage, after);
+        chatId = child(entry, "", `chat ${model}`, SPAN_KIND.CLIENT, parentMs, at, attributes, rootId, errorMessage, after);
+        chatAt = i;
       } else if (message?.role === "toolResult") {
         const m = message as unknown as ToolResultMessage;
         const callerAt = typeof m.toolCallId === "string" ? callers.get(m.toolCallId) : undefined;
@@ -274,7 +279,7 @@ export function emitSessionSpans(input: SessionSpansInput, sink: SpanSink): void
           [ATTR_GEN_AI_TOOL_CALL_ID]: String(m.toolCallId ?? ""),
         };
         addUsage(attributes, m.usage);
-        const parentSpanId = caller && !input.copied[callerAt!] ? entrySpanIdOf(sessionId, String(caller.id)) : rootId;
+        const parentSpanId = caller && !input.copied[callerAt!] ? callerAt === chatAt ? chatId : entrySpanIdOf(sessionId, String(caller.id)) : rootId;
         const failed = m.isError === true;
         child(entry, "tool", `execute_tool ${toolName}`, SPAN_KIND.INTERNAL, callerAt === undefined ? NaN : times[callerAt], at, attributes, parentSpanId, failed ? "tool_error" : undefined, failed ? { [ATTR_ERROR_TYPE]: "tool_error" } : undefined);
       }

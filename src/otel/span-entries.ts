@@ -11,7 +11,7 @@ import type { SessionEntry, SessionHeader } from "../core/format/types.ts";
 import { Digester } from "../core/digest/digester.ts";
 import { usageDigest, usageRowOfEntry } from "../core/digest/usage-digest.ts";
 import { emptyUsageState, pushRow, pushStampedRow, type UsageSource, type UsageState } from "../core/digest/usage-state.ts";
-import { exactTimeAt, hexIdAt } from "../core/digest/entry-stamp.ts";
+import { exactTimeAt, exactTimeText, hexIdAt } from "../core/digest/entry-stamp.ts";
 import { entryUsage } from "../core/info/usage-totals.ts";
 import { scanMembers } from "../core/digest/scan-members.ts";
 import { decodeObjectLine, type DecodeNotes, isHeader, isObject } from "../core/read/decode-line.ts";
@@ -26,7 +26,11 @@ import type { FileSystem } from "../io/file-system.ts";
 export interface SpanSource {
   /** Null when the file is not a session. */
   header: SessionHeader | null;
-  /** Every complete entry after the header, in file order (a torn last line left out). */
+  /**
+   * Every complete entry after the header, in file order (a torn last line left out). A walked
+   * entry holds a timestamp written as `toISOString` writes it as its epoch ms (a number: the
+   * time spans need, without a string made and parsed again); `exactTimeText` gives it back.
+   */
   entries: SessionEntry[];
   /** The usage rows of the file, as the usage digest makes them. */
   usage: UsageState;
@@ -40,9 +44,18 @@ const ENTRY_FIELDS = ["type", "id", "parentId", "timestamp", "provider", "model"
 /** Message fields a span may show, kept as they are; `content` keeps its tool call ids only. */
 const MESSAGE_FIELDS = ["role", "provider", "model", "responseModel", "api", "stopReason", "errorMessage", "usage", "toolCallId", "toolName", "isError"];
 
-/** The JSON value in `b[start, end)`: strings without escapes decoded directly, others parsed. */
+/**
+ * The JSON value in `b[start, end)`: strings without escapes decoded directly, `true`, `false`
+ * and `null` read from their first byte (the walk found where they end), others parsed.
+ */
 function valueAt(b: Uint8Array, start: number, end: number): unknown {
-  return b[start] === QUOTE ? stringValue(b, start, end) : JSON.parse(decoder.decode(b.subarray(start, end)));
+  const c = b[start];
+  if (c === QUOTE) return stringValue(b, start, end);
+  const length = end - start;
+  if (c === 0x74 && length === 4 && b[start + 3] === 0x65) return true;
+  if (c === 0x66 && length === 5 && b[start + 4] === 0x65) return false;
+  if (c === 0x6e && length === 4 && b[start + 3] === 0x6c) return null;
+  return JSON.parse(decoder.decode(b.subarray(start, end)));
 }
 
 /** The words pi writes as entry types, roles, block types and stop reasons: read without making a string each time. */
@@ -80,7 +93,7 @@ function plain(text: string): boolean {
  */
 function repeatedAt(field: string, b: Uint8Array, start: number, end: number): unknown {
   const last = lastValues.get(field);
-  if (last !== undefined && keyIs(b, start, end, last)) return last;
+  if (last !== undefined && b[start] === QUOTE && keyIs(b, start, end, last)) return last;
   const value = valueAt(b, start, end);
   if (typeof value === "string" && plain(value)) lastValues.set(field, value);
   return value;
@@ -112,13 +125,17 @@ class SpanLineWalk {
     for (const key of ENTRY_FIELDS) {
       if (keyIs(b, ks, ke, key)) {
         // A parent is nearly always the entry on the line before: its id, read then, is reused.
-        const value = key === "type" ? wordAt(b, vs, end) : key === "parentId" ? repeatedAt("id", b, vs, end) : valueAt(b, vs, end);
+        if (key === "timestamp") {
+          const ms = this.ms = exactTimeAt(b, vs, end);
+          this.entry.timestamp = ms ?? valueAt(b, vs, end);
+          return end;
+        }
+        const value = key === "type" ? wordAt(b, vs, end) : key === "parentId" ? this.#parentAt(vs, end) : valueAt(b, vs, end);
         this.entry[key] = value;
         if (key === "id") {
           this.id = hexIdAt(b, vs, end);
-          if (typeof value === "string" && plain(value)) lastValues.set("id", value);
+          if (typeof value === "string" && plain(value)) this.#lineId = value;
         }
-        else if (key === "timestamp") this.ms = exactTimeAt(b, vs, end);
         return end;
       }
     }
@@ -151,6 +168,18 @@ class SpanLineWalk {
     return end;
   };
 
+  /** The type and id of the content block being walked. */
+  #blockType: unknown;
+  #blockId: unknown;
+
+  readonly #visitBlock = (ks: number, ke: number, vs: number): number => {
+    const b = this.bytes;
+    const end = valueEnd(b, vs);
+    if (keyIs(b, ks, ke, "type")) this.#blockType = wordAt(b, vs, end);
+    else if (keyIs(b, ks, ke, "id")) this.#blockId = valueAt(b, vs, end);
+    return end;
+  };
+
   /**
    * Collects the tool calls of the content array opening at `start` into `calls`, as
    * `{type: "toolCall", id}`; returns the index just past the array, or -1.
@@ -161,16 +190,11 @@ class SpanLineWalk {
     while (i < b.length) {
       const c = b[i];
       if (c === 0x7b) {
-        let type: unknown;
-        let id: unknown;
-        const after = scanMembers(b, i, (ks, ke, vs) => {
-          const valueStop = valueEnd(b, vs);
-          if (keyIs(b, ks, ke, "type")) type = wordAt(b, vs, valueStop);
-          else if (keyIs(b, ks, ke, "id")) id = valueAt(b, vs, valueStop);
-          return valueStop;
-        });
+        this.#blockType = this.#blockId = undefined;
+        const after = scanMembers(b, i, this.#visitBlock);
         if (after < 0) throw new SyntaxError("content block");
-        if (type === "toolCall") calls.push(id === undefined ? { type } : { type, id });
+        const type = this.#blockType;
+        if (type === "toolCall") calls.push(this.#blockId === undefined ? { type } : { type, id: this.#blockId });
         i = after;
       } else if (c === QUOTE || c === 0x5b) {
         const after = valueEnd(b, i);
@@ -183,8 +207,21 @@ class SpanLineWalk {
     return -1;
   }
 
+  /** The id of the line before (plain, see `plain`), and of this one once read. */
+  #lastId: string | undefined;
+  #lineId: string | undefined;
+
+  /** A `parentId` value: the line before's id when the bytes spell it, else read. */
+  #parentAt(start: number, end: number): unknown {
+    const last = this.#lastId;
+    const b = this.bytes;
+    return last !== undefined && b[start] === QUOTE && keyIs(b, start, end, last) ? last : valueAt(b, start, end);
+  }
+
   /** The lean entry of a line, or undefined when the walk cannot read it. */
   walk(bytes: Uint8Array): Record<string, unknown> | undefined {
+    this.#lastId = this.#lineId;
+    this.#lineId = undefined;
     this.bytes = bytes;
     this.entry = {};
     this.id = this.ms = undefined;
@@ -252,6 +289,8 @@ class WalkingReader {
       if (found && isObject(found.usage)) pushStampedRow(this.#usage, sourceOf(sessionEntry), found.key, walker.id, walker.ms, found.usage);
       return;
     }
+    // The digest's row of an entry without a stamp (an id not in pi's form) reads the time as written.
+    if (typeof entry.timestamp === "number") entry.timestamp = exactTimeText(entry.timestamp);
     const row = usageRowOfEntry(sessionEntry);
     if (row) pushRow(this.#usage, row);
   }

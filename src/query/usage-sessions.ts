@@ -5,6 +5,7 @@
  */
 import { listingDigest } from "../core/digest/listing-digest.ts";
 import { usageDigest } from "../core/digest/usage-digest.ts";
+import type { DigestState } from "../core/digest/digester.ts";
 import type { UsageSession } from "../core/stats/attribution.ts";
 import { resolvePath } from "../core/storage/paths.ts";
 import { type CatalogRecord, recordState } from "../catalog/store.ts";
@@ -43,7 +44,12 @@ export function usageSessionsOf(records: Iterable<[string, CatalogRecord]>, name
 
 /** The session of one usage-digest record, or undefined when it has no header or was rejected. */
 export function usageSessionOf(path: string, record: CatalogRecord): UsageSession | undefined {
-  const { header, rejected, data } = recordState(record);
+  return usageSessionOfState(path, recordState(record));
+}
+
+/** The session of a usage-digest record's effective state (`recordState`), as `usageSessionOf`. */
+export function usageSessionOfState(path: string, state: DigestState<unknown>): UsageSession | undefined {
+  const { header, rejected, data } = state;
   if (rejected || header === null) return undefined;
   return {
     path,

@@ -126,6 +126,18 @@ test("readSpanSource() reads a parent id that spells the id of the line before, 
   assert.deepEqual(actual, expected);
 });
 
+test("readSpanSource() reads a null parent id or model as null after an id or model whose two letters its bytes hold", async () => {
+  const entry = (id: string, parentId: string, model: string) =>
+    `{"type":"message","id":"${id}","parentId":${parentId},"timestamp":"2025-06-01T10:00:01.000Z","message":{"role":"assistant","provider":"p","model":${model},"content":[],"usage":${line(usage(1))},"stopReason":"stop"}}`;
+  // The bytes of null are n, u, l, l: without a look at the quote, "ul" would match them.
+  const text = [HEADER, entry("ul", "null", '"ul"'), entry("e0000002", "null", "null"), entry("e0000003", '"ul"', '"m"')].join("\n") + "\n";
+  const { full, source, expected, actual } = await both(text, true);
+  assert.deepEqual(source.entries.map((e) => e.parentId), [null, null, "ul"]);
+  assert.deepEqual(source.entries.map((e) => (e as { message: { model: unknown } }).message.model), ["ul", null, "m"]);
+  assert.deepEqual(source.entries.map((e) => e.parentId), full.entries.map((e) => e.parentId));
+  assert.deepEqual(actual, expected);
+});
+
 test("readSpanSource() leaves out a torn last line and keeps a complete one without its newline", async () => {
   const complete = [HEADER, ...LINES].join("\n");
   const torn = complete + "\n" + line({ type: "message", id: "a0000011", parentId: "a0000010", timestamp: "2025-06-01T10:00:11.000Z", message: { role: "assistant", usage: usage(1) } }).slice(0, -3);

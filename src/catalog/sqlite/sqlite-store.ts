@@ -18,6 +18,7 @@ import {
   type IndexedDoc,
   type RecordStamp,
   recordProblem,
+  type StoredRow,
   type SectionChanges,
   type SectionKey,
   type StoredHead,
@@ -250,22 +251,18 @@ export class SqliteCatalogStore implements CatalogStore {
     }
   }
 
-  loadRows(section: SectionKey, rows: readonly number[]): Promise<Map<number, CatalogRecord>> {
+  loadRows(section: SectionKey, rows: readonly number[]): Promise<Map<number, StoredRow>> {
     // Rows are found in the table itself: a lookup by path goes through the index first, and in
     // an order other than the paths' its pages are read again and again (a warm `stats` of 25,000
-    // sessions: twice the time).
-    const records = new Map<number, CatalogRecord>();
+    // sessions: twice the time). Only the path and the effective state are read, as text.
+    const found = new Map<number, StoredRow>();
     for (let i = 0; i < rows.length; i += PATHS_PER_QUERY) {
       const some = rows.slice(i, i + PATHS_PER_QUERY);
-      const found = this.#rowsStatement(some.length).all(section.name, section.version, ...some);
-      const byPath = new Map<string, CatalogRecord>();
-      addRecords(section, byPath, found);
-      for (const row of found) {
-        const record = byPath.get(row.path as string);
-        if (record) records.set(Number(row.rowid), record);
+      for (const [row, path, text] of this.#rowsStatement(some.length).values(section.name, section.version, ...some)) {
+        if (typeof path === "string" && typeof text === "string") found.set(Number(row), { path, text });
       }
     }
-    return Promise.resolve(records);
+    return Promise.resolve(found);
   }
 
   /** The query of `loadRows` for `count` rows, prepared once per count (a warm `stats` asks 50 slices of 500). */
@@ -274,7 +271,7 @@ export class SqliteCatalogStore implements CatalogStore {
     if (!statement) {
       // `+section`: with hundreds of rows asked for, SQLite would rather walk the section's index.
       statement = this.#db.prepare(
-        `SELECT r.rowid, ${COLUMNS} FROM ${RECORDS} WHERE +r.section = ? AND +r.version = ? AND r.rowid IN (${Array(count).fill("?").join(", ")})`,
+        `SELECT r.rowid, f.path, coalesce(r.final, r.state) FROM ${RECORDS} WHERE +r.section = ? AND +r.version = ? AND r.rowid IN (${Array(count).fill("?").join(", ")})`,
       );
       this.#rowStatements.set(count, statement);
     }

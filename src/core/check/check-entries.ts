@@ -57,7 +57,8 @@ function isIsoDate(value: string): boolean {
   return /^\d{4}-\d{2}-\d{2}T/.test(value) && !Number.isNaN(Date.parse(value));
 }
 
-function headerIssues(header: SessionHeader, version: number): ReadIssue[] {
+/** The header's problems; `version` is the one on disk. */
+export function headerIssues(header: SessionHeader, version: number): ReadIssue[] {
   const issues: ReadIssue[] = [];
   // `version` is the one on disk as pi reads it; `header` is already migrated when it was older.
   if (header.version !== undefined && typeof header.version !== "number") {
@@ -89,25 +90,40 @@ const isNumber = (v: unknown) => typeof v === "number" && Number.isFinite(v);
 const isContent = (v: unknown) => typeof v === "string" || Array.isArray(v);
 
 /**
- * Whether an entry's ancestors (as `walkToRoot` finds them: up to a root, a missing parent or a
- * cycle) include `id`. Stops at the first match: a compaction keeps from a few turns back, and a
- * whole path per compaction would cost time and memory on a long session.
+ * What an entry's checks ask about the other entries of its file: whether an id is in it, and
+ * whether an id is among an entry's ancestors as `walkToRoot` finds them (up to a root, a missing
+ * parent or a cycle).
  */
-function hasAncestor(entry: SessionEntry, id: string, byId: ReadonlyMap<string, SessionEntry>): boolean {
-  const seen = new Set<SessionEntry>([entry]);
-  for (let current = entry;;) {
-    const parentId: unknown = current.parentId;
-    if (parentId === null || parentId === undefined || parentId === "") return false;
-    const parent = byId.get(parentId as string);
-    if (!parent || seen.has(parent)) return false;
-    if (parent.id === id) return true;
-    seen.add(parent);
-    current = parent;
-  }
+export interface EntryRefs {
+  has(id: string): boolean;
+  hasAncestor(entry: SessionEntry, id: string): boolean;
 }
 
-/** The checks of one entry's own fields (`byId` resolves references to other entries). */
-function entryIssues(entry: SessionEntry, line: number, byId: ReadonlyMap<string, SessionEntry>): ReadIssue[] {
+/**
+ * `EntryRefs` over entries by id (later duplicates win). An ancestor walk stops at the first
+ * match: a compaction keeps from a few turns back, and a whole path per compaction would cost
+ * time and memory on a long session.
+ */
+export function refsOf(byId: ReadonlyMap<string, SessionEntry>): EntryRefs {
+  return {
+    has: (id) => byId.has(id),
+    hasAncestor(entry, id) {
+      const seen = new Set<SessionEntry>([entry]);
+      for (let current = entry;;) {
+        const parentId: unknown = current.parentId;
+        if (parentId === null || parentId === undefined || parentId === "") return false;
+        const parent = byId.get(parentId as string);
+        if (!parent || seen.has(parent)) return false;
+        if (parent.id === id) return true;
+        seen.add(parent);
+        current = parent;
+      }
+    },
+  };
+}
+
+/** The checks of one entry's own fields (`refs` answers for the entries it names). */
+export function entryIssues(entry: SessionEntry, line: number, refs: EntryRefs): ReadIssue[] {
   const issues: ReadIssue[] = [];
   const e = entry as unknown as Json;
   const id = typeof e.id === "string" ? e.id : undefined;
@@ -143,7 +159,7 @@ function entryIssues(entry: SessionEntry, line: number, byId: ReadonlyMap<string
         if (typeof e.firstKeptEntryId !== "string") {
           at("bad-field", `${name}: "firstKeptEntryId" is ${describe(e.firstKeptEntryId)}, not an entry id`);
         } else {
-          if (!hasAncestor(entry, e.firstKeptEntryId, byId)) {
+          if (!refs.hasAncestor(entry, e.firstKeptEntryId)) {
             at("compaction-off-path", `Compaction "${id}" keeps entries from "${e.firstKeptEntryId}", which is not on its own branch; nothing before the compaction is kept`);
           }
         }
@@ -153,7 +169,7 @@ function entryIssues(entry: SessionEntry, line: number, byId: ReadonlyMap<string
     case "branch_summary":
       field(e, "summary", isString, "a string", at);
       if (typeof e.fromId !== "string") field(e, "fromId", isString, "a string", at);
-      else if (e.fromId !== "root" && !byId.has(e.fromId)) {
+      else if (e.fromId !== "root" && !refs.has(e.fromId)) {
         at("unknown-from-id", `Branch summary "${id}" comes from "${e.fromId}", which is not in this file (normal in a fork)`);
       }
       break;
@@ -197,7 +213,8 @@ function entryIssues(entry: SessionEntry, line: number, byId: ReadonlyMap<string
  */
 export function checkEntries(file: CheckInput, tree: SessionTree = new SessionTree(file.entries)): ReadIssue[] {
   const issues = file.header ? headerIssues(file.header, file.version) : [];
-  file.entries.forEach((entry, i) => issues.push(...entryIssues(entry, file.entryLines[i] ?? 0, tree.byId)));
+  const refs = refsOf(tree.byId);
+  file.entries.forEach((entry, i) => issues.push(...entryIssues(entry, file.entryLines[i] ?? 0, refs)));
   return issues;
 }
 

@@ -4,3 +4,4 @@
  * @module
  */
 export * from "./check-entries.ts";
+export * from "./session-checker.ts";

@@ -63,12 +63,25 @@ interface Group {
   entries: StatsEntry[];
 }
 
-function groupKey(by: StatsBy, session: UsageSession, i: number, day: string, hour: (ms: number) => string): string {
+function groupKey(by: StatsBy, session: UsageSession, i: number, day: string, hour: (ms: number) => string, calendar: (day: string) => string): string {
   if (by === "session") return session.id;
   if (by === "model") return rowKey(session.usage, i);
   if (by === "project") return session.cwd;
   if (day === "") return "unknown";
-  return by === "hour" ? hour(rowTime(session.usage, i)) : calendarKey(by, day);
+  return by === "hour" ? hour(rowTime(session.usage, i)) : calendar(day);
+}
+
+/** `calendarKey` for `by`, remembering the last day asked for (rows come in runs of one day). */
+function calendarKeys(by: StatsBy): (day: string) => string {
+  let lastDay: string | undefined;
+  let lastKey = "";
+  return (day) => {
+    if (day !== lastDay) {
+      lastKey = calendarKey(by as "day" | "week" | "month", day);
+      lastDay = day;
+    }
+    return lastKey;
+  };
 }
 
 function totalsOnly(t: UsageTotals): UsageTotals {
@@ -112,11 +125,14 @@ export class StatsAggregator {
   readonly #attribution: UsageAttribution;
   readonly #day: (ms: number) => string;
   readonly #hour: (ms: number) => string;
+  readonly #calendar: (day: string) => string;
   readonly #breakdown: boolean;
   readonly #groups = new Map<string, Group>();
   readonly #totals = emptyUsage();
   readonly #copies = { entries: 0, usage: emptyUsage() };
   readonly #copyCounts = new Map<string, number>();
+  #lastKey: string | undefined;
+  #lastGroup: Group | undefined;
   #added = 0;
   readonly #inScope: (session: UsageSession) => boolean;
   readonly #owned: (session: UsageSession, i: number) => void;
@@ -128,6 +144,7 @@ export class StatsAggregator {
     this.#attribution = new UsageAttribution(rows);
     this.#day = localDays(options.tz);
     this.#hour = localHours(options.tz);
+    this.#calendar = calendarKeys(options.by);
     // Rows by model are the models already: a breakdown would repeat each under itself.
     this.#breakdown = options.breakdown === true && options.by !== "model";
     this.#inScope = options.inScope ?? (() => true);
@@ -155,9 +172,12 @@ export class StatsAggregator {
     const local = this.#dayInRange(session, i);
     if (local === null) return;
     const { by, explain } = this.#options;
-    const key = groupKey(by, session, i, local, this.#hour);
-    let group = this.#groups.get(key);
+    const key = groupKey(by, session, i, local, this.#hour, this.#calendar);
+    // The group of the row before, if the same (a session's rows mostly share a day and model).
+    let group = key === this.#lastKey ? this.#lastGroup : this.#groups.get(key);
     if (!group) this.#groups.set(key, group = { totals: emptyUsage(), sessions: 0, last: -1, models: new Map(), entries: [] });
+    this.#lastKey = key;
+    this.#lastGroup = group;
     addRowAt(this.#totals, session.usage, i);
     addRowAt(group.totals, session.usage, i);
     if (group.last !== this.#added) {

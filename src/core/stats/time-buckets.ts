@@ -61,10 +61,16 @@ function dateDays(utc: boolean, tz: string | undefined): (ms: number) => string 
 export function localDays(tz?: string): (ms: number) => string {
   const uncached = tz === undefined ? dateDays(false, tz) : isUtc(tz) ? dateDays(true, tz) : intlDays(tz);
   const cache = new Map<number, string>();
+  // The last block asked for, before the map: a session's rows come minutes apart.
+  let lastBlock = NaN;
+  let lastDay = "";
   return (ms) => {
     const block = Math.floor(ms / QUARTER_HOUR);
+    if (block === lastBlock) return lastDay;
     let day = cache.get(block);
     if (day === undefined) cache.set(block, day = uncached(ms));
+    lastBlock = block;
+    lastDay = day;
     return day;
   };
 }

@@ -6,7 +6,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { packRows, unpackRows } from "../../../src/core/digest/usage-pack.ts";
-import { decodeUsage, emptyUsageState, encodeUsage, pushRow, type UsageRow } from "../../../src/core/digest/usage-state.ts";
+import { decodeUsage, emptyUsageState, encodeUsage, pushRow, type UsageRow, UsageScratch } from "../../../src/core/digest/usage-state.ts";
 import { mulberry32 } from "../../../scripts/seeded-random.ts";
 
 /** The bits of each number, so that -0, 0 and NaNs are told apart. */
@@ -82,4 +82,28 @@ test("decodeUsage() reads back what encodeUsage() wrote, odd rows too, and refus
   assert.throws(() => decodeUsage(wrongKey), /names no cost key/);
   assert.throws(() => decodeUsage({ ...stored, odd: [] }), /odd rows/);
   assert.throws(() => decodeUsage({ keys: [], numbers: [], odd: [] }), /wrong shape/);
+});
+
+test("decodeUsage() with a UsageScratch puts each state's numbers in the one array it keeps, the same numbers as without", () => {
+  const next = mulberry32(7);
+  const states = [3, 40, 1, 0, 200].map((count) => {
+    const state = emptyUsageState();
+    let time = Date.parse("2025-12-16T00:00:00.000Z");
+    for (let i = 0; i < count; i++) {
+      const [source, key, id, at, ...rest] = usualRow(next, time += 1000);
+      pushRow(state, [(["assistant", "toolResult"] as const)[source], id.toString(16).padStart(8, "0"), new Date(at).toISOString(), `model/${key}`, ...rest] as UsageRow);
+    }
+    return JSON.parse(JSON.stringify(encodeUsage(state)));
+  });
+  const scratch = new UsageScratch();
+  const buffers = new Set<ArrayBufferLike>();
+  for (const stored of states) {
+    const alone = decodeUsage(stored);
+    const shared = decodeUsage(stored, scratch);
+    assert.deepEqual(bits(shared.numbers), bits(alone.numbers));
+    assert.deepEqual([shared.keys, shared.odd], [alone.keys, alone.odd]);
+    buffers.add(shared.numbers.buffer);
+  }
+  // 1,024 numbers at first, grown once for the 200 rows (2,600 numbers).
+  assert.equal(buffers.size, 2);
 });

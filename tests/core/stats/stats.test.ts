@@ -177,3 +177,22 @@ test("localDays() in the runtime's zone and in UTC (Date's getters) agrees with 
     for (const ms of instants()) assert.equal(utc(ms), intl(ms), `${tz} at ${ms}`);
   }
 });
+
+test("aggregateStats() puts rows that go back and forth between days, weeks and hours in the right group each time", () => {
+  // Rows of one session jump between two weeks, and back within a day: each must land in its own
+  // group, however many rows of another group came just before.
+  const times = ["2025-06-01T10:00:00Z", "2025-06-09T10:00:00Z", "2025-06-01T10:05:00Z", "2025-06-01T23:59:00Z", "2025-06-09T10:00:01Z", "2025-06-02T00:00:00Z"];
+  const a = session("/a", "2025-06-01T00:00:00Z", times.map((ts, i) => row(`a${i}`, ts, 2 ** i)));
+  const b = session("/b", "2025-06-02T00:00:00Z", [row("b0", "2025-06-09T11:00:00Z", 64), row("b1", "2025-06-01T10:01:00Z", 128)]);
+  const grouped = (by: "hour" | "day" | "week" | "month") => aggregateStats([a, b], { by, tz: "UTC" }).rows.map((r) => [r.key, r.cost.total, r.sessions]);
+  assert.deepEqual(grouped("day"), [["2025-06-01", 1 + 4 + 8 + 128, 2], ["2025-06-02", 32, 1], ["2025-06-09", 2 + 16 + 64, 2]]);
+  assert.deepEqual(grouped("week"), [["2025-W22", 1 + 4 + 8 + 128, 2], ["2025-W23", 32, 1], ["2025-W24", 2 + 16 + 64, 2]]);
+  assert.deepEqual(grouped("hour"), [
+    ["2025-06-01 10:00", 1 + 4 + 128, 2],
+    ["2025-06-01 23:00", 8, 1],
+    ["2025-06-02 00:00", 32, 1],
+    ["2025-06-09 10:00", 2 + 16, 1],
+    ["2025-06-09 11:00", 64, 1],
+  ]);
+  assert.deepEqual(grouped("month"), [["2025-06", 255, 2]]);
+});

@@ -11,11 +11,8 @@ export interface PickRow {
   prefix: string;
 }
 
-interface Node {
-  session: SessionInfo;
-  children: Node[];
-  latest: number;
-}
+/** The children of a session without any. */
+const NONE: readonly number[] = [];
 
 /** Rows without nesting. */
 export function flatRows(sessions: readonly SessionInfo[]): PickRow[] {
@@ -26,57 +23,102 @@ export function flatRows(sessions: readonly SessionInfo[]): PickRow[] {
  * Sessions nested under their parent session. `pathKey` makes paths comparable (resolved
  * against the process cwd); a parent that is not in the list leaves its fork a root.
  *
+ * The picker threads every session it holds each time its list changes (25,000 while it loads),
+ * so the tree is kept in typed arrays by position in `sessions`, and only sessions that are some
+ * session's parent get a path key and a list of children: the rows are all it allocates per session.
+ *
  * @example
  * ```ts
  * // threadRows([parent, fork], (p) => p).map((r) => r.prefix) -> ["", "   └─ "]
  * ```
  */
 export function threadRows(sessions: readonly SessionInfo[], pathKey: (path: string) => string): PickRow[] {
-  const byPath = new Map<string, Node>();
-  for (const session of sessions) byPath.set(pathKey(session.path), { session, children: [], latest: session.modified.getTime() });
-  const roots: Node[] = [];
-  for (const session of sessions) {
-    const node = byPath.get(pathKey(session.path))!;
-    const parent = session.parentSessionPath ? byPath.get(pathKey(session.parentSessionPath)) : undefined;
+  const n = sessions.length;
+  // Only the keys forks name as their parent are looked up: those of the other sessions are not kept.
+  const wanted = new Set<string>();
+  for (const session of sessions) if (session.parentSessionPath) wanted.add(pathKey(session.parentSessionPath));
+  const byKey = new Map<string, number>();
+  if (wanted.size > 0) {
+    for (let i = 0; i < n; i++) {
+      const key = pathKey(sessions[i].path);
+      if (wanted.has(key)) byKey.set(key, i);
+    }
+  }
+  const children = new Map<number, number[]>();
+  const roots: number[] = [];
+  for (let i = 0; i < n; i++) {
+    const parentPath = sessions[i].parentSessionPath;
+    const parent = parentPath ? byKey.get(pathKey(parentPath)) : undefined;
     // A session listed as its own ancestor would loop; it stays a root.
-    if (parent && parent !== node && !isAncestor(node, parent)) parent.children.push(node);
-    else roots.push(node);
+    if (parent !== undefined && parent !== i && !isAncestor(children, i, parent)) {
+      const siblings = children.get(parent);
+      if (siblings) siblings.push(i);
+      else children.set(parent, [i]);
+    } else roots.push(i);
   }
-  // Loops with stacks of their own, not recursion: a chain of forks may be any length.
-  const preorder: Node[] = [];
-  for (const stack = [...roots]; stack.length > 0;) {
-    const node = stack.pop()!;
-    preorder.push(node);
-    for (const child of node.children) stack.push(child);
+  const latest = new Float64Array(n);
+  for (let i = 0; i < n; i++) latest[i] = sessions[i].modified.getTime();
+  // Loops with stacks of their own, not recursion: a chain of forks may be any length. Every
+  // session is a root or one parent's child, so each is on a stack once.
+  if (children.size > 0) {
+    const preorder = new Int32Array(n);
+    let filled = 0;
+    const pending = new Int32Array(n);
+    pending.set(roots);
+    for (let top = roots.length; top > 0;) {
+      const node = pending[--top];
+      preorder[filled++] = node;
+      for (const child of children.get(node) ?? NONE) pending[top++] = child;
+    }
+    // Backwards, every child comes before its parent: a parent sees its children's final latest.
+    for (let k = filled - 1; k >= 0; k--) {
+      const node = preorder[k];
+      for (const child of children.get(node) ?? NONE) latest[node] = Math.max(latest[node], latest[child]);
+    }
   }
-  // Backwards, every child comes before its parent: a parent sees its children's final latest.
-  for (let i = preorder.length - 1; i >= 0; i--) {
-    const node = preorder[i];
-    for (const child of node.children) node.latest = Math.max(node.latest, child.latest);
-  }
-  const newestFirst = (a: Node, b: Node) => b.latest - a.latest;
+  const newestFirst = (a: number, b: number) => latest[b] - latest[a];
   roots.sort(newestFirst);
-  for (const node of preorder) node.children.sort(newestFirst);
+  for (const list of children.values()) list.sort(newestFirst);
   const rows: PickRow[] = [];
-  const todo: { node: Node; depth: number; gutters: string; last: boolean }[] = [];
-  for (let i = roots.length - 1; i >= 0; i--) todo.push({ node: roots[i], depth: 0, gutters: "", last: i === roots.length - 1 });
-  while (todo.length > 0) {
-    const { node, depth, gutters, last } = todo.pop()!;
-    rows.push({ session: node.session, prefix: depth === 0 ? "" : gutters + (last ? "└─ " : "├─ ") });
+  // The rows to draw, last on top: session, depth, whether last of its siblings, and gutters.
+  const todo = new Int32Array(n);
+  const depths = new Int32Array(n);
+  const lasts = new Uint8Array(n);
+  const gutters: string[] = [];
+  let top = 0;
+  for (let i = roots.length - 1; i >= 0; i--) {
+    todo[top] = roots[i];
+    depths[top] = 0;
+    lasts[top] = i === roots.length - 1 ? 1 : 0;
+    gutters[top++] = "";
+  }
+  while (top > 0) {
+    const node = todo[--top];
+    const depth = depths[top];
+    const last = lasts[top] === 1;
+    const gutter = gutters[top];
+    rows.push({ session: sessions[node], prefix: depth === 0 ? "" : gutter + (last ? "└─ " : "├─ ") });
+    const list = children.get(node);
+    if (!list) continue;
     // Below a root the gutter is blank; below a nested row it continues unless that row was last.
-    const next = gutters + (depth > 0 && !last ? "│  " : "   ");
-    const { children } = node;
-    for (let i = children.length - 1; i >= 0; i--) todo.push({ node: children[i], depth: depth + 1, gutters: next, last: i === children.length - 1 });
+    const next = gutter + (depth > 0 && !last ? "│  " : "   ");
+    for (let i = list.length - 1; i >= 0; i--) {
+      todo[top] = list[i];
+      depths[top] = depth + 1;
+      lasts[top] = i === list.length - 1 ? 1 : 0;
+      gutters[top++] = next;
+    }
   }
   return rows;
 }
 
-function isAncestor(node: Node, of: Node): boolean {
-  const stack = [...node.children];
+/** Whether `of` is in the subtree under `node` as far as it is built. */
+function isAncestor(children: ReadonlyMap<number, readonly number[]>, node: number, of: number): boolean {
+  const stack = [...children.get(node) ?? NONE];
   while (stack.length > 0) {
     const next = stack.pop()!;
     if (next === of) return true;
-    for (const child of next.children) stack.push(child);
+    for (const child of children.get(next) ?? NONE) stack.push(child);
   }
   return false;
 }
