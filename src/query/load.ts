@@ -18,17 +18,20 @@ export interface LoadedSession {
   tree: SessionTree;
 }
 
-/** Reads the session at `path` in full (`options.keep`: what to hold of each entry). */
-export async function loadSessionAt(env: QueryEnv, path: string, options?: ReadOptions): Promise<LoadedSession> {
-  const file = await readSessionFile(env.fs, path, options);
+/**
+ * Reads the session at `path` in full (`options.keep`: what to hold of each entry). `onRead`:
+ * told the bytes of each piece read (a garbage collection hint).
+ */
+export async function loadSessionAt(env: QueryEnv, path: string, options?: ReadOptions, onRead?: (bytes: number) => void): Promise<LoadedSession> {
+  const file = await readSessionFile(env.fs, path, options, onRead);
   refuseTooDeep(path, file.issues);
   if (file.notSession) throw new NotASessionError(path, file.issues);
   return { path, file, tree: new SessionTree(file.entries) };
 }
 
 /** Resolves a reference and reads the session it names. */
-export async function loadSession(env: QueryEnv, ref: string, options?: ReadOptions): Promise<LoadedSession> {
-  return loadSessionAt(env, await resolveSessionRef(env, ref), options);
+export async function loadSession(env: QueryEnv, ref: string, options?: ReadOptions, onRead?: (bytes: number) => void): Promise<LoadedSession> {
+  return loadSessionAt(env, await resolveSessionRef(env, ref), options, onRead);
 }
 
 /**
