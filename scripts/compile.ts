@@ -29,7 +29,7 @@ export function buildCommit(): string {
 export function compileArgs(outfile: string, extra: string[] = []): string[] {
   // src/version.ts reads this global; without the define it reports `source`.
   const commit = `--define=PI_SESSION_COMMIT=${JSON.stringify(buildCommit())}`;
-  return ["build", "--compile", "--minify", "--bytecode", "--splitting", "--format=esm", commit, ...extra, "src/cli/main.ts", "src/otel/export-worker.ts", "src/export/line-scan-worker.ts", "--outfile", outfile];
+  return ["build", "--compile", "--minify", "--bytecode", "--splitting", "--format=esm", commit, ...extra, "src/cli/main.ts", "src/otel/export-worker.ts", "src/export/line-scan-worker.ts", "src/query/skim-worker.ts", "--outfile", outfile];
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {

@@ -9,7 +9,6 @@
  */
 import type { SessionEntry } from "../core/format/types.ts";
 import { previewEntry, PREVIEW_READ } from "../core/read/lean-entry.ts";
-import { SessionReader } from "../core/read/read-session.ts";
 import { EntryForest } from "../core/tree/entry-forest.ts";
 import { collectGarbage, GarbageHint } from "../io/collect-garbage.ts";
 import type { Span } from "../render/entry-line.ts";
@@ -18,6 +17,7 @@ import { passesFilter, type RowFacts, rowFacts, type TreeFilter, type TreeRow } 
 import { NotASessionError, refuseTooDeep } from "../session/errors.ts";
 import type { QueryEnv } from "./env.ts";
 import { resolveSessionRef } from "./resolve/session-ref.ts";
+import { readSessionFile } from "./skim-ahead.ts";
 import { reportSkipped } from "./skipped-note.ts";
 import { checkTreeFilter, type TreeJson, treeJson, type TreeOptions } from "./tree.ts";
 
@@ -155,27 +155,22 @@ export async function leanSessionTree(env: QueryEnv, options: TreeOptions): Prom
   // every collection slow).
   // A tool result's row shows its call's line: the calls' lines are made only when some can be.
   const callsShown = filter !== "user-only" && filter !== "no-tools";
-  const keep = (entry: Json, whole?: Uint8Array): Json => {
+  const keep = (entry: Json, skimmed?: boolean): Json => {
     // Long lines are skimmed with the 201 characters of each string a preview keeps (once:
     // a row's text needs no more). A tool result's row shows none of its strings (its call's
     // line, else its tool's name, kept whole), so it is taken as it is. Facts made from whole
     // strings hold no part of them.
-    const source = (whole && !isToolResult(entry) ? previewEntry(entry) : entry) as unknown as SessionEntry;
+    const source = (skimmed && !isToolResult(entry) ? previewEntry(entry) : entry) as unknown as SessionEntry;
     // Spans only for entries some row may show (any entry may turn out labelled later on).
     const shown = passesFilter(source, filter, false) || passesFilter(source, filter, true);
     const kept = treeFields(source as unknown as Json);
     kept[FACTS] = shared(detachedFacts(rowFacts(callsShown ? source : withoutCalls(source), home, shown)));
     return kept;
   };
-  const reader = new SessionReader({ keep, skim: PREVIEW_READ.skim });
   // Each line is parsed (skimmed): its garbage is collected young as the read goes (cheap,
   // where a full collection every few megabytes cost more than the read itself).
   const hint = new GarbageHint(16 * 1024 * 1024, true);
-  for await (const chunk of env.fs.read(path, { reuseBuffer: true })) {
-    hint.read(chunk.length);
-    reader.push(chunk);
-  }
-  const file = reader.end();
+  const file = await readSessionFile(env.fs, path, { ...PREVIEW_READ, keep }, (bytes) => hint.read(bytes));
   const many = file.entries.length >= MANY;
   // The read leaves much garbage behind; the layout that follows is better off without it.
   if (many) collectGarbage();

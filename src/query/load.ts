@@ -4,12 +4,13 @@
  * Never writes.
  * @module
  */
-import { type ReadOptions, readSession, type SessionFile } from "../core/read/read-session.ts";
+import type { ReadOptions, SessionFile } from "../core/read/read-session.ts";
 import { SessionTree } from "../core/tree/session-tree.ts";
 import { NotASessionError, refuseTooDeep } from "../session/errors.ts";
 import type { QueryEnv } from "./env.ts";
 import { resolveSessionRef } from "./resolve/session-ref.ts";
 import { SessionIndex, sessionView, type SessionView } from "./session-index.ts";
+import { readSessionFile } from "./skim-ahead.ts";
 
 export interface LoadedSession {
   path: string;
@@ -17,17 +18,20 @@ export interface LoadedSession {
   tree: SessionTree;
 }
 
-/** Reads the session at `path` in full (`options.keep`: what to hold of each entry). */
-export async function loadSessionAt(env: QueryEnv, path: string, options?: ReadOptions): Promise<LoadedSession> {
-  const file = await readSession(env.fs.read(path, { reuseBuffer: true }), options);
+/**
+ * Reads the session at `path` in full (`options.keep`: what to hold of each entry). `onRead`:
+ * told the bytes of each piece read (a garbage collection hint).
+ */
+export async function loadSessionAt(env: QueryEnv, path: string, options?: ReadOptions, onRead?: (bytes: number) => void): Promise<LoadedSession> {
+  const file = await readSessionFile(env.fs, path, options, onRead);
   refuseTooDeep(path, file.issues);
   if (file.notSession) throw new NotASessionError(path, file.issues);
   return { path, file, tree: new SessionTree(file.entries) };
 }
 
 /** Resolves a reference and reads the session it names. */
-export async function loadSession(env: QueryEnv, ref: string, options?: ReadOptions): Promise<LoadedSession> {
-  return loadSessionAt(env, await resolveSessionRef(env, ref), options);
+export async function loadSession(env: QueryEnv, ref: string, options?: ReadOptions, onRead?: (bytes: number) => void): Promise<LoadedSession> {
+  return loadSessionAt(env, await resolveSessionRef(env, ref), options, onRead);
 }
 
 /**

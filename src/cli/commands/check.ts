@@ -5,7 +5,6 @@
  * @module
  */
 import type { IssueCode } from "../../core/read/issue.ts";
-import { readSession } from "../../core/read/read-session.ts";
 import { SessionChecker } from "../../core/check/session-checker.ts";
 import { joinPath, resolvePath } from "../../core/storage/paths.ts";
 import { sessionFilesIn } from "../../session/list-sessions.ts";
@@ -15,6 +14,7 @@ import { describeError } from "../errors.ts";
 import { collectGarbage, GarbageHint } from "../../io/collect-garbage.ts";
 import { oneLine } from "../../render/control-chars.ts";
 import { looksLikePath, resolveSessionRef } from "../../query/resolve/session-ref.ts";
+import { readSessionFile } from "../../query/skim-ahead.ts";
 
 /** Codes that are reported but do not make `check` fail unless `--strict`. */
 const NOTE_CODES: ReadonlySet<IssueCode> = new Set(["legacy-version", "unknown-from-id"]);
@@ -86,17 +86,6 @@ interface Checked {
 /** Bytes read between two cheap collections: a long read leaves garbage faster than it is collected. */
 const HINT_EVERY = 8 * 1024 * 1024;
 
-/**
- * The chunks of `path`, counted by `hint`: one for all the files of a run, as the garbage of
- * many small files adds up as that of one big one does.
- */
-async function* chunksOf(ctx: CliContext, path: string, hint: GarbageHint): AsyncIterable<Uint8Array> {
-  for await (const chunk of ctx.fs.read(path, { reuseBuffer: true })) {
-    hint.read(chunk.length);
-    yield chunk;
-  }
-}
-
 async function checkFile(ctx: CliContext, { path, named, notAFile }: Target, hint: GarbageHint): Promise<Checked> {
   if (notAFile) {
     // The words every command that takes a path uses for a pipe (see resolveSessionRef).
@@ -107,7 +96,8 @@ async function checkFile(ctx: CliContext, { path, named, notAFile }: Target, hin
   // Each entry is checked as it is read and not held (see SessionChecker).
   const checker = new SessionChecker();
   try {
-    file = await readSession(chunksOf(ctx, path, hint), checker.readOptions);
+    // A big file on two threads (see readSessionFile); every read counted by the run's hint.
+    file = await readSessionFile(ctx.fs, path, checker.readOptions, (bytes) => hint.read(bytes));
   } catch (error) {
     const message = describeError(error).lines[0].replace(/^pi-session: /, "");
     return { problems: [{ path, line: 0, entryId: null, code: "unreadable", message }], read: false, fatal: true };

@@ -56,6 +56,7 @@ export class SessionChecker {
       return HOLLOW;
     },
     skim: LEAN_READ.skim,
+    skimChars: LEAN_READ.skimChars,
   };
 
   /** The next entry in file order. */

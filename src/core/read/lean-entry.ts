@@ -189,10 +189,12 @@ export function previewEntry(entry: Json): Json {
 export const LEAN_READ: ReadOptions = {
   keep: leanEntry,
   skim: (bytes) => skimLine(bytes, LEAN_KEPT_KEYS, CHECK.chars),
+  skimChars: CHECK.chars,
 };
 
 /** Reader options that hold preview entries (`previewEntry`) and skip parsing the rest of long lines. */
 export const PREVIEW_READ: ReadOptions = {
   keep: previewEntry,
   skim: (bytes) => skimLine(bytes, LEAN_KEPT_KEYS, PREVIEW.chars),
+  skimChars: PREVIEW.chars,
 };

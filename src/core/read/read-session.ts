@@ -35,23 +35,27 @@ export interface ReadOptions {
   /**
    * What to hold of each entry (current format, after any migration), e.g. `leanEntry`. For a
    * current-version file it runs as each line is read, so the full entries are never all in
-   * memory at once; an older file is migrated whole first. `whole`: for an entry parsed from a
-   * skimmed line (see `skim`), the line's bytes as read, to parse again when what was cut
-   * matters after all (valid during the call only: the reader may reuse the buffer).
+   * memory at once; an older file is migrated whole first. `skimmed`: true for an entry parsed
+   * from a skimmed line (see `skim`), whose long strings are cut.
    */
-  keep?: (entry: Record<string, unknown>, whole?: Uint8Array) => Record<string, unknown>;
+  keep?: (entry: Record<string, unknown>, skimmed?: boolean) => Record<string, unknown>;
   /**
    * With `keep`, for long lines of a current-version file: the line's bytes with what `keep`
    * would drop anyway cut out before parsing (e.g. `skimLine`), or undefined to parse it whole.
    * A skimmed line that does not parse cleanly is parsed again whole.
    */
   skim?: (bytes: Uint8Array) => Uint8Array | undefined;
+  /**
+   * When `skim` is `skimLine` with `LEAN_KEPT_KEYS` and this many characters: lets a reader on
+   * another thread skim the lines the same way (see `pushLine`).
+   */
+  skimChars?: number;
   /** Note where each entry's line starts (`entryOffsets`), for a reader that reads some again. */
   offsets?: boolean;
 }
 
 /** Lines at least this long are offered to `skim`. */
-const SKIM_FROM = 4096;
+export const SKIM_FROM = 4096;
 
 /**
  * Incremental reader; `readSession` and `parseSession` wrap it.
@@ -93,24 +97,49 @@ export class SessionReader {
     return this.#finish();
   }
 
+  /**
+   * Takes one line split and skimmed elsewhere (lines in order, instead of `push`): `line.bytes`
+   * are the line's bytes, or with `skimmed` what `skim` made of them, and `length` the line's
+   * length in the file. Returns false, taking nothing, when the skimmed bytes will not do (the
+   * reader does not skim this line, or they do not parse cleanly): then give the whole line.
+   */
+  pushLine(line: RawLine, length: number, skimmed: boolean): boolean {
+    let value: Record<string, unknown> | undefined;
+    if (skimmed) {
+      if (!this.#live || !this.#skim || length < SKIM_FROM) return false;
+      value = this.#parseSkimmed(line, line.bytes);
+      if (value === undefined) return false;
+    }
+    this.#bytes += length + (line.terminated ? 1 : 0);
+    this.#take(line, value);
+    return true;
+  }
+
   #onLine(line: RawLine): void {
+    let value: Record<string, unknown> | undefined;
+    if (this.#live && this.#skim && line.bytes.length >= SKIM_FROM) {
+      const bytes = this.#skim(line.bytes);
+      if (bytes !== undefined) value = this.#parseSkimmed(line, bytes);
+    }
+    this.#take(line, value);
+  }
+
+  /** The line (`skimmed` parsed from its skimmed bytes, else parsed here) as the next object. */
+  #take(line: RawLine, skimmed: Record<string, unknown> | undefined): void {
     this.#lastLine = line;
-    let value = this.#live && this.#skim && line.bytes.length >= SKIM_FROM ? this.#skimmed(line) : undefined;
-    const whole = value === undefined ? undefined : line.bytes;
-    value ??= decodeObjectLine(line, this.#notes, this.#issues);
+    const value = skimmed ?? decodeObjectLine(line, this.#notes, this.#issues);
     if (value === undefined) return;
+    let kept = value;
     if (this.#objects.length === 0) {
       this.#live = this.#keep !== undefined && isHeader(value) && headerVersion(value) >= CURRENT_SESSION_VERSION;
-    } else if (this.#live && value.type !== "session") value = this.#keep!(value, whole);
-    this.#objects.push(value);
+    } else if (this.#live && value.type !== "session") kept = this.#keep!(value, skimmed !== undefined);
+    this.#objects.push(kept);
     this.#objectLines.push(line.number);
     this.#objectOffsets?.push(line.offset);
   }
 
-  /** The line parsed with its bulk cut out, or undefined to parse it whole. */
-  #skimmed(line: RawLine): Record<string, unknown> | undefined {
-    const bytes = this.#skim!(line.bytes);
-    if (bytes === undefined) return undefined;
+  /** The line parsed from its skimmed bytes, or undefined to parse it whole. */
+  #parseSkimmed(line: RawLine, bytes: Uint8Array): Record<string, unknown> | undefined {
     const issues: ReadIssue[] = [];
     const value = decodeObjectLine({ ...line, bytes }, this.#notes, issues);
     return issues.length === 0 ? value : undefined;

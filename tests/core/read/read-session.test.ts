@@ -272,17 +272,37 @@ test("readSession() reads a line larger than several chunks", async () => {
   assert.deepEqual(file.entryLines, [2, 3]);
 });
 
-test("SessionReader gives keep() the whole bytes of a line it parsed skimmed, and nothing for other lines", () => {
+test("SessionReader tells keep() which lines it parsed skimmed", () => {
   const long = user("u2", "u1", "x".repeat(10_000));
-  const seen: [string, number | undefined][] = [];
+  const seen: [string, boolean | undefined][] = [];
   const file = parseWith(jsonl(H, U, long), {
-    // Drops the text of long lines (the whole line is then given to keep).
+    // Drops the text of long lines.
     skim: (line) => new TextEncoder().encode(JSON.stringify({ ...JSON.parse(new TextDecoder().decode(line)), message: { role: "user", content: "" } })),
-    keep: (entry, whole) => {
-      seen.push([String(entry.id), whole && JSON.parse(new TextDecoder().decode(whole)).message.content.length]);
+    keep: (entry, skimmed) => {
+      seen.push([String(entry.id), skimmed]);
       return entry;
     },
   });
-  assert.deepEqual(seen, [["u1", undefined], ["u2", 10_000]]);
+  assert.deepEqual(seen, [["u1", false], ["u2", true]]);
   assert.equal(file.entries.length, 2);
+});
+
+test("SessionReader.pushLine() takes lines skimmed elsewhere, and refuses skimmed bytes it would not use", () => {
+  const encode = (value: unknown) => new TextEncoder().encode(typeof value === "string" ? value : JSON.stringify(value));
+  const long = user("u2", "u1", "x".repeat(10_000));
+  const cut = encode({ ...long, message: { role: "user", content: "" } });
+  const options: ReadOptions = { skim: () => cut, keep: (entry, skimmed) => ({ ...entry, skimmed }) };
+  const lines = [encode(H), encode(U), encode(long)];
+  const line = (k: number, bytes = lines[k]) => ({ bytes, number: k + 1, offset: lines.slice(0, k).reduce((n, l) => n + l.length + 1, 0), terminated: true });
+  const reader = new SessionReader(options);
+  // Before the header is read, nothing is skimmed: the header line must come whole.
+  assert.equal(reader.pushLine(line(0, cut), lines[0].length, true), false);
+  assert.equal(reader.pushLine(line(0), lines[0].length, false), true);
+  // A line shorter than what is skimmed; skimmed bytes that do not parse cleanly.
+  assert.equal(reader.pushLine(line(1, cut), lines[1].length, true), false);
+  assert.equal(reader.pushLine(line(1), lines[1].length, false), true);
+  assert.equal(reader.pushLine(line(2, encode("{oops")), lines[2].length, true), false);
+  assert.equal(reader.pushLine(line(2, cut), lines[2].length, true), true);
+  // The same as the reader that skims as it splits.
+  assert.deepEqual(reader.end(), parseWith(jsonl(H, U, long), options));
 });
