@@ -4,6 +4,9 @@
  * big case is alive at a time.
  * @module
  */
+import { readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
 import {
   assistant,
   bytes,
@@ -215,4 +218,17 @@ export function hostileCorpus(): HostileCase[] {
     ),
     lazy("line-64mb", () => hugeLine(64 * 1024 * 1024)),
   ];
+}
+
+const EXAMPLES = fileURLToPath(new URL("../../examples", import.meta.url));
+
+/** Every hostile case, then every session file of the shipped examples (good and broken). */
+export function* hostileAndExampleFiles(): Generator<{ name: string; bytes: Uint8Array }> {
+  for (const c of hostileCorpus()) yield { name: c.name, bytes: c.bytes };
+  for (const dir of ["agent", "broken"]) {
+    const root = join(EXAMPLES, dir);
+    for (const name of readdirSync(root, { recursive: true, encoding: "utf8" })) {
+      if (name.endsWith(".jsonl")) yield { name: `${dir}/${name}`, bytes: readFileSync(join(root, name)) };
+    }
+  }
 }

@@ -7,31 +7,21 @@
  */
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { readdirSync, readFileSync } from "node:fs";
-import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { walkToRoot } from "../../src/core/tree/walk-path.ts";
 import { MemoryFileSystem } from "../../src/io/memory.ts";
 import type { SessionEntry } from "../../src/core/format/types.ts";
 import { branchBytes, type BranchSource, readBranchSource, readEntryAt } from "../../src/session/branch-file.ts";
 import { sessionHeader } from "../../src/session/entry-builders.ts";
 import { SessionManager } from "../../src/session/session-manager.ts";
-import { hostileCorpus } from "../core/_hostile-corpus.ts";
+import { hostileAndExampleFiles } from "../core/_hostile-corpus.ts";
 import { compaction, entry, header, jsonl, label, user, assistant } from "../core/_builders.ts";
 
 const SLOW = { timeout: 300_000 };
-const EXAMPLES = fileURLToPath(new URL("../../examples", import.meta.url));
 const SOURCE = "/source.jsonl";
 const STAMP = new Date("2026-01-02T03:04:05.678Z");
 
 function* cases(): Generator<{ name: string; bytes: Uint8Array }> {
-  for (const c of hostileCorpus()) yield { name: c.name, bytes: c.bytes };
-  for (const dir of ["agent", "broken"]) {
-    const root = join(EXAMPLES, dir);
-    for (const name of readdirSync(root, { recursive: true, encoding: "utf8" })) {
-      if (name.endsWith(".jsonl")) yield { name: `${dir}/${name}`, bytes: readFileSync(join(root, name)) };
-    }
-  }
+  yield* hostileAndExampleFiles();
   const long = "naïve 日本語 🚀 \"quoted\" \\ ".repeat(300);
   yield {
     name: "branches, labels moved off dropped entries, a compaction kept after a label",

@@ -6,19 +6,15 @@
  */
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { readdirSync, readFileSync } from "node:fs";
-import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { checkSession } from "../../../src/core/check/check-entries.ts";
 import { SessionChecker } from "../../../src/core/check/session-checker.ts";
 import type { ReadIssue } from "../../../src/core/read/issue.ts";
 import { LEAN_READ } from "../../../src/core/read/lean-entry.ts";
 import { type ReadOptions, type SessionFile, SessionReader } from "../../../src/core/read/read-session.ts";
-import { hostileCorpus } from "../_hostile-corpus.ts";
+import { hostileAndExampleFiles } from "../_hostile-corpus.ts";
 import { branchSummary, compaction, entry, header, jsonl, label, T0, user } from "../_builders.ts";
 
 const SLOW = { timeout: 120_000 };
-const EXAMPLES = fileURLToPath(new URL("../../../examples", import.meta.url));
 const enc = (s: string) => new TextEncoder().encode(s);
 
 function read(bytes: Uint8Array, options?: ReadOptions): SessionFile {
@@ -107,13 +103,7 @@ function randomTree(seed: number, size: number): Uint8Array {
 }
 
 function* cases(): Generator<{ name: string; bytes: Uint8Array }> {
-  for (const c of hostileCorpus()) yield { name: c.name, bytes: c.bytes };
-  for (const dir of ["agent", "broken"]) {
-    const root = join(EXAMPLES, dir);
-    for (const name of readdirSync(root, { recursive: true, encoding: "utf8" })) {
-      if (name.endsWith(".jsonl")) yield { name: `${dir}/${name}`, bytes: readFileSync(join(root, name)) };
-    }
-  }
+  yield* hostileAndExampleFiles();
   yield* edgeCases();
 }
 

@@ -6,9 +6,6 @@
  */
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { readdirSync, readFileSync } from "node:fs";
-import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { checkSession } from "../../../src/core/check/check-entries.ts";
 import type { MessageEntry, ToolCall } from "../../../src/core/format/types.ts";
 import { listingOfEntries } from "../../../src/core/info/session-info.ts";
@@ -18,11 +15,10 @@ import { TREE_FILTERS, treeRows } from "../../../src/render/tree-rows.ts";
 import { skimLine } from "../../../src/core/read/skim-line.ts";
 import { type SessionFile, SessionReader } from "../../../src/core/read/read-session.ts";
 import { SessionTree } from "../../../src/core/tree/session-tree.ts";
-import { hostileCorpus } from "../_hostile-corpus.ts";
+import { hostileAndExampleFiles } from "../_hostile-corpus.ts";
 import { assistant, compaction, entry, header, jsonl, label, message, sessionInfo, user } from "../_builders.ts";
 
 const SLOW = { timeout: 120_000 };
-const EXAMPLES = fileURLToPath(new URL("../../../examples", import.meta.url));
 
 function read(bytes: Uint8Array, options?: typeof LEAN_READ): SessionFile {
   const reader = new SessionReader(options);
@@ -32,13 +28,7 @@ function read(bytes: Uint8Array, options?: typeof LEAN_READ): SessionFile {
 }
 
 function* cases(): Generator<{ name: string; bytes: Uint8Array }> {
-  for (const c of hostileCorpus()) yield { name: c.name, bytes: c.bytes };
-  for (const dir of ["agent", "broken"]) {
-    const root = join(EXAMPLES, dir);
-    for (const name of readdirSync(root, { recursive: true, encoding: "utf8" })) {
-      if (name.endsWith(".jsonl")) yield { name: `${dir}/${name}`, bytes: readFileSync(join(root, name)) };
-    }
-  }
+  yield* hostileAndExampleFiles();
   const H = header("lean");
   yield {
     name: "bad fields quoted in messages",
