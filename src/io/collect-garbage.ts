@@ -23,6 +23,16 @@ export function collectGarbage(young = false, shrink = !young): void {
   } else if (typeof runtime.gc === "function") runtime.gc(young);
 }
 
+/**
+ * The process's resident memory in bytes, where the runtime tells it (Bun, Node, Deno); 0 elsewhere.
+ */
+export function residentBytes(): number {
+  const runtime = globalThis as { process?: { memoryUsage?: { rss?: () => number } }; Deno?: { memoryUsage?: () => { rss: number } } };
+  const rss = runtime.process?.memoryUsage?.rss;
+  if (typeof rss === "function") return rss();
+  return runtime.Deno?.memoryUsage?.().rss ?? 0;
+}
+
 /** Bytes read between two collections of a long streamed read, by default. */
 const EVERY = 64 * 1024 * 1024;
 

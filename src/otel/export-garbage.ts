@@ -9,10 +9,12 @@
  * 25,000 sessions of the scale corpus without its giants peaked at 230-290 MB, the live heap
  * staying near 35 MB): a full collection every `SESSIONS_EVERY` sessions a thread read, the pages
  * not given back (Bun's shrink that often cost 3 to 6 times the run's CPU), held them at 145-150
- * MB (figures: README, issue 22's walkers).
+ * MB (figures: README, issue 22's walkers). Below `PACE_FROM_RSS` of resident memory that pacing is
+ * skipped: the bench's 2,400 sessions stay under it, and their four collections cost more CPU
+ * than the megabytes they saved were worth.
  * @module
  */
-import { collectGarbage, GarbageHint } from "../io/collect-garbage.ts";
+import { collectGarbage, GarbageHint, residentBytes } from "../io/collect-garbage.ts";
 
 /** Bytes of a session file read between two hints during its read. */
 export const READ_EVERY = 64 * 1024 * 1024;
@@ -22,6 +24,8 @@ export const BIG_SESSION = 32 * 1024 * 1024;
 export const SENT_EVERY = 64 * 1024 * 1024;
 /** Sessions a thread reads between two full collections (without shrinking). */
 export const SESSIONS_EVERY = 500;
+/** Resident memory (the whole process's) from which the collections every `SESSIONS_EVERY` sessions are made. */
+export const PACE_FROM_RSS = 128 * 1024 * 1024;
 
 /** How a run's collections are made: `collectGarbage` (tests count the calls instead). */
 export type Collect = (young?: boolean, shrink?: boolean) => void;
@@ -40,6 +44,7 @@ export type Collect = (young?: boolean, shrink?: boolean) => void;
  */
 export class ExportGarbage {
   readonly #collect: Collect;
+  readonly #resident: () => number;
   readonly #reading: GarbageHint;
   readonly #sending: GarbageHint;
   /** Bytes of the current file read so far. */
@@ -47,8 +52,10 @@ export class ExportGarbage {
   /** Sessions done with since the last full collection. */
   #sessions = 0;
 
-  constructor(collect: Collect = collectGarbage) {
+  /** `resident`: the process's resident bytes (`residentBytes`; tests give their own). */
+  constructor(collect: Collect = collectGarbage, resident: () => number = residentBytes) {
     this.#collect = collect;
+    this.#resident = resident;
     this.#reading = new GarbageHint(READ_EVERY, true, collect);
     this.#sending = new GarbageHint(SENT_EVERY, true, collect);
   }
@@ -61,7 +68,8 @@ export class ExportGarbage {
 
   /**
    * A session file of `bytes` done with (by default the bytes `read` counted since the last one):
-   * a full collection after a big one, else one without shrinking every `SESSIONS_EVERY`.
+   * a full collection after a big one, else one without shrinking every `SESSIONS_EVERY`, when
+   * the process holds `PACE_FROM_RSS` or more.
    */
   session(bytes = this.#file): void {
     this.#reading.reset();
@@ -71,7 +79,7 @@ export class ExportGarbage {
       this.#collect();
     } else if (++this.#sessions >= SESSIONS_EVERY) {
       this.#sessions = 0;
-      this.#collect(false, false);
+      if (this.#resident() >= PACE_FROM_RSS) this.#collect(false, false);
     }
   }
 

@@ -8,6 +8,7 @@
  * @module
  */
 import { Worker } from "node:worker_threads";
+import type { SessionHeader } from "../core/format/types.ts";
 import type { OtlpProtocol } from "./otlp-config.ts";
 import type { BatchLimits } from "./batches.ts";
 import type { SessionExport, SessionJob } from "./session-export.ts";
@@ -19,13 +20,11 @@ export interface WorkerInit {
   limits?: BatchLimits;
 }
 
-export interface WorkerRequest {
-  id: number;
-  job: SessionJob;
-}
+/** A job, or (`headers`) files whose headers to read. */
+export type WorkerRequest = { id: number; job: SessionJob; headers?: undefined } | { id: number; headers: string[]; job?: undefined };
 
-/** A job's result or the error it met; id -1 once the worker has loaded. */
-export type WorkerReply = { id: number; result?: SessionExport; error?: string };
+/** A job's result, the headers asked for, or the error met; id -1 once the worker has loaded. */
+export type WorkerReply = { id: number; result?: SessionExport; headers?: (SessionHeader | null)[]; error?: string };
 
 interface Pending {
   job: SessionJob;
@@ -90,6 +89,8 @@ export class ExportPool {
   #next = 0;
   #taken = 0;
   #ids = 0;
+  /** Headers asked of a worker, by request id. */
+  readonly #headerWaits = new Map<number, { lane: Lane; resolve: (headers: (SessionHeader | null)[] | undefined) => void }>();
 
   private constructor(local: (job: SessionJob) => Promise<SessionExport>) {
     this.#local = local;
@@ -112,6 +113,20 @@ export class ExportPool {
       pool.#lanes.push(lane);
     }
     return pool;
+  }
+
+  /**
+   * The headers of `paths` (null where there is none to use) read by a worker while this thread
+   * reads others; undefined when no worker is left or it met an error (read them here then).
+   */
+  headers(paths: string[]): Promise<(SessionHeader | null)[] | undefined> {
+    const lane = this.#lanes.find((l) => l.alive);
+    if (!lane) return Promise.resolve(undefined);
+    const id = this.#ids++;
+    return new Promise((resolve) => {
+      this.#headerWaits.set(id, { lane, resolve });
+      lane.worker.postMessage({ id, headers: paths } satisfies WorkerRequest);
+    });
   }
 
   /** The run's jobs, in the order `take` hands out their results. */
@@ -158,6 +173,12 @@ export class ExportPool {
   }
 
   #onReply(lane: Lane, reply: WorkerReply): void {
+    const wait = this.#headerWaits.get(reply.id);
+    if (wait) {
+      this.#headerWaits.delete(reply.id);
+      wait.resolve(reply.headers);
+      return;
+    }
     const pending = lane.pending.get(reply.id);
     if (!pending) return;
     lane.pending.delete(reply.id);
@@ -170,6 +191,11 @@ export class ExportPool {
   #retire(lane: Lane): void {
     if (!lane.alive) return;
     lane.alive = false;
+    for (const [id, wait] of this.#headerWaits) {
+      if (wait.lane !== lane) continue;
+      this.#headerWaits.delete(id);
+      wait.resolve(undefined);
+    }
     const jobs = [...lane.pending.values()];
     lane.pending.clear();
     for (const p of jobs) this.#local(p.job).then(p.resolve, p.reject);

@@ -171,12 +171,35 @@ interface RunState {
   garbage: ExportGarbage;
 }
 
+/** Files from which a worker reads a share of the headers (fewer: not worth a message). */
+const SHARED_HEADERS_FROM = 256;
+/**
+ * The share of the headers a worker reads: less than half, as it is still loading when the
+ * main thread starts on its own share (which blocks it: a reply could not be taken before).
+ */
+const WORKER_HEADER_SHARE = 1 / 3;
+
+/**
+ * The files' headers, in their order: the last third read by a worker meanwhile, when there is
+ * one and enough files (it would otherwise wait idle for its first session).
+ */
+async function readHeaders(env: QueryEnv, paths: readonly string[], pool: ExportPool | undefined): Promise<(SessionHeader | null)[]> {
+  const split = pool && paths.length >= SHARED_HEADERS_FROM ? Math.ceil(paths.length * (1 - WORKER_HEADER_SHARE)) : paths.length;
+  const far = split < paths.length ? pool!.headers(paths.slice(split)) : undefined;
+  const headers: (SessionHeader | null)[] = [];
+  for (let i = 0; i < split; i++) headers.push(await readHeader(env.fs, paths[i]));
+  const theirs = (await far) ?? [];
+  for (let i = split; i < paths.length; i++) headers.push(theirs.length === paths.length - split ? theirs[i - split] : await readHeader(env.fs, paths[i]));
+  return headers;
+}
+
 /** The run once the files with something new are known. */
 async function exportChanged(env: QueryEnv, run: OtelRun, state: RunState): Promise<OtelSummary> {
   const { summary, store, options, local, pool, garbage } = state;
   const changed: Changed[] = [];
-  for (const item of state.candidates) {
-    const header = await readHeader(env.fs, item.path);
+  const headers = await readHeaders(env, state.candidates.map((c) => c.path), pool);
+  for (const [i, item] of state.candidates.entries()) {
+    const header = headers[i];
     if (header && run.inCwd && !run.inCwd(typeof header.cwd === "string" ? header.cwd : "")) continue;
     changed.push({ ...item, header });
   }

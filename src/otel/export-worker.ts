@@ -1,6 +1,6 @@
 /**
  * The worker thread of an `otel` run (export-pool.ts starts it): session files in, their usage
- * rows and encoded chunks out (the chunks' buffers transferred, not copied). It reads through
+ * rows and encoded chunks out (or, at the start of a run, a share of the files' headers) (the chunks' buffers transferred, not copied). It reads through
  * the runtime's own file system and sends no content (the pool is used only then).
  * @module
  */
@@ -10,6 +10,7 @@ import { detectFileSystem } from "../io/mod.ts";
 import { ExportGarbage } from "./export-garbage.ts";
 import { otlpEncoder } from "./otlp-encode.ts";
 import { exportSession, type SessionExport } from "./session-export.ts";
+import { readHeader } from "./span-entries.ts";
 import type { WorkerInit, WorkerReply, WorkerRequest } from "./export-pool.ts";
 
 const init = workerData as WorkerInit;
@@ -25,8 +26,20 @@ function transfers(result: SessionExport): ArrayBuffer[] {
   return [...buffers];
 }
 
-parentPort!.on("message", async ({ id, job }: WorkerRequest) => {
+parentPort!.on("message", async ({ id, job, headers }: WorkerRequest) => {
   let reply: WorkerReply;
+  if (headers) {
+    try {
+      const read = [];
+      for (const path of headers) read.push(await readHeader(fs, path));
+      reply = { id, headers: read };
+    } catch (error) {
+      // The main thread reads them itself and meets the error there.
+      reply = { id, error: error instanceof Error ? error.message : String(error) };
+    }
+    parentPort!.postMessage(reply);
+    return;
+  }
   try {
     const result = await exportSession(fs, job, options);
     reply = { id, result };

@@ -4,12 +4,16 @@ import { Redactor } from "../../src/core/redact/redactor.ts";
 import { MemoryFileSystem } from "../../src/io/memory.ts";
 import { otlpEncoder } from "../../src/otel/otlp-encode.ts";
 import { exportSession } from "../../src/otel/session-export.ts";
-import { BIG_SESSION, ExportGarbage, READ_EVERY, SENT_EVERY, SESSIONS_EVERY } from "../../src/otel/export-garbage.ts";
+import { BIG_SESSION, ExportGarbage, PACE_FROM_RSS, READ_EVERY, SENT_EVERY, SESSIONS_EVERY } from "../../src/otel/export-garbage.ts";
 
-/** An `ExportGarbage` whose collections are written down: "young", "full" or "full, kept" (no shrink). */
-function recorded(): { garbage: ExportGarbage; calls: string[] } {
+/**
+ * An `ExportGarbage` whose collections are written down: "young", "full" or "full, kept" (no
+ * shrink); the process's resident memory is `resident.bytes` (by default `PACE_FROM_RSS`).
+ */
+function recorded(resident = { bytes: PACE_FROM_RSS }): { garbage: ExportGarbage; calls: string[] } {
   const calls: string[] = [];
-  return { garbage: new ExportGarbage((young, shrink) => calls.push(young ? "young" : shrink === false ? "full, kept" : "full")), calls };
+  const collect = (young?: boolean, shrink?: boolean) => void calls.push(young ? "young" : shrink === false ? "full, kept" : "full");
+  return { garbage: new ExportGarbage(collect, () => resident.bytes), calls };
 }
 
 test("ExportGarbage hints during a long read and collects in full once a big session is done with", () => {
@@ -32,6 +36,18 @@ test("ExportGarbage collects in full, keeping the pages, once every SESSIONS_EVE
   garbage.session(BIG_SESSION);
   for (let i = 0; i < SESSIONS_EVERY - 1; i++) garbage.session(4096);
   assert.deepEqual(calls, ["full, kept", "full, kept", "full"]);
+});
+
+test("ExportGarbage skips the collection every SESSIONS_EVERY sessions while the process holds less than PACE_FROM_RSS, not after a big session", () => {
+  const resident = { bytes: PACE_FROM_RSS - 1 };
+  const { garbage, calls } = recorded(resident);
+  for (let i = 0; i < 2 * SESSIONS_EVERY; i++) garbage.session(4096);
+  assert.deepEqual(calls, []);
+  garbage.session(BIG_SESSION);
+  assert.deepEqual(calls, ["full"]);
+  resident.bytes = PACE_FROM_RSS;
+  for (let i = 0; i < SESSIONS_EVERY; i++) garbage.session(4096);
+  assert.deepEqual(calls, ["full", "full, kept"]);
 });
 
 test("ExportGarbage counts a file's bytes from the last session on, or takes the size it is given", () => {
