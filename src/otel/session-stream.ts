@@ -14,7 +14,7 @@ import type { ExportGarbage } from "./export-garbage.ts";
 import type { SentEntries, SessionExport, SessionExportOptions, SessionJob } from "./session-export.ts";
 import { SpanMapper } from "./session-spans.ts";
 import { readSpanSource, WalkingReader } from "./span-entries.ts";
-import { SpanIndexer } from "./span-index.ts";
+import { idAt, SpanIndexer } from "./span-index.ts";
 
 /**
  * The first entry to send of a file of `count` entries (`idAt` gives an entry's id): past those
@@ -46,8 +46,8 @@ export async function indexSession(fs: FileSystem, job: SessionJob, garbage?: Ex
   if (header === null) return out;
   const index = indexer.done(header);
   out.entries = index.entries;
-  out.lastId = index.entries > 0 ? String(index.ids[index.entries - 1]) : null;
-  const from = resumeFrom(job.record, index.entries, (i) => index.ids[i]);
+  out.lastId = index.entries > 0 ? String(idAt(index, index.entries - 1)) : null;
+  const from = resumeFrom(job.record, index.entries, (i) => idAt(index, i));
   if (from === index.entries && job.record) out.nothingNew = true;
   else [out.index, out.from] = [index, from];
   return out;
