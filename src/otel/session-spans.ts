@@ -28,7 +28,7 @@ import {
 import type { AssistantMessage, SessionEntry, SessionHeader, ToolResultMessage, Usage } from "../core/format/types.ts";
 import type { Redactor } from "../core/redact/redactor.ts";
 import { entrySpanIdOf, rootSpanIdOf, traceIdOf } from "./span-ids.ts";
-import { indexEntries, type SpanIndex } from "./span-index.ts";
+import { callerOf, entryOf, idAt, indexEntries, type SpanIndex } from "./span-index.ts";
 
 /** `SpanKind` of the OpenTelemetry API (the OTLP encoder adds one). */
 export const SPAN_KIND = { INTERNAL: 0, CLIENT: 2 } as const;
@@ -258,14 +258,14 @@ export class SpanMapper {
   /** The spans of entry `i` (none for one copied, unwanted or without a time). */
   entry(i: number, entry: SessionEntry): void {
     const input = this.#input;
-    const { times, byId, callers } = this.#index;
+    const { times } = this.#index;
     const rootId = this.#rootId;
     if (input.copied[i]) return;
     const at = times[i];
     if (!Number.isFinite(at) || (input.wanted && !input.wanted(at))) return;
     const type = entry.type;
     if (type !== "message" && type !== "usage" && type !== "compaction" && type !== "branch_summary") return;
-    const parentAt = typeof entry.parentId === "string" ? byId.get(entry.parentId) : undefined;
+    const parentAt = typeof entry.parentId === "string" ? entryOf(this.#index, entry.parentId) : undefined;
     const parentMs = parentAt === undefined ? NaN : times[parentAt];
     if (type === "message") {
       const message = (entry as { message: Record<string, unknown> }).message;
@@ -292,7 +292,7 @@ export class SpanMapper {
         this.#chatAt = i;
       } else if (message?.role === "toolResult") {
         const m = message as unknown as ToolResultMessage;
-        const callerAt = typeof m.toolCallId === "string" ? callers.get(m.toolCallId) : undefined;
+        const callerAt = typeof m.toolCallId === "string" ? callerOf(this.#index, m.toolCallId) : undefined;
         const toolName = String(m.toolName ?? "unknown");
         const attributes: Record<string, AttributeValue> = {
           [ATTR_GEN_AI_OPERATION_NAME]: "execute_tool",
@@ -300,7 +300,7 @@ export class SpanMapper {
           [ATTR_GEN_AI_TOOL_CALL_ID]: String(m.toolCallId ?? ""),
         };
         addUsage(attributes, m.usage);
-        const parentSpanId = callerAt === undefined || input.copied[callerAt] ? rootId : callerAt === this.#chatAt ? this.#chatId : entrySpanIdOf(this.#sessionId, String(this.#index.ids[callerAt]));
+        const parentSpanId = callerAt === undefined || input.copied[callerAt] ? rootId : callerAt === this.#chatAt ? this.#chatId : entrySpanIdOf(this.#sessionId, String(idAt(this.#index, callerAt)));
         const failed = m.isError === true;
         this.#child(entry, "tool", `execute_tool ${toolName}`, SPAN_KIND.INTERNAL, callerAt === undefined ? NaN : times[callerAt], at, attributes, parentSpanId, failed ? "tool_error" : undefined, failed ? { [ATTR_ERROR_TYPE]: "tool_error" } : undefined);
       }

@@ -170,3 +170,41 @@ test("otel marks a streamed session sent only once all its requests were accepte
     await receiver.close();
   }
 });
+
+test("streamSession() makes a full collection, pages kept, every `every` bytes of its second read, and none in a shorter read", async () => {
+  const { Redactor } = await import("../../src/core/redact/redactor.ts");
+  const { otlpEncoder } = await import("../../src/otel/otlp-encode.ts");
+  const { indexSession, streamSession } = await import("../../src/otel/session-stream.ts");
+  const dir = join(work, "paced");
+  mkdirSync(dir, { recursive: true });
+  const path = join(dir, "long.jsonl");
+  const lines = [JSON.stringify({ type: "session", version: 3, id: "paced-1", timestamp: "2025-06-01T10:00:00.000Z", cwd: "/w" })];
+  for (let i = 0; i < 3000; i++) {
+    const id = `b${String(i).padStart(7, "0")}`;
+    const parentId = i === 0 ? null : `b${String(i - 1).padStart(7, "0")}`;
+    lines.push(JSON.stringify({ type: "message", id, parentId, timestamp: "2025-06-01T10:00:01.000Z", message: { role: "user", content: "x".repeat(200), timestamp: 1 } }));
+  }
+  writeFileSync(path, lines.join("\n") + "\n");
+  const size = readFileSync(path).length;
+  const fs = detectFileSystem();
+  const options = { encode: otlpEncoder("http/protobuf", {}), redactor: new Redactor(), content: false };
+  const job = { path, walk: true, stream: true };
+  const first = await indexSession(fs, job);
+  const spansWith = async (every: number) => {
+    const calls: unknown[][] = [];
+    let spans = 0;
+    const done = await streamSession(fs, job, first, options, async (chunks) => {
+      for (const chunk of chunks) spans += chunk.spans;
+      return true;
+    }, { every, collect: (...args) => calls.push(args) });
+    assert.equal(done, true);
+    return { calls, spans };
+  };
+  const paced = await spansWith(64 * 1024);
+  assert.ok(paced.calls.length >= 1 && paced.calls.length <= Math.floor(size / (64 * 1024)), `${paced.calls.length} collections over ${size} bytes`);
+  for (const args of paced.calls) assert.deepEqual(args, [false, false]);
+  const unpaced = await spansWith(size + 1);
+  assert.deepEqual(unpaced.calls, []);
+  assert.equal(paced.spans, unpaced.spans);
+  assert.ok(paced.spans >= 1, "the root span at least");
+});
