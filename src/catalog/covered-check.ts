@@ -22,11 +22,11 @@ import { statNowOrNull } from "./stat-now.ts";
 import type { CatalogStore, Coverage, SectionKey } from "./store.ts";
 
 /** A store that keeps coverage, recent stamps and stamps by folder. */
-export type CoverageStore = CatalogStore & Required<Pick<CatalogStore, "loadCoverage" | "saveCoverage" | "loadRecentStamps" | "loadStampsIn">>;
+export type CoverageStore = CatalogStore & Required<Pick<CatalogStore, "loadCoverage" | "saveCoverage" | "loadRecentStamps" | "loadStampsIn" | "countFilesIn">>;
 
 /** True when `store` can answer the quick check without stamps. */
 export function keepsCoverage(store: CatalogStore | null): store is CoverageStore {
-  return Boolean(store?.loadCoverage && store.saveCoverage && store.loadRecentStamps && store.loadStampsIn);
+  return Boolean(store?.loadCoverage && store.saveCoverage && store.loadRecentStamps && store.loadStampsIn && store.countFilesIn);
 }
 
 /** True when `listedDirs` hold the listing's scope: records under it of no listed file are to be dropped. */
@@ -61,6 +61,17 @@ export function fullCoverage(listing: FolderListing, coverage: Coverage, was: Co
   const belongs = inScope(listing);
   const drop = [...was.folders.keys()].filter((folder) => belongs(folder) && !listed.has(folder));
   return { put, drop };
+}
+
+/** Pushes onto `gone` the paths of `stamps` not in `listed`. */
+function goneOf(stamps: ReadonlyMap<string, unknown>, listed: ReadonlySet<string>, gone: string[]): void {
+  for (const path of stamps.keys()) if (!listed.has(path)) gone.push(path);
+}
+
+/** Whether `path` lies under one of `folders` (at any depth). */
+function underAny(folders: ReadonlySet<string>, path: string): boolean {
+  for (let at = path.lastIndexOf("/"); at > 0; at = path.lastIndexOf("/", at - 1)) if (folders.has(path.slice(0, at))) return true;
+  return false;
 }
 
 /** What a quick check by coverage found to do: files to read (with their stats), records of files gone. */
@@ -106,14 +117,17 @@ export async function coveredWork(
   const listed = new Set(listing.folders);
   const vanished = [...coverage.folders.keys()].filter((folder) => belongs(folder) && !listed.has(folder));
   if (uncovered.length > 0 || vanished.length > 0) {
-    const stamps = await store.loadStampsIn(section, covered.size > 0 ? [...uncovered, ...vanished] : [listing.dir]);
     // A full check stats every file: at once where the file system can, no promise each.
     const statNow = statNowOrNull(fs);
-    let matched = 0;
+    // The stamps a folder at a time (a full check of 25,000 sessions held all of them at once).
+    let loaded = 0;
     for (const folder of uncovered) {
+      const stamps = await store.loadStampsIn(section, [folder]);
+      loaded += stamps.size;
       const trusted = options.quick && listing.unchanged.has(folder);
       // A changed file is kept as its folder's stem and its name: a cold listing finds every file changed.
       const { stem, names } = listing.namesIn(folder);
+      let matched = 0;
       for (const name of names) {
         const path = stem + name;
         const stamp = stamps.get(path);
@@ -129,11 +143,23 @@ export async function coveredWork(
         else work.unchanged++;
         if (done()) return work;
       }
+      // The stamps of no listed file (none when every stamp matched one: no set of paths made).
+      if (matched < stamps.size) goneOf(stamps, new Set(listing.filesIn(folder)), work.gone);
+      if (done()) return work;
     }
-    // The stamps of no listed file (none when every stamp matched one: no set of paths made).
-    if (matched < stamps.size) {
-      const listed = new Set(uncovered.flatMap((folder) => listing.filesIn(folder)));
-      for (const path of stamps.keys()) if (!listed.has(path)) work.gone.push(path);
+    for (const folder of vanished) {
+      const stamps = await store.loadStampsIn(section, [folder]);
+      loaded += stamps.size;
+      goneOf(stamps, new Set(), work.gone);
+    }
+    // Where no folder is taken whole, a record under the scope's dir but under no folder compared
+    // (directly in it, or in a folder not listed) is of a file gone: looked for only where the
+    // store knows more files under the dir than the records compared (a count of paths alone).
+    if (covered.size === 0 && (await store.countFilesIn(listing.dir)) > loaded) {
+      const compared = new Set([...uncovered, ...vanished]);
+      for (const path of (await store.loadStampsIn(section, [listing.dir])).keys()) {
+        if (!underAny(compared, path)) work.gone.push(path);
+      }
     }
     if (done()) return work;
   }

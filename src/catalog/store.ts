@@ -193,6 +193,8 @@ export interface CatalogStore {
   loadRecentStamps?(section: SectionKey, since: number): Promise<Map<string, RecordStamp>>;
   /** The stamps of the records of `section` under `folders` (at any depth). */
   loadStampsIn?(section: SectionKey, folders: readonly string[]): Promise<Map<string, RecordStamp>>;
+  /** How many files the store knows under `dir` (at any depth): no fewer than the records of any section there. */
+  countFilesIn?(dir: string): Promise<number>;
   /** The listing section's rows (list-row.ts), where a store keeps them: a listing read in order without loading records. */
   readonly listRows?: ListRowStore;
   /** Candidate documents for an FTS5 MATCH expression, newest first, `limit` from `offset` on. */

@@ -330,3 +330,25 @@ test(`the listing rows (${driver}) checked in full through a file system that st
   assert.deepEqual(await list("full"), after, "the stat of the setup's disk agrees");
   assert.equal(seen.stats.includes(`${P}/a.jsonl`), true);
 });
+
+test(`a full check of the listing rows (${driver}) drops the records of files gone from outside every folder it compares`, { skip: noSqlite }, async (t) => {
+  const { fs, store, list, tick } = await setup(t);
+  await list("full");
+  // A session directly in the sessions dir (no project folder lists it) and one in a folder
+  // left empty: both had records made by a refresh that named them.
+  const stray = `${SESSIONS}/stray.jsonl`;
+  const gone = `${SESSIONS}/--work-gone--/d.jsonl`;
+  await fs.writeAtomic(stray, utf8(sessionText("s", 1)));
+  await fs.mkdir(`${SESSIONS}/--work-gone--`, { recursive: true });
+  await fs.writeAtomic(gone, utf8(sessionText("d", 1)));
+  const catalog = new Catalog(fs, { store, now: () => Date.UTC(2026, 0, 3) });
+  await catalog.refresh([listingDigest], [stray, gone], {});
+  await fs.remove(stray);
+  await fs.remove(gone);
+  const stamped = async () => [...(await store.loadStampsIn(listingDigest, [SESSIONS])).keys()].sort();
+  assert.deepEqual(await stamped(), [`${P}/a.jsonl`, `${P}/b.jsonl`, gone, stray, `${Q}/c.jsonl`].sort());
+  tick(RACY_MS);
+  const all = { "--work-p--/a.jsonl": 4, "--work-p--/b.jsonl": 2, "--work-q--/c.jsonl": 2 };
+  assert.deepEqual(await list("full"), all);
+  assert.deepEqual(await stamped(), [`${P}/a.jsonl`, `${P}/b.jsonl`, `${Q}/c.jsonl`]);
+});

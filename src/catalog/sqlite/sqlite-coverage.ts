@@ -65,6 +65,17 @@ export function loadRecentStamps(db: SqliteDb, section: SectionKey, since: numbe
   return stampsOf(rows);
 }
 
+/** The range of paths under `folder` (at any depth): '0' follows '/'. */
+function under(folder: string): [string, string] {
+  const base = folder.endsWith("/") ? folder.slice(0, -1) : folder;
+  return [base + "/", base + "0"];
+}
+
+export function countFilesIn(db: SqliteDb, dir: string): number {
+  // The index of paths alone: no record is looked up.
+  return Number(db.prepare("SELECT count(*) AS n FROM files WHERE path >= ? AND path < ?").get(...under(dir))?.n ?? 0);
+}
+
 export function loadStampsIn(db: SqliteDb, section: SectionKey, folders: readonly string[]): Map<string, RecordStamp> {
   const stamps = new Map<string, RecordStamp>();
   // '0' follows '/': the range holds exactly the paths that start with the folder and a slash
@@ -72,9 +83,6 @@ export function loadStampsIn(db: SqliteDb, section: SectionKey, folders: readonl
   const range = db.prepare(
     "SELECT f.path, r.size, r.mtime FROM files f CROSS JOIN records r ON r.file = f.id WHERE r.section = ? AND r.version = ? AND f.path >= ? AND f.path < ?",
   );
-  for (const folder of folders) {
-    const base = folder.endsWith("/") ? folder.slice(0, -1) : folder;
-    stampsOf(range.values(section.name, section.version, base + "/", base + "0"), stamps);
-  }
+  for (const folder of folders) stampsOf(range.values(section.name, section.version, ...under(folder)), stamps);
   return stamps;
 }

@@ -25,7 +25,7 @@ import {
   type StoreDescription,
 } from "../store.ts";
 import { LIST_ROW_SECTION, soundListRow } from "../list-row.ts";
-import { COVERAGE_TABLE, COVERAGE_TABLES, loadCoverage, loadRecentStamps, loadStampsIn, saveCoverage } from "./sqlite-coverage.ts";
+import { COVERAGE_TABLE, COVERAGE_TABLES, loadCoverage, loadRecentStamps, loadStampsIn, countFilesIn, saveCoverage } from "./sqlite-coverage.ts";
 import type { SqliteDb, SqliteStatement } from "./sqlite-db.ts";
 import { loadFolders, saveFolders } from "./sqlite-folders.ts";
 import { DOC_TABLE_NAMES, DOC_TABLES, ftsTables, SqliteDocs } from "./sqlite-docs.ts";
@@ -345,6 +345,10 @@ export class SqliteCatalogStore implements CatalogStore {
 
   loadStampsIn(section: SectionKey, folders: readonly string[]): Promise<Map<string, RecordStamp>> {
     return Promise.resolve(loadStampsIn(this.#db, section, folders));
+  }
+
+  countFilesIn(dir: string): Promise<number> {
+    return Promise.resolve(countFilesIn(this.#db, dir));
   }
 
   searchDocs(expression: string, offset: number, limit: number): Promise<IndexedDoc[]> {

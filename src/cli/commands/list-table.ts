@@ -22,6 +22,9 @@ const GC_EVERY = 4096;
 /** Lines are printed in pieces of about this many characters (one write per line was 25,000 writes). */
 const PIECE = 65536;
 
+/** Text of printable ASCII alone: as many cells wide as it is long, and left as it is by `oneLine`. */
+const PLAIN = /^[ -~]*$/;
+
 /** The columns: age, messages, id, (with `all`) cwd, and the name or first message. */
 export function listColumns(c: Colors, all: boolean): Column[] {
   return [{ right: true, style: c.dim }, { right: true }, { style: c.cyan }, ...(all ? [{ style: c.dim, shrink: true, cutStart: true }] : []), { flex: true }];
@@ -182,16 +185,19 @@ export function printListedTable(listed: ListedRows, all: boolean, to: TableTarg
   widest[1] = String(mostMessages).length;
   // Printed ids by id: how many characters of it (the text and width are made again in the second pass).
   const shorts = prefixes.end();
-  for (const [id, length] of shorts) widest[2] = Math.max(widest[2], textWidth(oneLine(id.slice(0, length))));
+  // By forEach, not for…of: no [id, length] pair per id; a printable ASCII prefix is as wide as it is long.
+  shorts.forEach((length, id) => {
+    widest[2] = Math.max(widest[2], PLAIN.test(id) ? length : textWidth(oneLine(id.slice(0, length))));
+  });
   const widths = columnWidths(widest, columns, to.width);
   // The garbage of a first read (a row object per session) is let go before the second.
-  if (!held) collectGarbage();
+  collectGarbage();
   const cells: string[] = [];
   const cellWidths: number[] = [];
   let piece = "";
   let made = 0;
   for (const row of held ? held.rows() : listed.rows(false)) {
-    if (++made % GC_EVERY === 0) collectGarbage(true);
+    if (++made % (GC_EVERY / 2) === 0) collectGarbage(true);
     const age = ageOf(row.modified);
     const messages = String(row.messages);
     const short = oneLine(row.id.slice(0, shorts.get(row.id)));
