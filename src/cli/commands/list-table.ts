@@ -197,7 +197,7 @@ export function printListedTable(listed: ListedRows, all: boolean, to: TableTarg
   let piece = "";
   let made = 0;
   for (const row of held ? held.rows() : listed.rows(false)) {
-    if (++made % (GC_EVERY / 2) === 0) collectGarbage(true);
+    if (++made % GC_EVERY === 0) collectGarbage(true);
     const age = ageOf(row.modified);
     const messages = String(row.messages);
     const short = oneLine(row.id.slice(0, shorts.get(row.id)));
