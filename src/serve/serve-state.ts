@@ -251,7 +251,9 @@ export async function openServeState(config: ServeConfig): Promise<ServeState> {
   // Read every session's header in the background, so the first session opened need not, once
   // no request is being answered (its reads would add to theirs, and it to their memory). Then
   // the full-text index, so that the first search typed need not build it (it scans until then).
-  const warmedUp = untilQuiet().then(() => building.signal.aborted ? undefined : globalCandidates(env())).then(() => collectGarbage(), () => {});
+  // The read takes a catalog turn: a request coming meanwhile (a listing, `/metrics`' stats walk)
+  // waits for it, and for the collection after it, where the two ran at once and held both.
+  const warmedUp = untilQuiet().then(() => building.signal.aborted ? undefined : env().withCatalog(() => globalCandidates(env()))).then(() => collectGarbage(), () => {});
   searchWarmup = new SearchWarmup({ env: () => env(), signal: building.signal, after: warmedUp, quiet });
   return state;
 }
