@@ -30,6 +30,8 @@ interface Known {
   id?: string;
   /** The number of the last full scan that listed the file. */
   seen: number;
+  /** The path, the same string as the map's key (see `knownPath`). */
+  path: string;
 }
 
 /** The id of a known file. */
@@ -128,6 +130,15 @@ export class SessionWatcher {
     return this.#enqueue(() => this.#scan(true));
   }
 
+  /**
+   * `path` as the watcher holds it, when it knows the file, else `path` itself: what keeps many
+   * paths for long (a server's headers) can share the watcher's strings instead of holding a
+   * copy of each.
+   */
+  knownPath(path: string): string {
+    return this.#known.get(path)?.path ?? path;
+  }
+
   close(): void {
     this.#closed = true;
     for (const watcher of this.#watchers) watcher.close();
@@ -221,7 +232,7 @@ export class SessionWatcher {
       const named = idFromFileName(path);
       const id = named ?? (await this.#headerId(path));
       if (id === undefined) return; // not (yet) a session: a later look may find its header
-      this.#known.set(path, named === undefined ? { size: stat.size, mtimeMs: stat.mtimeMs, id, seen: 0 } : { size: stat.size, mtimeMs: stat.mtimeMs, seen: 0 });
+      this.#known.set(path, named === undefined ? { size: stat.size, mtimeMs: stat.mtimeMs, id, seen: 0, path } : { size: stat.size, mtimeMs: stat.mtimeMs, seen: 0, path });
       if (report) this.#emit({ type: "created", id, path, size: stat.size });
       return;
     }
