@@ -61,14 +61,17 @@ async function build({ env, signal, after, quiet = () => true, slice = SLICE }: 
   // Only a store with a full-text index (SQLite) has one to build; others scan every time.
   if (!(await env().withCatalog(async (catalog) => Boolean(catalog.store?.supportsDocs)))) return false;
   const { fs } = env();
-  const small: string[] = [];
-  for (const path of (await sessionScope(env(), true)).files) {
-    const stat = await fs.stat(path).catch(() => null);
-    if (stat && stat.size <= BIG_FILE) small.push(path);
-  }
-  // Held as one string for the build's length (minutes on a large corpus), not a string each.
-  const files = new PackedPaths(small);
-  small.length = 0;
+  // The files listed and stat'ed in a catalog turn of their own: a request's walk coming
+  // meanwhile (`/metrics`' stats) waits, where both held every path at once.
+  const files = await env().withCatalog(async () => {
+    const small: string[] = [];
+    for (const path of (await sessionScope(env(), true)).files) {
+      const stat = await fs.stat(path).catch(() => null);
+      if (stat && stat.size <= BIG_FILE) small.push(path);
+    }
+    // Held as one string for the build's length (minutes on a large corpus), not a string each.
+    return new PackedPaths(small);
+  });
   for (let at = 0; at < files.length; at += slice) {
     while (!quiet()) {
       signal.throwIfAborted();

@@ -130,7 +130,11 @@ export async function openServeState(config: ServeConfig): Promise<ServeState> {
   let candidates: Promise<Candidate[]> | undefined;
   const keptCandidates = <T>(compute: () => Promise<T>, fresh = false): Promise<T> => {
     if (fresh) candidates = undefined;
-    const kept = (candidates ??= compute() as Promise<unknown> as Promise<Candidate[]>);
+    // Each header's path is the watcher's string for it (25,000 copies were 4 MB).
+    const kept = (candidates ??= (compute() as Promise<unknown> as Promise<Candidate[]>).then((list) => {
+      for (const candidate of list) candidate.path = watcher.knownPath(candidate.path);
+      return list;
+    }));
     kept.catch(() => candidates === kept && (candidates = undefined));
     return kept as Promise<unknown> as Promise<T>;
   };
@@ -251,7 +255,9 @@ export async function openServeState(config: ServeConfig): Promise<ServeState> {
   // Read every session's header in the background, so the first session opened need not, once
   // no request is being answered (its reads would add to theirs, and it to their memory). Then
   // the full-text index, so that the first search typed need not build it (it scans until then).
-  const warmedUp = untilQuiet().then(() => building.signal.aborted ? undefined : globalCandidates(env())).then(() => collectGarbage(), () => {});
+  // The read takes a catalog turn: a request coming meanwhile (a listing, `/metrics`' stats walk)
+  // waits for it, and for the collection after it, where the two ran at once and held both.
+  const warmedUp = untilQuiet().then(() => building.signal.aborted ? undefined : env().withCatalog(() => globalCandidates(env()))).then(() => collectGarbage(), () => {});
   searchWarmup = new SearchWarmup({ env: () => env(), signal: building.signal, after: warmedUp, quiet });
   return state;
 }
