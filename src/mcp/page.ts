@@ -3,6 +3,7 @@
  * rest, and long strings cut with a mark that says how much was left out. Pure.
  * @module
  */
+import { fnv1a } from "../core/digest/fnv1a.ts";
 
 /** Where a page starts, opaque to clients: the tool, the call's arguments (a hash) and an offset into its list. */
 interface Cursor {
@@ -15,9 +16,7 @@ interface Cursor {
 export function argumentsKey(args: Record<string, unknown>, ignore: readonly string[]): string {
   const kept = Object.keys(args).filter((key) => !ignore.includes(key) && args[key] !== undefined).sort();
   const text = JSON.stringify(kept.map((key) => [key, args[key]]));
-  let hash = 0x811c9dc5;
-  for (let i = 0; i < text.length; i++) hash = Math.imul(hash ^ text.charCodeAt(i), 0x01000193) >>> 0;
-  return hash.toString(16).padStart(8, "0");
+  return fnv1a(text).toString(16).padStart(8, "0");
 }
 
 /** A cursor string a client got from `nextCursor`. */

@@ -8,6 +8,7 @@
  * crosses to another thread as a handful of buffers.
  * @module
  */
+import { fnv1a as hashOf, fnv1aCodes as hashAt } from "../core/digest/fnv1a.ts";
 
 /** The finished table (plain data: typed arrays and numbers). */
 export interface StringTable {
@@ -23,18 +24,6 @@ export interface StringTable {
   slots: Int32Array;
 }
 
-/** FNV-1a over a string's code units. */
-function hashOf(key: string): number {
-  let h = 0x811c9dc5;
-  for (let i = 0; i < key.length; i++) h = Math.imul(h ^ key.charCodeAt(i), 0x01000193);
-  return h >>> 0;
-}
-
-function hashAt(chars: Uint16Array, from: number, to: number): number {
-  let h = 0x811c9dc5;
-  for (let i = from; i < to; i++) h = Math.imul(h ^ chars[i], 0x01000193);
-  return h >>> 0;
-}
 
 function sameKey(table: Pick<StringTable, "chars" | "starts">, k: number, key: string): boolean {
   const from = table.starts[k];

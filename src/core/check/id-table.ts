@@ -6,6 +6,7 @@
  * number, `null`, an object where an id belongs) are rare and kept as they are.
  * @module
  */
+import { fnv1a as hash, fnv1aCodes as hashOf } from "../digest/fnv1a.ts";
 
 /** Elements of a block of `IntList`, code units of a block of `IdTable`'s strings. */
 const BLOCK_BITS = 14;
@@ -194,15 +195,3 @@ export class IdTable {
   }
 }
 
-/** FNV-1a over UTF-16 code units. */
-function hash(text: string): number {
-  let h = 0x811c9dc5;
-  for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193);
-  return h >>> 0;
-}
-
-function hashOf(chars: Uint16Array, from: number, to: number): number {
-  let h = 0x811c9dc5;
-  for (let i = from; i < to; i++) h = Math.imul(h ^ chars[i], 0x01000193);
-  return h >>> 0;
-}

@@ -12,6 +12,7 @@ import { defaultCacheDir } from "../../../catalog/open-catalog.ts";
 import { sortByModified } from "../../../session/list-sessions.ts";
 import type { CliContext } from "../../context.ts";
 import { threadRows } from "./threads.ts";
+import { fnv1a } from "../../../core/digest/fnv1a.ts";
 
 /** Rows kept: several pages' worth, so that threading them gives the same first page. */
 export const FIRST_PAGE_ROWS = 60;
@@ -57,9 +58,8 @@ const placesKey = (places: Places) => JSON.stringify([places.dirs, places.cwdFil
 function pageFile(ctx: CliContext, places: Places): string | undefined {
   if (ctx.deps.storage.env("PI_SESSION_CATALOG") === "off") return undefined;
   const key = placesKey(places);
-  // FNV-1a: a short, stable file name for the key.
-  let hash = 0x811c9dc5;
-  for (let i = 0; i < key.length; i++) hash = Math.imul(hash ^ key.charCodeAt(i), 0x01000193) >>> 0;
+  // A short, stable file name for the key.
+  const hash = fnv1a(key);
   return joinPath(defaultCacheDir(ctx.deps.storage), `${PREFIX}${hash.toString(16).padStart(8, "0")}.json`);
 }
 
