@@ -11,7 +11,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { nodeFileSystem } from "../../src/io/node.ts";
 import { assistant, at, branchSummary, user } from "../core/_builders.ts";
-import { addSession, harnessDeps, header, memoryFs, runCli, sessionDir, writeText } from "./_harness.ts";
+import { addSession, harnessDeps, header, jsonl, memoryFs, runCli, sessionDir, writeText } from "./_harness.ts";
 import { wrap } from "./_fs-wrappers.ts";
 import { run } from "../../src/cli/run.ts";
 
@@ -294,4 +294,34 @@ test("check of a directory prints each file's problems in order as it goes, and 
   assert.deepEqual(lines.map((l) => l.split(":")[0]), [...paths, "6 files checked, 6 problems"]);
   assert.ok(printedBeforeLast.includes(paths[0]), "the first file's problem is out before the last file is read");
   assert.equal(mostBigReading, 1);
+});
+
+test("check of a directory lists each folder only when the walk reaches it, in the order of the sorted paths", async () => {
+  const memory = memoryFs();
+  const root = "/data/sessions";
+  const bad = (id: string) => jsonl(header(id, "/w"), { type: "message", id: "u1", parentId: "zz", timestamp: TS, message: { role: "user", content: "x" } });
+  // Names that sort differently as names and as paths: "a.jsonl" < "a/…" < "a-b/…" < "a0.jsonl".
+  const files = [`${root}/a-b/x.jsonl`, `${root}/a.jsonl`, `${root}/a/y.jsonl`, `${root}/a/x.jsonl`, `${root}/a0.jsonl`, `${root}/b/z.jsonl`];
+  for (const [i, path] of files.entries()) await writeText(memory, path, bad(`id${i}`));
+  const events: string[] = [];
+  const fs = wrap(memory, {
+    list: (d) => (events.push(`list ${d}`), memory.list(d)),
+    read: (p, range) => (events.push(`read ${p}`), memory.read(p, range)),
+  });
+  const out = { stdout: "", stderr: "" };
+  assert.equal(await run(["check", root], harnessDeps({ fs }, out)), 1);
+  assert.deepEqual(out.stdout.trim().split("\n").map((l) => l.split(":")[0]), [...[...files].sort(), "6 files checked, 6 problems"]);
+  // The last folder is listed after the first files were read: no list of every path is made first.
+  assert.ok(events.indexOf(`list ${root}/b`) > events.indexOf(`read ${root}/a.jsonl`), events.join("\n"));
+});
+
+test("check of a directory and of a folder in it reads each file once", async () => {
+  const fs = memoryFs();
+  const root = "/home/u/.pi/agent/sessions";
+  const one = await addSession(fs, "once0001", [user("u1", "zz", "hi")]);
+  await addSession(fs, "once0002", [user("u1", null, "hi")], { cwd: "/other" });
+  const r = await runCli(["check", root, sessionDir(), one], { fs });
+  assert.equal(r.code, 1, r.stderr);
+  assert.equal(r.stdout.split("\n").filter((l) => l.startsWith(one)).length, 1);
+  assert.match(r.stdout, /^2 files checked, 1 problem$/m);
 });

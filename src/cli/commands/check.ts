@@ -6,14 +6,12 @@
  */
 import type { IssueCode } from "../../core/read/issue.ts";
 import { SessionChecker } from "../../core/check/session-checker.ts";
-import { joinPath, resolvePath } from "../../core/storage/paths.ts";
-import { sessionFilesIn } from "../../session/list-sessions.ts";
+import { collectTargets, type Target } from "../check-targets.ts";
 import type { CommandSpec } from "../command.ts";
 import type { CliContext } from "../context.ts";
 import { describeError } from "../errors.ts";
 import { collectGarbage, GarbageHint } from "../../io/collect-garbage.ts";
 import { oneLine } from "../../render/control-chars.ts";
-import { looksLikePath, resolveSessionRef } from "../../query/resolve/session-ref.ts";
 import { readSessionFile } from "../../query/skim-ahead.ts";
 
 /** Codes that are reported but do not make `check` fail unless `--strict`. */
@@ -25,54 +23,6 @@ interface Problem {
   entryId: string | null;
   code: IssueCode;
   message: string;
-}
-
-interface Target {
-  path: string;
-  /** Named on the command line (not found in a directory): not being a session is fatal. */
-  named: boolean;
-  /** A pipe, socket or device: never read (a FIFO may never end), reported as unreadable. */
-  notAFile?: boolean;
-}
-
-/** The `.jsonl` files of a sessions directory: directly in it and one folder down. */
-async function filesOfDirectory(ctx: CliContext, dir: string): Promise<string[]> {
-  const files = await sessionFilesIn(ctx.fs, dir);
-  for (const entry of await ctx.fs.list(dir)) {
-    if (entry.isDirectory) for (const file of await sessionFilesIn(ctx.fs, joinPath(dir, entry.name))) files.push(file);
-  }
-  return files.sort();
-}
-
-/** Turns the arguments into files; an unresolvable reference is reported and sets the exit code (2). */
-export async function collectTargets(ctx: CliContext, inputs: string[]): Promise<{ targets: Target[]; failed: number }> {
-  const targets: Target[] = [];
-  let failed = 0;
-  for (const input of inputs) {
-    const asPath = resolvePath(ctx.deps.storage.processCwd, input);
-    // A path that cannot even be stat'ed (a link loop) is still checked, and reported as unreadable.
-    const stat = input === "" ? null : await ctx.fs.stat(asPath).catch(() => null);
-    if (stat?.isDirectory) {
-      const files = await filesOfDirectory(ctx, asPath);
-      if (files.length === 0) ctx.note(`No .jsonl files in ${asPath}`);
-      for (const path of files) targets.push({ path, named: false });
-    } else if (stat && !stat.isFile) {
-      targets.push({ path: asPath, named: true, notAFile: true });
-    } else if (stat || looksLikePath(input)) {
-      targets.push({ path: asPath, named: true });
-    } else {
-      try {
-        targets.push({ path: await resolveSessionRef(ctx, input), named: true });
-      } catch (error) {
-        const { exitCode, lines } = describeError(error);
-        ctx.deps.stderr(lines.join("\n") + "\n");
-        failed ||= exitCode;
-      }
-    }
-  }
-  // A file named twice (or also found in a named directory) is checked once.
-  const seen = new Set<string>();
-  return { targets: targets.filter((t) => !seen.has(t.path) && seen.add(t.path)), failed };
 }
 
 interface Checked {
@@ -115,7 +65,7 @@ const BYTES_AT_ONCE = 64 * 1024 * 1024;
  * `targets`: a directory of any size is walked holding only the files in flight, and its
  * largest sessions are not read side by side.
  */
-async function checkInOrder(ctx: CliContext, targets: readonly Target[], onChecked: (checked: Checked) => void): Promise<void> {
+async function checkInOrder(ctx: CliContext, targets: AsyncIterable<Target>, onChecked: (checked: Checked) => void): Promise<void> {
   const inFlight: { size: number; checked: Promise<Checked> }[] = [];
   const hint = new GarbageHint(HINT_EVERY, true);
   let bytes = 0;
@@ -126,7 +76,7 @@ async function checkInOrder(ctx: CliContext, targets: readonly Target[], onCheck
     // No full collection after a big file: its check holds little, the hints kept its garbage
     // down, and one here left the small files after the 1.2 GB session 8 MB higher (by hand).
   };
-  for (const target of targets) {
+  for await (const target of targets) {
     const size = target.notAFile ? 0 : (await ctx.fs.stat(target.path).catch(() => null))?.size ?? 0;
     while (inFlight.length >= FILES_AT_ONCE || (inFlight.length > 0 && bytes + size > BYTES_AT_ONCE)) await settleFirst();
     // A big file is checked alone, in the memory the files before it left.

@@ -10,7 +10,7 @@ import type { CommandSpec } from "../command.ts";
 import type { CliContext } from "../context.ts";
 import { oneLine } from "../../render/control-chars.ts";
 import { repairFile, type RepairResult } from "../repair-file.ts";
-import { collectTargets } from "./check.ts";
+import { collectTargets } from "../check-targets.ts";
 
 /** A word the shell reads back as it is. */
 function shellQuote(word: string): string {
@@ -102,7 +102,7 @@ export const repairCommand: CommandSpec = {
     const options = { dryRun: Boolean(opts.dryRun), relinkOrphans: Boolean(opts.relinkOrphans), breakCycles: Boolean(opts.breakCycles) };
     const { targets, failed } = await collectTargets(ctx, inputs);
     const results: RepairResult[] = [];
-    for (const { path, named } of targets) {
+    for await (const { path, named } of targets) {
       const result = await repairFile(ctx.fs, path, options);
       // A file found in a folder that is not a session is passed over; one named is an error.
       if (result.action === "not-a-session" && !named) result.exitCode = 0;
