@@ -57,8 +57,13 @@ interface Slot {
   promise: Promise<SessionExport>;
 }
 
-/** Jobs a worker holds at a time: one it works on, more waiting, so that it never idles. */
-const DEPTH = 4;
+/**
+ * Jobs a worker holds at a time: one it works on, more waiting, so that it never idles. The main
+ * thread hands out more only between two of its own steps (a request gzipped and sent, a session
+ * attributed), each worth several small sessions: with 4, the worker of `otel --all` on the
+ * bench's 2,400 sessions waited 530-550 ms of its run to be fed (by hand, load 9); with 16, 50-280.
+ */
+const DEPTH = 16;
 /**
  * How far past the result the run takes next the workers may go (results wait in memory till
  * then): a few requests' worth, so that they keep mapping while the main thread waits for the
