@@ -9,7 +9,8 @@
 /** Elements of a full block. */
 const BLOCK_BITS = 14;
 const BLOCK = 1 << BLOCK_BITS;
-const FIRST = 64;
+/** Elements of a first block (see `stringKeys` for why not fewer). */
+const FIRST = 256;
 
 /** Integers 0…length-1 across blocks of 2^14 (the last one may be shorter). */
 export interface IntBlocks {
