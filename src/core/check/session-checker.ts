@@ -7,11 +7,12 @@
  * @module
  */
 import type { LabelEntry, SessionEntry } from "../format/types.ts";
+import { IntList } from "../intern/mod.ts";
 import { issue, type ReadIssue } from "../read/issue.ts";
 import { LEAN_READ, leanEntry } from "../read/lean-entry.ts";
 import type { ReadOptions, SessionFile } from "../read/read-session.ts";
 import { type EntryRefs, entryIssues, headerIssues } from "./check-entries.ts";
-import { IdTable, IntList } from "./id-table.ts";
+import { IdTable } from "./id-table.ts";
 
 /** A parent key for `parentId: null` and for no `parentId` at all; other keys are ≥ 0. */
 const NULL = -1;

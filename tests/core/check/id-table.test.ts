@@ -1,11 +1,10 @@
 /**
- * `IdTable` numbers id values as a `Map` would tell them apart, and gives each back as it was;
- * `IntList` keeps what is pushed across its blocks.
+ * `IdTable` numbers id values as a `Map` would tell them apart, and gives each back as it was.
  * @module
  */
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { IdTable, IntList } from "../../../src/core/check/id-table.ts";
+import { IdTable } from "../../../src/core/check/id-table.ts";
 
 test("IdTable keys strings and other values apart, as a Map would", () => {
   const ids = new IdTable();
@@ -44,15 +43,4 @@ test("IdTable holds 200,000 ids, long and non-ASCII ones among them, through its
   assert.equal(ids.value(777), long);
   assert.equal(ids.value(3003), "naïve-3003-日本");
   assert.equal(ids.find("0000000g"), -1);
-});
-
-test("IntList keeps its values past its first blocks", () => {
-  const list = new IntList();
-  for (let i = 0; i < 100_000; i++) list.push(i * 3 - 7);
-  list.set(50_000, -1);
-  assert.equal(list.length, 100_000);
-  assert.equal(list.at(0), -7);
-  assert.equal(list.at(16_384), 16_384 * 3 - 7);
-  assert.equal(list.at(50_000), -1);
-  assert.equal(list.at(99_999), 99_999 * 3 - 7);
 });

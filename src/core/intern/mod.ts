@@ -1,0 +1,7 @@
+/**
+ * Interning: strings numbered in typed arrays (`StringKeys`) and integers in blocks
+ * (`IntBlocks`, `IntList`), for the ids of sessions too long to hold them as strings in `Map`s.
+ * @module
+ */
+export { intAt, intBlocks, type IntBlocks, IntList, packInts, pushInt, setInt } from "./int-blocks.ts";
+export { blankKey, hasString, keyAt, keyFor, keyIs, keyOf, packKeys, type StringKeys, stringKeys } from "./string-keys.ts";
