@@ -142,6 +142,20 @@ test("search finds the hand-made hits: specials, unicode, thinking on request, r
 
 const binding = await sqliteBinding();
 
+test("scanSearch() puts together a line cut over many chunks, and the next files start clean", async () => {
+  // Chunks of 97 bytes: the 300 KB line outgrows the first buffer for cut lines, and the files
+  // scanned after it (one not ending with a newline) get that buffer back.
+  const header = (id: string) => line({ type: "session", version: 3, id, timestamp: "2025-07-01T00:00:00.000Z", cwd: "/h" });
+  const long = "/s/cut-long.jsonl";
+  await fs.writeAtomic(long, utf8(header("cut-long") + msg("c1", "user", `${"filler ".repeat(43_000)}zebrafinch at the end`) + msg("c2", "user", "zebrafinch again")));
+  const open = "/s/cut-open.jsonl";
+  await fs.writeAtomic(open, utf8(header("cut-open") + msg("d1", "user", "first zebrafinch") + msg("d2", "user", "last zebrafinch, no newline").trimEnd()));
+  const found = async (paths: string[]) => (await scanSearch(fs, paths, parseSearchQuery("zebrafinch"), { limit: 50, filter: docFilter({}) })).hits.map((h) => `${h.path}:${h.line}:${h.entryId}`).sort();
+  assert.deepEqual(await found([long]), [`${long}:2:c1`, `${long}:3:c2`]);
+  assert.deepEqual(await found([open]), [`${open}:2:d1`, `${open}:3:d2`]);
+  assert.deepEqual(await found([open, long, open]), [`${long}:2:c1`, `${long}:3:c2`, `${open}:2:d1`, `${open}:2:d1`, `${open}:3:d2`, `${open}:3:d2`]);
+});
+
 test(`indexSearch() (${"driver" in binding ? binding.driver : "no SQLite"}) agrees with the brute force, also after appends`, { timeout: 180_000, skip: "skip" in binding ? binding.skip : false }, async () => {
   const store = await openSqliteStore(join(work, "catalog.sqlite"));
   const catalog = new Catalog(fs, { store });
