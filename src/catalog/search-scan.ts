@@ -13,6 +13,7 @@ import type { DocFacts } from "../core/search/doc-filter.ts";
 import { entryDocs } from "../core/search/entry-docs.ts";
 import { linePrefilter, prefilterPieces } from "../core/search/line-prefilter.ts";
 import type { SearchQuery } from "../core/search/query.ts";
+import { collectGarbage } from "../io/collect-garbage.ts";
 import type { FileSystem } from "../io/file-system.ts";
 import { mapConcurrent } from "../session/list-sessions.ts";
 import { HitCollector, hitOf, type SearchResult } from "./search-hit.ts";
@@ -26,7 +27,18 @@ export interface ScanOptions {
   onProgress?: (done: number, total: number) => void;
   /** Hears of each file skipped for a `{"type":"session"}` header that cannot be used, and why. */
   onBadHeader?: (path: string, problem: string) => void;
+  /** Called after every `SCAN_COLLECT_EVERY` files (default: a young collection, `collectGarbage(true)`). */
+  collect?: () => void;
 }
+
+/**
+ * Files scanned between two young collections. Each file read leaves a few kilobytes of
+ * garbage (its header parsed, the read's objects), and Bun let the heap grow with the files
+ * read: over the 25,000-session corpus the scan's heap grew from 9 to 33 MB around 11 MB of
+ * live objects, and with a young collection every 500 files it stays near 17 MB (measured with
+ * the compiled binary; the CPU time did not change measurably).
+ */
+export const SCAN_COLLECT_EVERY = 500;
 
 const NEWLINE = 0x0a;
 const decoder = new TextDecoder();
@@ -216,10 +228,12 @@ export async function scanSearch(fs: FileSystem, files: readonly string[], query
     filters: linePrefilter(query) ?? [],
     needles: pieces ? pieces[0].map(compileNeedle) : undefined,
   };
+  const collect = options.collect ?? (() => collectGarbage(true));
   let done = 0;
   await mapConcurrent(files, 4, async (path) => {
     await scanFile(fs, path, search).catch(() => {});
-    options.onProgress?.(++done, files.length);
+    if (++done % SCAN_COLLECT_EVERY === 0) collect();
+    options.onProgress?.(done, files.length);
   });
   return search.hits.result();
 }

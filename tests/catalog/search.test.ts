@@ -13,7 +13,7 @@ import { Catalog } from "../../src/catalog/catalog.ts";
 import { docsDigest } from "../../src/core/digest/docs-digest.ts";
 import type { SearchHit } from "../../src/catalog/search-hit.ts";
 import { indexSearch } from "../../src/catalog/search-index.ts";
-import { scanSearch } from "../../src/catalog/search-scan.ts";
+import { SCAN_COLLECT_EVERY, scanSearch } from "../../src/catalog/search-scan.ts";
 import { openSqliteStore } from "../../src/catalog/sqlite/open-sqlite.ts";
 import { docFilter, type DocFilterOptions } from "../../src/core/search/doc-filter.ts";
 import { entryDocs } from "../../src/core/search/entry-docs.ts";
@@ -154,6 +154,21 @@ test("scanSearch() puts together a line cut over many chunks, and the next files
   assert.deepEqual(await found([long]), [`${long}:2:c1`, `${long}:3:c2`]);
   assert.deepEqual(await found([open]), [`${open}:2:d1`, `${open}:3:d2`]);
   assert.deepEqual(await found([open, long, open]), [`${long}:2:c1`, `${long}:3:c2`, `${open}:2:d1`, `${open}:2:d1`, `${open}:3:d2`, `${open}:3:d2`]);
+});
+
+test("scanSearch() asks for a collection after every SCAN_COLLECT_EVERY files, hits unchanged", async () => {
+  const many = new MemoryFileSystem();
+  await many.mkdir("/m", { recursive: true });
+  const paths: string[] = [];
+  for (let i = 0; i < 2 * SCAN_COLLECT_EVERY + 3; i++) {
+    const path = `/m/${i}.jsonl`;
+    await many.writeAtomic(path, utf8(line({ type: "session", version: 3, id: `m${i}`, timestamp: "2025-07-01T00:00:00.000Z", cwd: "/m" }) + msg(`n${i}`, "user", i % 100 === 0 ? "a rare quokka" : "nothing here")));
+    paths.push(path);
+  }
+  let collections = 0;
+  const { hits } = await scanSearch(many, paths, parseSearchQuery("quokka"), { limit: 50, filter: docFilter({}), collect: () => collections++ });
+  assert.equal(collections, 2);
+  assert.equal(hits.length, Math.ceil(paths.length / 100));
 });
 
 test(`indexSearch() (${"driver" in binding ? binding.driver : "no SQLite"}) agrees with the brute force, also after appends`, { timeout: 180_000, skip: "skip" in binding ? binding.skip : false }, async () => {
