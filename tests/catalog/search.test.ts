@@ -13,7 +13,7 @@ import { Catalog } from "../../src/catalog/catalog.ts";
 import { docsDigest } from "../../src/core/digest/docs-digest.ts";
 import type { SearchHit } from "../../src/catalog/search-hit.ts";
 import { indexSearch } from "../../src/catalog/search-index.ts";
-import { SCAN_COLLECT_EVERY, scanSearch } from "../../src/catalog/search-scan.ts";
+import { SCAN_COLLECT_DECODED, SCAN_COLLECT_EVERY, scanSearch } from "../../src/catalog/search-scan.ts";
 import { openSqliteStore } from "../../src/catalog/sqlite/open-sqlite.ts";
 import { docFilter, type DocFilterOptions } from "../../src/core/search/doc-filter.ts";
 import { entryDocs } from "../../src/core/search/entry-docs.ts";
@@ -156,7 +156,7 @@ test("scanSearch() puts together a line cut over many chunks, and the next files
   assert.deepEqual(await found([open, long, open]), [`${long}:2:c1`, `${long}:3:c2`, `${open}:2:d1`, `${open}:2:d1`, `${open}:3:d2`, `${open}:3:d2`]);
 });
 
-test("scanSearch() asks for a collection after every SCAN_COLLECT_EVERY files, hits unchanged", async () => {
+test("scanSearch() asks for a young collection after every SCAN_COLLECT_EVERY files, hits unchanged", async () => {
   const many = new MemoryFileSystem();
   await many.mkdir("/m", { recursive: true });
   const paths: string[] = [];
@@ -165,10 +165,21 @@ test("scanSearch() asks for a collection after every SCAN_COLLECT_EVERY files, h
     await many.writeAtomic(path, utf8(line({ type: "session", version: 3, id: `m${i}`, timestamp: "2025-07-01T00:00:00.000Z", cwd: "/m" }) + msg(`n${i}`, "user", i % 100 === 0 ? "a rare quokka" : "nothing here")));
     paths.push(path);
   }
-  let collections = 0;
-  const { hits } = await scanSearch(many, paths, parseSearchQuery("quokka"), { limit: 50, filter: docFilter({}), collect: () => collections++ });
-  assert.equal(collections, 2);
+  const collections: boolean[] = [];
+  const { hits } = await scanSearch(many, paths, parseSearchQuery("quokka"), { limit: 50, filter: docFilter({}), collect: (young) => collections.push(young) });
+  assert.deepEqual(collections, [true, true]);
   assert.equal(hits.length, Math.ceil(paths.length / 100));
+});
+
+test("scanSearch() asks for a full collection after every SCAN_COLLECT_DECODED characters of lines decoded", async () => {
+  const big = new MemoryFileSystem();
+  const text = `${"padding ".repeat(Math.ceil(SCAN_COLLECT_DECODED / 8 / 20))}wombat`;
+  const lines = Array.from({ length: 21 }, (_, i) => msg(`w${i}`, "user", text)).join("");
+  await big.writeAtomic("/w.jsonl", utf8(line({ type: "session", version: 3, id: "w", timestamp: "2025-07-01T00:00:00.000Z", cwd: "/w" }) + lines));
+  const collections: boolean[] = [];
+  const { hits } = await scanSearch(big, ["/w.jsonl"], parseSearchQuery("wombat"), { limit: 50, filter: docFilter({}), collect: (young) => collections.push(young) });
+  assert.deepEqual(collections, [false]);
+  assert.equal(hits.length, 21);
 });
 
 test(`indexSearch() (${"driver" in binding ? binding.driver : "no SQLite"}) agrees with the brute force, also after appends`, { timeout: 180_000, skip: "skip" in binding ? binding.skip : false }, async () => {
