@@ -13,7 +13,7 @@ import { Catalog } from "../../src/catalog/catalog.ts";
 import { docsDigest } from "../../src/core/digest/docs-digest.ts";
 import type { SearchHit } from "../../src/catalog/search-hit.ts";
 import { indexSearch } from "../../src/catalog/search-index.ts";
-import { scanSearch } from "../../src/catalog/search-scan.ts";
+import { SCAN_COLLECT_DECODED, SCAN_COLLECT_EVERY, scanSearch } from "../../src/catalog/search-scan.ts";
 import { openSqliteStore } from "../../src/catalog/sqlite/open-sqlite.ts";
 import { docFilter, type DocFilterOptions } from "../../src/core/search/doc-filter.ts";
 import { entryDocs } from "../../src/core/search/entry-docs.ts";
@@ -141,6 +141,46 @@ test("search finds the hand-made hits: specials, unicode, thinking on request, r
 });
 
 const binding = await sqliteBinding();
+
+test("scanSearch() puts together a line cut over many chunks, and the next files start clean", async () => {
+  // Chunks of 97 bytes: the 300 KB line outgrows the first buffer for cut lines, and the files
+  // scanned after it (one not ending with a newline) get that buffer back.
+  const header = (id: string) => line({ type: "session", version: 3, id, timestamp: "2025-07-01T00:00:00.000Z", cwd: "/h" });
+  const long = "/s/cut-long.jsonl";
+  await fs.writeAtomic(long, utf8(header("cut-long") + msg("c1", "user", `${"filler ".repeat(43_000)}zebrafinch at the end`) + msg("c2", "user", "zebrafinch again")));
+  const open = "/s/cut-open.jsonl";
+  await fs.writeAtomic(open, utf8(header("cut-open") + msg("d1", "user", "first zebrafinch") + msg("d2", "user", "last zebrafinch, no newline").trimEnd()));
+  const found = async (paths: string[]) => (await scanSearch(fs, paths, parseSearchQuery("zebrafinch"), { limit: 50, filter: docFilter({}) })).hits.map((h) => `${h.path}:${h.line}:${h.entryId}`).sort();
+  assert.deepEqual(await found([long]), [`${long}:2:c1`, `${long}:3:c2`]);
+  assert.deepEqual(await found([open]), [`${open}:2:d1`, `${open}:3:d2`]);
+  assert.deepEqual(await found([open, long, open]), [`${long}:2:c1`, `${long}:3:c2`, `${open}:2:d1`, `${open}:2:d1`, `${open}:3:d2`, `${open}:3:d2`]);
+});
+
+test("scanSearch() asks for a young collection after every SCAN_COLLECT_EVERY files, hits unchanged", async () => {
+  const many = new MemoryFileSystem();
+  await many.mkdir("/m", { recursive: true });
+  const paths: string[] = [];
+  for (let i = 0; i < 2 * SCAN_COLLECT_EVERY + 3; i++) {
+    const path = `/m/${i}.jsonl`;
+    await many.writeAtomic(path, utf8(line({ type: "session", version: 3, id: `m${i}`, timestamp: "2025-07-01T00:00:00.000Z", cwd: "/m" }) + msg(`n${i}`, "user", i % 100 === 0 ? "a rare quokka" : "nothing here")));
+    paths.push(path);
+  }
+  const collections: boolean[] = [];
+  const { hits } = await scanSearch(many, paths, parseSearchQuery("quokka"), { limit: 50, filter: docFilter({}), collect: (young) => collections.push(young) });
+  assert.deepEqual(collections, [true, true]);
+  assert.equal(hits.length, Math.ceil(paths.length / 100));
+});
+
+test("scanSearch() asks for a full collection after every SCAN_COLLECT_DECODED characters of lines decoded", async () => {
+  const big = new MemoryFileSystem();
+  const text = `${"padding ".repeat(Math.ceil(SCAN_COLLECT_DECODED / 8 / 20))}wombat`;
+  const lines = Array.from({ length: 21 }, (_, i) => msg(`w${i}`, "user", text)).join("");
+  await big.writeAtomic("/w.jsonl", utf8(line({ type: "session", version: 3, id: "w", timestamp: "2025-07-01T00:00:00.000Z", cwd: "/w" }) + lines));
+  const collections: boolean[] = [];
+  const { hits } = await scanSearch(big, ["/w.jsonl"], parseSearchQuery("wombat"), { limit: 50, filter: docFilter({}), collect: (young) => collections.push(young) });
+  assert.deepEqual(collections, [false]);
+  assert.equal(hits.length, 21);
+});
 
 test(`indexSearch() (${"driver" in binding ? binding.driver : "no SQLite"}) agrees with the brute force, also after appends`, { timeout: 180_000, skip: "skip" in binding ? binding.skip : false }, async () => {
   const store = await openSqliteStore(join(work, "catalog.sqlite"));
