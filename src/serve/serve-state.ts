@@ -130,11 +130,7 @@ export async function openServeState(config: ServeConfig): Promise<ServeState> {
   let candidates: Promise<Candidate[]> | undefined;
   const keptCandidates = <T>(compute: () => Promise<T>, fresh = false): Promise<T> => {
     if (fresh) candidates = undefined;
-    // Each header's path is the watcher's string for it (25,000 copies were 4 MB).
-    const kept = (candidates ??= (compute() as Promise<unknown> as Promise<Candidate[]>).then((list) => {
-      for (const candidate of list) candidate.path = watcher.knownPath(candidate.path);
-      return list;
-    }));
+    const kept = (candidates ??= compute() as Promise<unknown> as Promise<Candidate[]>);
     kept.catch(() => candidates === kept && (candidates = undefined));
     return kept as Promise<unknown> as Promise<T>;
   };
