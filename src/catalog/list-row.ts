@@ -104,6 +104,13 @@ export interface OrderedRow {
 /** A listed session as read by id. */
 export type ByIdRow = Omit<OrderedRow, "parent" | "created">;
 
+/** The sessions of one header cwd, and their messages, as `ListRowStore.projects` adds them up. */
+export interface ProjectRow {
+  cwd: string;
+  sessions: number;
+  messages: number;
+}
+
 /** The orders a listing can be read in: newest activity first, or most messages first (then newest). */
 export type RowOrder = "modified" | "messages";
 
@@ -125,6 +132,11 @@ export interface ListRowStore {
   ordered(version: number, folders: readonly string[], order: RowOrder, full: boolean): Iterable<OrderedRow>;
   /** The sessions directly in `folders`, by id; path and first message only when `wanted` (else ""). */
   byId(version: number, folders: readonly string[], wanted: { path: boolean; first: boolean }): Iterable<ByIdRow>;
+  /**
+   * The sessions directly in `folders` added up by cwd: as many, and as many messages, as
+   * `ordered` gives (in no order). Where absent, a reader adds up `ordered`'s rows itself.
+   */
+  projects?(version: number, folders: readonly string[]): Iterable<ProjectRow>;
   /** Files directly in `folders` whose header cannot be used, and why, in the folders' order. */
   badHeaders(version: number, folders: readonly string[]): [string, string][];
 }

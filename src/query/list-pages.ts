@@ -139,9 +139,9 @@ export interface ProjectCount {
 }
 
 /**
- * Every project's sessions and messages (of `list --all`), added up as the catalog's listing
- * rows are read (or, where it keeps none, as its records are walked): one count per project is
- * held, not one listing per session.
+ * Every project's sessions and messages (of `list --all`), added up from the catalog's listing
+ * rows (or, where it keeps none, as its records are walked): one count per project is held, not
+ * one listing per session.
  */
 export async function projectCounts(env: QueryEnv): Promise<ProjectCount[]> {
   const counts = new Map<string, ProjectCount>();
@@ -150,11 +150,9 @@ export async function projectCounts(env: QueryEnv): Promise<ProjectCount[]> {
     count.sessions++;
     count.messages += info.messageCount;
   };
-  const fromRows = await withListedRows(env, { all: true }, async (listed) => {
-    for (const row of listed.rows(false)) add({ cwd: row.cwd, messageCount: row.messages });
-    return true;
-  });
-  if (fromRows) return [...counts.values()];
+  // Added up by the store where it can (one row per project), else as the rows are read.
+  const fromRows = await withListedRows(env, { all: true }, async (listed) => [...listed.projects!()]);
+  if (fromRows) return fromRows;
   const processCwd = env.storage.processCwd;
   const walked = await walkListing(env, true, false, (path, records) => {
     const info = recordsInfo(path, records, { processCwd });

@@ -8,7 +8,7 @@
  * @module
  */
 import type { Catalog } from "../catalog/catalog.ts";
-import type { ByIdRow, OrderedRow, RowOrder } from "../catalog/list-row.ts";
+import type { ByIdRow, OrderedRow, ProjectRow, RowOrder } from "../catalog/list-row.ts";
 import type { RowsRefresh } from "../catalog/refresh-rows.ts";
 import { inCwd } from "../catalog/list-cached.ts";
 import { onOrAfter, onOrBefore } from "../core/stats/date-bound.ts";
@@ -34,6 +34,8 @@ export interface ListedRows {
   byId(withFirst: boolean): Iterable<ByIdRow>;
   /** Whether a session of `byId` is listed (`rows` gives it, `limit` aside); undefined when every one is. */
   listed: ((row: ByIdRow) => boolean) | undefined;
+  /** The sessions of `rows` and their messages added up by cwd, in no order. */
+  projects?(): Iterable<ProjectRow>;
   /** Shortest unique prefixes (`uniquePrefixesAmong` every known id) of the ids that `keep` accepts. */
   shortIds(keep: (id: string, listed: boolean) => boolean): Map<string, string>;
 }
@@ -119,6 +121,16 @@ export async function withListedRows<T>(env: QueryEnv, options: ListOptions, wor
       rows(full = true) {
         const rows = rowStore.ordered(version, shownFolders, sort as RowOrder, full);
         return filtered || limit !== Infinity ? kept(rows) : rows;
+      },
+      projects() {
+        if (!filtered && limit === Infinity && rowStore.projects) return rowStore.projects(version, shownFolders);
+        const counts = new Map<string, ProjectRow>();
+        for (const row of listing.rows(false)) {
+          const count = counts.get(row.cwd) ?? counts.set(row.cwd, { cwd: row.cwd, sessions: 0, messages: 0 }).get(row.cwd)!;
+          count.sessions++;
+          count.messages += row.messages;
+        }
+        return counts.values();
       },
       byId(withFirst) {
         return rowStore.byId(version, folders, { path: !all, first: withFirst });

@@ -49,3 +49,36 @@ test("SqliteListRows.flags() tells odd and bad rows under a folder, through the 
     raw.close();
   }
 });
+
+test("SqliteListRows.projects() adds up the sessions and messages of `ordered` by cwd, one row per project", { skip }, async (t) => {
+  const dir = mkdtempSync(join(tmpdir(), "pi-session-list-rows-"));
+  const store = await openSqliteStore(join(dir, "catalog.sqlite"));
+  t.after(() => {
+    store.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+  const rows = store.listRows;
+  const at = (path: string, cwd: string, messages: number, id: string | null = path) => ({ ...row(path), cwd, messages, id });
+  rows.put([
+    at("/s/--p--/a.jsonl", "/w/p", 3),
+    at("/s/--p--/b.jsonl", "/w/p", 4),
+    // The same cwd in another folder, another cwd in the same folder.
+    at("/s/--q--/c.jsonl", "/w/p", 5),
+    at("/s/--q--/d.jsonl", "/w/q", 0),
+    // Not sessions of the folders asked: no id, a subfolder, a folder not asked.
+    at("/s/--q--/e.jsonl", "/w/q", 9, null),
+    at("/s/--q--/sub/f.jsonl", "/w/q", 9),
+    at("/s/--r--/g.jsonl", "/w/r", 9),
+  ], 2);
+  rows.put([at("/s/--p--/h.jsonl", "/w/p", 9)], 3);
+  const folders = ["/s/--p--", "/s/--q--"];
+  const byCwd = (list: Iterable<{ cwd: string; sessions: number; messages: number }>) => [...list].sort((a, b) => (a.cwd < b.cwd ? -1 : 1));
+  const expected = new Map<string, { cwd: string; sessions: number; messages: number }>();
+  for (const r of rows.ordered(2, folders, "modified", false)) {
+    const count = expected.get(r.cwd) ?? expected.set(r.cwd, { cwd: r.cwd, sessions: 0, messages: 0 }).get(r.cwd)!;
+    count.sessions++;
+    count.messages += r.messages;
+  }
+  assert.deepEqual(byCwd(rows.projects(2, folders)), [{ cwd: "/w/p", sessions: 3, messages: 12 }, { cwd: "/w/q", sessions: 1, messages: 0 }]);
+  assert.deepEqual(byCwd(rows.projects(2, folders)), byCwd(expected.values()));
+});

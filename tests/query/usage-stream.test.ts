@@ -197,3 +197,22 @@ test("usageStats gives the report, byte for byte, of every session held at once,
   assert.ok(report.rows.length >= 3, "several days");
   assert.ok((await usageStats(env, { all: true, by: "model" })).value.rows.length >= 3, "several models");
 });
+
+test("eachUsageSession hands on only the scope's files: a stored record of a file elsewhere (a nested folder's) is left out", withSqlite, async () => {
+  const nested = join(firstProject, "nested");
+  mkdirSync(nested, { recursive: true });
+  writeFileSync(join(nested, "hand-nested.jsonl"), [{ type: "session", version: 3, id: "hand-nested", timestamp: "2025-06-06T00:00:00.000Z", cwd: firstCwd }, paid("c0ffee07", "2025-06-06T01:00:00.000Z", 17)].map((e) => JSON.stringify(e) + "\n").join(""));
+  try {
+    // A run over that folder alone stores its record in the same catalog.
+    const { env: there } = envFor();
+    const inNested = await streamed(createQueryEnv({ fs: there.fs, storage: there.storage, agentDir, sessionDir: nested, report: there.report }));
+    assert.deepEqual(inNested.sessions.map((s) => s.id), ["hand-nested"]);
+    const { env } = envFor();
+    const every = await streamed(env);
+    assert.equal(every.from, "store");
+    assert.ok(!every.sessions.some((s) => s.id === "hand-nested"), "the nested folder is not one of the scope's");
+    assert.deepEqual(every.sessions, await held(env));
+  } finally {
+    rmSync(nested, { recursive: true, force: true });
+  }
+});

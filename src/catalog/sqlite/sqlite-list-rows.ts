@@ -7,7 +7,7 @@
  * @module
  */
 import type { CatalogRecord, RecordStamp, SectionKey } from "../store.ts";
-import { LIST_ROW_SECTION, type ListRow, type ListRowStore, soundListRow, type ByIdRow, type OrderedRow, type RowOrder } from "../list-row.ts";
+import { LIST_ROW_SECTION, type ListRow, type ListRowStore, soundListRow, type ByIdRow, type OrderedRow, type ProjectRow, type RowOrder } from "../list-row.ts";
 import type { SqliteDb, SqliteStatement } from "./sqlite-db.ts";
 
 export const LIST_ROW_TABLE_NAMES = ["list_rows", "list_dirty"];
@@ -138,6 +138,14 @@ export class SqliteListRows implements ListRowStore {
         ${wanted.first ? "l.first" : "''"} AS first ${IN_FOLDERS} ORDER BY l.id`,
     );
     return statement.iterate(JSON.stringify(folders), version) as Iterable<Record<string, unknown>> as Iterable<ByIdRow>;
+  }
+
+  projects(version: number, folders: readonly string[]): Iterable<ProjectRow> {
+    // Added up by SQLite: one row per project comes back, where a row per session (each with
+    // its first message) made 20 MB of garbage at 25,000 sessions, and a sort.
+    return this.#db.prepare(`SELECT l.cwd AS cwd, count(*) AS sessions, total(l.messages) AS messages ${IN_FOLDERS} GROUP BY l.cwd`)
+      .all(JSON.stringify(folders), version)
+      .map((row) => ({ cwd: String(row.cwd), sessions: Number(row.sessions), messages: Number(row.messages) }));
   }
 
   /** Files directly in `folders` whose line 1 is a session header that cannot be used, and why: in the folders' order. */

@@ -7,6 +7,7 @@
  */
 import { HeaderScan, HEADER_SCAN_LIMIT } from "../../core/read/header-scan.ts";
 import type { FileSystem, FsWatcher } from "../../io/file-system.ts";
+import { type KnownFile, KnownFiles } from "./known-files.ts";
 
 /** One change, as `/api/events` sends it. */
 export interface SessionEvent {
@@ -20,22 +21,11 @@ export interface SessionEvent {
 }
 
 /**
- * What is known of one file. The id only where its name does not give it (a name of pi's shape
+ * The id of a known file. It is kept only where its name does not give it (a name of pi's shape
  * gives it again when needed): kept for every session for the server's life, at 25,000 sessions
  * the name's slice and the id in it were two strings per session held for nothing.
  */
-interface Known {
-  size: number;
-  mtimeMs: number;
-  id?: string;
-  /** The number of the last full scan that listed the file. */
-  seen: number;
-  /** The path, the same string as the map's key (see `knownPath`). */
-  path: string;
-}
-
-/** The id of a known file. */
-function knownId(path: string, known: Known): string {
+function knownId(path: string, known: KnownFile): string {
   return known.id ?? idFromFileName(path) ?? "";
 }
 
@@ -91,7 +81,7 @@ const TAIL_LIMIT = 4 * 1024 * 1024;
 
 export class SessionWatcher {
   readonly #options: SessionWatcherOptions;
-  readonly #known = new Map<string, Known>();
+  readonly #known = new KnownFiles();
   readonly #listeners = new Set<(event: SessionEvent) => void>();
   #watchers: FsWatcher[] = [];
   #timer: unknown;
@@ -128,15 +118,6 @@ export class SessionWatcher {
   /** Looks at every file now and reports what changed; resolves once reported. */
   refresh(): Promise<void> {
     return this.#enqueue(() => this.#scan(true));
-  }
-
-  /**
-   * `path` as the watcher holds it, when it knows the file, else `path` itself: what keeps many
-   * paths for long (a server's headers) can share the watcher's strings instead of holding a
-   * copy of each.
-   */
-  knownPath(path: string): string {
-    return this.#known.get(path)?.path ?? path;
   }
 
   close(): void {
@@ -200,19 +181,24 @@ export class SessionWatcher {
     // Each file listed is marked with the scan's number, where a set of the listed paths was
     // kept through the scan (2.6 MB at 25,000 sessions, beside the list itself).
     for (let i = 0; i < files.length; i++) {
-      // Each stat leaves a few objects; 25,000 of them piled up before a collection came.
-      if (i % SCAN_COLLECT_EVERY === 0) this.#options.collect?.();
+      // Each stat leaves a few objects; 25,000 of them piled up before a collection came. The
+      // files found meanwhile are packed first (a first scan finds every file).
+      if (i % SCAN_COLLECT_EVERY === 0) {
+        if (this.#known.unpacked > 0) this.#known.pack();
+        this.#options.collect?.();
+      }
       const path = files[i];
       await this.#check(path, report);
-      const known = this.#known.get(path);
-      if (known) known.seen = scan;
+      this.#known.see(path, scan);
     }
     files = undefined;
-    for (const [path, known] of this.#known) {
-      if (known.seen === scan) continue;
+    for (const path of this.#known.unseen(scan)) {
+      const known = this.#known.get(path)!;
       this.#known.delete(path);
       if (report) this.#emit({ type: "deleted", id: knownId(path, known), path });
     }
+    // What this scan found joins the packed folders, and what went leaves them.
+    this.#known.pack();
     this.#options.scanned?.();
   }
 
@@ -232,7 +218,7 @@ export class SessionWatcher {
       const named = idFromFileName(path);
       const id = named ?? (await this.#headerId(path));
       if (id === undefined) return; // not (yet) a session: a later look may find its header
-      this.#known.set(path, named === undefined ? { size: stat.size, mtimeMs: stat.mtimeMs, id, seen: 0, path } : { size: stat.size, mtimeMs: stat.mtimeMs, seen: 0, path });
+      this.#known.set(path, named === undefined ? { size: stat.size, mtimeMs: stat.mtimeMs, id, seen: 0 } : { size: stat.size, mtimeMs: stat.mtimeMs, seen: 0 });
       if (report) this.#emit({ type: "created", id, path, size: stat.size });
       return;
     }
@@ -240,6 +226,7 @@ export class SessionWatcher {
     const from = stat.size >= known.size ? known.size : 0;
     known.size = stat.size;
     known.mtimeMs = stat.mtimeMs;
+    this.#known.set(path, known);
     if (!report) return;
     const id = knownId(path, known);
     this.#emit({ type: "appended", id, path, size: stat.size });
