@@ -193,6 +193,70 @@ const last: { type?: string; id?: string; timestamp?: string } = {};
  * ```
  */
 export function scanEntryKeys(b: Uint8Array): EntryKeys | null {
+  return scanCanonical(b) ?? scanMembers(b);
+}
+
+const asCodes = (text: string) => Array.from(text, (c) => c.charCodeAt(0));
+const TYPE_OPEN = asCodes('{"type":"');
+const ID_OPEN = asCodes('","id":"');
+const PARENT_OPEN = asCodes('","parentId":');
+const TIMESTAMP_OPEN = asCodes(',"timestamp":"');
+
+/** True when `word` is at `bytes[at]`. */
+function wordAt(b: Uint8Array, at: number, word: readonly number[]): boolean {
+  if (at + word.length > b.length) return false;
+  for (let k = 0; k < word.length; k++) if (b[at + k] !== word[k]) return false;
+  return true;
+}
+
+/** The index of the quote that ends a plain string (ASCII, no escape) whose text starts at `at`; -1 otherwise. */
+function plainStringEnd(b: Uint8Array, at: number): number {
+  for (let k = at; k < b.length; k++) {
+    const c = b[k];
+    if (c === QUOTE) return k;
+    if (c === BACKSLASH || c >= 0x80) return -1;
+  }
+  return -1;
+}
+
+/**
+ * The linking fields of a line as pi writes them (`{"type":"…","id":"…","parentId":…,"timestamp":"…"`,
+ * plain ASCII strings) read straight through; undefined for any other line, which the general
+ * scan then reads. Gives what the general scan gives, which also stops after the fourth field.
+ */
+function scanCanonical(b: Uint8Array): EntryKeys | undefined {
+  if (!wordAt(b, 0, TYPE_OPEN)) return undefined;
+  const typeEnd = plainStringEnd(b, TYPE_OPEN.length);
+  if (typeEnd < 0 || !wordAt(b, typeEnd, ID_OPEN)) return undefined;
+  const idStart = typeEnd + ID_OPEN.length;
+  const idEnd = plainStringEnd(b, idStart);
+  if (idEnd < 0 || !wordAt(b, idEnd, PARENT_OPEN)) return undefined;
+  let at = idEnd + PARENT_OPEN.length;
+  let parentId: string | null;
+  const previousId = last.id;
+  if (b[at] === QUOTE) {
+    const parentEnd = plainStringEnd(b, at + 1);
+    if (parentEnd < 0) return undefined;
+    parentId = readStringLike(b, at, parentEnd + 1, previousId);
+    at = parentEnd + 1;
+  } else if (b[at] === 0x6e && b[at + 1] === 0x75 && b[at + 2] === 0x6c && b[at + 3] === 0x6c) {
+    parentId = null;
+    at += 4;
+  } else {
+    return undefined;
+  }
+  if (!wordAt(b, at, TIMESTAMP_OPEN)) return undefined;
+  const timestampStart = at + TIMESTAMP_OPEN.length;
+  const timestampEnd = plainStringEnd(b, timestampStart);
+  if (timestampEnd < 0) return undefined;
+  const type = last.type = readStringLike(b, TYPE_OPEN.length - 1, typeEnd + 1, last.type);
+  const id = last.id = readStringLike(b, idStart - 1, idEnd + 1, undefined);
+  const timestamp = last.timestamp = readStringLike(b, timestampStart - 1, timestampEnd + 1, last.timestamp);
+  return { type, id, parentId, timestamp };
+}
+
+/** The general scan: the members in any order, with any spacing and escapes. */
+function scanMembers(b: Uint8Array): EntryKeys | null {
   const keys: EntryKeys = {};
   const previousId = last.id;
   let found = 0;

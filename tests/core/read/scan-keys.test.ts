@@ -27,6 +27,32 @@ test("scanEntryKeys() reads the linking fields as JSON.parse does, line after li
   for (const line of lines) assert.deepEqual({ ...scanEntryKeys(bytes(line)) }, parsed(line), line);
 });
 
+test("scanEntryKeys() reads lines as pi writes them, and those that only start alike, as JSON.parse does", () => {
+  const lines = [
+    '{"type":"","id":"a","parentId":null,"timestamp":"t","x":1}',
+    '{"type":"message","id":"a","parentId":"b","timestamp":"t"}',
+    '{"type":"message","id":"dé","parentId":"b","timestamp":"t"}',
+    '{"type":"message","id":"a\"b","parentId":"b","timestamp":"t"}',
+    '{"type":"message","id":"a","parentId":"b\u0041","timestamp":"t"}',
+    '{"type":"message","id":"a","parentId":"b","timestamp":"t\/"}',
+    '{"type":"message","id":"a","parentId":7,"timestamp":"t"}',
+    '{"type":"message","id":"a","parentId":null,"timestamp":1}',
+    '{"type":"message","id":"a","parentId":null, "timestamp":"t"}',
+    '{"type":"message","id":"a","timestamp":"t","parentId":null}',
+  ];
+  for (const line of lines) {
+    let expected: Record<string, unknown> | null;
+    try {
+      expected = parsed(line);
+    } catch {
+      expected = null;
+    }
+    const keys = scanEntryKeys(bytes(line));
+    if (expected === null) assert.equal(keys, null, line);
+    else assert.deepEqual({ ...keys }, expected, line);
+  }
+});
+
 test("scanEntryKeys() does not give back the last line's text for bytes that only look like it", () => {
   // "\u00e9" read first, then a line whose id is the lone byte 0xE9 (not UTF-8): that is U+FFFD, not "é".
   assert.equal(scanEntryKeys(bytes('{"type":"x","id":"\\u00e9","parentId":null,"timestamp":"t"}'))?.id, "é");
