@@ -27,11 +27,24 @@ export function skipSpace(b: Uint8Array, i: number): number {
   return i;
 }
 
+/** Bytes looked at one by one before a search is handed to `indexOf`, whose call costs more than a short string. */
+const SHORT = 48;
+
+/**
+ * Index of the first `byte` at or after `from`, or -1: a plain loop over the first bytes (keys,
+ * ids and timestamps end there), then the array's own `indexOf` (a Buffer's is a native scan).
+ */
+export function indexOfByte(b: Uint8Array, byte: number, from: number): number {
+  const stop = Math.min(b.length, from + SHORT);
+  for (let k = from; k < stop; k++) if (b[k] === byte) return k;
+  return stop < b.length ? b.indexOf(byte, stop) : -1;
+}
+
 /** Index just past the closing quote of the string opening at `i`, or -1. */
 export function stringEnd(b: Uint8Array, i: number): number {
   let at = i + 1;
   for (;;) {
-    const quote = b.indexOf(QUOTE, at);
+    const quote = indexOfByte(b, QUOTE, at);
     if (quote < 0) return -1;
     let slashes = 0;
     for (let k = quote - 1; k > i && b[k] === BACKSLASH; k--) slashes++;
@@ -71,12 +84,36 @@ export function valueEnd(b: Uint8Array, i: number): number {
 }
 
 function readString(b: Uint8Array, start: number, end: number): string {
-  // Plain ASCII without escapes is the norm for ids and timestamps: decoded as it is, which is
-  // faster than concatenating characters one by one, and allocates just the string.
+  // Plain ASCII without escapes is the norm for ids and timestamps: made from the bytes as they
+  // are, which costs less than a decoder's call and allocates just the string.
   for (let k = start + 1; k < end - 1; k++) {
     if (b[k] === BACKSLASH || b[k] >= 0x80) return JSON.parse(decoder.decode(b.subarray(start, end)));
   }
-  return decoder.decode(b.subarray(start + 1, end - 1));
+  return asciiText(b, start + 1, end - 1);
+}
+
+/** Code units of a short string being made, reused from call to call. */
+const codes: number[] = [];
+
+/** The ASCII bytes `[start, end)` as a string. */
+function asciiText(b: Uint8Array, start: number, end: number): string {
+  if (end - start > 64) return decoder.decode(b.subarray(start, end));
+  codes.length = end - start;
+  for (let k = start; k < end; k++) codes[k - start] = b[k];
+  return String.fromCharCode.apply(null, codes);
+}
+
+/** `readString`, or `last` itself when the value spells it (the type of most lines, an id its successor names). */
+function readStringLike(b: Uint8Array, start: number, end: number, last: string | undefined): string {
+  if (last !== undefined && last.length === end - start - 2) {
+    let k = 0;
+    for (; k < last.length; k++) {
+      const c = b[start + 1 + k];
+      if (c >= 0x80 || c === BACKSLASH || c !== last.charCodeAt(k)) break;
+    }
+    if (k === last.length) return last;
+  }
+  return readString(b, start, end);
 }
 
 /**
@@ -140,11 +177,14 @@ export function isNullValue(b: Uint8Array, start: number, end: number): boolean 
   return end - start === 4 && b[start] === 0x6e;
 }
 
-const WANTED = ["type", "id", "parentId", "timestamp"] as const;
+/** The last strings `scanEntryKeys` read, given back when the next line spells the same. */
+const last: { type?: string; id?: string; timestamp?: string } = {};
 
 /**
  * The linking fields of a JSON object line, or `null` when the line is not a well-formed
  * object as far as the scan went (the caller then parses it fully to report why).
+ * Walks the members as `scanObject` does, without a callback per member, and stops once the
+ * four fields were seen.
  *
  * @example
  * ```ts
@@ -153,14 +193,121 @@ const WANTED = ["type", "id", "parentId", "timestamp"] as const;
  * ```
  */
 export function scanEntryKeys(b: Uint8Array): EntryKeys | null {
+  return scanCanonical(b) ?? scanMembers(b);
+}
+
+const asCodes = (text: string) => Array.from(text, (c) => c.charCodeAt(0));
+const TYPE_OPEN = asCodes('{"type":"');
+const ID_OPEN = asCodes('","id":"');
+const PARENT_OPEN = asCodes('","parentId":');
+const TIMESTAMP_OPEN = asCodes(',"timestamp":"');
+
+/** True when `word` is at `bytes[at]`. */
+function wordAt(b: Uint8Array, at: number, word: readonly number[]): boolean {
+  if (at + word.length > b.length) return false;
+  for (let k = 0; k < word.length; k++) if (b[at + k] !== word[k]) return false;
+  return true;
+}
+
+/** The index of the quote that ends a plain string (ASCII, no escape) whose text starts at `at`; -1 otherwise. */
+function plainStringEnd(b: Uint8Array, at: number): number {
+  for (let k = at; k < b.length; k++) {
+    const c = b[k];
+    if (c === QUOTE) return k;
+    if (c === BACKSLASH || c >= 0x80) return -1;
+  }
+  return -1;
+}
+
+/**
+ * The linking fields of a line as pi writes them (`{"type":"…","id":"…","parentId":…,"timestamp":"…"`,
+ * plain ASCII strings) read straight through; undefined for any other line, which the general
+ * scan then reads. Gives what the general scan gives, which also stops after the fourth field.
+ */
+function scanCanonical(b: Uint8Array): EntryKeys | undefined {
+  if (!wordAt(b, 0, TYPE_OPEN)) return undefined;
+  const typeEnd = plainStringEnd(b, TYPE_OPEN.length);
+  if (typeEnd < 0 || !wordAt(b, typeEnd, ID_OPEN)) return undefined;
+  const idStart = typeEnd + ID_OPEN.length;
+  const idEnd = plainStringEnd(b, idStart);
+  if (idEnd < 0 || !wordAt(b, idEnd, PARENT_OPEN)) return undefined;
+  let at = idEnd + PARENT_OPEN.length;
+  let parentId: string | null;
+  const previousId = last.id;
+  if (b[at] === QUOTE) {
+    const parentEnd = plainStringEnd(b, at + 1);
+    if (parentEnd < 0) return undefined;
+    parentId = readStringLike(b, at, parentEnd + 1, previousId);
+    at = parentEnd + 1;
+  } else if (b[at] === 0x6e && b[at + 1] === 0x75 && b[at + 2] === 0x6c && b[at + 3] === 0x6c) {
+    parentId = null;
+    at += 4;
+  } else {
+    return undefined;
+  }
+  if (!wordAt(b, at, TIMESTAMP_OPEN)) return undefined;
+  const timestampStart = at + TIMESTAMP_OPEN.length;
+  const timestampEnd = plainStringEnd(b, timestampStart);
+  if (timestampEnd < 0) return undefined;
+  const type = last.type = readStringLike(b, TYPE_OPEN.length - 1, typeEnd + 1, last.type);
+  const id = last.id = readStringLike(b, idStart - 1, idEnd + 1, undefined);
+  const timestamp = last.timestamp = readStringLike(b, timestampStart - 1, timestampEnd + 1, last.timestamp);
+  return { type, id, parentId, timestamp };
+}
+
+/** The general scan: the members in any order, with any spacing and escapes. */
+function scanMembers(b: Uint8Array): EntryKeys | null {
   const keys: EntryKeys = {};
+  const previousId = last.id;
   let found = 0;
-  const ok = scanObject(b, 0, (ks, ke, vs, ve) => {
-    const wanted = WANTED.find((name) => keyIs(b, ks, ke, name));
-    if (!wanted) return false;
-    if (b[vs] === QUOTE) keys[wanted] = readString(b, vs, ve);
-    else if (wanted === "parentId" && isNullValue(b, vs, ve)) keys.parentId = null;
-    return ++found === WANTED.length;
-  });
-  return ok ? keys : null;
+  let i = skipSpace(b, 0);
+  if (b[i] !== 0x7b) return null;
+  i = skipSpace(b, i + 1);
+  if (b[i] === 0x7d) return keys;
+  while (i < b.length) {
+    if (b[i] !== QUOTE) return null;
+    const keyEnd = stringEnd(b, i);
+    if (keyEnd < 0) return null;
+    const keyStart = i;
+    i = skipSpace(b, keyEnd);
+    if (b[i] !== 0x3a) return null;
+    i = skipSpace(b, i + 1);
+    const end = valueEnd(b, i);
+    if (end < 0 || end === i) return null;
+    const field = fieldOf(b, keyStart, keyEnd);
+    if (field !== undefined) {
+      if (b[i] === QUOTE) {
+        if (field === "type") keys.type = last.type = readStringLike(b, i, end, last.type);
+        else if (field === "id") keys.id = last.id = readStringLike(b, i, end, undefined);
+        else if (field === "parentId") keys.parentId = readStringLike(b, i, end, previousId);
+        else keys.timestamp = last.timestamp = readStringLike(b, i, end, last.timestamp);
+      } else if (field === "parentId" && isNullValue(b, i, end)) {
+        keys.parentId = null;
+      }
+      if (++found === 4) return keys;
+    }
+    i = skipSpace(b, end);
+    if (b[i] === 0x2c) {
+      i = skipSpace(b, i + 1);
+      continue;
+    }
+    return b[i] === 0x7d ? keys : null;
+  }
+  return null;
+}
+
+/** Which linking field the key span `[start, end)` (quotes included) names, if any. */
+function fieldOf(b: Uint8Array, start: number, end: number): "type" | "id" | "parentId" | "timestamp" | undefined {
+  switch (end - start - 2) {
+    case 4:
+      return keyIs(b, start, end, "type") ? "type" : undefined;
+    case 2:
+      return keyIs(b, start, end, "id") ? "id" : undefined;
+    case 8:
+      return keyIs(b, start, end, "parentId") ? "parentId" : undefined;
+    case 9:
+      return keyIs(b, start, end, "timestamp") ? "timestamp" : undefined;
+    default:
+      return undefined;
+  }
 }
