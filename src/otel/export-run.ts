@@ -252,6 +252,8 @@ async function planRun(env: QueryEnv, run: OtelRun, state: RunState): Promise<Ru
 async function exportChanged(env: QueryEnv, run: OtelRun, state: RunState): Promise<OtelSummary> {
   const { summary, store, options, local, pool, garbage } = state;
   const { steps, jobs, sizes, mtimes, headerless } = await planRun(env, run, state);
+  // What reading the headers and ordering the sessions left, before the first session is read.
+  garbage.planned(jobs.length);
   pool?.begin(jobs);
   let taken = 0;
   /** The next result in plan order: from the workers, else mapped here. */

@@ -53,6 +53,7 @@ parentPort!.on("message", async ({ id, job, headers }: WorkerRequest) => {
       reply = { id, error: error instanceof Error ? error.message : String(error) };
     }
     parentPort!.postMessage(reply);
+    garbage.planned(headers.length);
     return;
   }
   try {
