@@ -88,7 +88,7 @@ const LOOKAHEAD = 64;
 export class ExportPool {
   readonly #lanes: Lane[] = [];
   readonly #local: (job: SessionJob) => Promise<SessionExport>;
-  #jobs: readonly SessionJob[] = [];
+  #jobs: readonly (SessionJob | undefined)[] = [];
   #slots: (Slot | undefined)[] = [];
   /** The first job nobody has started, and the next result `take` hands out. */
   #next = 0;
@@ -134,8 +134,11 @@ export class ExportPool {
     });
   }
 
-  /** The run's jobs, in the order `take` hands out their results. */
-  begin(jobs: readonly SessionJob[]): void {
+  /**
+   * The run's jobs, in the order `take` hands out their results. The caller may let a job go
+   * (its place in `jobs` undefined) once its result was taken.
+   */
+  begin(jobs: readonly (SessionJob | undefined)[]): void {
     this.#jobs = jobs;
     this.#feed();
   }
@@ -144,7 +147,7 @@ export class ExportPool {
   take(): Promise<SessionExport> {
     const i = this.#taken++;
     this.#feed();
-    const slot = this.#slots[i] ?? this.#slot(this.#next++, this.#local(this.#jobs[i]));
+    const slot = this.#slots[i] ?? this.#slot(this.#next++, this.#local(this.#jobs[i]!));
     this.#slots[i] = undefined;
     return slot.promise;
   }
@@ -169,7 +172,7 @@ export class ExportPool {
     for (const lane of this.#lanes) {
       while (lane.alive && lane.pending.size < DEPTH && this.#next < this.#jobs.length && this.#next <= this.#taken + LOOKAHEAD) {
         const i = this.#next++;
-        const job = this.#jobs[i];
+        const job = this.#jobs[i]!;
         const id = this.#ids++;
         this.#slot(i, new Promise((resolve, reject) => lane.pending.set(id, { job, resolve, reject })));
         lane.worker.postMessage({ id, job } satisfies WorkerRequest);

@@ -101,31 +101,69 @@ interface Changed {
 }
 
 /** A session of the attribution: one this run reads (`changed`), or one whose usage the catalog has. */
-type Attributed = UsageSession & { changed?: Changed };
+type Attributed = UsageSession & { changed?: number };
+
+/** Rows no session holds: what a session's usage becomes once attributed (its rows let go). */
+const NO_ROWS = emptyUsageState();
+
+/**
+ * The run's sessions in attribution order, made lean to be held through the run (25,000 of
+ * them, while a giant session is read): the catalog's sessions as they are, each file this run
+ * reads as its job and a few numbers, in typed arrays by job, not an object per file.
+ */
+interface RunPlan {
+  /** In attribution order: a session whose usage the catalog has, or undefined for the next job. */
+  steps: (UsageSession | undefined)[];
+  /** The files to read, in attribution order (let go once done with). */
+  jobs: (SessionJob | undefined)[];
+  /** Each job's file size and modification time when stated. */
+  sizes: Float64Array;
+  mtimes: Float64Array;
+  /** 1 where the file's start did not show a session header (the full read then decides). */
+  headerless: Uint8Array;
+}
 
 /**
  * Every session in attribution order, the files to export among them: those the run reads
  * itself have their usage filled in as they are read; the others' usage comes from the catalog
  * (all of every project's sessions take part: copies are recognised across projects).
  */
-async function attributionPlan(env: QueryEnv, changed: readonly Changed[]): Promise<Attributed[]> {
+async function attributionPlan(env: QueryEnv, run: OtelRun, changed: readonly Changed[]): Promise<RunPlan> {
   const own = new Set(changed.map((c) => normalizePath(c.path)));
   const every = await sessionScope(env, true);
   const others = every.files.filter((path) => !own.has(normalizePath(path)));
   const sessions: Attributed[] = await catalogUsage(env, others);
-  for (const c of changed) {
-    const header: Record<string, unknown> = c.header ?? {};
-    sessions.push({
-      path: c.path,
-      id: typeof header.id === "string" ? header.id : String(header.id ?? ""),
-      cwd: typeof header.cwd === "string" ? header.cwd : "",
-      created: typeof header.timestamp === "string" ? header.timestamp : "",
-      parentSession: typeof header.parentSession === "string" ? header.parentSession : undefined,
-      usage: emptyUsageState(),
-      changed: c,
-    });
+  for (const [i, c] of changed.entries()) sessions.push({ ...usageSessionOf(c.path, c.header), changed: i });
+  const order = attributionOrder(sessions);
+  const n = changed.length;
+  const plan: RunPlan = { steps: [], jobs: [], sizes: new Float64Array(n), mtimes: new Float64Array(n), headerless: new Uint8Array(n) };
+  for (const session of order) {
+    if (session.changed === undefined) {
+      plan.steps.push(session);
+      continue;
+    }
+    const c = changed[session.changed];
+    const k = plan.jobs.length;
+    plan.steps.push(undefined);
+    plan.jobs.push(jobOf(c, run.content, run.streamMinBytes ?? STREAM_MIN_BYTES));
+    plan.sizes[k] = c.size;
+    plan.mtimes[k] = c.mtimeMs;
+    plan.headerless[k] = c.header === null ? 1 : 0;
   }
-  return attributionOrder(sessions);
+  return plan;
+}
+
+/** What the attribution needs of a session file: its path and header, its rows to come. */
+function usageSessionOf(path: string, header: SessionHeader | null): UsageSession {
+  const h: Record<string, unknown> = header ?? {};
+  return {
+    path,
+    id: typeof h.id === "string" ? h.id : String(h.id ?? ""),
+    cwd: typeof h.cwd === "string" ? h.cwd : "",
+    created: typeof h.timestamp === "string" ? h.timestamp : "",
+    parentSession: typeof h.parentSession === "string" ? h.parentSession : undefined,
+    usage: NO_ROWS,
+  };
 }
 
 /** Runs an export; the caller reports the summary. */
@@ -193,22 +231,33 @@ async function readHeaders(env: QueryEnv, paths: readonly string[], pool: Export
   return headers;
 }
 
-/** The run once the files with something new are known. */
-async function exportChanged(env: QueryEnv, run: OtelRun, state: RunState): Promise<OtelSummary> {
-  const { summary, store, options, local, pool, garbage } = state;
+/**
+ * The plan of the run: the headers of the files with something new read, those out of scope
+ * left out, in attribution order. What it takes to make (the headers, a session object per file)
+ * is let go when it returns.
+ */
+async function planRun(env: QueryEnv, run: OtelRun, state: RunState): Promise<RunPlan> {
   const changed: Changed[] = [];
-  const headers = await readHeaders(env, state.candidates.map((c) => c.path), pool);
+  const headers = await readHeaders(env, state.candidates.map((c) => c.path), state.pool);
   for (const [i, item] of state.candidates.entries()) {
     const header = headers[i];
     if (header && run.inCwd && !run.inCwd(typeof header.cwd === "string" ? header.cwd : "")) continue;
     changed.push({ ...item, header });
   }
-  const plan = await attributionPlan(env, changed);
-  const jobs = plan.flatMap((session) => (session.changed ? [jobOf(session.changed, run.content, run.streamMinBytes ?? STREAM_MIN_BYTES)] : []));
+  state.candidates = [];
+  return await attributionPlan(env, run, changed);
+}
+
+/** The run once the files with something new are known. */
+async function exportChanged(env: QueryEnv, run: OtelRun, state: RunState): Promise<OtelSummary> {
+  const { summary, store, options, local, pool, garbage } = state;
+  const { steps, jobs, sizes, mtimes, headerless } = await planRun(env, run, state);
+  // What reading the headers and ordering the sessions left, before the first session is read.
+  garbage.planned(jobs.length);
   pool?.begin(jobs);
   let taken = 0;
   /** The next result in plan order: from the workers, else mapped here. */
-  const nextResult = () => (pool ? pool.take() : local(jobs[taken++]));
+  const nextResult = () => (pool ? pool.take() : local(jobs[taken++]!));
 
   const packer = new Packer(joinRequests(state.protocol));
   /**
@@ -267,28 +316,31 @@ async function exportChanged(env: QueryEnv, run: OtelRun, state: RunState): Prom
   try {
     let done = 0;
     const attribution = new UsageAttribution();
-    for (const session of plan) {
-      const item = session.changed;
-      if (!item) {
-        attribution.add(session);
-        session.usage = emptyUsageState();
+    for (const step of steps) {
+      if (step) {
+        attribution.add(step);
+        step.usage = NO_ROWS;
         continue;
       }
-      progress.update(done++, changed.length);
-      const job = jobs[done - 1];
+      const k = done++;
+      progress.update(k, jobs.length);
+      const job = jobs[k]!;
+      const item = { path: job.path, size: sizes[k], mtimeMs: mtimes[k] };
       let result = await nextResult();
-      session.usage = result.usage;
+      // Held no longer than its turn: a giant late in the run finds the files before it let go.
+      jobs[k] = undefined;
       // Its rows count for the sessions after it, whether it is exported or not.
-      const copies = attributeSession(attribution, session);
-      session.usage = emptyUsageState();
+      const copies = attributeSession(attribution, { ...usageSessionOf(item.path, result.header), usage: result.usage });
+      // Its rows are counted: let them go (a giant's are megabytes, held through its second read otherwise).
+      result.usage = NO_ROWS;
       if (result.header === null) {
         summary.skipped.push(item.path);
         continue;
       }
-      if (item.header === null && run.inCwd && !run.inCwd(typeof result.header.cwd === "string" ? result.header.cwd : "")) continue;
+      if (headerless[k] === 1 && run.inCwd && !run.inCwd(typeof result.header.cwd === "string" ? result.header.cwd : "")) continue;
       if (result.nothingNew) {
         // Nothing new (a torn line, or a touch): remember the new size and time only.
-        if (run.mode === "send") store!.set(item.path, { ...item.record!, size: item.size, mtimeMs: item.mtimeMs });
+        if (run.mode === "send") store!.set(item.path, { size: item.size, mtimeMs: item.mtimeMs, entries: job.record!.entries, lastId: job.record!.lastId });
         continue;
       }
       const parent = result.header.parentSession;

@@ -11,6 +11,7 @@ import { ExportGarbage } from "./export-garbage.ts";
 import { otlpEncoder } from "./otlp-encode.ts";
 import { exportSession, type SessionExport } from "./session-export.ts";
 import { readHeader } from "./span-entries.ts";
+import type { StringTable } from "./string-table.ts";
 import type { WorkerInit, WorkerReply, WorkerRequest } from "./export-pool.ts";
 
 const init = workerData as WorkerInit;
@@ -18,12 +19,26 @@ const fs = detectFileSystem();
 const garbage = new ExportGarbage();
 const options = { encode: otlpEncoder(init.protocol, init.resource), limits: init.limits, redactor: new Redactor(), content: false, garbage };
 
-/** The buffers a reply can hand over instead of copying: the chunks' (each its own), an index's times. */
+/**
+ * The buffers a reply can hand over instead of copying, each its own and not used here again:
+ * the chunks', the usage rows', and an index's arrays (a copy of the 1.2 GB session's index and
+ * rows, made while the worker still held them, was the run's peak).
+ */
 function transfers(result: SessionExport): ArrayBuffer[] {
   const buffers = new Set<ArrayBuffer>();
-  for (const chunk of result.chunks) buffers.add(chunk.body.buffer as ArrayBuffer);
-  if (result.index) buffers.add(result.index.times.buffer as ArrayBuffer);
+  const add = (array: ArrayBufferView) => {
+    if (array.byteLength > 0) buffers.add(array.buffer as ArrayBuffer);
+  };
+  for (const chunk of result.chunks) add(chunk.body);
+  add(result.usage.numbers);
+  const index = result.index;
+  if (index) for (const array of [index.times, index.idKeys, ...tableArrays(index.ids), ...tableArrays(index.callers)]) add(array);
   return [...buffers];
+}
+
+/** A string table's arrays (each block its own). */
+function tableArrays(table: StringTable): ArrayBufferView[] {
+  return [...table.chars, ...table.starts.blocks, ...table.lengths.blocks, ...table.values.blocks, table.slots];
 }
 
 parentPort!.on("message", async ({ id, job, headers }: WorkerRequest) => {
@@ -38,6 +53,7 @@ parentPort!.on("message", async ({ id, job, headers }: WorkerRequest) => {
       reply = { id, error: error instanceof Error ? error.message : String(error) };
     }
     parentPort!.postMessage(reply);
+    garbage.planned(headers.length);
     return;
   }
   try {

@@ -4,7 +4,7 @@ import { Redactor } from "../../src/core/redact/redactor.ts";
 import { MemoryFileSystem } from "../../src/io/memory.ts";
 import { otlpEncoder } from "../../src/otel/otlp-encode.ts";
 import { exportSession } from "../../src/otel/session-export.ts";
-import { BIG_SESSION, ExportGarbage, PACE_FROM_RSS, READ_EVERY, SENT_EVERY, SESSIONS_EVERY } from "../../src/otel/export-garbage.ts";
+import { BIG_SESSION, ExportGarbage, PACE_FROM_RSS, PLANNED_FROM, READ_EVERY, SENT_EVERY, SESSIONS_EVERY } from "../../src/otel/export-garbage.ts";
 
 /**
  * An `ExportGarbage` whose collections are written down: "young", "full" or "full, kept" (no
@@ -91,4 +91,12 @@ test("exportSession() tells its ExportGarbage every byte it reads and encodes th
   assert.ok(paced.spans > 0);
   assert.equal(paced.spans, plain.spans);
   assert.deepEqual(paced.chunks.map((c) => [...c.body]), plain.chunks.map((c) => [...c.body]));
+});
+
+test("ExportGarbage collects in full once the headers of PLANNED_FROM files or more are read and planned, not of fewer", () => {
+  const { garbage, calls } = recorded({ bytes: 0 });
+  garbage.planned(PLANNED_FROM - 1);
+  assert.deepEqual(calls, []);
+  garbage.planned(PLANNED_FROM);
+  assert.deepEqual(calls, ["full"]);
 });

@@ -6,6 +6,12 @@ import { after, test } from "node:test";
 import { detectFileSystem } from "../../src/io/mod.ts";
 import { ExportPool } from "../../src/otel/export-pool.ts";
 import { readHeader } from "../../src/otel/span-entries.ts";
+import { exportSession, type SessionJob } from "../../src/otel/session-export.ts";
+import { otlpEncoder } from "../../src/otel/otlp-encode.ts";
+import { Redactor } from "../../src/core/redact/redactor.ts";
+import { rowCount } from "../../src/core/digest/usage-state.ts";
+import { allSessionFiles } from "../../src/session/list-sessions.ts";
+import { generateSessions } from "../../scripts/gen-sessions.ts";
 
 const work = mkdtempSync(join(tmpdir(), "pi-session-export-pool-"));
 after(() => rmSync(work, { recursive: true, force: true }));
@@ -38,4 +44,36 @@ test("ExportPool.headers() gives undefined without a worker, so the caller reads
   const pool = ExportPool.start(0, init, noLocal);
   assert.equal(await pool.headers([join(work, "a.jsonl")]), undefined);
   await pool.close();
+});
+
+test("ExportPool hands over a long session's index and usage rows from a worker as the main thread makes them", { timeout: 60_000 }, async () => {
+  const dir = join(work, "generated");
+  await generateSessions({ dir, count: 6, seed: 20261202 });
+  const fs = detectFileSystem();
+  const files = (await allSessionFiles(fs, dir)).sort();
+  const options = { encode: otlpEncoder("http/protobuf", {}), redactor: new Redactor(), content: false };
+  const local = (job: SessionJob) => exportSession(fs, job, options);
+  const jobs: SessionJob[] = files.map((path) => ({ path, walk: true, stream: true }));
+  const here = [];
+  for (const job of jobs) here.push(await local(job));
+  assert.ok(here.some((r) => rowCount(r.usage) > 0 && (r.index?.callers.keys ?? 0) > 0));
+  let localRuns = 0;
+  const pool = ExportPool.start(1, init, (job) => {
+    localRuns++;
+    return local(job);
+  });
+  try {
+    pool.begin(jobs);
+    for (const [i, want] of here.entries()) {
+      const got = await pool.take();
+      assert.deepEqual([...got.usage.numbers], [...want.usage.numbers], files[i]);
+      assert.deepEqual(got.usage.keys, want.usage.keys);
+      assert.deepEqual(got.index, want.index, files[i]);
+      assert.equal(got.from, want.from);
+    }
+    // Node loads no TypeScript worker: there the jobs ran on the main thread.
+    if ("Bun" in globalThis || "Deno" in globalThis) assert.equal(localRuns, 0);
+  } finally {
+    await pool.close();
+  }
 });
