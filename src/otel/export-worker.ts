@@ -5,6 +5,7 @@
  * @module
  */
 import { parentPort, workerData } from "node:worker_threads";
+import { keyArrays } from "../core/intern/mod.ts";
 import { Redactor } from "../core/redact/redactor.ts";
 import { detectFileSystem } from "../io/mod.ts";
 import { ExportGarbage } from "./export-garbage.ts";
@@ -38,7 +39,7 @@ function transfers(result: SessionExport): ArrayBuffer[] {
 
 /** A string table's arrays (each block its own). */
 function tableArrays(table: StringTable): ArrayBufferView[] {
-  return [...table.chars, ...table.starts.blocks, ...table.lengths.blocks, ...table.values.blocks, table.slots];
+  return [...keyArrays(table), ...table.values.blocks];
 }
 
 parentPort!.on("message", async ({ id, job, headers }: WorkerRequest) => {

@@ -4,4 +4,4 @@
  * @module
  */
 export { intAt, intBlocks, type IntBlocks, IntList, packInts, pushInt, setInt } from "./int-blocks.ts";
-export { blankKey, hasString, keyAt, keyFor, keyIs, keyOf, packKeys, type StringKeys, stringKeys } from "./string-keys.ts";
+export { blankKey, hasString, keyArrays, keyAt, keyFor, keyIs, keyOf, packKeys, type StringKeys, stringKeys } from "./string-keys.ts";

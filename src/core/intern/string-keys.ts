@@ -109,6 +109,11 @@ export function packKeys(table: StringKeys): void {
   packInts(table.lengths);
 }
 
+/** The table's typed arrays, each block its own: what hands it to another thread without a copy. */
+export function keyArrays(table: StringKeys): ArrayBufferView[] {
+  return [...table.chars, ...table.starts.blocks, ...table.lengths.blocks, table.slots];
+}
+
 function addKey(table: StringKeys, start: number, length: number): number {
   pushInt(table.starts, start);
   pushInt(table.lengths, length);
