@@ -152,4 +152,72 @@ for (let i = 0; i < Number(count); i++) {
     const lastChild = contents.findLastIndex((c) => c.startsWith("child-"));
     assert.ok(contents.slice(firstChild, lastChild).some((c) => c.startsWith("main-")), "the two writers took turns");
   });
+
+  it("sends a burst's lines after the first through the kept open file, each after a size check, and labels and names in it too", () => {
+    let byPath = 0;
+    let checks = 0;
+    let byHandle = 0;
+    const fs: SyncFileSystem = {
+      ...nodeSyncFileSystem,
+      append(path, data, options) {
+        if (path.endsWith(".jsonl")) byPath++;
+        nodeSyncFileSystem.append(path, data, options);
+      },
+      openAppend(path) {
+        const handle = nodeSyncFileSystem.openAppend!(path);
+        return {
+          path,
+          endsAt: (size) => (checks++, handle.endsAt(size)),
+          append: (text) => (byHandle++, handle.append(text)),
+          close: () => handle.close(),
+        };
+      },
+    };
+    const session = SessionManager.create("/work/p", folder(), { fs });
+    const first = session.appendMessage(user("first")); // the new file, written whole
+    session.appendMessage(user("second")); // takes the lock, by the path
+    assert.equal(byPath, 1);
+    for (let i = 0; i < 10; i++) session.appendMessage(user(`burst ${i}`));
+    const label = session.appendLabelChange(first, "start");
+    session.appendSessionInfo("named\nin a burst");
+    assert.throws(() => session.appendLabelChange("nope", "x"), /nope/);
+    assert.deepEqual({ byPath, checks, byHandle }, { byPath: 1, checks: 12, byHandle: 12 });
+    const written = lines(session.getSessionFile()!);
+    assert.equal(written.length, 1 + 14);
+    for (let i = 2; i < written.length; i++) assert.equal(written[i].parentId, written[i - 1].id);
+    assert.deepEqual(written.slice(1).map((l) => l.id), session.getEntries().map((e) => e.id));
+    assert.equal(written.at(-2).id, label);
+    assert.equal(session.getLabel(first), "start");
+    assert.equal(session.getSessionName(), "named in a burst");
+  });
+
+  it("a size check that fails throws, leaves memory as it was and gives the lock back at once", () => {
+    let failing = false;
+    const fs: SyncFileSystem = {
+      ...nodeSyncFileSystem,
+      openAppend(path) {
+        const handle = nodeSyncFileSystem.openAppend!(path);
+        return {
+          path,
+          endsAt: (size) => {
+            if (failing) throw new Error("bad descriptor");
+            return handle.endsAt(size);
+          },
+          append: (text) => handle.append(text),
+          close: () => handle.close(),
+        };
+      },
+    };
+    const session = SessionManager.create("/work/p", folder(), { fs });
+    session.appendMessage(user("first"));
+    const second = session.appendMessage(user("second"));
+    failing = true;
+    assert.throws(() => session.appendMessage(user("third")), /bad descriptor/);
+    const file = session.getSessionFile()!;
+    assert.equal(existsSync(`${file}.lock`), false);
+    assert.deepEqual([session.getLeafId(), session.getEntryCount()], [second, 2]);
+    failing = false;
+    const fourth = session.appendMessage(user("fourth"));
+    assert.deepEqual(lines(file).slice(1).map((l) => l.id), [session.getEntries()[0].id, second, fourth]);
+  });
 });
