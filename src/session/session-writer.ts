@@ -25,8 +25,8 @@ import {
   stopHeartbeat,
   writeAtomic,
 } from "../io/io-steps.ts";
-import { lockedSteps, takeLock } from "../io/lock.ts";
-import { type LockKeeper, releaseKept } from "../io/lock-keeper.ts";
+import { type HeldLock, releaseLock, takeLock } from "../io/lock.ts";
+import { type KeptLock, type LockKeeper, releaseKept } from "../io/lock-keeper.ts";
 import { toJsonl } from "./entry-builders.ts";
 import { appendedEntries } from "./appended-entries.ts";
 import { backupCandidate } from "./backup.ts";
@@ -91,7 +91,7 @@ export class SessionWriter {
     const state = this.#state;
     if (state.kind === "pending") {
       const session = add([]);
-      if (session.hasConversation) yield* this.writeAll(session);
+      if (session.hasConversation) yield* this.writeAll(session, keeper);
     } else if (state.kind === "migrate") {
       yield* this.#rewriteMigrated(add([]), state, keeper);
     } else {
@@ -102,26 +102,26 @@ export class SessionWriter {
   /**
    * Writes header and entries as a new file, whole or not at all (a kill or a full disk leaves
    * nothing): an exclusive create, or an atomic write over an empty file (one that was opened
-   * empty). A non-empty file already there is never touched.
+   * empty). A non-empty file already there is never touched. With a `keeper` whose shell uses open
+   * files (`io`), the lock is kept after the write with the new file open, as after an append.
    */
-  *writeAll(session: SessionSnapshot): Steps<void> {
+  *writeAll(session: SessionSnapshot, keeper?: LockKeeper): Steps<void> {
     const bytes = encoder.encode(toJsonl([session.header, ...session.entries]));
     const path = this.path;
     yield* mkdir(dirName(path), { recursive: true });
     // A new file's name is never used again: stale locks beside it are cleared now or never.
-    yield* lockedSteps(path, function* () {
-      try {
-        yield* writeAtomic(path, bytes, { exclusive: true, mode: SESSION_FILE_MODE });
-      } catch (error) {
-        if (!isFsError(error, "AlreadyExists")) throw error;
-        const existing = yield* stat(path);
-        if (existing?.isFile !== true || existing.size > 0) {
-          throw new SessionWriteConflictError(path, "a file is already there");
-        }
-        yield* writeAtomic(path, bytes, { mode: existing.mode || SESSION_FILE_MODE });
-      }
-    }, { sweepFolder: true });
-    this.#state = { kind: "written", end: { size: bytes.length, newline: true } };
+    const held = yield* takeLock(path, { sweepFolder: true });
+    const beat = yield* startHeartbeat(held.holderPath, held.heartbeatMs);
+    let kept: KeptLock | undefined;
+    try {
+      yield* writeNew(path, bytes);
+      this.#state = { kind: "written", end: { size: bytes.length, newline: true } };
+      if (keeper?.io) kept = yield* keepable(keeper, path, held);
+    } finally {
+      yield* stopHeartbeat(beat);
+      if (kept === undefined) yield* releaseLock(held);
+    }
+    if (kept !== undefined) keeper!.keep(path, kept);
   }
 
   /**
@@ -214,6 +214,35 @@ export class SessionWriter {
     });
     this.#state = { kind: "written", end: { size: bytes.length, newline: true } };
   }
+}
+
+/** The new file at `path`, whole or not at all (see `SessionWriter.writeAll`). */
+function* writeNew(path: string, bytes: Uint8Array): Steps<void> {
+  try {
+    yield* writeAtomic(path, bytes, { exclusive: true, mode: SESSION_FILE_MODE });
+  } catch (error) {
+    if (!isFsError(error, "AlreadyExists")) throw error;
+    const existing = yield* stat(path);
+    if (existing?.isFile !== true || existing.size > 0) {
+      throw new SessionWriteConflictError(path, "a file is already there");
+    }
+    yield* writeAtomic(path, bytes, { mode: existing.mode || SESSION_FILE_MODE });
+  }
+}
+
+/**
+ * The lock just used to write the new file at `path`, made ready for `keeper` (by the file's real
+ * path, the file open); undefined when the file cannot be looked up or opened (it is released then).
+ */
+function* keepable(keeper: LockKeeper, path: string, held: HeldLock): Steps<KeptLock | undefined> {
+  let real: string;
+  try {
+    real = yield* realPath(path);
+  } catch {
+    return undefined;
+  }
+  const handle = yield* bestEffortOpen(path);
+  return handle === undefined ? undefined : { ...keeper.taken(real, held), handle };
 }
 
 /** The file opened for appends, or undefined if it cannot be (the append then goes by the path). */
