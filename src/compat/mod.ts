@@ -24,7 +24,8 @@
  * - New files are 0600 and written whole (exclusive create); appends take the file lock. A
  *   synchronous burst of appends takes it once: it is kept, with the file open, until the burst
  *   ends (a microtask), the process exits, or a second has passed; each line still goes out
- *   under it after a check that nobody else appended (what they did is taken in first).
+ *   under it after a check that nobody else appended (one `fstat` of the open file: its size
+ *   and that it is still linked; what others appended is taken in first, by the path).
  * - `open` (and `continueRecent`) of a clean current-format file reads its skeleton only (ids, parents, byte ranges,
  *   labels, name); an entry's line is parsed when first asked for (`getEntry`, the context
  *   parses only what it needs; `getEntries`, the tree and any append read them all), always as

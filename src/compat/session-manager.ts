@@ -3,7 +3,7 @@
  * `SessionCore`'s steps with `runStepsSync` over a `SyncFileSystem`. Listing is async, as in pi.
  * @module
  */
-import type { AgentMessage, FileEntry, ImageContent, SessionHeader, TextContent, Usage, UsageEntry } from "../core/format/types.ts";
+import type { AgentMessage, FileEntry, ImageContent, SessionEntry, SessionHeader, TextContent, Usage, UsageEntry } from "../core/format/types.ts";
 import type { SessionInfo } from "../core/info/session-info.ts";
 import { resolvePath } from "../core/storage/paths.ts";
 import type { FileSystem } from "../io/file-system.ts";
@@ -11,12 +11,13 @@ import type { Steps } from "../io/io-steps.ts";
 import { nodeSyncFileSystem } from "../io/node-sync.ts";
 import { LockKeeper, releaseKept } from "../io/lock-keeper.ts";
 import process from "node:process";
-import { runStepsSync } from "../io/run-sync.ts";
+import { runStepsSync, syncKeptFileIo } from "../io/run-sync.ts";
 import { asyncFileSystem, type SyncFileSystem } from "../io/sync-file-system.ts";
 import type { ContextEditReplacement } from "../session/context-edit.ts";
 import { InvalidForkSourceError, InvalidSessionIdError, NotASessionError, SessionError } from "../session/errors.ts";
 import { type ListOptions, listAllSessions, listSessions, sortByModified } from "../session/list-sessions.ts";
-import { type MakeManager, SessionCore } from "../session/session-core.ts";
+import * as newEntry from "../session/new-entries.ts";
+import { type MakeManager, type NewEntry, SessionCore } from "../session/session-core.ts";
 import { findByIdSteps, loadSessionFileSteps, mostRecentFile, openedPlace } from "../session/session-files.ts";
 import { LazyCore } from "./lazy-core.ts";
 import { readLazySession } from "./lazy-session.ts";
@@ -75,6 +76,7 @@ function keeperOf(fs: SyncFileSystem): LockKeeper {
         // A lock we cannot remove is judged by the next taker: its holder (us) is gone by then.
       }
     },
+    io: syncKeptFileIo,
     schedule(fn) {
       if (exiting) return fn();
       keeping.add(keeper!);
@@ -287,57 +289,71 @@ export class SessionManager extends LazyCore {
 
   /** Appends a message at the leaf; returns its id. */
   appendMessage(message: AgentMessage): string {
-    return this.#run(this.appendMessageSteps(message)).id;
+    return this.#append(newEntry.message(message)).id;
   }
 
   appendThinkingLevelChange(thinkingLevel: string): string {
-    return this.#run(this.appendThinkingLevelChangeSteps(thinkingLevel)).id;
+    return this.#append(newEntry.thinkingLevelChange(thinkingLevel)).id;
   }
 
   appendModelChange(provider: string, modelId: string): string {
-    return this.#run(this.appendModelChangeSteps(provider, modelId)).id;
+    return this.#append(newEntry.modelChange(provider, modelId)).id;
   }
 
   /** Returns the appended entry (not its id), as pi does. */
   appendUsage(kind: string, provider: string, model: string, usage: Usage, note?: string): UsageEntry {
-    return this.#run(this.appendUsageSteps(kind, provider, model, usage, note));
+    return this.#append(newEntry.usage(kind, provider, model, usage, note));
   }
 
   /** A null `firstKeptEntryId` keeps nothing before it (the entry's own id, as pi 1.6 writes). */
   appendCompaction<T = unknown>(summary: string, firstKeptEntryId: string | null, tokensBefore: number, details?: T, fromHook?: boolean, usage?: Usage): string {
-    return this.#run(this.appendCompactionSteps(summary, firstKeptEntryId, tokensBefore, details, fromHook, usage)).id;
+    return this.#append(newEntry.compaction(this, summary, firstKeptEntryId, tokensBefore, details, fromHook, usage)).id;
   }
 
   appendCustomEntry(customType: string, data?: unknown): string {
-    return this.#run(this.appendCustomEntrySteps(customType, data)).id;
+    return this.#append(newEntry.customEntry(customType, data)).id;
   }
 
   /** Runs of CR/LF become one space, then the name is trimmed (empty clears it). */
   appendSessionInfo(name: string): string {
-    return this.#run(this.appendSessionInfoSteps(name)).id;
+    return this.#append(newEntry.sessionInfo(name)).id;
   }
 
   appendCustomMessageEntry<T = unknown>(customType: string, content: string | (TextContent | ImageContent)[], display: boolean, details?: T): string {
-    return this.#run(this.appendCustomMessageEntrySteps(customType, content, display, details)).id;
+    return this.#append(newEntry.customMessage(customType, content, display, details)).id;
   }
 
   appendContextEdit(targetId: string, replacement: ContextEditReplacement): string {
-    return this.#run(this.appendContextEditSteps(targetId, replacement)).id;
+    return this.#append(newEntry.contextEdit(this, targetId, replacement)).id;
   }
 
   /** Sets, or with undefined or "" clears, the label of an existing entry. */
   appendLabelChange(targetId: string, label: string | undefined): string {
-    return this.#run(this.appendLabelChangeSteps(targetId, label)).id;
+    return this.#append(newEntry.labelChange(this, targetId, label)).id;
   }
 
   /** Appends a branch summary under `branchFromId` (null: a new root) and makes it the leaf. */
   branchWithSummary(branchFromId: string | null, summary: string, details?: unknown, fromHook?: boolean, usage?: Usage): string {
-    return this.#run(this.branchWithSummarySteps(branchFromId, summary, details, fromHook, usage)).id;
+    return this.#append(newEntry.branchSummary(this, branchFromId, summary, details, fromHook, usage)).id;
   }
 
   /** The header (pi's type allows null; a manager always has one). */
   override getHeader(): SessionHeader {
     return super.getHeader();
+  }
+
+  /**
+   * Appends `entry` on the whole session (every entry is read first): a line of a burst whose lock
+   * is kept goes out through the kept open file, any other by the steps.
+   */
+  #append<T extends SessionEntry>(entry: NewEntry<T>): T {
+    this.materialize();
+    try {
+      entry.check?.();
+      return this.appendKept(entry) ?? runStepsSync(this.#deps.fs, this.appendSteps(entry, true), { sleep: this.#deps.sleep });
+    } catch (error) {
+      throw asPiError(error);
+    }
   }
 
   /** Runs steps that change or need the whole session: every entry is read first. */

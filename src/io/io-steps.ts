@@ -26,8 +26,6 @@ export type IoRequest =
   | { op: "link"; path: string; to: string }
   | { op: "realPath"; path: string }
   | { op: "openAppend"; path: string }
-  | { op: "handleEndsAt"; handle: AppendHandleRef; size: number }
-  | { op: "handleAppend"; handle: AppendHandleRef; text: string }
   | { op: "closeHandle"; handle: AppendHandleRef }
   | { op: "sleep"; ms: number }
   | { op: "heartbeat"; path: string; everyMs: number }
@@ -43,7 +41,7 @@ export type StepData = Uint8Array | (() => AsyncIterable<Uint8Array>);
 
 /**
  * A file kept open for appends across calls (`openAppend`), opaque to step functions: the driver
- * that opened it answers the requests on it.
+ * that opened it answers for it (`closeHandle`, and between steps a `KeptFileIo`).
  */
 export interface AppendHandleRef {
   readonly path: string;
@@ -102,26 +100,11 @@ export function* realPath(path: string): Steps<string> {
 
 /**
  * Opens `path` (which must exist) for appends that need no path lookup each: a burst of appends
- * under one kept lock. The handle outlives the steps; `closeHandle` it.
+ * under one kept lock, whose lines go out through it between steps (`KeptFileIo`). The handle
+ * outlives the steps; `closeHandle` it.
  */
 export function* openAppend(path: string): Steps<AppendHandleRef> {
   return (yield { op: "openAppend", path }) as AppendHandleRef;
-}
-
-/**
- * Whether the handle's file is `size` bytes long, ending with a newline, and still the file its
- * path names (see `AppendHandle.endsAt`): then a line appended now goes right after that end.
- */
-export function* handleEndsAt(handle: AppendHandleRef, size: number): Steps<boolean> {
-  return (yield { op: "handleEndsAt", handle, size }) as boolean;
-}
-
-/**
- * Appends `text` (UTF-8) through a handle in one write call (a failed write is taken back, as
- * `append`'s); returns how many bytes that was.
- */
-export function* handleAppend(handle: AppendHandleRef, text: string): Steps<number> {
-  return (yield { op: "handleAppend", handle, text }) as number;
 }
 
 export function* closeHandle(handle: AppendHandleRef): Steps<void> {
@@ -255,24 +238,15 @@ async function perform(fs: FileSystem, request: IoRequest, options: StepOptions,
       return await fs.link(request.path, request.to);
     case "realPath":
       return await fs.realPath(request.path);
-    // An async disk has no handles: a handle is its path, each request a call by path.
+    // An async disk has no handles: a handle is its path (nothing uses it between steps).
     case "openAppend":
       return { path: request.path } satisfies AppendHandleRef;
-    case "handleEndsAt":
-      return (await fs.stat(request.handle.path))?.size === request.size;
-    case "handleAppend": {
-      const data = encoder.encode(request.text);
-      await fs.append(request.handle.path, data);
-      return data.length;
-    }
     case "closeHandle":
       return undefined;
     case "sleep":
       return await (options.sleep ?? defaultSleep)(request.ms);
   }
 }
-
-const encoder = new TextEncoder();
 
 /** Writes go out in pieces of this size, so others' appends can land between them (a rewrite's temp file). */
 const WRITE_CHUNK = 1024 * 1024;

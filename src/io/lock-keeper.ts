@@ -6,7 +6,9 @@
  * when its shell says (at process exit), and on the next `take` once it was held for `KEEP_MS` or its
  * heartbeat interval (then the next line takes the lock anew: waiters get a turn, and the lock's
  * heartbeat, its holder file's time, is never older than that). Each line still does its own
- * reading under the lock, so nothing another writer appended is missed.
+ * check under the lock, so nothing another writer appended is missed. A kept lock keeps its file
+ * open: the shell's `io` answers for that open file at once (a synchronous driver opened it),
+ * so a line of a burst needs no step function (see `SessionWriter.appendKept`).
  * @module
  */
 
@@ -33,6 +35,14 @@ export function* releaseKept(kept: KeptLock): Steps<void> {
   }
 }
 
+/** The open file of a kept lock, answered at once by the driver that opened it. */
+export interface KeptFileIo {
+  /** Whether the open file is `size` bytes long and still the one its path names (`AppendHandle.endsAt`). */
+  endsAt(handle: AppendHandleRef, size: number): boolean;
+  /** Appends `text` in one write call; its byte length (`AppendHandle.append`). */
+  append(handle: AppendHandleRef, text: string): number;
+}
+
 /** What the keeper needs from its shell. */
 export interface KeeperHooks {
   /** Gives a kept lock back now (`releaseKept`); best effort, never throws. */
@@ -41,6 +51,8 @@ export interface KeeperHooks {
   schedule?(fn: () => void): void;
   /** Milliseconds, for the age of a kept lock; defaults to `performance.now`. */
   now?(): number;
+  /** How a kept lock's open file is used between steps; without it, every line goes by the steps. */
+  io?: KeptFileIo;
 }
 
 /**
@@ -71,6 +83,11 @@ export class LockKeeper {
     this.#hooks = hooks;
   }
 
+  /** The shell's answers for kept locks' open files (`KeeperHooks.io`). */
+  get io(): KeptFileIo | undefined {
+    return this.#hooks.io;
+  }
+
   /** A new `KeptLock` for a lock just taken on `real`. */
   taken(real: string, held: HeldLock): KeptLock {
     return { real, held, since: this.#now() };
@@ -82,11 +99,21 @@ export class LockKeeper {
    * or it was kept too long (it is released then).
    */
   take(path: string): KeptLock | undefined {
+    const kept = this.held(path);
+    if (kept !== undefined) this.#kept.delete(kept.real);
+    return kept;
+  }
+
+  /**
+   * The lock kept for the file named `path`, left with the keeper (for a line that goes out under
+   * it now); undefined if none is kept or it was kept too long (it is released then).
+   */
+  held(path: string): KeptLock | undefined {
     const real = this.#names.get(path) ?? path;
     const kept = this.#kept.get(real);
     if (kept === undefined) return undefined;
-    this.#kept.delete(real);
     if (this.#now() - kept.since < Math.min(KEEP_MS, kept.held.heartbeatMs)) return kept;
+    this.#kept.delete(real);
     this.#hooks.release(kept);
     return undefined;
   }
@@ -121,6 +148,6 @@ export class LockKeeper {
   }
 
   #now(): number {
-    return (this.#hooks.now ?? (() => performance.now()))();
+    return this.#hooks.now ? this.#hooks.now() : performance.now();
   }
 }

@@ -174,7 +174,12 @@ function openAppend(path: string): AppendHandle {
     path,
     endsAt(size) {
       expected = -1;
-      const now = guarded(op, () => fstatSync(fd));
+      let now: Stats;
+      try {
+        now = fstatSync(fd);
+      } catch (error) {
+        throw mapError(error, op);
+      }
       if (now.nlink === 0 || now.size !== size) return false;
       if (performance.now() - checked >= PATH_CHECK_MS) {
         if (!samePath()) return false;

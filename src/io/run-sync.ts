@@ -4,7 +4,8 @@
  * @module
  */
 
-import { BEAT, type IoRequest, type Steps, sweptOn } from "./io-steps.ts";
+import { type AppendHandleRef, BEAT, type IoRequest, type Steps, sweptOn } from "./io-steps.ts";
+import type { KeptFileIo } from "./lock-keeper.ts";
 import { type AppendHandle, pathAppendHandle, type SyncFileSystem } from "./sync-file-system.ts";
 
 /** How the synchronous driver waits; tests inject instant ones. */
@@ -90,16 +91,21 @@ function perform(fs: SyncFileSystem, request: IoRequest, options: SyncStepOption
       return fs.realPath(request.path);
     case "openAppend":
       return fs.openAppend ? fs.openAppend(request.path) : pathAppendHandle(fs, request.path);
-    case "handleEndsAt":
-      return (request.handle as AppendHandle).endsAt(request.size);
-    case "handleAppend":
-      return (request.handle as AppendHandle).append(request.text);
     case "closeHandle":
       return (request.handle as AppendHandle).close();
     case "sleep":
       return (options.sleep ?? blockFor)(request.ms);
   }
 }
+
+/**
+ * A kept lock's open file used between steps, for a `LockKeeper` whose locks this driver takes:
+ * the handle refs its `openAppend` answers are the `SyncFileSystem`'s own `AppendHandle`s.
+ */
+export const syncKeptFileIo: KeptFileIo = {
+  endsAt: (handle: AppendHandleRef, size: number) => (handle as AppendHandle).endsAt(size),
+  append: (handle: AppendHandleRef, text: string) => (handle as AppendHandle).append(text),
+};
 
 let cell: Int32Array | undefined;
 

@@ -45,9 +45,9 @@ export function sessionHeader(id: string, timestamp: string, cwd: string, parent
   return defined({ type: "session" as const, version: CURRENT_SESSION_VERSION, id, timestamp, cwd, parentSession });
 }
 
-/** `type, id, parentId, timestamp, message`. */
+/** `type, id, parentId, timestamp, message` (spelled out: the commonest entry, made at every append). */
 export function messageEntry(base: EntryBase, message: AgentMessage): MessageEntry {
-  return { type: "message", ...base, message };
+  return { type: "message", id: base.id, parentId: base.parentId, timestamp: base.timestamp, message };
 }
 
 /** `…, thinkingLevel`. */

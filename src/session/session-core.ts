@@ -5,13 +5,12 @@
  * `pi-session/compat`'s synchronous one with `runStepsSync`; neither holds session logic.
  * @module
  */
-import type { AgentMessage, FileEntry, ImageContent, SessionEntry, SystemMessage, TextContent, Usage, UsageEntry } from "../core/format/types.ts";
+import type { FileEntry, SessionEntry } from "../core/format/types.ts";
 import { defaultSessionDir, isValidSessionId, sessionFileName } from "../core/storage/layout.ts";
 import { joinPath, resolvePath } from "../core/storage/paths.ts";
 import type { Steps } from "../io/io-steps.ts";
 import type { LockKeeper } from "../io/lock-keeper.ts";
 import { branchedSession } from "./branched-session.ts";
-import { checkedContextEdit, type ContextEditReplacement } from "./context-edit.ts";
 import * as build from "./entry-builders.ts";
 import { EntryIndex } from "./entry-index.ts";
 import { InvalidSessionIdError, UnknownEntryError } from "./errors.ts";
@@ -20,15 +19,9 @@ import { type LoadedFile, loadSessionFileSteps, openMostRecent, openSessionFile,
 import { type NewSessionOptions, type PathDeps, resolveUserPath, sessionDirFor } from "./session-options.ts";
 import { SessionView } from "./session-view.ts";
 import { SessionWriter, type WriterState } from "./session-writer.ts";
-import { currentSystemMessage } from "./system-message.ts";
+import type { NewEntry } from "./new-entries.ts";
 
-/** Compaction fields beyond pi's signature. */
-export interface CompactionExtra {
-  /** Stored as given; when absent it is replayed from the context's system messages (as pi does); null stores none. */
-  systemMessage?: SystemMessage | null;
-  /** The seeds' checkpoint form: the kept messages embedded in the entry. */
-  retainedTail?: AgentMessage[];
-}
+export type { CompactionExtra, NewEntry } from "./new-entries.ts";
 
 /** What the core needs: `PathDeps`, and optionally a keeper that holds a file's lock across a burst of appends. */
 export interface CoreDeps extends PathDeps {
@@ -168,95 +161,21 @@ export class SessionCore extends SessionView {
     return writer.path;
   }
 
-  protected appendMessageSteps(message: AgentMessage): Steps<SessionEntry> {
-    return this.#append((base) => build.messageEntry(base, message));
-  }
-
-  protected appendThinkingLevelChangeSteps(thinkingLevel: string): Steps<SessionEntry> {
-    return this.#append((base) => build.thinkingLevelChangeEntry(base, thinkingLevel));
-  }
-
-  protected appendModelChangeSteps(provider: string, modelId: string): Steps<SessionEntry> {
-    return this.#append((base) => build.modelChangeEntry(base, provider, modelId));
-  }
-
-  protected appendCompactionSteps(
-    summary: string,
-    firstKeptEntryId: string | null | undefined,
-    tokensBefore: number,
-    details?: unknown,
-    fromHook?: boolean,
-    usage?: Usage,
-    extra: CompactionExtra = {},
-  ): Steps<SessionEntry> {
-    return this.#append((base) => {
-      let systemMessage = extra.systemMessage ?? undefined;
-      if (extra.systemMessage === undefined) {
-        const replayed = currentSystemMessage(this.buildSessionProjection().messages);
-        if (replayed) systemMessage = { ...replayed, timestamp: new Date(base.timestamp).getTime() };
-      }
-      const retainedTail = extra.retainedTail;
-      const fields = { summary, firstKeptEntryId: firstKeptEntryId ?? base.id, tokensBefore, details, usage, fromHook, systemMessage, retainedTail };
-      return build.compactionEntry(base, fields);
-    });
-  }
-
-  protected appendCustomEntrySteps(customType: string, data?: unknown): Steps<SessionEntry> {
-    return this.#append((base) => build.customEntry(base, customType, data));
-  }
-
-  protected appendSessionInfoSteps(name: string): Steps<SessionEntry> {
-    return this.#append((base) => build.sessionInfoEntry(base, name.replace(/[\r\n]+/g, " ").trim()));
-  }
-
-  protected appendCustomMessageEntrySteps(
-    customType: string,
-    content: string | (TextContent | ImageContent)[],
-    display: boolean,
-    details?: unknown,
-  ): Steps<SessionEntry> {
-    return this.#append((base) => build.customMessageEntry(base, customType, content, display, details));
-  }
-
-  protected appendLabelChangeSteps(targetId: string, label: string | undefined): Steps<SessionEntry> {
-    return this.#append((base) => build.labelEntry(base, targetId, label), () => {
-      if (!this.index.byId.has(targetId)) throw new UnknownEntryError(targetId);
-    });
-  }
-
-  protected appendUsageSteps(kind: string, provider: string, model: string, usage: Usage, note?: string): Steps<UsageEntry> {
-    return this.#append((base) => build.usageEntry(base, kind, provider, model, usage, note));
-  }
-
-  protected appendContextEditSteps(targetId: string, replacement: ContextEditReplacement): Steps<SessionEntry> {
-    let stored: ContextEditReplacement = null;
-    return this.#append((base) => build.contextEditEntry(base, targetId, stored), () => {
-      const onBranch = this.getBranch().some((entry) => entry.id === targetId);
-      stored = checkedContextEdit(targetId, this.index.byId.get(targetId), onBranch, replacement);
-    });
-  }
-
-  protected branchWithSummarySteps(branchFromId: string | null, summary: string, details?: unknown, fromHook?: boolean, usage?: Usage): Steps<SessionEntry> {
-    const make = (base: build.EntryBase) => build.branchSummaryEntry({ ...base, parentId: branchFromId }, base.parentId ?? "root", summary, details, usage, fromHook);
-    return this.#append(make, () => {
-      if (branchFromId !== null && !this.index.byId.has(branchFromId)) throw new UnknownEntryError(branchFromId);
-    });
-  }
-
   /**
-   * Adds an entry at the leaf (`base.parentId` is the leaf) and persists it; if the write
-   * throws, memory is put back as it was. `validate` runs first, before any id or time is taken.
-   * Nothing happens until the steps are run, so a queued call decides when its turn comes.
+   * Adds `entry` at the leaf (`base.parentId` is the leaf) and persists it; if the write
+   * throws, memory is put back as it was. Its `check` runs first (unless the caller ran it),
+   * before any id or time is taken. Nothing happens until the steps are run, so a queued call
+   * decides when its turn comes.
    *
    * Entries another process appended to the file since we last wrote are taken in first (the
    * writer reads them under the file lock). If the leaf was at the last entry we knew (the usual
    * case: following the conversation), it follows them to the file's new last entry, as reopening
    * the file would; if the caller had moved the leaf (`branch`, `resetLeaf`), it stays there.
    */
-  *#append<T extends SessionEntry>(make: (base: build.EntryBase) => T, validate?: () => void): Steps<T> {
-    validate?.();
+  protected *appendSteps<T extends SessionEntry>(entry: NewEntry<T>, checked = false): Steps<T> {
+    if (!checked) entry.check?.();
     const undos: (() => void)[] = [];
-    let entry: T | undefined;
+    let made: T | undefined;
     const add = (others: readonly SessionEntry[]) => {
       const leaf = this.getLeafId();
       const atTip = leaf === (this.entries.at(-1)?.id ?? null);
@@ -266,10 +185,9 @@ export class SessionCore extends SessionView {
         this.#moveLeaf(leaf);
         undos.push(() => this.#moveLeaf(followed));
       }
-      const id = uniqueEntryId(this.index.byId, this.#deps.newId);
-      entry = make({ id, parentId: this.getLeafId(), timestamp: this.#deps.clock().toISOString() });
-      undos.push(this.addEntry(entry));
-      return { header: this.getHeader(), entries: this.entries, hasConversation: this.index.hasConversation, entry };
+      made = entry.make(this.#base());
+      undos.push(this.addEntry(made));
+      return { header: this.getHeader(), entries: this.entries, hasConversation: this.index.hasConversation, entry: made };
     };
     try {
       if (this.#writer) yield* this.#writer.persist(add, this.#deps.lockKeeper);
@@ -278,7 +196,26 @@ export class SessionCore extends SessionView {
       for (let i = undos.length - 1; i >= 0; i--) undos[i]();
       throw error;
     }
-    return entry!;
+    return made!;
+  }
+
+  /**
+   * `appendSteps` without steps, for a line of a synchronous burst whose lock and open file the
+   * lock keeper holds (`SessionWriter.appendKept`); the caller ran `entry.check`. The entry is
+   * added to memory once its line is written. Undefined when that does not apply: nothing was
+   * done, and `appendSteps(entry, true)` does the append.
+   */
+  protected appendKept<T extends SessionEntry>(entry: NewEntry<T>): T | undefined {
+    const keeper = this.#deps.lockKeeper;
+    if (this.#writer === undefined || keeper === undefined) return undefined;
+    const made = this.#writer.appendKept(keeper, () => entry.make(this.#base()));
+    if (made !== undefined) this.addEntry(made);
+    return made;
+  }
+
+  /** A new entry's id (unique in the session), parent (the leaf) and time. */
+  #base(): build.EntryBase {
+    return { id: uniqueEntryId(this.index.byId, this.#deps.newId), parentId: this.getLeafId(), timestamp: this.#deps.clock().toISOString() };
   }
 
   #moveLeaf(id: string | null): void {

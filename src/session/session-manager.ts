@@ -10,6 +10,7 @@ import type { SessionInfo } from "../core/info/session-info.ts";
 import { runSteps, type Steps } from "../io/io-steps.ts";
 import type { ContextEditReplacement } from "./context-edit.ts";
 import { listAllSessions, listSessions } from "./list-sessions.ts";
+import * as newEntry from "./new-entries.ts";
 import { type CompactionExtra, type MakeManager, SessionCore } from "./session-core.ts";
 import { type NewSessionOptions, resolveDeps, resolveUserPath, type SessionDeps, sessionDirFor, type SessionManagerOptions } from "./session-options.ts";
 
@@ -143,17 +144,17 @@ export class SessionManager extends SessionCore {
 
   /** Appends a message at the leaf (compaction and branch summaries have their own methods); returns its id. */
   appendMessage(message: AgentMessage): Promise<string> {
-    return this.#runId(this.appendMessageSteps(message));
+    return this.#runId(this.appendSteps(newEntry.message(message)));
   }
 
   /** Records a thinking level change at the leaf; returns its id. */
   appendThinkingLevelChange(thinkingLevel: string): Promise<string> {
-    return this.#runId(this.appendThinkingLevelChangeSteps(thinkingLevel));
+    return this.#runId(this.appendSteps(newEntry.thinkingLevelChange(thinkingLevel)));
   }
 
   /** Records a model change at the leaf; returns its id. */
   appendModelChange(provider: string, modelId: string): Promise<string> {
-    return this.#runId(this.appendModelChangeSteps(provider, modelId));
+    return this.#runId(this.appendSteps(newEntry.modelChange(provider, modelId)));
   }
 
   /** Appends a compaction. A null or undefined `firstKeptEntryId` keeps nothing before it (pi 1.6: the entry's own id). */
@@ -166,37 +167,37 @@ export class SessionManager extends SessionCore {
     usage?: Usage,
     extra: CompactionExtra = {},
   ): Promise<string> {
-    return this.#runId(this.appendCompactionSteps(summary, firstKeptEntryId, tokensBefore, details, fromHook, usage, extra));
+    return this.#runId(this.appendSteps(newEntry.compaction(this, summary, firstKeptEntryId, tokensBefore, details, fromHook, usage, extra)));
   }
 
   /** Stores extension state at the leaf; it never reaches the model context. Returns its id. */
   appendCustomEntry(customType: string, data?: unknown): Promise<string> {
-    return this.#runId(this.appendCustomEntrySteps(customType, data));
+    return this.#runId(this.appendSteps(newEntry.customEntry(customType, data)));
   }
 
   /** Names the session: runs of CR/LF become one space, then the name is trimmed (empty clears it). */
   appendSessionInfo(name: string): Promise<string> {
-    return this.#runId(this.appendSessionInfoSteps(name));
+    return this.#runId(this.appendSteps(newEntry.sessionInfo(name)));
   }
 
   /** Appends an extension message that does reach the model context (as role `custom`); returns its id. */
   appendCustomMessageEntry(customType: string, content: string | (TextContent | ImageContent)[], display: boolean, details?: unknown): Promise<string> {
-    return this.#runId(this.appendCustomMessageEntrySteps(customType, content, display, details));
+    return this.#runId(this.appendSteps(newEntry.customMessage(customType, content, display, details)));
   }
 
   /** Sets, or with undefined or "" clears, the label of an existing entry. */
   appendLabelChange(targetId: string, label: string | undefined): Promise<string> {
-    return this.#runId(this.appendLabelChangeSteps(targetId, label));
+    return this.#runId(this.appendSteps(newEntry.labelChange(this, targetId, label)));
   }
 
   /** Records usage outside any message (e.g. cache warming); returns the entry. */
   appendUsage(kind: string, provider: string, model: string, usage: Usage, note?: string): Promise<UsageEntry> {
-    return this.#run(this.appendUsageSteps(kind, provider, model, usage, note));
+    return this.#run(this.appendSteps(newEntry.usage(kind, provider, model, usage, note)));
   }
 
   /** Replaces (or with null leaves out) a message of the active branch in the model context. */
   appendContextEdit(targetId: string, replacement: ContextEditReplacement): Promise<string> {
-    return this.#runId(this.appendContextEditSteps(targetId, replacement));
+    return this.#runId(this.appendSteps(newEntry.contextEdit(this, targetId, replacement)));
   }
 
   /**
@@ -204,7 +205,7 @@ export class SessionManager extends SessionCore {
    * leaf; `fromId` is the old leaf (or "root"). If the write fails, the leaf stays where it was.
    */
   branchWithSummary(branchFromId: string | null, summary: string, details?: unknown, fromHook?: boolean, usage?: Usage): Promise<string> {
-    return this.#runId(this.branchWithSummarySteps(branchFromId, summary, details, fromHook, usage));
+    return this.#runId(this.appendSteps(newEntry.branchSummary(this, branchFromId, summary, details, fromHook, usage)));
   }
 
   /**

@@ -5,7 +5,8 @@
  * after taking in what others appended (so concurrent writers form one chain), and a migrated
  * file is first backed up and rewritten with `safeRewrite`. Any throw leaves the writer's
  * state as it was. The writes are step functions (`io-steps.ts`): the async manager runs them
- * with `runSteps`, the synchronous compat one with `runStepsSync`.
+ * with `runSteps`, the synchronous compat one with `runStepsSync`; the compat one's later lines
+ * of a burst go out by `appendKept`, through the file its lock keeper holds open.
  * @module
  */
 import type { SessionEntry, SessionHeader } from "../core/format/types.ts";
@@ -14,8 +15,6 @@ import { isFsError } from "../io/file-system.ts";
 import {
   append,
   type AppendHandleRef,
-  handleAppend,
-  handleEndsAt,
   mkdir,
   openAppend,
   read,
@@ -26,7 +25,7 @@ import {
   stopHeartbeat,
   writeAtomic,
 } from "../io/io-steps.ts";
-import { lockedSteps, takeLock } from "../io/lock.ts";
+import { type HeldLock, releaseLock, takeLock } from "../io/lock.ts";
 import { type KeptLock, type LockKeeper, releaseKept } from "../io/lock-keeper.ts";
 import { toJsonl } from "./entry-builders.ts";
 import { appendedEntries } from "./appended-entries.ts";
@@ -92,7 +91,7 @@ export class SessionWriter {
     const state = this.#state;
     if (state.kind === "pending") {
       const session = add([]);
-      if (session.hasConversation) yield* this.writeAll(session);
+      if (session.hasConversation) yield* this.writeAll(session, keeper);
     } else if (state.kind === "migrate") {
       yield* this.#rewriteMigrated(add([]), state, keeper);
     } else {
@@ -103,32 +102,59 @@ export class SessionWriter {
   /**
    * Writes header and entries as a new file, whole or not at all (a kill or a full disk leaves
    * nothing): an exclusive create, or an atomic write over an empty file (one that was opened
-   * empty). A non-empty file already there is never touched.
+   * empty). A non-empty file already there is never touched. With a `keeper` whose shell uses open
+   * files (`io`), the lock is kept after the write with the new file open, as after an append.
    */
-  *writeAll(session: SessionSnapshot): Steps<void> {
+  *writeAll(session: SessionSnapshot, keeper?: LockKeeper): Steps<void> {
     const bytes = encoder.encode(toJsonl([session.header, ...session.entries]));
     const path = this.path;
     yield* mkdir(dirName(path), { recursive: true });
     // A new file's name is never used again: stale locks beside it are cleared now or never.
-    yield* lockedSteps(path, function* () {
-      try {
-        yield* writeAtomic(path, bytes, { exclusive: true, mode: SESSION_FILE_MODE });
-      } catch (error) {
-        if (!isFsError(error, "AlreadyExists")) throw error;
-        const existing = yield* stat(path);
-        if (existing?.isFile !== true || existing.size > 0) {
-          throw new SessionWriteConflictError(path, "a file is already there");
-        }
-        yield* writeAtomic(path, bytes, { mode: existing.mode || SESSION_FILE_MODE });
-      }
-    }, { sweepFolder: true });
-    this.#state = { kind: "written", end: { size: bytes.length, newline: true } };
+    const held = yield* takeLock(path, { sweepFolder: true });
+    const beat = yield* startHeartbeat(held.holderPath, held.heartbeatMs);
+    let kept: KeptLock | undefined;
+    try {
+      yield* writeNew(path, bytes);
+      this.#state = { kind: "written", end: { size: bytes.length, newline: true } };
+      if (keeper?.io) kept = yield* keepable(keeper, path, held);
+    } finally {
+      yield* stopHeartbeat(beat);
+      if (kept === undefined) yield* releaseLock(held);
+    }
+    if (kept !== undefined) keeper!.keep(path, kept);
+  }
+
+  /**
+   * A line of a synchronous burst, without steps: when `keeper` holds this file's lock with the
+   * file open (an earlier line of the burst took it) and the open file still ends where this
+   * writer left it (its `endsAt`: nobody appended since, it was not removed or replaced), `make`
+   * builds the entry and its line goes out through the open file, still under the lock. Undefined
+   * when that does not hold: nothing was done, and `persist` appends by the path, taking in what
+   * others appended first. If the check or the write throws, the lock is given back at once.
+   */
+  appendKept<T extends SessionEntry>(keeper: LockKeeper, make: () => T): T | undefined {
+    const state = this.#state;
+    const io = keeper.io;
+    if (io === undefined || state.kind !== "written" || state.end === undefined || !state.end.newline) return undefined;
+    const kept = keeper.held(this.path);
+    if (kept?.handle === undefined) return undefined;
+    try {
+      if (!io.endsAt(kept.handle, state.end.size)) return undefined;
+      const entry = make();
+      const size = state.end.size + io.append(kept.handle, JSON.stringify(entry) + "\n");
+      this.#state = { kind: "written", end: { size, newline: true } };
+      return entry;
+    } catch (error) {
+      keeper.drop(kept.real);
+      throw error;
+    }
   }
 
   /**
    * One line in one `append` call; a torn last line gets its newline first. When the file grew
    * since this writer last saw it (someone else wrote), the entries past the known end are read
    * and handed to `add` first, all under the lock: the new entry's parent is chosen knowing them.
+   * With `keeper`, the lock is kept after the line with the file open, for `appendKept`.
    */
   *#appendLine(add: AddEntry, known: FileEnd | undefined, keeper: LockKeeper | undefined): Steps<void> {
     const path = this.path;
@@ -148,19 +174,16 @@ export class SessionWriter {
         kept = keeper ? keeper.taken(real, held) : { real, held, since: 0 };
       }
     }
-    let size: number | undefined;
+    let size: number;
     try {
-      // A lock kept for a burst keeps the file open too: one size check and one write a line.
-      if (keeper && kept.handle === undefined) kept.handle = yield* bestEffortOpen(path);
-      size = yield* appendByHandle(kept, add, known);
-      if (size === undefined) {
-        // Reading what others appended may take a while: the lock shows it is alive meanwhile.
-        const beat = yield* startHeartbeat(kept.held.holderPath, kept.held.heartbeatMs);
-        try {
-          size = yield* appendUnderLock(path, add, known);
-        } finally {
-          yield* stopHeartbeat(beat);
-        }
+      // The file stays open with the kept lock, for the next lines of the burst (`appendKept`).
+      if (keeper?.io && kept.handle === undefined) kept.handle = yield* bestEffortOpen(path);
+      // Reading what others appended may take a while: the lock shows it is alive meanwhile.
+      const beat = yield* startHeartbeat(kept.held.holderPath, kept.held.heartbeatMs);
+      try {
+        size = yield* appendUnderLock(path, add, known);
+      } finally {
+        yield* stopHeartbeat(beat);
       }
     } catch (error) {
       yield* releaseKept(kept);
@@ -193,18 +216,33 @@ export class SessionWriter {
   }
 }
 
+/** The new file at `path`, whole or not at all (see `SessionWriter.writeAll`). */
+function* writeNew(path: string, bytes: Uint8Array): Steps<void> {
+  try {
+    yield* writeAtomic(path, bytes, { exclusive: true, mode: SESSION_FILE_MODE });
+  } catch (error) {
+    if (!isFsError(error, "AlreadyExists")) throw error;
+    const existing = yield* stat(path);
+    if (existing?.isFile !== true || existing.size > 0) {
+      throw new SessionWriteConflictError(path, "a file is already there");
+    }
+    yield* writeAtomic(path, bytes, { mode: existing.mode || SESSION_FILE_MODE });
+  }
+}
+
 /**
- * The quick append of a burst, by the kept lock's open file: when the file is still the one
- * opened and ends where this writer left it (nobody appended, the last line is whole), the new
- * line goes out with no path look-up but the size check. Undefined when that does not hold: the
- * caller then goes by the path (`appendUnderLock`), which reads what others appended.
+ * The lock just used to write the new file at `path`, made ready for `keeper` (by the file's real
+ * path, the file open); undefined when the file cannot be looked up or opened (it is released then).
  */
-function* appendByHandle(kept: KeptLock, add: AddEntry, known: FileEnd | undefined): Steps<number | undefined> {
-  const handle = kept.handle;
-  if (handle === undefined || known === undefined || !known.newline) return undefined;
-  if (!(yield* handleEndsAt(handle, known.size))) return undefined;
-  const { entry } = add([]);
-  return known.size + (yield* handleAppend(handle, JSON.stringify(entry) + "\n"));
+function* keepable(keeper: LockKeeper, path: string, held: HeldLock): Steps<KeptLock | undefined> {
+  let real: string;
+  try {
+    real = yield* realPath(path);
+  } catch {
+    return undefined;
+  }
+  const handle = yield* bestEffortOpen(path);
+  return handle === undefined ? undefined : { ...keeper.taken(real, held), handle };
 }
 
 /** The file opened for appends, or undefined if it cannot be (the append then goes by the path). */

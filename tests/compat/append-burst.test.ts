@@ -40,16 +40,15 @@ describe("pi-session/compat: a burst of appends", () => {
   it("takes the file lock once and gives it back when the burst ends", async () => {
     const { fs, taken } = countingLocks();
     const session = SessionManager.create("/work/p", folder(), { fs });
-    session.appendMessage(user("first")); // the new file, written whole under its own lock
-    const before = taken();
+    session.appendMessage(user("first")); // the new file, written whole under its lock, which is kept
     for (let i = 0; i < 20; i++) session.appendMessage(user(`burst ${i}`));
-    assert.equal(taken() - before, 1);
+    assert.equal(taken(), 1, "the new file's lock, kept for the burst");
     const file = session.getSessionFile()!;
     assert.equal(existsSync(`${file}.lock`), true, "held while the burst goes on");
     await endOfBurst();
     assert.equal(existsSync(`${file}.lock`), false);
     session.appendMessage(user("next burst"));
-    assert.equal(taken() - before, 2);
+    assert.equal(taken(), 2);
     await endOfBurst();
     assert.equal(existsSync(`${file}.lock`), false);
     const written = lines(file);
@@ -151,5 +150,76 @@ for (let i = 0; i < Number(count); i++) {
     const firstChild = contents.findIndex((c) => c.startsWith("child-"));
     const lastChild = contents.findLastIndex((c) => c.startsWith("child-"));
     assert.ok(contents.slice(firstChild, lastChild).some((c) => c.startsWith("main-")), "the two writers took turns");
+  });
+
+  it("sends a burst's lines after the first through the kept open file, each after a size check, and labels and names in it too", async () => {
+    let byPath = 0;
+    let checks = 0;
+    let byHandle = 0;
+    const fs: SyncFileSystem = {
+      ...nodeSyncFileSystem,
+      append(path, data, options) {
+        if (path.endsWith(".jsonl")) byPath++;
+        nodeSyncFileSystem.append(path, data, options);
+      },
+      openAppend(path) {
+        const handle = nodeSyncFileSystem.openAppend!(path);
+        return {
+          path,
+          endsAt: (size) => (checks++, handle.endsAt(size)),
+          append: (text) => (byHandle++, handle.append(text)),
+          close: () => handle.close(),
+        };
+      },
+    };
+    const session = SessionManager.create("/work/p", folder(), { fs });
+    const first = session.appendMessage(user("first")); // the new file, written whole; its lock is kept
+    session.appendMessage(user("second"));
+    for (let i = 0; i < 10; i++) session.appendMessage(user(`burst ${i}`));
+    const label = session.appendLabelChange(first, "start");
+    session.appendSessionInfo("named\nin a burst");
+    assert.throws(() => session.appendLabelChange("nope", "x"), /nope/);
+    assert.deepEqual({ byPath, checks, byHandle }, { byPath: 0, checks: 13, byHandle: 13 });
+    await endOfBurst();
+    session.appendMessage(user("next burst")); // takes the lock, by the path
+    session.appendMessage(user("and on"));
+    assert.deepEqual({ byPath, checks, byHandle }, { byPath: 1, checks: 14, byHandle: 14 });
+    const written = lines(session.getSessionFile()!);
+    assert.equal(written.length, 1 + 16);
+    for (let i = 2; i < written.length; i++) assert.equal(written[i].parentId, written[i - 1].id);
+    assert.deepEqual(written.slice(1).map((l) => l.id), session.getEntries().map((e) => e.id));
+    assert.equal(written.at(-4).id, label);
+    assert.equal(session.getLabel(first), "start");
+    assert.equal(session.getSessionName(), "named in a burst");
+  });
+
+  it("a size check that fails throws, leaves memory as it was and gives the lock back at once", () => {
+    let failing = false;
+    const fs: SyncFileSystem = {
+      ...nodeSyncFileSystem,
+      openAppend(path) {
+        const handle = nodeSyncFileSystem.openAppend!(path);
+        return {
+          path,
+          endsAt: (size) => {
+            if (failing) throw new Error("bad descriptor");
+            return handle.endsAt(size);
+          },
+          append: (text) => handle.append(text),
+          close: () => handle.close(),
+        };
+      },
+    };
+    const session = SessionManager.create("/work/p", folder(), { fs });
+    session.appendMessage(user("first"));
+    const second = session.appendMessage(user("second"));
+    failing = true;
+    assert.throws(() => session.appendMessage(user("third")), /bad descriptor/);
+    const file = session.getSessionFile()!;
+    assert.equal(existsSync(`${file}.lock`), false);
+    assert.deepEqual([session.getLeafId(), session.getEntryCount()], [second, 2]);
+    failing = false;
+    const fourth = session.appendMessage(user("fourth"));
+    assert.deepEqual(lines(file).slice(1).map((l) => l.id), [session.getEntries()[0].id, second, fourth]);
   });
 });

@@ -73,6 +73,7 @@ describe("pi-session/compat SessionManager", () => {
       },
     });
     session.appendMessage(user("first"));
+    await new Promise((resolve) => setTimeout(resolve, 0)); // the burst that wrote the file gives its lock back
     mkdirSync(`${session.getSessionFile()}.lock`);
     const id = session.appendMessage(user("second"));
     assert.equal(sleeps.length, 1);

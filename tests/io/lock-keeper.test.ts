@@ -56,4 +56,18 @@ describe("LockKeeper", () => {
     assert.deepEqual(released, ["/real"]);
     assert.equal(k.take("/link"), undefined);
   });
+
+  it("held() answers the kept lock and leaves it kept, until it was kept for KEEP_MS (then it releases it)", () => {
+    const { k, released, tick } = keeper();
+    const kept = k.taken("/real", held("/real"));
+    k.keep("/link", kept);
+    assert.equal(k.held("/link"), kept);
+    assert.equal(k.held("/real"), kept);
+    assert.equal(k.take("/link"), kept, "still kept after held()");
+    k.keep("/link", kept);
+    tick(KEEP_MS);
+    assert.equal(k.held("/link"), undefined);
+    assert.deepEqual(released, ["/real"]);
+    assert.equal(k.take("/link"), undefined);
+  });
 });
