@@ -97,6 +97,8 @@ const codes: number[] = [];
 
 /** The ASCII bytes `[start, end)` as a string. */
 function asciiText(b: Uint8Array, start: number, end: number): string {
+  // A lone quote (a line cut inside a string) spells no characters, as an empty slice decodes.
+  if (end <= start) return "";
   if (end - start > 64) return decoder.decode(b.subarray(start, end));
   codes.length = end - start;
   for (let k = start; k < end; k++) codes[k - start] = b[k];

@@ -1,6 +1,6 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { indexOfByte, scanEntryKeys, stringEnd } from "../../../src/core/read/scan-keys.ts";
+import { indexOfByte, scanEntryKeys, stringEnd, stringValue } from "../../../src/core/read/scan-keys.ts";
 
 const bytes = (text: string) => new TextEncoder().encode(text);
 
@@ -80,4 +80,11 @@ test("indexOfByte() finds a byte near and far, and says -1 when there is none", 
   assert.equal(indexOfByte(text, 0x22, 101), -1);
   assert.equal(indexOfByte(text, 0x61, 99), 99);
   assert.equal(stringEnd(bytes('"' + "\\\\".repeat(40) + '\\"x"'), 0), 85);
+});
+
+test("stringValue() of a lone quote (a line cut inside a string) is empty, not an error", () => {
+  const b = bytes('{"id":"');
+  assert.equal(stringValue(b, 6, 7), "");
+  assert.equal(stringValue(bytes('""'), 0, 2), "");
+  assert.equal(stringValue(bytes('"ab"'), 0, 4), "ab");
 });
