@@ -181,7 +181,8 @@ export async function openServeState(config: ServeConfig): Promise<ServeState> {
     }
   });
   const cached = <T>(key: string, compute: () => Promise<T>, weigh?: (value: T) => number): Promise<T> => answers.get(key, compute, weigh);
-  const metrics = new ServeMetrics({ env: () => env(), watcher, streams });
+  let warmupEnded = false;
+  const metrics = new ServeMetrics({ env: () => env(), watcher, streams, warmedUp: () => warmupEnded });
   let sessionTurn: Promise<unknown> = Promise.resolve();
   const oneSessionAtATime = <T>(work: () => Promise<T>): Promise<T> => {
     const turn = sessionTurn.then(work, work);
@@ -259,5 +260,6 @@ export async function openServeState(config: ServeConfig): Promise<ServeState> {
   // waits for it, and for the collection after it, where the two ran at once and held both.
   const warmedUp = untilQuiet().then(() => building.signal.aborted ? undefined : env().withCatalog(() => globalCandidates(env()))).then(() => collectGarbage(), () => {});
   searchWarmup = new SearchWarmup({ env: () => env(), signal: building.signal, after: warmedUp, quiet });
+  void searchWarmup.done.then(() => (warmupEnded = true));
   return state;
 }
