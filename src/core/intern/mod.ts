@@ -5,3 +5,4 @@
  */
 export { intAt, intBlocks, type IntBlocks, IntList, packInts, pushInt, setInt } from "./int-blocks.ts";
 export { blankKey, hasString, keyAt, keyFor, keyIs, keyOf, packKeys, type StringKeys, stringKeys } from "./string-keys.ts";
+export { PackedPaths } from "./packed-paths.ts";
