@@ -8,7 +8,7 @@
 import { docsDigest } from "../core/digest/docs-digest.ts";
 import type { QueryEnv } from "../query/env.ts";
 import { sessionScope } from "../query/scope.ts";
-import { PackedPaths } from "./packed-paths.ts";
+import { PackedPaths } from "../core/intern/packed-paths.ts";
 
 /** Files indexed per catalog turn: each turn ends with a collection, so memory stays that of one slice. */
 const SLICE = 25;

@@ -14,7 +14,7 @@ import { bunFileSystem } from "../io/bun.ts";
 import { denoFileSystem } from "../io/deno.ts";
 import { nodeFileSystem } from "../io/node.ts";
 import { createQueryEnv, type QueryEnv } from "../query/env.ts";
-import { type Candidate, globalCandidates } from "../query/resolve/session-ref.ts";
+import { type CandidateSet, knownCandidates } from "../query/resolve/session-ref.ts";
 import { SessionIndexes } from "../query/session-indexes.ts";
 import { confinedFileSystem } from "./confined-fs.ts";
 import { turnTakingFileSystem } from "./turn-taking-fs.ts";
@@ -127,10 +127,10 @@ export async function openServeState(config: ServeConfig): Promise<ServeState> {
   // Line indexes of the sessions last opened: a page of entries reads only its lines.
   const sessionIndexes = new SessionIndexes({ built: () => collectGarbage() });
   // Every session's header, for resolving ids (each resolution would read them all), until sessions come or go.
-  let candidates: Promise<Candidate[]> | undefined;
+  let candidates: Promise<CandidateSet> | undefined;
   const keptCandidates = <T>(compute: () => Promise<T>, fresh = false): Promise<T> => {
     if (fresh) candidates = undefined;
-    const kept = (candidates ??= compute() as Promise<unknown> as Promise<Candidate[]>);
+    const kept = (candidates ??= compute() as Promise<unknown> as Promise<CandidateSet>);
     kept.catch(() => candidates === kept && (candidates = undefined));
     return kept as Promise<unknown> as Promise<T>;
   };
@@ -176,12 +176,15 @@ export async function openServeState(config: ServeConfig): Promise<ServeState> {
       // Of two copies of a session, the newest is taken: an append to one may change which.
       const kept = candidates;
       void kept.then((list) => {
-        if (candidates === kept && list.filter((c) => c.header.id === event.id).length > 1) candidates = undefined;
+        let copies = 0;
+        for (let i = 0; i < list.length && copies < 2; i++) if (list.id(i) === event.id) copies++;
+        if (candidates === kept && copies > 1) candidates = undefined;
       }, () => {});
     }
   });
   const cached = <T>(key: string, compute: () => Promise<T>, weigh?: (value: T) => number): Promise<T> => answers.get(key, compute, weigh);
-  const metrics = new ServeMetrics({ env: () => env(), watcher, streams });
+  let warmupEnded = false;
+  const metrics = new ServeMetrics({ env: () => env(), watcher, streams, warmedUp: () => warmupEnded });
   let sessionTurn: Promise<unknown> = Promise.resolve();
   const oneSessionAtATime = <T>(work: () => Promise<T>): Promise<T> => {
     const turn = sessionTurn.then(work, work);
@@ -257,7 +260,8 @@ export async function openServeState(config: ServeConfig): Promise<ServeState> {
   // the full-text index, so that the first search typed need not build it (it scans until then).
   // The read takes a catalog turn: a request coming meanwhile (a listing, `/metrics`' stats walk)
   // waits for it, and for the collection after it, where the two ran at once and held both.
-  const warmedUp = untilQuiet().then(() => building.signal.aborted ? undefined : env().withCatalog(() => globalCandidates(env()))).then(() => collectGarbage(), () => {});
+  const warmedUp = untilQuiet().then(() => building.signal.aborted ? undefined : env().withCatalog(() => knownCandidates(env()))).then(() => collectGarbage(), () => {});
   searchWarmup = new SearchWarmup({ env: () => env(), signal: building.signal, after: warmedUp, quiet });
+  void searchWarmup.done.then(() => (warmupEnded = true));
   return state;
 }

@@ -91,4 +91,10 @@ describe("/metrics", () => {
     assert.ok((samples.find((s) => s.name === "pi_session_catalog_refresh_duration_seconds_count")?.value ?? 0) >= 1);
     assert.ok(samples.some((s) => s.name === "pi_session_event_streams"));
   });
+
+  it("says when the background warm-up after the start has ended", async () => {
+    await server.state.searchWarmup.done;
+    const samples = parseMetrics(await (await server.fetch("/metrics")).text());
+    assert.equal(samples.find((s) => s.name === "pi_session_warmup_done")?.value, 1);
+  });
 });

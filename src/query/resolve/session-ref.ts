@@ -14,20 +14,13 @@ import { listingDigest } from "../../core/digest/listing-digest.ts";
 import type { QueryEnv } from "../env.ts";
 import { sessionScope } from "../scope.ts";
 import { QueryError } from "../errors.ts";
+import { type Candidate, candidateSet, type CandidateSet, KeptCandidates } from "./kept-candidates.ts";
+
+export type { Candidate, CandidateSet } from "./kept-candidates.ts";
 
 /** True when a reference is meant as a path rather than an id. */
 export function looksLikePath(ref: string): boolean {
   return ref.includes("/") || ref.includes("\\") || ref.endsWith(".jsonl");
-}
-
-/**
- * A session file and what resolving looks at in its header: a server keeps one per session
- * for its life, so the rest of the header (its time, version, parent path) is not kept.
- */
-export interface Candidate {
-  path: string;
-  header: Pick<SessionHeader, "id" | "cwd">;
-  mtimeMs: number;
 }
 
 async function candidates(env: QueryEnv, files: string[], cwdFilter?: string): Promise<Candidate[]> {
@@ -48,21 +41,28 @@ export async function localCandidates(env: QueryEnv): Promise<Candidate[]> {
 }
 
 /** Which of `everywhere` are this directory's sessions (its folder's, or by cwd in a custom dir). */
-async function localPaths(env: QueryEnv, everywhere: readonly Candidate[]): Promise<Set<string>> {
+async function localPaths(env: QueryEnv, everywhere: CandidateSet): Promise<Set<string>> {
   const choice = await env.sessionDir();
   if (!choice.custom) return new Set(await sessionFilesIn(env.fs, choice.dir));
-  const here = (c: Candidate) => typeof c.header.cwd === "string" && resolvePath(env.cwd, c.header.cwd) === env.cwd;
-  return new Set(everywhere.filter(here).map((c) => c.path));
+  const here = new Set<string>();
+  for (let i = 0; i < everywhere.length; i++) {
+    const cwd = everywhere.cwd(i);
+    if (typeof cwd === "string" && resolvePath(env.cwd, cwd) === env.cwd) here.add(everywhere.path(i));
+  }
+  return here;
 }
 
-/** Sessions of every project (or of the flat custom session dir); the env's kept list when it keeps one. */
-export function globalCandidates(env: QueryEnv, fresh = false): Promise<Candidate[]> {
-  const compute = async () => {
-    const choice = await env.sessionDir();
-    const files = choice.custom ? await sessionFilesIn(env.fs, choice.dir) : await allSessionFiles(env.fs, env.agentDir);
-    return candidates(env, files);
-  };
-  return env.keptCandidates ? env.keptCandidates(compute, fresh) : compute();
+/** Sessions of every project (or of the flat custom session dir), read now. */
+export async function globalCandidates(env: QueryEnv): Promise<Candidate[]> {
+  const choice = await env.sessionDir();
+  const files = choice.custom ? await sessionFilesIn(env.fs, choice.dir) : await allSessionFiles(env.fs, env.agentDir);
+  return candidates(env, files);
+}
+
+/** `globalCandidates`, packed and kept by the env when it keeps them (a server), else read now. */
+export async function knownCandidates(env: QueryEnv, fresh = false): Promise<CandidateSet> {
+  if (!env.keptCandidates) return candidateSet(await globalCandidates(env));
+  return env.keptCandidates(async () => new KeptCandidates(await globalCandidates(env)), fresh);
 }
 
 /**
@@ -94,30 +94,35 @@ export async function mostRecentLocal(env: QueryEnv): Promise<string | undefined
   return local[0]?.path;
 }
 
-/** Of several files of one session (copies), the one in this directory, else the newest. */
-function preferred(list: Candidate[], local: ReadonlySet<string>): Candidate {
-  return [...list].sort((a, b) => Number(local.has(b.path)) - Number(local.has(a.path)) || b.mtimeMs - a.mtimeMs)[0];
+/** Of several files of one session (copies, positions in `set`), the one in this directory, else the newest. */
+function preferred(set: CandidateSet, list: number[], local: ReadonlySet<string>): number {
+  return [...list].sort((a, b) => Number(local.has(set.path(b))) - Number(local.has(set.path(a))) || set.mtimeMs(b) - set.mtimeMs(a))[0];
 }
 
 /**
- * The candidate `ref` names among every known session: an exact id, else a prefix of exactly
- * one session id (a prefix of several ids is ambiguous wherever they are).
+ * The path of the candidate `ref` names among every known session: an exact id, else a prefix
+ * of exactly one session id (a prefix of several ids is ambiguous wherever they are).
  */
-function pick(ref: string, list: Candidate[], local: ReadonlySet<string>): Candidate | undefined {
-  const exact = list.filter((c) => c.header.id === ref);
-  if (exact.length >= 1) return preferred(exact, local);
-  const prefixed = list.filter((c) => c.header.id.startsWith(ref));
-  const ids = new Set(prefixed.map((c) => c.header.id));
+function pick(ref: string, set: CandidateSet, local: ReadonlySet<string>): string | undefined {
+  const exact: number[] = [];
+  const prefixed: number[] = [];
+  for (let i = 0; i < set.length; i++) {
+    const id = set.id(i);
+    if (id === ref) exact.push(i);
+    else if (id.startsWith(ref)) prefixed.push(i);
+  }
+  if (exact.length >= 1) return set.path(preferred(set, exact, local));
+  const ids = new Set(prefixed.map((i) => set.id(i)));
   if (ids.size > 1) {
-    prefixed.sort((a, b) => Number(local.has(b.path)) - Number(local.has(a.path)) || (a.header.id < b.header.id ? -1 : 1));
-    const shown = prefixed.slice(0, 10).map((c) => `  ${c.header.id}  ${c.path}`);
+    prefixed.sort((a, b) => Number(local.has(set.path(b))) - Number(local.has(set.path(a))) || (set.id(a) < set.id(b) ? -1 : 1));
+    const shown = prefixed.slice(0, 10).map((i) => `  ${set.id(i)}  ${set.path(i)}`);
     throw new QueryError(
       "ambiguous-session",
       `Session reference "${ref}" matches ${ids.size} sessions:\n${shown.join("\n")}${prefixed.length > 10 ? "\n  …" : ""}`,
       "Type more characters of the id, or pass the file path",
     );
   }
-  return prefixed.length ? preferred(prefixed, local) : undefined;
+  return prefixed.length ? set.path(preferred(set, prefixed, local)) : undefined;
 }
 
 /**
@@ -154,20 +159,20 @@ export async function resolveSessionRef(env: QueryEnv, ref: string): Promise<str
   }
   // Without a server's kept headers: through the catalog where it is on, else every file's header.
   const viaCatalog = env.keptCandidates ? undefined : await catalogCandidates(env, ref);
-  let everywhere = viaCatalog ?? await globalCandidates(env);
+  let everywhere = viaCatalog ? candidateSet(viaCatalog) : await knownCandidates(env);
   let found = pick(ref, everywhere, await localPaths(env, everywhere));
   // Kept headers may predate a session just made, and the catalog's quick check an old session
   // rewritten in place: look again, reading every header, before saying there is none.
   if (!found && (env.keptCandidates || viaCatalog)) {
     // The catalog's stamps are garbage now: collected before thousands of headers are read (Bun).
     if (viaCatalog) collectGarbage();
-    everywhere = await globalCandidates(env, true);
+    everywhere = await knownCandidates(env, true);
     found = pick(ref, everywhere, await localPaths(env, everywhere));
   }
   if (!found) {
     throw new QueryError("no-session", `No session found matching "${ref}"`, "Run `pi-session list --all` to see session ids");
   }
-  return found.path;
+  return found;
 }
 
 /** Short display name of a session file for messages. */

@@ -23,7 +23,7 @@ import { openApiDocument } from "./openapi.ts";
 import { arrayItemJson, prettyJson } from "./pretty-json.ts";
 import { collectGarbage } from "../../io/collect-garbage.ts";
 import { versioned } from "../../query/json-version.ts";
-import { PackedPaths } from "../packed-paths.ts";
+import { PackedPaths } from "../../core/intern/packed-paths.ts";
 
 /** Entries per page when `limit` is not given, and the most one page may hold. */
 export const ENTRIES_PAGE = 200;

@@ -16,6 +16,8 @@ export interface ServeMetricsDeps {
   env: () => QueryEnv;
   watcher: SessionWatcher;
   streams: EventStreams;
+  /** True once the background warm-up (every session's header, then the full-text index) ended. */
+  warmedUp?: () => boolean;
 }
 
 export class ServeMetrics {
@@ -56,6 +58,7 @@ export class ServeMetrics {
       { name: "pi_session_catalog_refresh_duration_seconds", help: "Time to bring the catalog up to date and compute the session metrics", type: "histogram", samples: this.refresh.samples() },
       { name: "pi_session_http_request_duration_seconds", help: "HTTP request durations by method, route and status", type: "histogram", samples: this.http.samples() },
       { name: "pi_session_event_streams", help: "Open /api/events streams", type: "gauge", samples: [{ value: this.#deps.streams.size }] },
+      { name: "pi_session_warmup_done", help: "1 once the background warm-up after the start (session headers, then the full-text index) has ended", type: "gauge", samples: [{ value: this.#deps.warmedUp?.() ? 1 : 0 }] },
     ]);
   }
 }

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { PackedPaths } from "../../src/serve/packed-paths.ts";
+import { PackedPaths } from "../../../src/core/intern/packed-paths.ts";
 
 test("PackedPaths gives back every slice of the paths it packed, odd characters and empty paths too", () => {
   const paths = ["/a/1.jsonl", "", "/b/with\nnewline.jsonl", "/c/é 😀.jsonl", "/d/4.jsonl"];

@@ -55,6 +55,11 @@ export class PackedPaths {
     return out;
   }
 
+  /** The path at `i` (0 ≤ i < length). */
+  at(i: number): string {
+    return this.#path(i === 0 ? 0 : this.#ends[i - 1], this.#ends[i]);
+  }
+
   #path(start: number, end: number): string {
     const text = this.#text;
     if (typeof text === "string") return text.slice(start, end);
