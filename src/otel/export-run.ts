@@ -9,20 +9,16 @@
  * worker threads (export-pool.ts) for a large run; a fork or clone again here, without its copies.
  * A long file (`STREAM_MIN_BYTES`) is read there for its usage and the index of its entries
  * only, then here again, once attributed, its requests handed out as they fill
- * (session-stream.ts): neither its entries nor its encoded spans are ever all held.
+ * (session-stream.ts): neither its entries nor its encoded spans are ever all held. What to read,
+ * in which order, is the plan (run-plan.ts).
  * @module
  */
-import { headerVersion } from "../core/migrate/migrate-session.ts";
-import { CURRENT_SESSION_VERSION, type SessionHeader } from "../core/format/types.ts";
-import { emptyUsageState } from "../core/digest/usage-state.ts";
 import type { Redactor } from "../core/redact/redactor.ts";
-import { attributionOrder, UsageAttribution, type UsageSession } from "../core/stats/attribution.ts";
-import { normalizePath } from "../core/storage/paths.ts";
+import { UsageAttribution } from "../core/stats/attribution.ts";
 import { defaultCacheDir } from "../catalog/open-catalog.ts";
 import type { QueryEnv } from "../query/env.ts";
-import { sessionScope } from "../query/scope.ts";
 import { type Batch, Packer } from "./batches.ts";
-import { attributeSession, catalogUsage, parentIdentities } from "./copies.ts";
+import { attributeSession, parentIdentities } from "./copies.ts";
 import { ExportGarbage } from "./export-garbage.ts";
 import { ExportPool } from "./export-pool.ts";
 import type { OtlpConfig, OtlpProtocol } from "./otlp-config.ts";
@@ -31,7 +27,7 @@ import { sendRequest, type SendResult } from "./otlp-send.ts";
 import { type SentRecord, SentStore } from "./sent-store.ts";
 import { exportSession, type SessionExport, type SessionExportOptions, type SessionJob } from "./session-export.ts";
 import { streamSession } from "./session-stream.ts";
-import { readHeader } from "./span-entries.ts";
+import { type Candidate, NO_ROWS, planRun, usageSessionOf } from "./run-plan.ts";
 
 export interface OtelRun {
   files: readonly string[];
@@ -81,96 +77,14 @@ export interface OtelSummary {
 /** Files adding up to less than this are read on the main thread: starting workers would cost more. */
 export const POOL_MIN_BYTES = 16 * 1024 * 1024;
 
-/**
- * A file of the current format this large or larger, content not sent, is read twice and its
- * spans streamed (session-stream.ts); a smaller one is held while it is attributed.
- */
-export const STREAM_MIN_BYTES = 16 * 1024 * 1024;
-
 /** Requests between two saves of the sent-store. */
 const SAVE_EVERY = 50;
-
-/** A file with something new for the receiver. */
-interface Changed {
-  path: string;
-  size: number;
-  mtimeMs: number;
-  record?: SentRecord;
-  /** Null when its start did not show a session header (the full read then decides). */
-  header: SessionHeader | null;
-}
-
-/** A session of the attribution: one this run reads (`changed`), or one whose usage the catalog has. */
-type Attributed = UsageSession & { changed?: number };
-
-/** Rows no session holds: what a session's usage becomes once attributed (its rows let go). */
-const NO_ROWS = emptyUsageState();
-
-/**
- * The run's sessions in attribution order, made lean to be held through the run (25,000 of
- * them, while a giant session is read): the catalog's sessions as they are, each file this run
- * reads as its job and a few numbers, in typed arrays by job, not an object per file.
- */
-interface RunPlan {
-  /** In attribution order: a session whose usage the catalog has, or undefined for the next job. */
-  steps: (UsageSession | undefined)[];
-  /** The files to read, in attribution order (let go once done with). */
-  jobs: (SessionJob | undefined)[];
-  /** Each job's file size and modification time when stated. */
-  sizes: Float64Array;
-  mtimes: Float64Array;
-  /** 1 where the file's start did not show a session header (the full read then decides). */
-  headerless: Uint8Array;
-}
-
-/**
- * Every session in attribution order, the files to export among them: those the run reads
- * itself have their usage filled in as they are read; the others' usage comes from the catalog
- * (all of every project's sessions take part: copies are recognised across projects).
- */
-async function attributionPlan(env: QueryEnv, run: OtelRun, changed: readonly Changed[]): Promise<RunPlan> {
-  const own = new Set(changed.map((c) => normalizePath(c.path)));
-  const every = await sessionScope(env, true);
-  const others = every.files.filter((path) => !own.has(normalizePath(path)));
-  const sessions: Attributed[] = await catalogUsage(env, others);
-  for (const [i, c] of changed.entries()) sessions.push({ ...usageSessionOf(c.path, c.header), changed: i });
-  const order = attributionOrder(sessions);
-  const n = changed.length;
-  const plan: RunPlan = { steps: [], jobs: [], sizes: new Float64Array(n), mtimes: new Float64Array(n), headerless: new Uint8Array(n) };
-  for (const session of order) {
-    if (session.changed === undefined) {
-      plan.steps.push(session);
-      continue;
-    }
-    const c = changed[session.changed];
-    const k = plan.jobs.length;
-    plan.steps.push(undefined);
-    plan.jobs.push(jobOf(c, run.content, run.streamMinBytes ?? STREAM_MIN_BYTES));
-    plan.sizes[k] = c.size;
-    plan.mtimes[k] = c.mtimeMs;
-    plan.headerless[k] = c.header === null ? 1 : 0;
-  }
-  return plan;
-}
-
-/** What the attribution needs of a session file: its path and header, its rows to come. */
-function usageSessionOf(path: string, header: SessionHeader | null): UsageSession {
-  const h: Record<string, unknown> = header ?? {};
-  return {
-    path,
-    id: typeof h.id === "string" ? h.id : String(h.id ?? ""),
-    cwd: typeof h.cwd === "string" ? h.cwd : "",
-    created: typeof h.timestamp === "string" ? h.timestamp : "",
-    parentSession: typeof h.parentSession === "string" ? h.parentSession : undefined,
-    usage: NO_ROWS,
-  };
-}
 
 /** Runs an export; the caller reports the summary. */
 export async function runOtelExport(env: QueryEnv, run: OtelRun): Promise<OtelSummary> {
   const summary: OtelSummary = { sessions: 0, spans: 0, requests: 0, delivered: 0, rejectedSpans: 0, partial: [], skipped: [] };
   const store = run.mode === "out" ? undefined : await SentStore.open(env.fs, defaultCacheDir(env.storage), run.config.endpoint);
-  const candidates: Omit<Changed, "header">[] = [];
+  const candidates: Candidate[] = [];
   for (const path of [...run.files].sort()) {
     const stat = await env.fs.stat(path);
     if (stat === null || !stat.isFile) continue;
@@ -198,7 +112,7 @@ export async function runOtelExport(env: QueryEnv, run: OtelRun): Promise<OtelSu
 interface RunState {
   summary: OtelSummary;
   store: SentStore | undefined;
-  candidates: Omit<Changed, "header">[];
+  candidates: Candidate[];
   protocol: OtlpProtocol;
   /** How this thread maps and encodes. */
   options: SessionExportOptions;
@@ -209,49 +123,11 @@ interface RunState {
   garbage: ExportGarbage;
 }
 
-/** Files from which a worker reads a share of the headers (fewer: not worth a message). */
-const SHARED_HEADERS_FROM = 256;
-/**
- * The share of the headers a worker reads: less than half, as it is still loading when the
- * main thread starts on its own share (which blocks it: a reply could not be taken before).
- */
-const WORKER_HEADER_SHARE = 1 / 3;
-
-/**
- * The files' headers, in their order: the last third read by a worker meanwhile, when there is
- * one and enough files (it would otherwise wait idle for its first session).
- */
-async function readHeaders(env: QueryEnv, paths: readonly string[], pool: ExportPool | undefined): Promise<(SessionHeader | null)[]> {
-  const split = pool && paths.length >= SHARED_HEADERS_FROM ? Math.ceil(paths.length * (1 - WORKER_HEADER_SHARE)) : paths.length;
-  const far = split < paths.length ? pool!.headers(paths.slice(split)) : undefined;
-  const headers: (SessionHeader | null)[] = [];
-  for (let i = 0; i < split; i++) headers.push(await readHeader(env.fs, paths[i]));
-  const theirs = (await far) ?? [];
-  for (let i = split; i < paths.length; i++) headers.push(theirs.length === paths.length - split ? theirs[i - split] : await readHeader(env.fs, paths[i]));
-  return headers;
-}
-
-/**
- * The plan of the run: the headers of the files with something new read, those out of scope
- * left out, in attribution order. What it takes to make (the headers, a session object per file)
- * is let go when it returns.
- */
-async function planRun(env: QueryEnv, run: OtelRun, state: RunState): Promise<RunPlan> {
-  const changed: Changed[] = [];
-  const headers = await readHeaders(env, state.candidates.map((c) => c.path), state.pool);
-  for (const [i, item] of state.candidates.entries()) {
-    const header = headers[i];
-    if (header && run.inCwd && !run.inCwd(typeof header.cwd === "string" ? header.cwd : "")) continue;
-    changed.push({ ...item, header });
-  }
-  state.candidates = [];
-  return await attributionPlan(env, run, changed);
-}
-
 /** The run once the files with something new are known. */
 async function exportChanged(env: QueryEnv, run: OtelRun, state: RunState): Promise<OtelSummary> {
   const { summary, store, options, local, pool, garbage } = state;
-  const { steps, jobs, sizes, mtimes, headerless } = await planRun(env, run, state);
+  const { steps, jobs, sizes, mtimes, headerless } = await planRun(env, run, state.candidates, state.pool);
+  state.candidates = [];
   // What reading the headers and ordering the sessions left, before the first session is read.
   garbage.planned(jobs.length);
   pool?.begin(jobs);
@@ -387,18 +263,4 @@ async function exportChanged(env: QueryEnv, run: OtelRun, state: RunState): Prom
     progress.end();
     if (run.mode === "send") await store!.save();
   }
-}
-
-/**
- * The job of a file: walked when of the current format and its content is not sent, and then
- * streamed from `streamMin` bytes on; only read for its usage when its header names a parent (it
- * is mapped again once its copies are known).
- */
-function jobOf(item: Changed, content: boolean, streamMin: number): SessionJob {
-  const walk = !content && item.header !== null && headerVersion(item.header) >= CURRENT_SESSION_VERSION;
-  const parent = item.header?.parentSession;
-  const { record } = item;
-  const job: SessionJob = { path: item.path, walk, stream: walk && item.size >= streamMin, record: record && { entries: record.entries, lastId: record.lastId } };
-  if (typeof parent === "string" && parent !== "") job.usageOnly = true;
-  return job;
 }
