@@ -37,6 +37,8 @@ export interface FolderListing {
   nested: boolean;
   /** Every session file, folder by folder (made on first use: a quick check may need none). */
   readonly files: string[];
+  /** `files` if something has made them already, else undefined (nothing made). */
+  madeFiles(): string[] | undefined;
   /** The folders the files are directly in, in the files' order: the project folders (nested), or the dir. */
   folders: string[];
   /** The session files directly in `folder` (one of `folders`), newest name first. */
@@ -157,6 +159,7 @@ export async function listThroughFolders(
       files ??= folders.flatMap(filesIn);
       return files;
     },
+    madeFiles: () => files,
     folders,
     filesIn,
     namesIn,

@@ -135,26 +135,29 @@ async function fromStore(catalog: Catalog, every: SessionScope, options: Progres
 }
 
 /**
- * Whether a path is one of the scope's files. From a listing, by its folders' names: the
- * listing's paths were made for it (25,000 joined strings), and a map of them, where the heads'
- * own paths serve (12 MB at 25,000 sessions).
+ * The scope's own string for a path of one of its files, or undefined for a path out of scope.
+ * Where the scope's paths are made (every file of a scope without a listing, a full check's), a
+ * session keeps that string rather than its head's copy (25,000 kept through the walk); where
+ * they are not, the listing tells them by their folders' names, and the head's path serves: a map
+ * of every path would make the listing's 25,000 joined strings for it (12 MB at 25,000 sessions).
  */
-function inScope(scope: SessionScope): (path: string) => boolean {
-  const listing = scope.listing;
-  if (!listing) {
-    const files = new Set(scope.files);
-    return (path) => files.has(path);
+function inScope(scope: SessionScope): (path: string) => string | undefined {
+  const made = scope.listing ? scope.listing.madeFiles() : scope.files;
+  if (made) {
+    const own = new Map<string, string>();
+    for (const path of made) own.set(path, path);
+    return (path) => own.get(path);
   }
   // A file's path is its folder's stem (ending in "/") and its name (never holding one).
   const names = new Map<string, Set<string>>();
-  for (const folder of listing.folders) {
-    const { stem, names: inFolder } = listing.namesIn(folder);
+  for (const folder of scope.listing!.folders) {
+    const { stem, names: inFolder } = scope.listing!.namesIn(folder);
     const known = names.get(stem) ?? names.set(stem, new Set()).get(stem)!;
     for (const name of inFolder) known.add(name);
   }
   return (path) => {
     const at = path.lastIndexOf("/") + 1;
-    return names.get(path.slice(0, at))?.has(path.slice(at)) ?? false;
+    return names.get(path.slice(0, at))?.has(path.slice(at)) ? path : undefined;
   };
 }
 
@@ -174,10 +177,12 @@ async function sessionOrder(store: SlicingStore, scope: SessionScope, options: P
   // Each head made the session's place.
   const places: Place[] = [];
   for (const head of heads) {
-    if (!asked(head.path)) continue;
+    const path = asked(head.path);
+    if (path === undefined) continue;
     if (head.badHeader !== undefined) options.onBadHeader(head.path, head.badHeader);
     if (!head.session) continue;
     const place = head as StoredHead & Place;
+    place.path = path;
     place.created ??= "";
     places.push(place);
   }
