@@ -11,6 +11,7 @@ import { attributionOrder, type UsageSession } from "../core/stats/attribution.t
 import { normalizePath } from "../core/storage/paths.ts";
 import type { QueryEnv } from "../query/env.ts";
 import { sessionScope } from "../query/scope.ts";
+import { sessionOfHeader } from "../query/usage-sessions.ts";
 import { catalogUsage } from "./copies.ts";
 import type { ExportPool } from "./export-pool.ts";
 import type { SentRecord } from "./sent-store.ts";
@@ -100,15 +101,7 @@ async function attributionPlan(env: QueryEnv, run: PlanOptions, changed: readonl
 
 /** What the attribution needs of a session file: its path and header, its rows to come. */
 export function usageSessionOf(path: string, header: SessionHeader | null): UsageSession {
-  const h: Record<string, unknown> = header ?? {};
-  return {
-    path,
-    id: typeof h.id === "string" ? h.id : String(h.id ?? ""),
-    cwd: typeof h.cwd === "string" ? h.cwd : "",
-    created: typeof h.timestamp === "string" ? h.timestamp : "",
-    parentSession: typeof h.parentSession === "string" ? h.parentSession : undefined,
-    usage: NO_ROWS,
-  };
+  return sessionOfHeader(path, (header ?? {}) as Record<string, unknown>, NO_ROWS);
 }
 
 /** Files from which a worker reads a share of the headers (fewer: not worth a message). */

@@ -51,13 +51,21 @@ export function usageSessionOf(path: string, record: CatalogRecord): UsageSessio
 export function usageSessionOfState(path: string, state: DigestState<unknown>): UsageSession | undefined {
   const { header, rejected, data } = state;
   if (rejected || header === null) return undefined;
+  return sessionOfHeader(path, header as unknown as Record<string, unknown>, data as UsageSession["usage"]);
+}
+
+/**
+ * A session of the attribution, from the fields of its header (an id that is not a string as its
+ * text, any other field missing or not a string as empty) and its usage rows.
+ */
+export function sessionOfHeader(path: string, header: Record<string, unknown>, usage: UsageSession["usage"]): UsageSession {
   return {
     path,
     id: typeof header.id === "string" ? header.id : String(header.id ?? ""),
     cwd: typeof header.cwd === "string" ? header.cwd : "",
     created: typeof header.timestamp === "string" ? header.timestamp : "",
     parentSession: typeof header.parentSession === "string" ? header.parentSession : undefined,
-    usage: data as UsageSession["usage"],
+    usage,
   };
 }
 
