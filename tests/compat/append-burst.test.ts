@@ -23,6 +23,47 @@ const user = (text: string) => ({ role: "user" as const, content: text, timestam
 const endOfBurst = () => new Promise((resolve) => setTimeout(resolve, 0));
 const lines = (file: string) => readFileSync(file, "utf8").trim().split("\n").map((line) => JSON.parse(line));
 
+/**
+ * Node's sync disk whose open files' `method` throws `message` while `failing` is set: a burst
+ * whose write (`append`) or size check (`endsAt`) fails must throw, leave memory as it was and
+ * give the lock back at once, and the next append must go on from the last line written.
+ */
+function failingBurst(method: "append" | "endsAt", message: string): void {
+  let failing = false;
+  const fs: SyncFileSystem = {
+    ...nodeSyncFileSystem,
+    openAppend(path) {
+      const handle = nodeSyncFileSystem.openAppend!(path);
+      const failIn = (called: typeof method) => {
+        if (failing && called === method) throw new Error(message);
+      };
+      return {
+        path,
+        endsAt: (size) => {
+          failIn("endsAt");
+          return handle.endsAt(size);
+        },
+        append: (text) => {
+          failIn("append");
+          return handle.append(text);
+        },
+        close: () => handle.close(),
+      };
+    },
+  };
+  const session = SessionManager.create("/work/p", folder(), { fs });
+  session.appendMessage(user("first"));
+  const second = session.appendMessage(user("second"));
+  failing = true;
+  assert.throws(() => session.appendMessage(user("third")), new RegExp(message));
+  const file = session.getSessionFile()!;
+  assert.equal(existsSync(`${file}.lock`), false);
+  assert.deepEqual([session.getLeafId(), session.getEntryCount()], [second, 2]);
+  failing = false;
+  const fourth = session.appendMessage(user("fourth"));
+  assert.deepEqual(lines(file).slice(1).map((l) => l.id), [session.getEntries()[0].id, second, fourth]);
+}
+
 /** Node's sync disk, counting the locks taken (a lock is taken by renaming a folder into place). */
 function countingLocks(): { fs: SyncFileSystem; taken: () => number } {
   let taken = 0;
@@ -81,34 +122,7 @@ describe("pi-session/compat: a burst of appends", () => {
   });
 
   it("a write that fails throws, leaves memory as it was and gives the lock back at once", () => {
-    let failing = false;
-    const fs: SyncFileSystem = {
-      ...nodeSyncFileSystem,
-      openAppend(path) {
-        const handle = nodeSyncFileSystem.openAppend!(path);
-        return {
-          path,
-          endsAt: (size) => handle.endsAt(size),
-          append: (text) => {
-            if (failing) throw new Error("disk full");
-            return handle.append(text);
-          },
-          close: () => handle.close(),
-        };
-      },
-    };
-    const session = SessionManager.create("/work/p", folder(), { fs });
-    session.appendMessage(user("first"));
-    const second = session.appendMessage(user("second"));
-    failing = true;
-    assert.throws(() => session.appendMessage(user("third")), /disk full/);
-    const file = session.getSessionFile()!;
-    assert.equal(existsSync(`${file}.lock`), false);
-    assert.equal(session.getLeafId(), second);
-    assert.equal(session.getEntryCount(), 2);
-    failing = false;
-    const fourth = session.appendMessage(user("fourth"));
-    assert.deepEqual(lines(file).slice(1).map((l) => l.id), [session.getEntries()[0].id, second, fourth]);
+    failingBurst("append", "disk full");
   });
 
   it("bursts here and appends of another process at the same time form one chain, every line exactly once", { timeout: 60_000 }, async () => {
@@ -194,32 +208,6 @@ for (let i = 0; i < Number(count); i++) {
   });
 
   it("a size check that fails throws, leaves memory as it was and gives the lock back at once", () => {
-    let failing = false;
-    const fs: SyncFileSystem = {
-      ...nodeSyncFileSystem,
-      openAppend(path) {
-        const handle = nodeSyncFileSystem.openAppend!(path);
-        return {
-          path,
-          endsAt: (size) => {
-            if (failing) throw new Error("bad descriptor");
-            return handle.endsAt(size);
-          },
-          append: (text) => handle.append(text),
-          close: () => handle.close(),
-        };
-      },
-    };
-    const session = SessionManager.create("/work/p", folder(), { fs });
-    session.appendMessage(user("first"));
-    const second = session.appendMessage(user("second"));
-    failing = true;
-    assert.throws(() => session.appendMessage(user("third")), /bad descriptor/);
-    const file = session.getSessionFile()!;
-    assert.equal(existsSync(`${file}.lock`), false);
-    assert.deepEqual([session.getLeafId(), session.getEntryCount()], [second, 2]);
-    failing = false;
-    const fourth = session.appendMessage(user("fourth"));
-    assert.deepEqual(lines(file).slice(1).map((l) => l.id), [session.getEntries()[0].id, second, fourth]);
+    failingBurst("endsAt", "bad descriptor");
   });
 });
