@@ -17,7 +17,7 @@ import type { ExportGarbage } from "./export-garbage.ts";
 import type { SpanRecord } from "./session-spans.ts";
 import { emitSessionSpans } from "./session-spans.ts";
 import { readSpanSource } from "./span-entries.ts";
-import type { SpanIndex } from "./span-index.ts";
+import type { TableIndex } from "./span-index.ts";
 import { counted, indexSession, resumeFrom } from "./session-stream.ts";
 
 /** What the receiver acknowledged of a file before (see sent-store.ts). */
@@ -75,7 +75,7 @@ export interface SessionExport {
   spans: number;
   chunks: Chunk[];
   /** For a `stream` job: the index of its entries, and the first entry to send. */
-  index?: SpanIndex;
+  index?: TableIndex;
   from?: number;
 }
 
