@@ -73,7 +73,9 @@ const num = (value: unknown) => (typeof value === "number" && Number.isFinite(va
 function addUsage(attributes: Record<string, AttributeValue>, usage: Partial<Usage> | undefined): void {
   if (!usage || typeof usage !== "object") return;
   const cost = (usage.cost && typeof usage.cost === "object" ? usage.cost : {}) as Partial<Usage["cost"]>;
-  const [input, cacheRead, cacheWrite] = [num(usage.input), num(usage.cacheRead), num(usage.cacheWrite)];
+  const input = num(usage.input);
+  const cacheRead = num(usage.cacheRead);
+  const cacheWrite = num(usage.cacheWrite);
   attributes[ATTR_GEN_AI_USAGE_INPUT_TOKENS] = input + cacheRead + cacheWrite;
   attributes[ATTR_GEN_AI_USAGE_OUTPUT_TOKENS] = num(usage.output);
   attributes[ATTR_GEN_AI_USAGE_CACHE_READ_INPUT_TOKENS] = cacheRead;
@@ -83,6 +85,22 @@ function addUsage(attributes: Record<string, AttributeValue>, usage: Partial<Usa
   attributes["pi.cost.cache_read"] = num(cost.cacheRead);
   attributes["pi.cost.cache_write"] = num(cost.cacheWrite);
   attributes["pi.cost.total"] = num(cost.total);
+}
+
+/** Span names by operation, then by model or tool: made once each (a session repeats a few). */
+const names = { chat: new Map<string, string>(), execute_tool: new Map<string, string>() };
+
+/** `${operation} ${what}` as a span name, the same string each time. */
+function spanName(operation: "chat" | "execute_tool", what: string): string {
+  const made = names[operation];
+  let name = made.get(what);
+  if (name === undefined) {
+    name = `${operation} ${what}`;
+    // Bounded: a run's models and tools are few; an odd file naming thousands starts it over.
+    if (made.size >= 4096) made.clear();
+    made.set(what, name);
+  }
+  return name;
 }
 
 /** pi's stop reasons in the spec's finish-reason words. */
@@ -288,7 +306,7 @@ export class SpanMapper {
             { role: "assistant", parts: parts(m.content), finish_reason: finishReason(m.stopReason) },
           ]);
         }
-        this.#chatId = this.#child(entry, "", `chat ${model}`, SPAN_KIND.CLIENT, parentMs, at, attributes, rootId, errorMessage, after);
+        this.#chatId = this.#child(entry, "", spanName("chat", model), SPAN_KIND.CLIENT, parentMs, at, attributes, rootId, errorMessage, after);
         this.#chatAt = i;
       } else if (message?.role === "toolResult") {
         const m = message as unknown as ToolResultMessage;
@@ -302,14 +320,14 @@ export class SpanMapper {
         addUsage(attributes, m.usage);
         const parentSpanId = callerAt === undefined || input.copied[callerAt] ? rootId : callerAt === this.#chatAt ? this.#chatId : entrySpanIdOf(this.#sessionId, String(idAt(this.#index, callerAt)));
         const failed = m.isError === true;
-        this.#child(entry, "tool", `execute_tool ${toolName}`, SPAN_KIND.INTERNAL, callerAt === undefined ? NaN : times[callerAt], at, attributes, parentSpanId, failed ? "tool_error" : undefined, failed ? { [ATTR_ERROR_TYPE]: "tool_error" } : undefined);
+        this.#child(entry, "tool", spanName("execute_tool", toolName), SPAN_KIND.INTERNAL, callerAt === undefined ? NaN : times[callerAt], at, attributes, parentSpanId, failed ? "tool_error" : undefined, failed ? { [ATTR_ERROR_TYPE]: "tool_error" } : undefined);
       }
     } else if (type === "usage") {
       const e = entry as unknown as { provider?: unknown; model?: unknown; kind?: unknown; usage?: Usage };
       const model = String(e.model ?? "unknown");
       const attributes = this.#chat(e.provider, model, model, e.usage);
       if (typeof e.kind === "string") attributes["pi.usage.kind"] = e.kind;
-      this.#child(entry, "", `chat ${model}`, SPAN_KIND.CLIENT, at, at, attributes);
+      this.#child(entry, "", spanName("chat", model), SPAN_KIND.CLIENT, at, at, attributes);
     } else {
       const e = entry as unknown as { usage?: Usage; tokensBefore?: unknown; fromHook?: unknown };
       const attributes: Record<string, AttributeValue> = {};
