@@ -32,6 +32,7 @@ import { DOC_TABLE_NAMES, DOC_TABLES, ftsTables, SqliteDocs } from "./sqlite-doc
 import { FILE_TABLE, FILE_TABLES, SqliteFiles } from "./sqlite-files.ts";
 import { HEAD_TABLE, headsOf, setUpHeads } from "./sqlite-heads.ts";
 import { migrateFrom3 } from "./sqlite-migrate.ts";
+import { StaleVersions } from "./sqlite-stale.ts";
 import { LIST_ROW_TABLE_NAMES, LIST_ROW_TABLES, SqliteListRows } from "./sqlite-list-rows.ts";
 
 /**
@@ -123,6 +124,8 @@ export class SqliteCatalogStore implements CatalogStore {
   #docs: SqliteDocs;
   readonly #rowStatements = new Map<number, SqliteStatement>();
   #files: SqliteFiles;
+  /** Sections already rid of records of other versions (sqlite-stale.ts). */
+  readonly #stale = new StaleVersions();
 
   constructor(db: SqliteDb, location: string) {
     this.#db = db;
@@ -202,6 +205,7 @@ export class SqliteCatalogStore implements CatalogStore {
       this.#db.exec("COMMIT");
     } catch (error) {
       this.#tryExec("ROLLBACK");
+      this.#stale.forget();
       throw error;
     }
   }
@@ -295,8 +299,8 @@ export class SqliteCatalogStore implements CatalogStore {
   save(section: SectionKey, changes: SectionChanges): Promise<void> {
     const db = this.#db;
     this.#transaction(() => {
-      const stale = db.prepare("DELETE FROM records WHERE section = ? AND version <> ?").run(section.name, section.version);
-      if (section.name === "docs" && Number(stale.changes) > 0 && this.supportsDocs) this.#docs.clear();
+      const stale = this.#stale.drop(db, section);
+      if (section.name === "docs" && stale > 0 && this.supportsDocs) this.#docs.clear();
       const put = db.prepare(
         "INSERT OR REPLACE INTO records (section, version, file, size, mtime, end_, lines, head, tail, header_id, state, final) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
       );
