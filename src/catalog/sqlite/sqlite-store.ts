@@ -290,7 +290,12 @@ export class SqliteCatalogStore implements CatalogStore {
     const records = new Map<string, CatalogRecord>();
     for (let i = 0; i < paths.length; i += PATHS_PER_QUERY) {
       const some = paths.slice(i, i + PATHS_PER_QUERY);
-      const statement = this.#db.prepare(`SELECT ${COLUMNS} FROM ${RECORDS} WHERE r.section = ? AND r.version = ? AND f.path IN (${some.map(() => "?").join(", ")})`);
+      // Each path through the paths' index, then its record by key (CROSS JOIN keeps that order): with
+      // a hundred paths asked for SQLite would rather walk every record of the section, and a cold
+      // build of 25,000 sessions asks 250 times (a fourth of its time).
+      const statement = this.#db.prepare(
+        `SELECT ${COLUMNS} FROM files f CROSS JOIN records r ON r.section = ? AND r.file = f.id WHERE r.version = ? AND f.path IN (${some.map(() => "?").join(", ")})`,
+      );
       addRecords(section, records, statement.all(section.name, section.version, ...some));
     }
     return records;
