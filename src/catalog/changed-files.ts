@@ -32,6 +32,20 @@ export class ChangedFiles {
     return this.#stems[i] + this.#names[i];
   }
 
+  /**
+   * The files' numbers in the order of their paths (as SQLite orders them, but for characters
+   * beyond the Basic Multilingual Plane): rows stored in this order are appended to the tables
+   * keyed by path, which a cold listing (newest name first) filled from the left, half full.
+   */
+  inPathOrder(): number[] {
+    const stems = this.#stems;
+    const names = this.#names;
+    const order = Array.from({ length: stems.length }, (_, i) => i);
+    const compare = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+    // Paths are made only where stems differ (one may be a prefix of the other).
+    return order.sort((a, b) => (stems[a] === stems[b] ? compare(names[a], names[b]) : compare(stems[a] + names[a], stems[b] + names[b])));
+  }
+
   /** The stat the `i`th file was found with (a file). */
   stat(i: number): FileStat {
     return { size: this.#sizes[i], mtimeMs: this.#mtimes[i], isFile: true, isDirectory: false, mode: this.#modes[i] };
