@@ -42,8 +42,15 @@ export class ChangedFiles {
     const names = this.#names;
     const order = Array.from({ length: stems.length }, (_, i) => i);
     const compare = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
-    // Paths are made only where stems differ (one may be a prefix of the other).
-    return order.sort((a, b) => (stems[a] === stems[b] ? compare(names[a], names[b]) : compare(stems[a] + names[a], stems[b] + names[b])));
+    return order.sort((a, b) => {
+      const sa = stems[a];
+      const sb = stems[b];
+      if (sa === sb) return compare(names[a], names[b]);
+      // Stems that differ before either ends order their paths; a path is made only where one
+      // stem is a prefix of the other (made per comparison, paths were 26 MB of garbage at 25,000).
+      if (!sa.startsWith(sb) && !sb.startsWith(sa)) return compare(sa, sb);
+      return compare(sa + names[a], sb + names[b]);
+    });
   }
 
   /** The stat the `i`th file was found with (a file). */
