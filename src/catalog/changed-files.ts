@@ -13,10 +13,16 @@ export class ChangedFiles {
   #sizes: number[] = [];
   #mtimes: number[] = [];
   #modes: number[] = [];
+  /** False for a file known to have no stored record (a cold build: every file). */
+  #recorded: boolean[] = [];
 
-  /** Adds the file at `stem + name` (a whole path as `stem` with `name` ""), found with `stat`. */
-  push(stem: string, name: string, stat: FileStat): void {
+  /**
+   * Adds the file at `stem + name` (a whole path as `stem` with `name` ""), found with `stat`;
+   * `recorded` false when the check knows the store has no record of it (none to load).
+   */
+  push(stem: string, name: string, stat: FileStat, recorded = true): void {
     this.#stems.push(stem);
+    this.#recorded.push(recorded);
     this.#names.push(name);
     this.#sizes.push(stat.size);
     this.#mtimes.push(stat.mtimeMs);
@@ -25,6 +31,11 @@ export class ChangedFiles {
 
   get length(): number {
     return this.#stems.length;
+  }
+
+  /** False when the `i`th file is known to have no stored record. */
+  recorded(i: number): boolean {
+    return this.#recorded[i];
   }
 
   /** The path of the `i`th file. */

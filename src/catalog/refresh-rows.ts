@@ -113,8 +113,13 @@ export async function refreshRows(
   for (let at = 0; at < order.length; at += PACED_LOAD) {
     // A slice's paths and stats are made when it is read.
     const some: [string, FileStat][] = [];
-    for (const i of order.slice(at, at + PACED_LOAD)) some.push([changed.path(i), changed.stat(i)]);
-    const old = await host.store.loadPaths(kind, some.map(([path]) => path));
+    const recorded: string[] = [];
+    for (const i of order.slice(at, at + PACED_LOAD)) {
+      some.push([changed.path(i), changed.stat(i)]);
+      if (changed.recorded(i)) recorded.push(some[some.length - 1][0]);
+    }
+    // Only the records there are (none in a cold build: a lookup per file for nothing).
+    const old = recorded.length > 0 ? await host.store.loadPaths(kind, recorded) : new Map<string, CatalogRecord>();
     await mapConcurrent(some, host.concurrency, async ([path, stat]) => {
       await run.read(path, stat, [old.get(path)]);
       options.onProgress?.(++done, total);

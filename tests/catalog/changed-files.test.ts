@@ -30,3 +30,12 @@ test("ChangedFiles.inPathOrder() numbers the files in their paths' order, a stem
   const order = changed.inPathOrder();
   assert.deepEqual(order.map((i) => changed.path(i)), ["/s/--p--/a.jsonl", "/s/--p--/c.jsonl", "/s/--q--/a.jsonl", "/s/--q--/b.jsonl", "/s/z.jsonl"]);
 });
+
+test("ChangedFiles tells which files the check knew had no stored record", () => {
+  const changed = new ChangedFiles();
+  const stat = { size: 1, mtimeMs: 1, isFile: true, isDirectory: false, mode: 0o600 };
+  changed.push("/s/--p--/", "a.jsonl", stat, false);
+  changed.push("/s/--p--/", "b.jsonl", stat);
+  changed.push("/s/--p--/c.jsonl", "", stat, true);
+  assert.deepEqual([0, 1, 2].map((i) => changed.recorded(i)), [false, true, true]);
+});

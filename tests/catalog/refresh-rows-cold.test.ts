@@ -1,7 +1,9 @@
 /**
  * A cold refresh of the listing rows reads and stores the changed files in their paths' order,
  * whatever order the listing gives them in (newest name first): the SQLite tables keyed by path
- * are then filled at their end, pages full, where a listing's order left them half empty.
+ * are then filled at their end, pages full, where a listing's order left them half empty. It
+ * looks up no stored record of a file the check found without one; an appended file's record
+ * is still loaded (and only its new lines read).
  * Skipped where the runtime has no SQLite.
  */
 import { test } from "node:test";
@@ -50,6 +52,40 @@ test(`a cold refresh of the listing rows stores its files in their paths' order 
     } finally {
       raw.close();
     }
+  } finally {
+    store.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test(`a refresh of the listing rows loads the stored records of changed files only where there are some (${driver})`, { skip }, async () => {
+  const fs = new MemoryFileSystem();
+  await fs.mkdir(`${SESSIONS}/--work-p--`, { recursive: true });
+  const paths = ["a", "b", "c"].map((name) => `${SESSIONS}/--work-p--/2026-01-01T10-00-00-000Z_${name}.jsonl`);
+  for (const path of paths) await fs.writeAtomic(path, utf8(sessionText(path, 3)));
+  const dir = mkdtempSync(join(tmpdir(), "pi-session-rows-cold-"));
+  const store = await openSqliteStore(join(dir, "catalog.sqlite"));
+  const asked: string[][] = [];
+  const spied = new Proxy(store, {
+    get(target, key) {
+      const value = Reflect.get(target, key);
+      if (key === "loadPaths") return (section: Parameters<typeof target.loadPaths>[0], some: string[]) => (asked.push([...some]), target.loadPaths(section, some));
+      return typeof value === "function" ? value.bind(target) : value;
+    },
+  }) as typeof store;
+  try {
+    const refresh = async () => {
+      const catalog = new Catalog(fs, { store: spied, check: "full" });
+      return await catalog.refreshRows(listingDigest, await catalog.listFiles(SESSIONS, true), SESSIONS);
+    };
+    const cold = await refresh();
+    assert.equal(cold?.counts.read, 3);
+    assert.deepEqual(asked, [], "no record to load in a cold build");
+
+    await fs.append(paths[1], utf8(sessionText(paths[1], 1, { from: 3 })));
+    const after = await refresh();
+    assert.equal(after?.counts.appended, 1);
+    assert.deepEqual(asked, [[paths[1]]]);
   } finally {
     store.close();
     rmSync(dir, { recursive: true, force: true });
