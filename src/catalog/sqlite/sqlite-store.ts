@@ -127,6 +127,7 @@ export class SqliteCatalogStore implements CatalogStore {
   #db: SqliteDb;
   #docs: SqliteDocs;
   readonly #rowStatements = new Map<number, SqliteStatement>();
+  readonly #statements = new Map<string, SqliteStatement>();
   #files: SqliteFiles;
   /** Sections already rid of records of other versions (sqlite-stale.ts). */
   readonly #stale = new StaleVersions();
@@ -203,6 +204,16 @@ export class SqliteCatalogStore implements CatalogStore {
     } catch {
       return false;
     }
+  }
+
+  /**
+   * The statement of `sql`, prepared once per store: a cold build saves hundreds of times, and
+   * preparing an insert into `records` compiles its triggers too.
+   */
+  #prepared(sql: string): SqliteStatement {
+    let statement = this.#statements.get(sql);
+    if (!statement) this.#statements.set(sql, statement = this.#db.prepare(sql));
+    return statement;
   }
 
   #transaction(work: () => void): void {
@@ -313,13 +324,13 @@ export class SqliteCatalogStore implements CatalogStore {
     this.#transaction(() => {
       const stale = this.#stale.drop(db, section);
       if (section.name === "docs" && stale > 0 && this.supportsDocs) this.#docs.clear();
-      const put = db.prepare(
+      const put = this.#prepared(
         "INSERT OR REPLACE INTO records (section, version, file, size, mtime, end_, lines, head, tail, header_id, state, final) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
       );
       for (const r of changes.put) {
         put.run(section.name, section.version, this.#files.id(r.path, true)!, r.size, r.mtimeMs, r.end, r.lines, r.headHash, r.tailHash, r.headerId, JSON.stringify(encodeState(section, r.state)), r.final ? JSON.stringify(encodeState(section, r.final)) : null);
       }
-      const remove = db.prepare("DELETE FROM records WHERE section = ? AND file = ?");
+      const remove = this.#prepared("DELETE FROM records WHERE section = ? AND file = ?");
       const removed = changes.remove.flatMap((path) => this.#files.id(path, false) ?? []);
       for (const file of removed) remove.run(section.name, file);
       if (section.name === LIST_ROW_SECTION) {

@@ -1,7 +1,8 @@
 /**
- * The SQLite catalog drops a section's records of other versions before it saves records of
- * its version: once per connection (finding them reads every record of the section), again
- * whenever another connection has written since, or the same connection saved another version.
+ * What a save to the SQLite catalog costs beyond its rows: it drops a section's records of other
+ * versions before it saves records of its version once per connection (finding them reads every
+ * record of the section), again whenever another connection has written since, or the same
+ * connection saved another version; and it prepares its statements once, not at every save.
  * Skipped where the runtime has no SQLite.
  */
 import { test } from "node:test";
@@ -96,6 +97,26 @@ test(`SQLite drops a section's records of the version one connection saved befor
     assert.deepEqual(await versions(path, "listing"), [1]);
     await store.save({ name: "usage", version: 1 }, { put: [record("/s/c", 4)], remove: [] });
     assert.deepEqual(await versions(path, "listing"), [1], "another section's save leaves them");
+  } finally {
+    store.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test(`SQLite prepares a save's statements once, not at every save (${driver})`, { skip }, async () => {
+  const dir = mkdtempSync(join(tmpdir(), "pi-session-stale-"));
+  const path = join(dir, "catalog.sqlite");
+  const prepared: string[] = [];
+  const { db, count } = counting(await openRaw(path), (sql) => /^(INSERT|DELETE)\b/.test(sql.trim()) && Boolean(prepared.push(sql)));
+  const store = new SqliteCatalogStore(db, path);
+  try {
+    const listing = { name: "listing", version: 2 };
+    await store.save(listing, { put: [record("/s/first", 0)], remove: ["/s/none"] });
+    const first = count();
+    // Batches of a cold build: records put, and none of the paths gone has one.
+    for (let n = 1; n < 6; n++) await store.save(listing, { put: [record(`/s/${n}`, n)], remove: [`/s/gone-${n}`] });
+    assert.equal(count(), first, prepared.slice(first).join("\n"));
+    assert.equal((await store.load(listing)).size, 6);
   } finally {
     store.close();
     rmSync(dir, { recursive: true, force: true });
