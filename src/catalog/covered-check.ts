@@ -139,7 +139,7 @@ export async function coveredWork(
         const stat = statNow ? statNow(path) : await fs.stat(path).catch(() => null);
         if (!stat?.isFile) {
           if (stamp) work.gone.push(path);
-        } else if (!stamp || stat.size !== stamp.size || stat.mtimeMs !== stamp.mtimeMs) work.changed.push(stem, name, stat);
+        } else if (!stamp || stat.size !== stamp.size || stat.mtimeMs !== stamp.mtimeMs) work.changed.push(stem, name, stat, stamp !== undefined);
         else work.unchanged++;
         if (done()) return work;
       }

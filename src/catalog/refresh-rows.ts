@@ -108,11 +108,18 @@ export async function refreshRows(
   const total = unchanged + changed.length;
   let done = unchanged;
   options.onProgress?.(done, total);
-  for (let at = 0; at < changed.length; at += PACED_LOAD) {
+  // In the paths' order: the rows are then stored in their keys' order (changed-files.ts).
+  const order = changed.inPathOrder();
+  for (let at = 0; at < order.length; at += PACED_LOAD) {
     // A slice's paths and stats are made when it is read.
     const some: [string, FileStat][] = [];
-    for (let i = at; i < Math.min(at + PACED_LOAD, changed.length); i++) some.push([changed.path(i), changed.stat(i)]);
-    const old = await host.store.loadPaths(kind, some.map(([path]) => path));
+    const recorded: string[] = [];
+    for (const i of order.slice(at, at + PACED_LOAD)) {
+      some.push([changed.path(i), changed.stat(i)]);
+      if (changed.recorded(i)) recorded.push(some[some.length - 1][0]);
+    }
+    // Only the records there are (none in a cold build: a lookup per file for nothing).
+    const old = recorded.length > 0 ? await host.store.loadPaths(kind, recorded) : new Map<string, CatalogRecord>();
     await mapConcurrent(some, host.concurrency, async ([path, stat]) => {
       await run.read(path, stat, [old.get(path)]);
       options.onProgress?.(++done, total);

@@ -31,7 +31,7 @@ function key(section: SectionKey): string {
 }
 
 /** What changes when another connection commits (SQLite's `data_version`). */
-function dataVersion(db: SqliteDb): number {
+export function dataVersion(db: SqliteDb): number {
   return Number(db.prepare("PRAGMA data_version").get()?.data_version ?? 0);
 }
 

@@ -50,6 +50,9 @@ export class SqliteListRows implements ListRowStore {
   #db: SqliteDb;
   #host: ListRowHost;
   #put: SqliteStatement | undefined;
+  /** Statements prepared once: a cold build puts rows hundreds of times. */
+  #clean: SqliteStatement | undefined;
+  #drop: SqliteStatement | undefined;
 
   constructor(db: SqliteDb, host: ListRowHost) {
     this.#db = db;
@@ -74,7 +77,7 @@ export class SqliteListRows implements ListRowStore {
   /** Puts the rows of records just saved (inside the store's transaction), and clears their paths' dirt. */
   put(rows: readonly ListRow[], version: number): void {
     this.#put ??= this.#db.prepare("INSERT OR REPLACE INTO list_rows (path, version, size, mtime, id, cwd, name, parent, created, modified, messages, first, bad, odd) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
-    const clean = this.#db.prepare("DELETE FROM list_dirty WHERE path = ?");
+    const clean = this.#clean ??= this.#db.prepare("DELETE FROM list_dirty WHERE path = ?");
     for (const r of rows) {
       this.#put.run(r.path, version, r.size, r.mtimeMs, r.id, r.cwd, r.name, r.parent, r.created, r.modified, r.messages, r.first, r.badHeader, r.odd ? 1 : 0);
       clean.run(r.path);
@@ -83,8 +86,8 @@ export class SqliteListRows implements ListRowStore {
 
   /** Drops the rows of records just removed (inside the store's transaction), and their paths' dirt. */
   remove(paths: readonly string[]): void {
-    const drop = this.#db.prepare("DELETE FROM list_rows WHERE path = ?");
-    const clean = this.#db.prepare("DELETE FROM list_dirty WHERE path = ?");
+    const drop = this.#drop ??= this.#db.prepare("DELETE FROM list_rows WHERE path = ?");
+    const clean = this.#clean ??= this.#db.prepare("DELETE FROM list_dirty WHERE path = ?");
     for (const path of paths) {
       drop.run(path);
       clean.run(path);
