@@ -15,6 +15,7 @@ import { Worker } from "node:worker_threads";
 import type { RedactOptions } from "../core/redact/redactor.ts";
 import type { FileStat, FileSystem } from "../io/file-system.ts";
 import { detectFileSystem } from "../io/mod.ts";
+import { workerStart } from "../io/worker-start.ts";
 
 /** Lines per message from the worker. */
 export const SCAN_SEGMENT = 8192;
@@ -35,14 +36,6 @@ export type ScanReply =
   | { error: string };
 
 type Segment = Extract<ScanReply, { first: number }>;
-
-/**
- * The worker's module: beside this one in the sources; in the executable (scripts/compile.ts
- * bundles it as an entry point of its own), `export/line-scan-worker.js` in the folder of the chunks.
- */
-function workerUrl(): URL {
-  return import.meta.url.includes("/$bunfs/") ? new URL("./export/line-scan-worker.js", import.meta.url) : new URL("./line-scan-worker.ts", import.meta.url);
-}
 
 /**
  * @example
@@ -89,9 +82,11 @@ export class ScanAhead {
     if (fs !== detectFileSystem()) return null;
     const before = await fs.stat(path);
     if (before === null || !before.isFile || before.size < from) return null;
+    const start = workerStart("export/line-scan-worker");
+    if (start === null) return null;
     try {
       // Stopped by `close` (the export command's `finally`), whatever happens.
-      const worker = new Worker(workerUrl(), { workerData: { path, options } satisfies ScanRequest });
+      const worker = new Worker(start.url, { argv: start.argv, workerData: { path, options } satisfies ScanRequest });
       return new ScanAhead(fs, path, before, worker);
     } catch {
       return null;

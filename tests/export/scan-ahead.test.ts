@@ -2,8 +2,7 @@
  * The secret scan on another thread (`ScanAhead`, line-scan-worker.ts): every line gets the flags
  * a scan on this thread gives it, the HTML page made with it is the page made without it, and an
  * export whose file was rewritten after the worker read it fails rather than trust old flags.
- * Under Node with tsx a worker cannot load a TypeScript module: there every line is left to this
- * thread, which these tests check instead (Bun and Deno run the worker).
+ * The worker runs on every runtime, Node with tsx included (src/io/worker-start.ts).
  */
 import assert from "node:assert/strict";
 import { mkdtempSync, readFileSync, rmSync, utimesSync, writeFileSync } from "node:fs";
@@ -23,8 +22,6 @@ import { NOW } from "../cli/_harness.ts";
 import { fixtureEntries, fixtureText } from "./_fixture.ts";
 
 const fs = detectFileSystem();
-/** Node runs no TypeScript worker (tsx's loader does not reach it); Bun and Deno do. */
-const WORKERS = !("process" in globalThis && !("Bun" in globalThis) && !("Deno" in globalThis));
 /** Not a secret, and as long as one that is (`ghp_` then 36 characters). */
 const HARMLESS = "zzz_1234567890abcdefghijABCDEFGHIJklmnop12";
 const SECRET = "ghp_1234567890abcdefghijABCDEFGHIJklmnop12";
@@ -74,8 +71,7 @@ describe("ScanAhead", () => {
           let end = newline === -1 ? bytes.length : newline;
           if (end > offset && bytes[end - 1] === 0x0d) end--;
           const expected = redactor.scan(bytes.subarray(offset, end));
-          // Without a worker: nothing known, the line is scanned here.
-          assert.equal(ahead.flagsOf(number, offset, end - offset), WORKERS ? expected : -1, `line ${number}`);
+          assert.equal(ahead.flagsOf(number, offset, end - offset), expected, `line ${number}`);
           if (expected & LINE_MAY_HOLD_SECRET) flagged++;
           // Not where the worker saw the line: nothing to give.
           assert.equal(ahead.flagsOf(number, offset + 1, end - offset), -1);
@@ -125,16 +121,7 @@ describe("ScanAhead", () => {
           // written nowhere
         }
       };
-      if (WORKERS) await assert.rejects(run, (error: { code?: string; message?: string }) => error.code === "session-changed" && /changed while the export read it/.test(error.message ?? ""));
-      else {
-        // Every line scanned here, as written: the secret is masked.
-        await run();
-        const redactor = new Redactor();
-        const chunks: Uint8Array[] = [];
-        for await (const chunk of htmlExport({ source, keep, leafId: source.tree.leafId, allBranches: false, redactor, redaction: { secrets: true, paths: false }, now: NOW, generator: "test", scanAhead: ahead })) chunks.push(chunk.slice());
-        assert.ok(!Buffer.concat(chunks).toString().includes(SECRET.slice(-12)));
-        assert.ok(redactor.total > 0);
-      }
+      await assert.rejects(run, (error: { code?: string; message?: string }) => error.code === "session-changed" && /changed while the export read it/.test(error.message ?? ""));
     } finally {
       await ahead.close();
     }
