@@ -1,17 +1,17 @@
 /**
  * The worker thread of a scan ahead (scan-ahead.ts starts it): reads a session file line by line
- * and sends each line's `Redactor.scan` flags, where the line is and how long it is, a few
- * thousand lines a message (the arrays' buffers transferred, not copied). The line's bytes are
- * those an export embeds: without the `\n`, and without a `\r` before it.
+ * and sends each line's `Redactor.scan` flags, where the line is and how long it is, `SCAN_SEGMENT`
+ * lines a message on the port it was given (the arrays' buffers transferred, not copied). The
+ * line's bytes are those an export embeds: without the `\n`, and without a `\r` before it.
  * @module
  */
-import { parentPort, workerData } from "node:worker_threads";
+import { workerData } from "node:worker_threads";
 import { LineSplitter } from "../core/read/line-splitter.ts";
 import { Redactor } from "../core/redact/redactor.ts";
 import { detectFileSystem } from "../io/mod.ts";
 import { SCAN_SEGMENT, type ScanReply, type ScanRequest } from "./scan-ahead.ts";
 
-const { path, options } = workerData as ScanRequest;
+const { path, options, port } = workerData as ScanRequest;
 
 /** The lines of one message: line numbers `first` to `first + SCAN_SEGMENT - 1`. */
 class Segment {
@@ -26,7 +26,7 @@ class Segment {
 
   send(): void {
     const reply: ScanReply = { first: this.first, flags: this.flags.subarray(0, this.count), offsets: this.offsets.subarray(0, this.count), lengths: this.lengths.subarray(0, this.count) };
-    parentPort!.postMessage(reply, [this.flags.buffer, this.offsets.buffer, this.lengths.buffer] as ArrayBuffer[]);
+    port.postMessage(reply, [this.flags.buffer, this.offsets.buffer, this.lengths.buffer] as ArrayBuffer[]);
   }
 }
 
@@ -52,8 +52,8 @@ async function scan(): Promise<void> {
 
 try {
   await scan();
-  parentPort!.postMessage({ done: true } satisfies ScanReply);
+  port.postMessage({ done: true } satisfies ScanReply);
 } catch (error) {
   // The main thread scans the lines left itself, and meets any error there in its own words.
-  parentPort!.postMessage({ error: error instanceof Error ? error.message : String(error) } satisfies ScanReply);
+  port.postMessage({ error: error instanceof Error ? error.message : String(error) } satisfies ScanReply);
 }

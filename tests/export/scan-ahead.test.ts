@@ -84,6 +84,25 @@ describe("ScanAhead", () => {
     });
   }
 
+  it("hands its flags to a caller that never gives the event loop a turn (as the export's loop does not)", { timeout: 120_000 }, async () => {
+    const ahead = await ScanAhead.start(fs, path, { secrets: true }, 0);
+    assert.ok(ahead);
+    try {
+      const bytes = readFileSync(path);
+      const length = bytes.indexOf(0x0a);
+      // No await from here on (up to a minute): a reply that comes only as a 'message' event never arrives.
+      const sleep = new Int32Array(new SharedArrayBuffer(4));
+      let flags = -1;
+      for (let i = 0; i < 6000 && flags < 0; i++) {
+        flags = ahead.flagsOf(1, 0, length);
+        if (flags < 0) Atomics.wait(sleep, 0, 0, 10);
+      }
+      assert.equal(flags, new Redactor().scan(bytes.subarray(0, length)));
+    } finally {
+      await ahead.close();
+    }
+  });
+
   it("makes the same page as a scan on this thread, with the same counts", async () => {
     const ahead = await ScanAhead.start(fs, path, { secrets: true }, 0);
     assert.ok(ahead);
