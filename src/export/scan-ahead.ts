@@ -6,6 +6,11 @@
  * and as long as the worker saw it, is scanned here as before. Where no worker can start (a
  * runtime without one, the npm bundle, which has no worker module), everything is scanned here.
  *
+ * The worker begins where this thread is when it gets going (`flagsOf` keeps that place in shared
+ * memory): from the first line when it starts at once (Bun's executable), further on when it
+ * starts late (under Node it loads tsx first, which can take longer than the export's loop), so
+ * that what it scans is still to come here. Lines are known by where they are in the file.
+ *
  * The export's loop does not give the event loop a turn between lines (its reads and writes may
  * be synchronous), so the worker's segments come over a port of their own that `flagsOf` reads
  * synchronously (`receiveMessageOnPort`) when it lacks a line's: a 'message' event alone would
@@ -40,22 +45,25 @@ export interface ScanRequest {
   options: RedactOptions;
   /** Where the worker sends its replies. */
   port: MessagePort;
+  /** One number: the offset of the line this thread asked for last, where the worker begins. */
+  position: SharedArrayBuffer;
 }
 
-/** One message from the worker: a segment of lines (from line number `first`), the end, or a failure. */
+/** One message from the worker: a segment of lines (in file order), the end, or a failure. */
 export type ScanReply =
-  | { first: number; flags: Uint8Array; offsets: Float64Array; lengths: Float64Array }
+  | { flags: Uint8Array; offsets: Float64Array; lengths: Float64Array }
   | { done: true }
   | { error: string };
 
-type Segment = Extract<ScanReply, { first: number }>;
+type Segment = Extract<ScanReply, { flags: Uint8Array }>;
+
 
 /**
  * @example
  * ```ts
  * // const ahead = await ScanAhead.start(fs, path, { secrets: true });
  * // … the light pass …
- * // const flags = ahead?.flagsOf(lineNumber, offset, length) ?? -1; // -1: scan it here
+ * // const flags = ahead?.flagsOf(offset, length) ?? -1; // -1: scan it here
  * // if (ahead && !(await ahead.unchanged())) … scan again what was written
  * // await ahead?.close();
  * ```
@@ -66,17 +74,22 @@ export class ScanAhead {
   readonly #before: FileStat;
   readonly #worker: Worker;
   readonly #port: MessagePort;
+  readonly #position: Float64Array;
+  /** In file order (the worker goes forward from where it began). */
   readonly #segments: Segment[] = [];
   /** Whether the worker sent its last line or failed: nothing more will come. */
   #over = false;
   #misses = 0;
+  /** The segment `#lineAt` found its line in. */
+  #found = 0;
   #resolve: () => void = () => {};
   /** Whether any line's flags were handed out (only then does a change matter). */
   #used = false;
   /** Settles when the worker has sent its last line, failed or stopped. */
   readonly finished: Promise<void>;
 
-  private constructor(fs: FileSystem, path: string, before: FileStat, worker: Worker, port: MessagePort) {
+  private constructor(fs: FileSystem, path: string, before: FileStat, worker: Worker, port: MessagePort, position: Float64Array) {
+    this.#position = position;
     this.#fs = fs;
     this.#path = path;
     this.#before = before;
@@ -90,8 +103,9 @@ export class ScanAhead {
   }
 
   #take(reply: ScanReply): void {
-    if ("first" in reply) this.#segments[(reply.first - 1) / SCAN_SEGMENT] = reply;
-    else this.#end();
+    if ("flags" in reply) {
+      if (reply.flags.length > 0) this.#segments.push(reply);
+    } else this.#end();
   }
 
   #end(): void {
@@ -117,30 +131,56 @@ export class ScanAhead {
     try {
       // Stopped by `close` (the export command's `finally`), whatever happens.
       const { port1, port2 } = new MessageChannel();
-      const worker = new Worker(start.url, { argv: start.argv, workerData: { path, options, port: port2 } satisfies ScanRequest, transferList: [port2] });
-      return new ScanAhead(fs, path, before, worker, port1);
+      const position = new SharedArrayBuffer(8);
+      const worker = new Worker(start.url, { argv: start.argv, workerData: { path, options, port: port2, position } satisfies ScanRequest, transferList: [port2] });
+      return new ScanAhead(fs, path, before, worker, port1, new Float64Array(position));
     } catch {
       return null;
     }
   }
 
   /**
-   * The flags the worker found for line `number` (1-based), or -1 when it has not got there yet or
-   * saw another line there (not at `offset`, or not `length` bytes long).
+   * The flags the worker found for the line at byte `offset` (without its `\n`, and a `\r` before
+   * it, `length` bytes long), or -1 when it has not got there (yet), or saw no such line there.
    */
-  flagsOf(number: number, offset: number, length: number): number {
-    const index = Math.floor((number - 1) / SCAN_SEGMENT);
-    let segment = this.#segments[index];
-    if (segment === undefined) {
+  flagsOf(offset: number, length: number): number {
+    this.#position[0] = offset;
+    let k = this.#lineAt(offset);
+    if (k < 0) {
       if (this.#over || this.#misses++ % POLL_EVERY !== 0) return -1;
       this.#drain();
-      segment = this.#segments[index];
-      if (segment === undefined) return -1;
+      k = this.#lineAt(offset);
+      if (k < 0) return -1;
     }
-    const k = number - segment.first;
-    if (k >= segment.flags.length || segment.offsets[k] !== offset || segment.lengths[k] !== length) return -1;
+    const segment = this.#segments[this.#found];
+    if (segment.lengths[k] !== length) return -1;
     this.#used = true;
     return segment.flags[k];
+  }
+
+  /** The index of the line at `offset` in the segment it sets `#found` to, or -1 (two binary searches). */
+  #lineAt(offset: number): number {
+    const segments = this.#segments;
+    let low = 0;
+    let high = segments.length - 1;
+    while (low <= high) {
+      const mid = (low + high) >> 1;
+      if (segments[mid].offsets[0] <= offset) low = mid + 1;
+      else high = mid - 1;
+    }
+    if (high < 0) return -1;
+    const offsets = segments[high].offsets;
+    this.#found = high;
+    low = 0;
+    high = offsets.length - 1;
+    while (low <= high) {
+      const mid = (low + high) >> 1;
+      const at = offsets[mid];
+      if (at === offset) return mid;
+      if (at < offset) low = mid + 1;
+      else high = mid - 1;
+    }
+    return -1;
   }
 
   /**

@@ -71,10 +71,10 @@ describe("ScanAhead", () => {
           let end = newline === -1 ? bytes.length : newline;
           if (end > offset && bytes[end - 1] === 0x0d) end--;
           const expected = redactor.scan(bytes.subarray(offset, end));
-          assert.equal(ahead.flagsOf(number, offset, end - offset), expected, `line ${number}`);
+          assert.equal(ahead.flagsOf(offset, end - offset), expected, `line ${number}`);
           if (expected & LINE_MAY_HOLD_SECRET) flagged++;
           // Not where the worker saw the line: nothing to give.
-          assert.equal(ahead.flagsOf(number, offset + 1, end - offset), -1);
+          assert.equal(ahead.flagsOf(offset + 1, end - offset), -1);
           offset = newline === -1 ? bytes.length : newline + 1;
         }
         assert.ok(flagged > 0, "the fixture holds secrets");
@@ -83,6 +83,33 @@ describe("ScanAhead", () => {
       }
     });
   }
+
+  it("begins at the line this thread asked for when it got going, not at the first", { timeout: 60_000 }, async () => {
+    const bytes = readFileSync(path);
+    const lines: [number, number][] = [];
+    for (let offset = 0; offset < bytes.length;) {
+      const newline = bytes.indexOf(0x0a, offset);
+      let end = newline === -1 ? bytes.length : newline;
+      if (end > offset && bytes[end - 1] === 0x0d) end--;
+      lines.push([offset, end - offset]);
+      offset = newline === -1 ? bytes.length : newline + 1;
+    }
+    const middle = lines.length >> 1;
+    const ahead = await ScanAhead.start(fs, path, { secrets: true }, 0);
+    assert.ok(ahead);
+    try {
+      // Asked at once, before the worker has even loaded its modules: it begins at this line.
+      assert.equal(ahead.flagsOf(...lines[middle]), -1);
+      await ahead.finished;
+      const redactor = new Redactor();
+      lines.forEach(([offset, length], i) => {
+        const expected = i < middle ? -1 : redactor.scan(bytes.subarray(offset, offset + length));
+        assert.equal(ahead.flagsOf(offset, length), expected, `line ${i + 1}`);
+      });
+    } finally {
+      await ahead.close();
+    }
+  });
 
   it("hands its flags to a caller that never gives the event loop a turn (as the export's loop does not)", { timeout: 120_000 }, async () => {
     const ahead = await ScanAhead.start(fs, path, { secrets: true }, 0);
@@ -94,7 +121,7 @@ describe("ScanAhead", () => {
       const sleep = new Int32Array(new SharedArrayBuffer(4));
       let flags = -1;
       for (let i = 0; i < 6000 && flags < 0; i++) {
-        flags = ahead.flagsOf(1, 0, length);
+        flags = ahead.flagsOf(0, length);
         if (flags < 0) Atomics.wait(sleep, 0, 0, 10);
       }
       assert.equal(flags, new Redactor().scan(bytes.subarray(0, length)));
