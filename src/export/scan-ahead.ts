@@ -57,7 +57,6 @@ export type ScanReply =
 
 type Segment = Extract<ScanReply, { flags: Uint8Array }>;
 
-
 /**
  * @example
  * ```ts
