@@ -22,6 +22,14 @@ import type { FileEnd } from "../session/session-writer.ts";
 const READ_CHUNK = 1024 * 1024;
 const NEWLINE = 0x0a;
 
+/**
+ * The buffer the reads below go through (compat is synchronous: each read's bytes are used up
+ * before the next). A fresh buffer per read was garbage the collector freed late: 89 MB of it
+ * for the skeleton of the 90 MB session, and the peak moved with the collector's timing.
+ */
+let scratch: Uint8Array | undefined;
+const buffer = () => (scratch ??= new Uint8Array(READ_CHUNK));
+
 /** The file changed on disk (other than by appends) between `open` and a read of its entries. */
 export class SessionChangedError extends SessionError {
   constructor(path: string, line: number) {
@@ -82,7 +90,7 @@ export class LazySession {
     const issues: ReadIssue[] = [];
     for (const place of places) {
       if (place.entry !== undefined) continue;
-      const bytes = this.#fs.read(this.path, place.offset, place.offset + place.length);
+      const bytes = this.#fs.read(this.path, place.offset, place.offset + place.length, buffer());
       const value = bytes.length === place.length
         ? decodeObjectLine({ bytes, number: place.line, offset: place.offset, terminated: true }, { bom: false, crlf: false }, issues)
         : undefined;
@@ -98,7 +106,7 @@ export class LazySession {
   loadAll(): SessionEntry[] {
     const reader = new SessionReader();
     for (let at = 0; at < this.end.size; at += READ_CHUNK) {
-      const chunk = this.#fs.read(this.path, at, Math.min(at + READ_CHUNK, this.end.size));
+      const chunk = this.#fs.read(this.path, at, Math.min(at + READ_CHUNK, this.end.size), buffer());
       if (chunk.length === 0) break;
       reader.push(chunk);
     }
@@ -126,7 +134,7 @@ export function* readLazySession(fs: SyncFileSystem, path: string): Steps<LazySe
   let first: Uint8Array | undefined;
   let last = -1;
   for (;;) {
-    const chunk = yield* read(path, size, size + READ_CHUNK);
+    const chunk = yield* read(path, size, size + READ_CHUNK, buffer());
     if (chunk.length > 0) {
       first ??= chunk.slice(0, 3);
       last = chunk[chunk.length - 1];

@@ -6,18 +6,35 @@
  * and as long as the worker saw it, is scanned here as before. Where no worker can start (a
  * runtime without one, the npm bundle, which has no worker module), everything is scanned here.
  *
+ * The worker begins where this thread is when it gets going (`flagsOf` keeps that place in shared
+ * memory): from the first line when it starts at once (Bun's executable), further on when it
+ * starts late (under Node it loads tsx first, which can take longer than the export's loop), so
+ * that what it scans is still to come here. Lines are known by where they are in the file.
+ *
+ * The export's loop does not give the event loop a turn between lines (its reads and writes may
+ * be synchronous), so the worker's segments come over a port of their own that `flagsOf` reads
+ * synchronously (`receiveMessageOnPort`) when it lacks a line's: a 'message' event alone would
+ * only be delivered once the export is over.
+ *
  * The flags are of the bytes the worker read: when the file was written to during the export
  * (`unchanged` says), the export scans the lines it wrote again and fails if any differs, so a
  * secret is never let through on the strength of bytes that are no longer there.
  * @module
  */
-import { Worker } from "node:worker_threads";
+import { MessageChannel, type MessagePort, receiveMessageOnPort, Worker } from "node:worker_threads";
 import type { RedactOptions } from "../core/redact/redactor.ts";
 import type { FileStat, FileSystem } from "../io/file-system.ts";
 import { detectFileSystem } from "../io/mod.ts";
+import { workerStart } from "../io/worker-start.ts";
 
-/** Lines per message from the worker. */
-export const SCAN_SEGMENT = 8192;
+/**
+ * Lines per message from the worker: small enough that the first flags come early (the 90 MB
+ * bench session has 11,000 lines), large enough that the 1.2 GB one takes a few hundred messages.
+ */
+export const SCAN_SEGMENT = 1024;
+
+/** Lines asked for in vain between two looks at the port (a look is a call into the runtime). */
+const POLL_EVERY = 64;
 
 /** Files smaller than this are scanned on the main thread: a worker's start costs more. */
 export const SCAN_AHEAD_FROM = 32 * 1024 * 1024;
@@ -26,30 +43,26 @@ export const SCAN_AHEAD_FROM = 32 * 1024 * 1024;
 export interface ScanRequest {
   path: string;
   options: RedactOptions;
+  /** Where the worker sends its replies. */
+  port: MessagePort;
+  /** One number: the offset of the line this thread asked for last, where the worker begins. */
+  position: SharedArrayBuffer;
 }
 
-/** One message from the worker: a segment of lines (from line number `first`), the end, or a failure. */
+/** One message from the worker: a segment of lines (in file order), the end, or a failure. */
 export type ScanReply =
-  | { first: number; flags: Uint8Array; offsets: Float64Array; lengths: Float64Array }
+  | { flags: Uint8Array; offsets: Float64Array; lengths: Float64Array }
   | { done: true }
   | { error: string };
 
-type Segment = Extract<ScanReply, { first: number }>;
-
-/**
- * The worker's module: beside this one in the sources; in the executable (scripts/compile.ts
- * bundles it as an entry point of its own), `export/line-scan-worker.js` in the folder of the chunks.
- */
-function workerUrl(): URL {
-  return import.meta.url.includes("/$bunfs/") ? new URL("./export/line-scan-worker.js", import.meta.url) : new URL("./line-scan-worker.ts", import.meta.url);
-}
+type Segment = Extract<ScanReply, { flags: Uint8Array }>;
 
 /**
  * @example
  * ```ts
  * // const ahead = await ScanAhead.start(fs, path, { secrets: true });
  * // … the light pass …
- * // const flags = ahead?.flagsOf(lineNumber, offset, length) ?? -1; // -1: scan it here
+ * // const flags = ahead?.flagsOf(offset, length) ?? -1; // -1: scan it here
  * // if (ahead && !(await ahead.unchanged())) … scan again what was written
  * // await ahead?.close();
  * ```
@@ -59,26 +72,49 @@ export class ScanAhead {
   readonly #path: string;
   readonly #before: FileStat;
   readonly #worker: Worker;
+  readonly #port: MessagePort;
+  readonly #position: Float64Array;
+  /** In file order (the worker goes forward from where it began). */
   readonly #segments: Segment[] = [];
+  /** Whether the worker sent its last line or failed: nothing more will come. */
+  #over = false;
+  #misses = 0;
+  /** The segment `#lineAt` found its line in. */
+  #found = 0;
+  #resolve: () => void = () => {};
   /** Whether any line's flags were handed out (only then does a change matter). */
   #used = false;
   /** Settles when the worker has sent its last line, failed or stopped. */
   readonly finished: Promise<void>;
 
-  private constructor(fs: FileSystem, path: string, before: FileStat, worker: Worker) {
+  private constructor(fs: FileSystem, path: string, before: FileStat, worker: Worker, port: MessagePort, position: Float64Array) {
+    this.#position = position;
     this.#fs = fs;
     this.#path = path;
     this.#before = before;
     this.#worker = worker;
-    this.finished = new Promise((resolve) => {
-      worker.on("message", (reply: ScanReply) => {
-        if ("first" in reply) this.#segments[(reply.first - 1) / SCAN_SEGMENT] = reply;
-        else resolve();
-      });
-      // A worker that fails leaves its lines to this thread.
-      worker.on("error", () => resolve());
-      worker.on("exit", () => resolve());
-    });
+    this.#port = port;
+    this.finished = new Promise((resolve) => (this.#resolve = resolve));
+    port.on("message", (reply: ScanReply) => this.#take(reply));
+    // A worker that fails leaves its lines to this thread.
+    worker.on("error", () => this.#end());
+    worker.on("exit", () => this.#end());
+  }
+
+  #take(reply: ScanReply): void {
+    if ("flags" in reply) {
+      if (reply.flags.length > 0) this.#segments.push(reply);
+    } else this.#end();
+  }
+
+  #end(): void {
+    this.#over = true;
+    this.#resolve();
+  }
+
+  /** Takes the replies that have come, without waiting. */
+  #drain(): void {
+    for (let got = receiveMessageOnPort(this.#port); got !== undefined; got = receiveMessageOnPort(this.#port)) this.#take(got.message as ScanReply);
   }
 
   /**
@@ -89,26 +125,61 @@ export class ScanAhead {
     if (fs !== detectFileSystem()) return null;
     const before = await fs.stat(path);
     if (before === null || !before.isFile || before.size < from) return null;
+    const start = workerStart("export/line-scan-worker");
+    if (start === null) return null;
     try {
       // Stopped by `close` (the export command's `finally`), whatever happens.
-      const worker = new Worker(workerUrl(), { workerData: { path, options } satisfies ScanRequest });
-      return new ScanAhead(fs, path, before, worker);
+      const { port1, port2 } = new MessageChannel();
+      const position = new SharedArrayBuffer(8);
+      const worker = new Worker(start.url, { argv: start.argv, workerData: { path, options, port: port2, position } satisfies ScanRequest, transferList: [port2] });
+      return new ScanAhead(fs, path, before, worker, port1, new Float64Array(position));
     } catch {
       return null;
     }
   }
 
   /**
-   * The flags the worker found for line `number` (1-based), or -1 when it has not got there yet or
-   * saw another line there (not at `offset`, or not `length` bytes long).
+   * The flags the worker found for the line at byte `offset` (without its `\n`, and a `\r` before
+   * it, `length` bytes long), or -1 when it has not got there (yet), or saw no such line there.
    */
-  flagsOf(number: number, offset: number, length: number): number {
-    const segment = this.#segments[Math.floor((number - 1) / SCAN_SEGMENT)];
-    if (segment === undefined) return -1;
-    const k = number - segment.first;
-    if (k >= segment.flags.length || segment.offsets[k] !== offset || segment.lengths[k] !== length) return -1;
+  flagsOf(offset: number, length: number): number {
+    this.#position[0] = offset;
+    let k = this.#lineAt(offset);
+    if (k < 0) {
+      if (this.#over || this.#misses++ % POLL_EVERY !== 0) return -1;
+      this.#drain();
+      k = this.#lineAt(offset);
+      if (k < 0) return -1;
+    }
+    const segment = this.#segments[this.#found];
+    if (segment.lengths[k] !== length) return -1;
     this.#used = true;
     return segment.flags[k];
+  }
+
+  /** The index of the line at `offset` in the segment it sets `#found` to, or -1 (two binary searches). */
+  #lineAt(offset: number): number {
+    const segments = this.#segments;
+    let low = 0;
+    let high = segments.length - 1;
+    while (low <= high) {
+      const mid = (low + high) >> 1;
+      if (segments[mid].offsets[0] <= offset) low = mid + 1;
+      else high = mid - 1;
+    }
+    if (high < 0) return -1;
+    const offsets = segments[high].offsets;
+    this.#found = high;
+    low = 0;
+    high = offsets.length - 1;
+    while (low <= high) {
+      const mid = (low + high) >> 1;
+      const at = offsets[mid];
+      if (at === offset) return mid;
+      if (at < offset) low = mid + 1;
+      else high = mid - 1;
+    }
+    return -1;
   }
 
   /**
@@ -123,6 +194,7 @@ export class ScanAhead {
 
   /** Stops the worker. */
   async close(): Promise<void> {
+    this.#port.close();
     await this.#worker.terminate().catch(() => {});
   }
 }

@@ -16,7 +16,7 @@ import { readBytes } from "./read-bytes.ts";
 /** One thing a step function asks of the disk (or the clock). */
 export type IoRequest =
   | { op: "stat"; path: string }
-  | { op: "read"; path: string; start?: number; end?: number }
+  | { op: "read"; path: string; start?: number; end?: number; into?: Uint8Array }
   | { op: "list"; path: string }
   | { op: "append"; path: string; data: Uint8Array; options?: AppendOptions }
   | { op: "writeAtomic"; path: string; data: StepData; options?: AtomicWriteOptions }
@@ -55,9 +55,12 @@ export function* stat(path: string): Steps<FileStat | null> {
   return (yield { op: "stat", path }) as FileStat | null;
 }
 
-/** Bytes `[start, end)` of a file (the whole file without a range); shorter at the end of the file. */
-export function* read(path: string, start?: number, end?: number): Steps<Uint8Array> {
-  return (yield { op: "read", path, start, end }) as Uint8Array;
+/**
+ * Bytes `[start, end)` of a file (the whole file without a range); shorter at the end of the file.
+ * `into`: a buffer the synchronous driver may read them into (see `SyncFileSystem.read`).
+ */
+export function* read(path: string, start?: number, end?: number, into?: Uint8Array): Steps<Uint8Array> {
+  return (yield { op: "read", path, start, end, into }) as Uint8Array;
 }
 
 /** The entries of a directory. */

@@ -58,13 +58,14 @@ function stat(path: string): FileStat | null {
   }
 }
 
-function read(path: string, start = 0, end?: number): Uint8Array {
+function read(path: string, start = 0, end?: number, into?: Uint8Array): Uint8Array {
   const op = { verb: "read", path };
   const fd = guarded(op, () => openSync(path, "r"));
   try {
     return guarded(op, () => {
       const stop = Math.min(end ?? Infinity, fstatSync(fd).size);
-      const bytes = new Uint8Array(Math.max(0, stop - start));
+      const size = Math.max(0, stop - start);
+      const bytes = into !== undefined && size <= into.length ? into.subarray(0, size) : new Uint8Array(size);
       let length = 0;
       while (length < bytes.length) {
         const got = readSync(fd, bytes, length, bytes.length - length, start + length);

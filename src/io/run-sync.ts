@@ -69,7 +69,7 @@ function perform(fs: SyncFileSystem, request: IoRequest, options: SyncStepOption
     case "stat":
       return fs.stat(request.path);
     case "read":
-      return fs.read(request.path, request.start, request.end);
+      return fs.read(request.path, request.start, request.end, request.into);
     case "list":
       return fs.list(request.path);
     case "append":

@@ -10,8 +10,13 @@ import { chunksOf, SourceFailure } from "./_write-data.ts";
 
 /** `FileSystem`'s operations, blocking; `read` returns the bytes at once. */
 export interface SyncFileSystem {
-  /** Bytes `[start, end)` of a file (all of it without a range); shorter at the end of the file. */
-  read(path: string, start?: number, end?: number): Uint8Array;
+  /**
+   * Bytes `[start, end)` of a file (all of it without a range); shorter at the end of the file.
+   * `into`: a buffer they may be read into when they fit, the answer then being a view of it (valid
+   * until the buffer is used again), so that a long read in pieces does not leave a fresh buffer
+   * per piece for the collector (node's does; a disk may ignore it).
+   */
+  read(path: string, start?: number, end?: number, into?: Uint8Array): Uint8Array;
   /** Facts about a path, or `null` when nothing is there. Follows symbolic links. */
   stat(path: string): FileStat | null;
   list(dir: string): DirEntry[];

@@ -3,12 +3,13 @@
  * so that a run uses more than one core: the main thread hands out paths and gets back usage
  * rows and encoded bytes (objects do not travel: cloning spans cost more than making them). A
  * job whose worker fails, or a pool whose workers cannot start (a runtime that cannot load the
- * worker's module, such as Node without a TypeScript loader), runs on the main thread instead:
+ * worker's module, such as the npm package's bundle: see io/worker-start.ts), runs on the main thread instead:
  * the same function, the same answer, only slower.
  * @module
  */
 import { Worker } from "node:worker_threads";
 import type { SessionHeader } from "../core/format/types.ts";
+import { workerStart } from "../io/worker-start.ts";
 import type { OtlpProtocol } from "./otlp-config.ts";
 import type { BatchLimits } from "./batches.ts";
 import type { SessionExport, SessionJob } from "./session-export.ts";
@@ -41,15 +42,6 @@ class Lane {
   constructor(worker: Worker) {
     this.worker = worker;
   }
-}
-
-/**
- * The worker's module: beside this one in the sources; in the executable (scripts/compile.ts
- * bundles it as an entry point of its own), `otel/export-worker.js` in the folder of the chunks.
- * Elsewhere (the npm package's bundle) there is none and the jobs run on the main thread.
- */
-function workerUrl(): URL {
-  return import.meta.url.includes("/$bunfs/") ? new URL("./otel/export-worker.js", import.meta.url) : new URL("./export-worker.ts", import.meta.url);
 }
 
 /** A job's result to come. */
@@ -104,10 +96,11 @@ export class ExportPool {
   /** `size` workers (they load while the caller goes on); `local` runs a job on this thread. */
   static start(size: number, init: WorkerInit, local: (job: SessionJob) => Promise<SessionExport>): ExportPool {
     const pool = new ExportPool(local);
-    for (let i = 0; i < size; i++) {
+    const start = workerStart("otel/export-worker");
+    for (let i = 0; start !== null && i < size; i++) {
       let worker: Worker;
       try {
-        worker = new Worker(workerUrl(), { workerData: init });
+        worker = new Worker(start.url, { argv: start.argv, workerData: init });
       } catch {
         break;
       }

@@ -4,8 +4,8 @@
  * most of the work on a session whose bytes are mostly tool output; this thread parses what it
  * is sent and keeps the entries, as the one-thread read does, with the same result. A skimmed
  * line that does not parse cleanly is read again here and parsed whole, as the one-thread read
- * would. Where no worker starts (a runtime without one, Node running TypeScript, the npm bundle,
- * which has no worker module) or the worker fails, the file is read on this thread as before.
+ * would. Where no worker starts (a runtime without one, the npm bundle, which has no worker
+ * module: see io/worker-start.ts) or the worker fails, the file is read on this thread as before.
  * @module
  */
 import { Worker } from "node:worker_threads";
@@ -13,6 +13,7 @@ import type { RawLine } from "../core/read/line-splitter.ts";
 import { type ReadOptions, type SessionFile, SessionReader } from "../core/read/read-session.ts";
 import type { FileSystem } from "../io/file-system.ts";
 import { detectFileSystem } from "../io/mod.ts";
+import { workerStart } from "../io/worker-start.ts";
 
 /** Smaller files are read on this thread: a worker's start costs more than it saves. */
 export const SKIM_AHEAD_FROM = 32 * 1024 * 1024;
@@ -50,14 +51,6 @@ export type SkimReply =
   | { data: Uint8Array; meta: Float64Array; count: number }
   | { done: true }
   | { error: string };
-
-/**
- * The worker's module: beside this one in the sources; in the executable (scripts/compile.ts
- * bundles it as an entry point of its own), `query/skim-worker.js` in the folder of the chunks.
- */
-function workerUrl(): URL {
-  return import.meta.url.includes("/$bunfs/") ? new URL("./query/skim-worker.js", import.meta.url) : new URL("./skim-worker.ts", import.meta.url);
-}
 
 /** The worker's messages, one at a time, in order. */
 class Replies {
@@ -103,12 +96,14 @@ export async function readSessionAhead(fs: FileSystem, path: string, options: Re
   // A file that cannot be stat'ed (a link loop) is left to the read, which says so in its words.
   const stat = await fs.stat(path).catch(() => null);
   if (stat === null || !stat.isFile || stat.size < from) return null;
+  const start = workerStart("query/skim-worker");
+  if (start === null) return null;
   const inFlight = new Int32Array(new SharedArrayBuffer(4));
   const slots = Array.from({ length: MAX_IN_FLIGHT }, () => new SharedArrayBuffer(batchBytes));
   const metas = Array.from({ length: MAX_IN_FLIGHT }, () => new SharedArrayBuffer(BATCH_LINES * META * 8));
   let worker: Worker;
   try {
-    worker = new Worker(workerUrl(), { workerData: { path, chars: options.skimChars, inFlight: inFlight.buffer as SharedArrayBuffer, slots, metas } satisfies SkimRequest });
+    worker = new Worker(start.url, { argv: start.argv, workerData: { path, chars: options.skimChars, inFlight: inFlight.buffer as SharedArrayBuffer, slots, metas } satisfies SkimRequest });
   } catch {
     return null;
   }

@@ -70,6 +70,25 @@ describe("pi-session/compat: open by the skeleton", () => {
     assert.equal(all.find((e) => e.id === ids[10]), tenth, "getEntries() holds the object given before");
   });
 
+  it("reads the skeleton, the lines and every entry through one buffer, not a fresh one per read", () => {
+    const { file, ids } = written();
+    const full = parseSession(readFileSync(file, "utf8"));
+    const buffers = new Set<Uint8Array | undefined>();
+    const fs: SyncFileSystem = {
+      ...nodeSyncFileSystem,
+      read(path, start, end, into) {
+        buffers.add(into);
+        return nodeSyncFileSystem.read(path, start, end, into);
+      },
+    };
+    const session = SessionManager.open(file, undefined, undefined, { fs });
+    assert.deepEqual(session.getEntry(ids[10]), full.entries.find((e) => e.id === ids[10]));
+    assert.deepEqual(session.buildSessionContext(), buildSessionContext(full.entries));
+    assert.deepEqual(session.getEntries(), full.entries);
+    assert.equal(buffers.size, 1);
+    assert.ok([...buffers][0] instanceof Uint8Array);
+  });
+
   it("refuses to read an entry of a file replaced since it was opened, rather than misread it", () => {
     const { file, ids } = written();
     const session = SessionManager.open(file);

@@ -119,3 +119,23 @@ for (const [name, fs] of diskAdapters) {
     }
   });
 }
+
+test("nodeSyncFileSystem.read() reads into the buffer it is given when the bytes fit, else into a fresh one", async () => {
+  const { root, cleanup } = await onDisk(nodeFileSystem);
+  try {
+    const path = join(root, "f.txt");
+    await writeFile(path, "abcdefghij");
+    const into = new Uint8Array(4);
+    const fits = nodeSyncFileSystem.read(path, 2, 6, into);
+    assert.equal(new TextDecoder().decode(fits), "cdef");
+    assert.equal(fits.buffer, into.buffer);
+    // Shorter at the end of the file, still in the buffer.
+    assert.equal(new TextDecoder().decode(nodeSyncFileSystem.read(path, 8, 12, into)), "ij");
+    const larger = nodeSyncFileSystem.read(path, 0, 10, into);
+    assert.equal(new TextDecoder().decode(larger), "abcdefghij");
+    assert.notEqual(larger.buffer, into.buffer);
+    assert.equal(new TextDecoder().decode(into), "ijef", "left as the last read that fitted made it");
+  } finally {
+    await cleanup();
+  }
+});

@@ -3,8 +3,7 @@
  * this thread parses, and the file read is the one the one-thread read gives, entry for entry and
  * problem for problem, on long lines, broken ones (skimmed bytes that do not parse, control bytes,
  * bad UTF-8, a torn end), CRLF, a byte order mark, an old version, and lines longer than a message.
- * Under Node with tsx a worker cannot load a TypeScript module: there the read is left to this
- * thread (`readSessionAhead` gives null), which these tests check instead (Bun and Deno run it).
+ * The worker runs on every runtime, Node with tsx included (src/io/worker-start.ts).
  */
 import assert from "node:assert/strict";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -19,8 +18,6 @@ import { readSessionAhead, readSessionFile } from "../../src/query/skim-ahead.ts
 import { longLineText } from "../cli/_long-lines.ts";
 
 const fs = detectFileSystem();
-/** Node runs no TypeScript worker (tsx's loader does not reach it); Bun and Deno do. */
-const WORKERS = !("process" in globalThis && !("Bun" in globalThis) && !("Deno" in globalThis));
 const HEADER = `{"type":"session","version":3,"id":"skim-0001","timestamp":"2024-01-01T00:00:00.000Z","cwd":"/work/proj"}`;
 const BIG = "x".repeat(9000);
 let dir = "";
@@ -92,11 +89,9 @@ describe("readSessionAhead()", () => {
         // Messages of 4 KB: lines longer than one, and many messages in flight.
         let read = 0;
         const ahead = await readSessionAhead(fs, path, options, (bytes) => (read += bytes), 0, 4096);
-        if (WORKERS) {
-          assert.ok(ahead !== null, "the worker read it");
-          assert.deepEqual(ahead, expected);
-          assert.equal(read, expected.byteLength);
-        } else assert.equal(ahead, null);
+        assert.ok(ahead !== null, "the worker read it");
+        assert.deepEqual(ahead, expected);
+        assert.equal(read, expected.byteLength);
         assert.deepEqual(await readSessionFile(fs, path, options, undefined, 0), expected);
       });
     }

@@ -89,13 +89,13 @@ function masked(line: Uint8Array, redactor: Redactor | null, scanned = -1): { by
  * come from `ahead` where it has them.
  */
 async function* batchedData(path: string, batches: () => AsyncIterable<LineBatch>, redactor: Redactor | null, blocks: DataBlocks, ahead: ScanAhead | null): AsyncIterable<Uint8Array> {
-  for await (const { bytes, starts, ends, numbers, offsets } of batches()) {
+  for await (const { bytes, starts, ends, offsets } of batches()) {
     let runStart = -1;
     let runEnd = -1;
     let runHasLessThan = false;
     for (let k = 0; k < starts.length; k++) {
       const line = bytes.subarray(starts[k], ends[k]);
-      const out = masked(line, redactor, ahead ? ahead.flagsOf(numbers[k], offsets[k], ends[k] - starts[k]) : -1);
+      const out = masked(line, redactor, ahead ? ahead.flagsOf(offsets[k], ends[k] - starts[k]) : -1);
       const lessThan = (out.flags & LINE_HAS_LESS_THAN) !== 0;
       if (out.bytes === line && runStart >= 0 && starts[k] === runEnd + 1 && bytes[runEnd] === 0x0a) {
         runEnd = ends[k];
@@ -133,7 +133,7 @@ async function* batchedData(path: string, batches: () => AsyncIterable<LineBatch
 async function rescan(path: string, batches: () => AsyncIterable<LineBatch>, redactor: Redactor, ahead: ScanAhead): Promise<void> {
   for await (const { bytes, starts, ends, numbers, offsets } of batches()) {
     for (let k = 0; k < starts.length; k++) {
-      const given = ahead.flagsOf(numbers[k], offsets[k], ends[k] - starts[k]);
+      const given = ahead.flagsOf(offsets[k], ends[k] - starts[k]);
       if (given >= 0 && given !== redactor.scan(bytes.subarray(starts[k], ends[k]))) {
         throw new SessionChangedError(path, numbers[k]);
       }
