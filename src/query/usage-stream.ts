@@ -141,12 +141,14 @@ async function fromStore(catalog: Catalog, every: SessionScope, options: Progres
  * they are not, the listing tells them by their folders' names, and the head's path serves: a map
  * of every path would make the listing's 25,000 joined strings for it (12 MB at 25,000 sessions).
  */
-function inScope(scope: SessionScope): (path: string) => string | undefined {
+function inScope(scope: SessionScope): { of: (path: string) => string | undefined; done: () => void } {
   const made = scope.listing ? scope.listing.madeFiles() : scope.files;
   if (made) {
     const own = new Map<string, string>();
     for (const path of made) own.set(path, path);
-    return (path) => own.get(path);
+    // Emptied once done: Bun's engine kept the map alive through the walk from the code that
+    // had looked paths up in it (a heap snapshot: 3.4 MB at 25,000 sessions).
+    return { of: (path) => own.get(path), done: () => own.clear() };
   }
   // A file's path is its folder's stem (ending in "/") and its name (never holding one).
   const names = new Map<string, Set<string>>();
@@ -155,10 +157,11 @@ function inScope(scope: SessionScope): (path: string) => string | undefined {
     const known = names.get(stem) ?? names.set(stem, new Set()).get(stem)!;
     for (const name of inFolder) known.add(name);
   }
-  return (path) => {
+  const of = (path: string) => {
     const at = path.lastIndexOf("/") + 1;
     return names.get(path.slice(0, at))?.has(path.slice(at)) ? path : undefined;
   };
+  return { of, done: () => names.clear() };
 }
 
 /**
@@ -177,7 +180,7 @@ async function sessionOrder(store: SlicingStore, scope: SessionScope, options: P
   // Each head made the session's place.
   const places: Place[] = [];
   for (const head of heads) {
-    const path = asked(head.path);
+    const path = asked.of(head.path);
     if (path === undefined) continue;
     if (head.badHeader !== undefined) options.onBadHeader(head.path, head.badHeader);
     if (!head.session) continue;
@@ -186,6 +189,7 @@ async function sessionOrder(store: SlicingStore, scope: SessionScope, options: P
     place.created ??= "";
     places.push(place);
   }
+  asked.done();
   // Kept while the sessions are read: a number and a shared path per session.
   const order = attributionOrder(places);
   const kept = { rows: order.map((place) => place.row), paths: order.map((place) => place.path) };
