@@ -4,6 +4,7 @@
  * checked in full (`full_checks`).
  * @module
  */
+import { oneByte } from "../../core/intern/one-byte.ts";
 import type { FolderRecord, FolderSnapshot } from "../store.ts";
 import type { SqliteDb } from "./sqlite-db.ts";
 
@@ -29,7 +30,8 @@ function storedFolder(path: string, mtimeMs: number, listedMs: number, text: str
 export function loadFolders(db: SqliteDb): FolderSnapshot {
   const folders = new Map<string, FolderRecord>();
   for (const [path, mtime, listed, names] of db.prepare("SELECT path, mtime, listed, names FROM folders").values()) {
-    folders.set(String(path), storedFolder(String(path), Number(mtime), Number(listed), String(names)));
+    // A byte a character: the folders' names make the paths of every session in them.
+    folders.set(String(path), storedFolder(oneByte(String(path)), Number(mtime), Number(listed), oneByte(String(names))));
   }
   const fullChecks = new Map<string, number>();
   for (const [section, at] of db.prepare("SELECT section, at FROM full_checks").values()) fullChecks.set(String(section), Number(at));
