@@ -9,20 +9,19 @@ import type { FolderRecord, FolderSnapshot } from "../store.ts";
 import type { SqliteDb } from "./sqlite-db.ts";
 
 /**
- * A folder as stored: its names (one a line) are split on first use. A quick check that finds
- * the folder's section records current by its coverage needs no name of it (25,000 strings
- * fewer for a corpus of 300 folders).
+ * A folder as stored: its names (one a line) are split each time they are asked for, and not
+ * kept. A quick check that finds the folder's section records current by its coverage needs no
+ * name of it (25,000 strings fewer for a corpus of 300 folders), and a listing that has made its
+ * files from them lets them go (folder-check.ts): kept here, they lived as long as the catalog.
  */
 function storedFolder(path: string, mtimeMs: number, listedMs: number, text: string): FolderRecord {
-  let names: string[] | undefined;
   return {
     path,
     mtimeMs,
     listedMs,
     lines: text,
     get names() {
-      names ??= text === "" ? [] : text.split("\n");
-      return names;
+      return text === "" ? [] : text.split("\n");
     },
   };
 }
