@@ -102,9 +102,13 @@ async function fromStore(catalog: Catalog, every: SessionScope, options: Progres
     const state = storedState(section, text);
     if (!state) return false;
     const session = usageSessionOfState(path, state);
-    if (!session) return true;
+    if (!session) {
+      scratch.done();
+      return true;
+    }
     visit(session);
     loaded += rowCount(session.usage);
+    scratch.done();
     return true;
   };
   for (let at = 0; at < order.rows.length; at += SLICE) {
