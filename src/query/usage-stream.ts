@@ -12,6 +12,7 @@ import { decodeUsage, rowCount, UsageScratch } from "../core/digest/usage-state.
 import { type AttributionKey, attributionOrder, type UsageSession } from "../core/stats/attribution.ts";
 import type { Catalog } from "../catalog/catalog.ts";
 import { type CatalogStore, type SectionKey, type StoredHead, storedState } from "../catalog/store.ts";
+import { PassCollector } from "../catalog/stamps.ts";
 import { collectGarbage } from "../io/collect-garbage.ts";
 import type { QueryEnv } from "./env.ts";
 import { type ProgressOptions, type SessionScope, sessionScope, withCatalog, withProgress } from "./scope.ts";
@@ -174,31 +175,33 @@ function inScope(scope: SessionScope): { of: (path: string) => string | undefine
  * store cannot give them.
  */
 async function sessionOrder(store: SlicingStore, scope: SessionScope, options: ProgressOptions): Promise<{ rows: number[]; paths: string[] } | undefined> {
-  let heads;
+  const asked = inScope(scope);
+  // Each head makes the session's place and is dropped: where the store hands them one at a
+  // time, the rows of every head and the heads themselves are never held together.
+  const places: Place[] = [];
+  const collector = new PassCollector();
+  const onHead = (head: StoredHead) => {
+    collector.item();
+    const path = asked.of(head.path);
+    if (path === undefined) return;
+    if (head.badHeader !== undefined) options.onBadHeader(head.path, head.badHeader);
+    if (!head.session) return;
+    places.push({ path, row: head.row, created: head.created ?? "", parentSession: head.parentSession });
+  };
   try {
-    heads = await store.loadHeads(usageDigest);
+    if (store.eachHead) await store.eachHead(usageDigest, onHead);
+    else for (const head of await store.loadHeads(usageDigest)) onHead(head);
   } catch {
     return undefined;
+  } finally {
+    asked.done();
   }
-  const asked = inScope(scope);
-  // Each head made the session's place.
-  const places: Place[] = [];
-  for (const head of heads) {
-    const path = asked.of(head.path);
-    if (path === undefined) continue;
-    if (head.badHeader !== undefined) options.onBadHeader(head.path, head.badHeader);
-    if (!head.session) continue;
-    const place = head as StoredHead & Place;
-    place.path = path;
-    place.created ??= "";
-    places.push(place);
-  }
-  asked.done();
+  collector.end();
   // Kept while the sessions are read: a number and a shared path per session.
   const order = attributionOrder(places);
   const kept = { rows: order.map((place) => place.row), paths: order.map((place) => place.path) };
   // Emptied, not just dropped: Bun's engine kept an array of 25,000 places alive from the code
   // that had made it (a heap snapshot after a full collection), with every head and its strings.
-  for (const array of [heads, places, order]) array.length = 0;
+  for (const array of [places, order]) array.length = 0;
   return kept;
 }
