@@ -57,21 +57,19 @@ export class LeanInfos {
 
   /** `info` with its strings compacted (the path is the listing's own, shared already). */
   of(info: SessionInfo): SessionInfo {
-    const { name, parentSessionPath, firstMessage, ...rest } = info;
-    const row = {
-      ...rest,
+    const { name, parentSessionPath, firstMessage } = info;
+    const at = WIDE.test(firstMessage) ? this.#texts.add(firstMessage) : undefined;
+    const row: SessionInfo = {
+      ...info,
       id: compact(info.id),
       cwd: this.#folder(info.cwd),
       name: name === undefined ? undefined : compact(name),
       parentSessionPath: parentSessionPath === undefined ? undefined : compact(parentSessionPath),
-    } as SessionInfo;
-    const at = WIDE.test(firstMessage) ? this.#texts.add(firstMessage) : undefined;
-    if (at === undefined) {
-      row.firstMessage = compact(firstMessage);
-      return row;
-    }
-    // An own enumerable property still (spread, JSON and comparisons see the text), read from
-    // the shared blocks; where it is, under a key that nothing enumerates.
+      firstMessage: at === undefined ? compact(firstMessage) : "",
+    };
+    if (at === undefined) return row;
+    // An own enumerable property still, in its place (spread, JSON and comparisons see the
+    // text), read from the shared blocks; where it is, under a key that nothing enumerates.
     Object.defineProperty(row, "firstMessage", { get: this.#firstMessage, enumerable: true, configurable: true });
     Object.defineProperty(row, AT, { value: at });
     return row;
