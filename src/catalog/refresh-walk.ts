@@ -41,8 +41,8 @@ async function slice(host: WalkHost, kinds: readonly AnyKind[], paths: readonly 
 
 /**
  * `refresh` with `keep: false`: records are loaded for unchanged files only when `onRecords`
- * takes them. Memory holds a path index entry and three typed-array slots (size, mtime, state)
- * per file. Returns the counts.
+ * takes them. Memory holds a path index entry (until the stamps are gone through) and three
+ * typed-array slots (size, mtime, state) per file. Returns the counts.
  */
 export async function walkRefresh(host: WalkHost, kinds: readonly AnyKind[], files: readonly string[], options: RefreshOptions): Promise<RefreshCounts> {
   // One index entry and a few numbers per file, in typed arrays: what a walk holds per session.
@@ -91,6 +91,9 @@ export async function walkRefresh(host: WalkHost, kinds: readonly AnyKind[], fil
     // A file without a record in this section is read.
     for (let k = 0; k < paths.length; k++) if (state[k] === 2 && !stamped[k]) state[k] = 1;
   }
+  // Files go by their places from here: the index of paths (3.4 MB at 25,000 sessions) is let
+  // go before the records are loaded, not kept to the end of the walk with what it hands on.
+  index.clear();
   const changed: number[] = [];
   state.forEach((s, k) => s === 1 && changed.push(k));
   let done = paths.length - changed.length;

@@ -80,6 +80,10 @@ export async function unchangedFiles(
     }
   } catch {
     return false;
+  } finally {
+    // Emptied, not just dropped: Bun's engine kept this function's variables alive through the
+    // walk that followed (a heap snapshot: the map of 25,000 paths, 3.4 MB).
+    index.clear();
   }
   collector.end();
   await host.saveListing(trust === undefined);

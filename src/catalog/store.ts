@@ -165,6 +165,12 @@ export interface CatalogStore {
    */
   loadHeads?(section: SectionKey): Promise<StoredHead[]>;
   /**
+   * As `loadHeads`, one head at a time (in the same order), where a store can hand them so:
+   * the heads of every file are never held together. Throws what `loadHeads` throws, possibly
+   * after some heads went by.
+   */
+  eachHead?(section: SectionKey, visit: (head: StoredHead) => void): Promise<void>;
+  /**
    * The effective states (`recordState`) of the records at `rows` (from `loadHeads`), by row,
    * as the stored JSON text with their paths (`storedState` reads one); a row since replaced or
    * dropped is missing or holds another path (the caller compares). Cheaper than `loadPaths`

@@ -184,3 +184,26 @@ test("listThroughFolders() in a full check finds a folder listed again in its st
   const more = await listThroughFolders(fs, snapshot([...names, "gone.jsonl"].join("\n")), DIR, { nested: false, mode: "full", now: now() });
   assert.deepEqual(more.listed.map((folder) => folder.names.slice().sort()), [names.slice().sort()]);
 });
+
+test("listThroughFolders() answers filesIn, namesIn and countIn the same before and after its files are made", async () => {
+  const { fs, now } = await setup();
+  const other = `${AGENT}/sessions/--work-q--`;
+  await fs.mkdir(other, { recursive: true });
+  for (const name of ["c.jsonl", "e.jsonl", "d.jsonl"]) await fs.writeAtomic(`${other}/${name}`, utf8(sessionText(name, 1)));
+  await fs.mkdir(`${AGENT}/sessions/--work-empty--`, { recursive: true });
+  const listing = await listThroughFolders(fs, null, `${AGENT}/sessions`, { nested: true, mode: "full", now: now() });
+  const answers = () =>
+    [...listing.folders, `${AGENT}/sessions/--not-there--`].map((folder) => ({ files: listing.filesIn(folder), names: listing.namesIn(folder), count: listing.countIn(folder) }));
+  const before = answers();
+  assert.equal(listing.madeFiles(), undefined);
+  const files = listing.files;
+  assert.deepEqual(files, before.flatMap((folder) => folder.files));
+  assert.deepEqual(answers(), before);
+  const of = (folder: string) => before[listing.folders.indexOf(folder)];
+  assert.deepEqual([DIR, other, `${AGENT}/sessions/--work-empty--`].map((folder) => of(folder).count), [2, 3, 0]);
+  assert.deepEqual(of(other).names, { stem: `${other}/`, names: ["e.jsonl", "d.jsonl", "c.jsonl"] });
+  assert.deepEqual(before.at(-1), { files: [], names: { stem: `${AGENT}/sessions/--not-there--/`, names: [] }, count: 0 });
+  // The files are made once: the same array each time.
+  assert.equal(listing.files, files);
+  assert.equal(listing.madeFiles(), files);
+});

@@ -14,6 +14,7 @@ import { Catalog } from "../../src/catalog/catalog.ts";
 import { openSqliteStore } from "../../src/catalog/sqlite/open-sqlite.ts";
 import { openBunSqlite } from "../../src/catalog/sqlite/bun-sqlite.ts";
 import { openNodeSqlite } from "../../src/catalog/sqlite/node-sqlite.ts";
+import { eachHeadOf } from "../../src/catalog/sqlite/sqlite-heads.ts";
 import { type CatalogStore, recordState, type StoredHead } from "../../src/catalog/store.ts";
 import { usageDigest } from "../../src/core/digest/usage-digest.ts";
 import { listingDigest } from "../../src/core/digest/listing-digest.ts";
@@ -113,6 +114,66 @@ test(`SQLite keeps each usage record's header facts, as the records are, whoever
       await assert.rejects(store.loadHeads!(usageDigest), SyntaxError);
     } finally {
       store.close();
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test(`SQLite hands its heads one at a time, a query of 2,048 after another, all of them in their paths' order (${"driver" in binding ? binding.driver : "no SQLite"})`, { skip }, async () => {
+  const dir = mkdtempSync(join(tmpdir(), "pi-session-heads-"));
+  try {
+    const path = join(dir, "catalog.sqlite");
+    const db = "Bun" in globalThis ? await openBunSqlite(path) : await openNodeSqlite(path);
+    // Only the two tables the query reads: more files than three queries take, at the edges too.
+    db.exec("CREATE TABLE files (id INTEGER PRIMARY KEY, path TEXT NOT NULL UNIQUE)");
+    db.exec("CREATE TABLE heads (section TEXT NOT NULL, file INTEGER NOT NULL, version INTEGER NOT NULL, record INTEGER NOT NULL, kind INTEGER NOT NULL, created TEXT, parent TEXT, bad TEXT, PRIMARY KEY (section, file)) WITHOUT ROWID");
+    const count = 3 * 2048 + 5;
+    const put = db.prepare("INSERT INTO files (id, path) VALUES (?, ?)");
+    const head = db.prepare("INSERT INTO heads (section, file, version, record, kind, created, parent, bad) VALUES (?, ?, ?, ?, ?, ?, ?, ?)");
+    db.exec("BEGIN");
+    for (let i = 0; i < count; i++) {
+      // Ids out of the paths' order, and names that share prefixes ("/s/10" before "/s/2").
+      const id = (i * 7919) % count + 1;
+      put.run(id, `/s/${i}.jsonl`);
+      head.run("usage", id, 1, 100 + i, i % 3 === 0 ? 0 : 1, `2025-01-01T00:00:${String(i % 60).padStart(2, "0")}.000Z`, i % 5 === 0 ? `/s/${i - 1}.jsonl` : null, i % 11 === 0 ? "bad" : null);
+      // Another section's head and another version's: not handed.
+      head.run("listing", id, 1, 1, 1, null, null, null);
+    }
+    put.run(count + 1, "/s/other-version.jsonl");
+    head.run("usage", count + 1, 2, 1, 1, null, null, null);
+    db.exec("COMMIT");
+    const seen: StoredHead[] = [];
+    eachHeadOf(db, { name: "usage", version: 1 }, (h) => seen.push(h));
+    db.close();
+    const paths = Array.from({ length: count }, (_, i) => `/s/${i}.jsonl`).sort();
+    assert.deepEqual(seen.map((h) => h.path), paths);
+    const i = 55;
+    assert.deepEqual(seen.find((h) => h.path === `/s/${i}.jsonl`), { path: `/s/${i}.jsonl`, row: 100 + i, session: true, created: "2025-01-01T00:00:55.000Z", parentSession: "/s/54.jsonl", badHeader: "bad" });
+    assert.deepEqual(seen.find((h) => h.path === "/s/3.jsonl"), { path: "/s/3.jsonl", row: 103, session: false, created: "2025-01-01T00:00:03.000Z" });
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test(`SQLite's heads one at a time are the heads it loads whole (${"driver" in binding ? binding.driver : "no SQLite"})`, { skip }, async () => {
+  const dir = mkdtempSync(join(tmpdir(), "pi-session-heads-"));
+  try {
+    const fs = detectFileSystem();
+    const files = ["a", "b", "c"].map((name) => join(dir, `${name}.jsonl`));
+    await fs.writeAtomic(files[0], utf8(sessionText("sa", 3)));
+    await fs.writeAtomic(files[1], utf8(sessionText("sb", 2, { parentSession: files[0] })));
+    await fs.writeAtomic(files[2], utf8('{"not":"a session"}\n'));
+    const store = await openSqliteStore(join(dir, "catalog.sqlite"));
+    const catalog = new Catalog(fs, { store });
+    try {
+      await catalog.refresh([usageDigest], files, { listedDirs: [dir] });
+      const one: StoredHead[] = [];
+      await store.eachHead!(usageDigest, (h) => one.push(h));
+      assert.equal(one.length, 3);
+      assert.deepEqual(one, await store.loadHeads!(usageDigest));
+    } finally {
+      catalog.close();
     }
   } finally {
     rmSync(dir, { recursive: true, force: true });

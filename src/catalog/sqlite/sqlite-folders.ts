@@ -4,24 +4,24 @@
  * checked in full (`full_checks`).
  * @module
  */
+import { oneByte } from "../../core/intern/one-byte.ts";
 import type { FolderRecord, FolderSnapshot } from "../store.ts";
 import type { SqliteDb } from "./sqlite-db.ts";
 
 /**
- * A folder as stored: its names (one a line) are split on first use. A quick check that finds
- * the folder's section records current by its coverage needs no name of it (25,000 strings
- * fewer for a corpus of 300 folders).
+ * A folder as stored: its names (one a line) are split each time they are asked for, and not
+ * kept. A quick check that finds the folder's section records current by its coverage needs no
+ * name of it (25,000 strings fewer for a corpus of 300 folders), and a listing that has made its
+ * files from them lets them go (folder-check.ts): kept here, they lived as long as the catalog.
  */
 function storedFolder(path: string, mtimeMs: number, listedMs: number, text: string): FolderRecord {
-  let names: string[] | undefined;
   return {
     path,
     mtimeMs,
     listedMs,
     lines: text,
     get names() {
-      names ??= text === "" ? [] : text.split("\n");
-      return names;
+      return text === "" ? [] : text.split("\n");
     },
   };
 }
@@ -29,7 +29,8 @@ function storedFolder(path: string, mtimeMs: number, listedMs: number, text: str
 export function loadFolders(db: SqliteDb): FolderSnapshot {
   const folders = new Map<string, FolderRecord>();
   for (const [path, mtime, listed, names] of db.prepare("SELECT path, mtime, listed, names FROM folders").values()) {
-    folders.set(String(path), storedFolder(String(path), Number(mtime), Number(listed), String(names)));
+    // A byte a character: the folders' names make the paths of every session in them.
+    folders.set(String(path), storedFolder(oneByte(String(path)), Number(mtime), Number(listed), oneByte(String(names))));
   }
   const fullChecks = new Map<string, number>();
   for (const [section, at] of db.prepare("SELECT section, at FROM full_checks").values()) fullChecks.set(String(section), Number(at));

@@ -57,21 +57,41 @@ export function setUpHeads(db: SqliteDb): void {
     FROM (SELECT section, file, version, rowid, coalesce(final, state) AS s FROM records WHERE section IN ${SECTIONS})`);
 }
 
+/** Heads read per query by `eachHeadOf`. */
+const HEADS_PER_QUERY = 2048;
+
 /** The kept facts of `section`'s records (see `CatalogStore.loadHeads`). */
 export function headsOf(db: SqliteDb, section: { name: string; version: number }): StoredHead[] {
+  const heads: StoredHead[] = [];
+  eachHeadOf(db, section, (head) => heads.push(head));
+  return heads;
+}
+
+/**
+ * The kept facts of `section`'s records one at a time, in their paths' order (see
+ * `CatalogStore.eachHead`), read `HEADS_PER_QUERY` at a time: the rows of 25,000 records are
+ * never held together.
+ */
+export function eachHeadOf(db: SqliteDb, section: { name: string; version: number }, visit: (head: StoredHead) => void): void {
   // In the paths' order, as when the table was keyed by path: a reader's notes come in that order.
   // Through the paths' index (CROSS JOIN keeps that order), not sorted after: a fourth of the time.
-  const rows = db.prepare(
-    "SELECT h.record, f.path, h.kind, h.created, h.parent, h.bad FROM files f CROSS JOIN heads h ON h.section = ? AND h.file = f.id WHERE h.version = ? ORDER BY f.path",
-  ).values(section.name, section.version);
-  const heads: StoredHead[] = [];
-  for (const [record, path, kind, created, parent, bad] of rows) {
-    if (Number(kind) < 0) throw new SyntaxError("a stored state's header or rejected flag has the wrong shape");
-    const head: StoredHead = { path: String(path), row: Number(record), session: Number(kind) === 1 };
-    if (typeof created === "string") head.created = created;
-    if (typeof parent === "string") head.parentSession = parent;
-    if (typeof bad === "string") head.badHeader = bad;
-    heads.push(head);
+  // Each query goes on after the last path of the one before, through the same index.
+  const statement = db.prepare(
+    `SELECT h.record, f.path, h.kind, h.created, h.parent, h.bad FROM files f CROSS JOIN heads h ON h.section = ? AND h.file = f.id
+     WHERE h.version = ? AND f.path > ? ORDER BY f.path LIMIT ${HEADS_PER_QUERY}`,
+  );
+  let after = "";
+  for (;;) {
+    const rows = statement.values(section.name, section.version, after);
+    for (const [record, path, kind, created, parent, bad] of rows) {
+      if (Number(kind) < 0) throw new SyntaxError("a stored state's header or rejected flag has the wrong shape");
+      const head: StoredHead = { path: String(path), row: Number(record), session: Number(kind) === 1 };
+      if (typeof created === "string") head.created = created;
+      if (typeof parent === "string") head.parentSession = parent;
+      if (typeof bad === "string") head.badHeader = bad;
+      visit(head);
+    }
+    if (rows.length < HEADS_PER_QUERY) return;
+    after = String(rows[rows.length - 1][1]);
   }
-  return heads;
 }

@@ -30,7 +30,7 @@ import type { SqliteDb, SqliteStatement } from "./sqlite-db.ts";
 import { loadFolders, saveFolders } from "./sqlite-folders.ts";
 import { DOC_TABLE_NAMES, DOC_TABLES, ftsTables, SqliteDocs } from "./sqlite-docs.ts";
 import { FILE_TABLE, FILE_TABLES, SqliteFiles } from "./sqlite-files.ts";
-import { HEAD_TABLE, headsOf, setUpHeads } from "./sqlite-heads.ts";
+import { eachHeadOf, HEAD_TABLE, headsOf, setUpHeads } from "./sqlite-heads.ts";
 import { migrateFrom3 } from "./sqlite-migrate.ts";
 import { StaleVersions } from "./sqlite-stale.ts";
 import { LIST_ROW_TABLE_NAMES, LIST_ROW_TABLES, SqliteListRows } from "./sqlite-list-rows.ts";
@@ -268,6 +268,15 @@ export class SqliteCatalogStore implements CatalogStore {
   loadHeads(section: SectionKey): Promise<StoredHead[]> {
     try {
       return Promise.resolve(headsOf(this.#db, section));
+    } catch (error) {
+      return Promise.reject(error);
+    }
+  }
+
+  eachHead(section: SectionKey, visit: (head: StoredHead) => void): Promise<void> {
+    try {
+      eachHeadOf(this.#db, section, visit);
+      return Promise.resolve();
     } catch (error) {
       return Promise.reject(error);
     }

@@ -7,9 +7,12 @@
  * @module
  */
 import type { SessionInfo } from "../../../core/info/session-info.ts";
+import { WideTexts } from "./wide-texts.ts";
 
 /** A character that needs two bytes in the engine's strings. */
 const WIDE = /[^\x00-\xff]/;
+/** Where a row's first message is in its `WideTexts`. */
+const AT = Symbol("firstMessageAt");
 /** Distinct folders kept at most (a session's own folder beyond them is copied, not shared). */
 const MAX_FOLDERS = 10_000;
 
@@ -33,6 +36,16 @@ function compact(text: string): string {
  */
 export class LeanInfos {
   readonly #folders = new Map<string, string>();
+  readonly #texts = new WideTexts();
+  /** The getter of every row's first message kept in `#texts`: one function for all of them. */
+  readonly #firstMessage: (this: Record<symbol, number>) => string;
+
+  constructor() {
+    const texts = this.#texts;
+    this.#firstMessage = function () {
+      return texts.text(this[AT]);
+    };
+  }
 
   #folder(cwd: string): string {
     const known = this.#folders.get(cwd);
@@ -44,14 +57,21 @@ export class LeanInfos {
 
   /** `info` with its strings compacted (the path is the listing's own, shared already). */
   of(info: SessionInfo): SessionInfo {
-    const { name, parentSessionPath } = info;
-    return {
+    const { name, parentSessionPath, firstMessage } = info;
+    const at = WIDE.test(firstMessage) ? this.#texts.add(firstMessage) : undefined;
+    const row: SessionInfo = {
       ...info,
       id: compact(info.id),
       cwd: this.#folder(info.cwd),
       name: name === undefined ? undefined : compact(name),
       parentSessionPath: parentSessionPath === undefined ? undefined : compact(parentSessionPath),
-      firstMessage: compact(info.firstMessage),
+      firstMessage: at === undefined ? compact(firstMessage) : "",
     };
+    if (at === undefined) return row;
+    // An own enumerable property still, in its place (spread, JSON and comparisons see the
+    // text), read from the shared blocks; where it is, under a key that nothing enumerates.
+    Object.defineProperty(row, "firstMessage", { get: this.#firstMessage, enumerable: true, configurable: true });
+    Object.defineProperty(row, AT, { value: at });
+    return row;
   }
 }
