@@ -16,7 +16,7 @@ export interface GarbagePace {
   everyItems?: number;
   /** Whether those are young collections (the cheap hint) rather than full ones. */
   itemsYoung?: boolean;
-  /** A collection at the first item too, and then every `everyItems`th after it (items 1, every + 1, 2 every + 1, …). */
+  /** A collection at the first item too, and then every `everyItems`th after it (items 1, every + 1, 2 every + 1, …; without `everyItems`, the first only). */
   atFirst?: boolean;
   /** Amount (characters, rows, bytes) between two collections, counted again from nothing after each. */
   everyAmount?: number;
@@ -39,13 +39,23 @@ export interface GarbagePace {
  * ```
  */
 export class GarbagePacer {
-  readonly #pace: GarbagePace;
+  readonly #everyItems: number;
+  readonly #itemsYoung: boolean;
+  readonly #atFirst: boolean;
+  readonly #everyAmount: number;
+  readonly #amountYoung: boolean;
+  readonly #endFrom: number;
   readonly #collect: CollectFn;
   #items = 0;
   #amount = 0;
 
   constructor(pace: GarbagePace) {
-    this.#pace = pace;
+    this.#everyItems = pace.everyItems ?? Infinity;
+    this.#itemsYoung = pace.itemsYoung === true;
+    this.#atFirst = pace.atFirst === true;
+    this.#everyAmount = pace.everyAmount ?? Infinity;
+    this.#amountYoung = pace.amountYoung === true;
+    this.#endFrom = pace.endFrom ?? Infinity;
     this.#collect = pace.collect ?? collectGarbage;
   }
 
@@ -54,11 +64,9 @@ export class GarbagePacer {
    * one made for this item (a full one takes the young generation with it); else the item's, if due.
    */
   item(amount = 0): void {
-    const { everyItems, atFirst } = this.#pace;
     const counted = ++this.#items;
     if (this.#amountDue(amount)) return;
-    if (everyItems === undefined) return;
-    if ((atFirst ? counted - 1 : counted) % everyItems === 0) this.#collect(this.#pace.itemsYoung === true);
+    if ((this.#atFirst ? counted - 1 : counted) % this.#everyItems === 0) this.#collect(this.#itemsYoung);
   }
 
   /** Counts `amount` within the current item (a file's characters as they are decoded). */
@@ -68,8 +76,7 @@ export class GarbagePacer {
 
   /** The pass is over: a full collection if it counted `endFrom` items or more. */
   end(): void {
-    const { endFrom } = this.#pace;
-    if (endFrom !== undefined && this.#items >= endFrom) this.#collect(false);
+    if (this.#items >= this.#endFrom) this.#collect(false);
   }
 
   /** Counts again from nothing (a new file; after a collection made by other means). */
@@ -80,12 +87,10 @@ export class GarbagePacer {
 
   /** Adds `amount`, and collects (true) when another `everyAmount` has gone by. */
   #amountDue(amount: number): boolean {
-    const { everyAmount } = this.#pace;
-    if (everyAmount === undefined) return false;
     this.#amount += amount;
-    if (this.#amount < everyAmount) return false;
+    if (this.#amount < this.#everyAmount) return false;
     this.#amount = 0;
-    this.#collect(this.#pace.amountYoung === true);
+    this.#collect(this.#amountYoung);
     return true;
   }
 }

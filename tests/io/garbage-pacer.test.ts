@@ -32,6 +32,7 @@ const cases: { name: string; pace: Omit<GarbagePace, "collect">; steps: Step[]; 
   { name: "young every 3rd item, from the 3rd", pace: { everyItems: 3, itemsYoung: true }, steps: items(10), expected: ["young@3", "young@6", "young@9"] },
   { name: "full every 3rd item", pace: { everyItems: 3 }, steps: items(7), expected: ["full@3", "full@6"] },
   { name: "at the first item, then every 3rd after it", pace: { everyItems: 3, atFirst: true }, steps: items(8), expected: ["full@1", "full@4", "full@7"] },
+  { name: "at the first item only", pace: { atFirst: true, itemsYoung: true }, steps: items(5), expected: ["young@1"] },
   { name: "every item", pace: { everyItems: 1, itemsYoung: true }, steps: items(3), expected: ["young@1", "young@2", "young@3"] },
   { name: "end: full once the pass counted endFrom items", pace: { everyItems: 2, itemsYoung: true, endFrom: 4 }, steps: [...items(4), "end"], expected: ["young@2", "young@4", "full@end"] },
   { name: "end: none for a pass shorter than endFrom", pace: { everyItems: 2, itemsYoung: true, endFrom: 4 }, steps: [...items(3), "end"], expected: ["young@2"] },
