@@ -14,6 +14,7 @@ import { entryDocs } from "../core/search/entry-docs.ts";
 import { linePrefilter, prefilterPieces } from "../core/search/line-prefilter.ts";
 import type { SearchQuery } from "../core/search/query.ts";
 import { collectGarbage } from "../io/collect-garbage.ts";
+import { GarbagePacer } from "../io/garbage-pacer.ts";
 import type { FileSystem } from "../io/file-system.ts";
 import { mapConcurrent } from "../session/list-sessions.ts";
 import { HitCollector, hitOf, type SearchResult } from "./search-hit.ts";
@@ -49,28 +50,6 @@ export const SCAN_COLLECT_EVERY = 500;
  * 200 MB session. A rare word decodes a few lines and never gets here.
  */
 export const SCAN_COLLECT_DECODED = 32 * 1024 * 1024;
-
-/** When a scan asks for a collection: young every `SCAN_COLLECT_EVERY` files, full every `SCAN_COLLECT_DECODED` characters decoded. */
-class ScanPace {
-  readonly #collect: (young: boolean) => void;
-  #files = 0;
-  #decoded = 0;
-
-  constructor(collect: (young: boolean) => void) {
-    this.#collect = collect;
-  }
-
-  decoded(length: number): void {
-    this.#decoded += length;
-    if (this.#decoded < SCAN_COLLECT_DECODED) return;
-    this.#decoded = 0;
-    this.#collect(false);
-  }
-
-  fileDone(): void {
-    if (++this.#files % SCAN_COLLECT_EVERY === 0) this.#collect(true);
-  }
-}
 
 const NEWLINE = 0x0a;
 const decoder = new TextDecoder();
@@ -137,7 +116,8 @@ interface Search {
   hits: HitCollector;
   filters: RegExp[];
   needles: ByteNeedle[] | undefined;
-  pace: ScanPace;
+  /** When the scan asks for a collection: young every `SCAN_COLLECT_EVERY` files (`item`), full every `SCAN_COLLECT_DECODED` characters decoded (`add`). */
+  pace: GarbagePacer;
 }
 
 /** One file's scan; `header` is "skip" for a file that is not a session, or not one that counts. */
@@ -154,7 +134,7 @@ function onHeaderLine(scan: Scan, bytes: Uint8Array, number: number): void {
 }
 
 function onLine(scan: Scan, text: string, number: number): void {
-  scan.pace.decoded(text.length);
+  scan.pace.add(text.length);
   if (!scan.filters.every((filter) => filter.test(text))) return;
   const entry = parse(text);
   if (!entry) return;
@@ -261,12 +241,17 @@ export async function scanSearch(fs: FileSystem, files: readonly string[], query
     hits: new HitCollector(options.limit),
     filters: linePrefilter(query) ?? [],
     needles: pieces ? pieces[0].map(compileNeedle) : undefined,
-    pace: new ScanPace(options.collect ?? ((young) => collectGarbage(young, false))),
+    pace: new GarbagePacer({
+      everyItems: SCAN_COLLECT_EVERY,
+      itemsYoung: true,
+      everyAmount: SCAN_COLLECT_DECODED,
+      collect: options.collect ?? ((young) => collectGarbage(young, false)),
+    }),
   };
   let done = 0;
   await mapConcurrent(files, 4, async (path) => {
     await scanFile(fs, path, search).catch(() => {});
-    search.pace.fileDone();
+    search.pace.item();
     options.onProgress?.(++done, files.length);
   });
   return search.hits.result();

@@ -5,7 +5,7 @@
  * it checked, about 300 bytes per session and twice that in garbage.
  * @module
  */
-import { collectGarbage } from "../io/collect-garbage.ts";
+import { type CollectFn, GarbagePacer } from "../io/garbage-pacer.ts";
 import type { CatalogStore, SectionKey } from "./store.ts";
 
 /** Stamps (or stats) between two young collections while a section's stamps (a walk's stats) go by. */
@@ -18,16 +18,10 @@ export const YOUNG_EVERY = 2048;
  * `end` a full one, for a pass at least that long (a short one, as of a single project, is left
  * to the engine).
  */
-export class PassCollector {
-  #seen = 0;
-
-  /** Counts one row or stat. */
-  item(): void {
-    if (++this.#seen % YOUNG_EVERY === 0) collectGarbage(true);
-  }
-
-  end(): void {
-    if (this.#seen >= YOUNG_EVERY) collectGarbage();
+export class PassCollector extends GarbagePacer {
+  /** `collect`: how to collect (`collectGarbage`; tests count the calls instead). */
+  constructor(collect?: CollectFn) {
+    super({ everyItems: YOUNG_EVERY, itemsYoung: true, endFrom: YOUNG_EVERY, collect });
   }
 }
 

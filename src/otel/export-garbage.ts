@@ -18,7 +18,8 @@
  * without it, 152, 154, 156 with it and with the worker's after its share of the headers).
  * @module
  */
-import { collectGarbage, GarbageHint, residentBytes } from "../io/collect-garbage.ts";
+import { collectGarbage, residentBytes } from "../io/collect-garbage.ts";
+import { GarbagePacer } from "../io/garbage-pacer.ts";
 
 /** Bytes of a session file read between two hints during its read. */
 export const READ_EVERY = 64 * 1024 * 1024;
@@ -52,25 +53,29 @@ export type Collect = (young?: boolean, shrink?: boolean) => void;
 export class ExportGarbage {
   readonly #collect: Collect;
   readonly #resident: () => number;
-  readonly #reading: GarbageHint;
-  readonly #sending: GarbageHint;
+  readonly #reading: GarbagePacer;
+  readonly #sending: GarbagePacer;
+  /** Sessions done with (counted again from a big one's full collection). */
+  readonly #sessions: GarbagePacer;
   /** Bytes of the current file read so far. */
   #file = 0;
-  /** Sessions done with since the last full collection. */
-  #sessions = 0;
 
   /** `resident`: the process's resident bytes (`residentBytes`; tests give their own). */
   constructor(collect: Collect = collectGarbage, resident: () => number = residentBytes) {
     this.#collect = collect;
     this.#resident = resident;
-    this.#reading = new GarbageHint(READ_EVERY, true, collect);
-    this.#sending = new GarbageHint(SENT_EVERY, true, collect);
+    this.#reading = new GarbagePacer({ everyAmount: READ_EVERY, amountYoung: true, collect });
+    this.#sending = new GarbagePacer({ everyAmount: SENT_EVERY, amountYoung: true, collect });
+    const paced = () => {
+      if (this.#resident() >= PACE_FROM_RSS) collect(false, false);
+    };
+    this.#sessions = new GarbagePacer({ everyItems: SESSIONS_EVERY, collect: paced });
   }
 
   /** Bytes of the current file read: a cheap hint each `READ_EVERY`. */
   read(bytes: number): void {
     this.#file += bytes;
-    this.#reading.read(bytes);
+    this.#reading.add(bytes);
   }
 
   /**
@@ -82,11 +87,10 @@ export class ExportGarbage {
     this.#reading.reset();
     this.#file = 0;
     if (bytes >= BIG_SESSION) {
-      this.#sessions = 0;
+      this.#sessions.reset();
       this.#collect();
-    } else if (++this.#sessions >= SESSIONS_EVERY) {
-      this.#sessions = 0;
-      if (this.#resident() >= PACE_FROM_RSS) this.#collect(false, false);
+    } else {
+      this.#sessions.item();
     }
   }
 
@@ -100,6 +104,6 @@ export class ExportGarbage {
 
   /** A request of `bytes` handed out: a cheap hint each `SENT_EVERY`. */
   sent(bytes: number): void {
-    this.#sending.read(bytes);
+    this.#sending.add(bytes);
   }
 }

@@ -7,7 +7,8 @@
  * the first counted (what was appended meanwhile waits for the next run).
  * @module
  */
-import { collectGarbage, GarbageHint } from "../io/collect-garbage.ts";
+import { collectGarbage } from "../io/collect-garbage.ts";
+import { GarbagePacer } from "../io/garbage-pacer.ts";
 import type { FileSystem } from "../io/file-system.ts";
 import { type Chunk, ChunkEncoder } from "./batches.ts";
 import { CopyTest } from "./copies.ts";
@@ -98,11 +99,11 @@ export async function streamSession(fs: FileSystem, job: SessionJob, first: Sess
     if (i >= from) mapper.entry(i, entry);
     i++;
   });
-  const collections = new GarbageHint(pace.every, false, () => pace.collect(false, false));
+  const collections = new GarbagePacer({ everyAmount: pace.every, collect: () => pace.collect(false, false) });
   const chunks = fs.read(job.path, { reuseBuffer: true });
   for await (const chunk of options.garbage ? counted(chunks, options.garbage) : chunks) {
     reader.push(chunk);
-    collections.read(chunk.length);
+    collections.add(chunk.length);
     if (ready.length > 0 && !(await take(ready.splice(0)))) return false;
     if (i >= count) break;
   }

@@ -7,7 +7,7 @@
  * @module
  */
 import { walkCollector } from "./walk-garbage.ts";
-import { collectGarbage } from "../io/collect-garbage.ts";
+import { GarbagePacer } from "../io/garbage-pacer.ts";
 import type { Catalog } from "../catalog/catalog.ts";
 import { listingKinds, recordsInfo } from "../catalog/list-cached.ts";
 import type { CatalogRecord } from "../catalog/store.ts";
@@ -98,12 +98,12 @@ export async function shortSessionIds(env: QueryEnv, catalog: Catalog, shown: re
   } else if (!catalog.store) {
     // No catalog kept (off): the ids from the headers, as a session reference is resolved; a
     // listing of every file would read every file again, 2.5 GB over the 25,000-session corpus.
-    let read = 0;
+    const pacer = new GarbagePacer({ everyItems: HEADERS_COLLECT_EVERY, itemsYoung: true });
     for (const path of scope.files) {
       const id = (await readHeader(env.fs, path).catch(() => null))?.id;
       if (typeof id === "string" && id !== "") shared.meet(id);
       // As a scan does (search-scan.ts): the heap would grow with the headers read.
-      if (++read % HEADERS_COLLECT_EVERY === 0) collectGarbage(true);
+      pacer.item();
     }
   } else {
     // A listing section far from current: the listing of every session, streamed past (and

@@ -14,6 +14,7 @@ import type { Catalog } from "../catalog/catalog.ts";
 import { type CatalogStore, type SectionKey, type StoredHead, storedState } from "../catalog/store.ts";
 import { PassCollector } from "../catalog/stamps.ts";
 import { collectGarbage } from "../io/collect-garbage.ts";
+import { GarbagePacer } from "../io/garbage-pacer.ts";
 import type { QueryEnv } from "./env.ts";
 import { type ProgressOptions, type SessionScope, sessionScope, withCatalog, withProgress } from "./scope.ts";
 import { usageSessionOfState, usageSessionsOf } from "./usage-sessions.ts";
@@ -92,7 +93,9 @@ async function fromStore(catalog: Catalog, every: SessionScope, options: Progres
   const order = await sessionOrder(store, every, options);
   if (!order) return false;
   collectGarbage();
+  // Rows loaded in the current slice.
   let loaded = 0;
+  const pacer = new GarbagePacer({ everyItems: 1, itemsYoung: true, everyAmount: COLLECT_EVERY_ROWS });
   // Each session's numbers in one array, reused for the next: the visitor is done with them.
   const scratch = new UsageScratch();
   const section: SectionKey = { name: usageDigest.name, version: usageDigest.version, initial: usageDigest.initial, decode: (data) => decodeUsage(data, scratch) };
@@ -129,12 +132,9 @@ async function fromStore(catalog: Catalog, every: SessionScope, options: Progres
       if (!add(path, record.text)) return false;
       if (record.text.length >= BIG_STATE) collectGarbage();
     }
-    if (loaded >= COLLECT_EVERY_ROWS) {
-      loaded = 0;
-      collectGarbage();
-    } else {
-      collectGarbage(true);
-    }
+    // A young collection after each slice, a full one instead once COLLECT_EVERY_ROWS rows went by.
+    pacer.item(loaded);
+    loaded = 0;
   }
   return true;
 }

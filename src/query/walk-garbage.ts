@@ -7,6 +7,7 @@
  * @module
  */
 import { collectGarbage } from "../io/collect-garbage.ts";
+import { GarbagePacer } from "../io/garbage-pacer.ts";
 
 /** Sessions between two collections of a walk. */
 export const WALK_COLLECT_EVERY = 1000;
@@ -16,8 +17,6 @@ export const WALK_COLLECT_EVERY = 1000;
  * every `every`th after (`collect`: where the runtime offers that; elsewhere it does nothing).
  */
 export function walkCollector(every = WALK_COLLECT_EVERY, collect: () => void = collectGarbage): () => void {
-  let seen = 0;
-  return () => {
-    if (seen++ % every === 0) collect();
-  };
+  const pacer = new GarbagePacer({ everyItems: every, atFirst: true, collect: () => collect() });
+  return () => pacer.item();
 }

@@ -8,7 +8,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Catalog } from "../../src/catalog/catalog.ts";
-import { eachStamp, FileStamps, fileIndex, StoredIds } from "../../src/catalog/stamps.ts";
+import { eachStamp, FileStamps, fileIndex, PassCollector, StoredIds, YOUNG_EVERY } from "../../src/catalog/stamps.ts";
 import { openSqliteStore } from "../../src/catalog/sqlite/open-sqlite.ts";
 import type { CatalogStore, HeaderStamp, SectionKey } from "../../src/catalog/store.ts";
 import { listingDigest } from "../../src/core/digest/listing-digest.ts";
@@ -94,4 +94,20 @@ test(`SqliteCatalogStore.eachStamp() streams the stamps and header ids loadHeade
     store.close();
     rmSync(root, { recursive: true, force: true });
   }
+});
+
+test("PassCollector collects young at every YOUNG_EVERYth item, and in full at the end of a pass at least that long", () => {
+  /** The collections over a pass of `n` items, as "young@item" / "full@end". */
+  const pass = (n: number): string[] => {
+    const asked: string[] = [];
+    let at = 0;
+    const collector = new PassCollector((young) => asked.push(young ? `young@${at}` : `full@${at === n ? "end" : at}`));
+    for (at = 1; at <= n; at++) collector.item();
+    at = n;
+    collector.end();
+    return asked;
+  };
+  assert.deepEqual(pass(YOUNG_EVERY - 1), []);
+  assert.deepEqual(pass(YOUNG_EVERY), [`young@${YOUNG_EVERY}`, "full@end"]);
+  assert.deepEqual(pass(2 * YOUNG_EVERY + 1), [`young@${YOUNG_EVERY}`, `young@${2 * YOUNG_EVERY}`, "full@end"]);
 });

@@ -7,6 +7,7 @@
  */
 import type { OrderedRow } from "../../catalog/list-row.ts";
 import { collectGarbage } from "../../io/collect-garbage.ts";
+import { GarbagePacer } from "../../io/garbage-pacer.ts";
 import { tildePath } from "../../core/storage/paths.ts";
 import type { ListedRows } from "../../query/list-rows.ts";
 import type { Colors } from "../../render/colors.ts";
@@ -103,6 +104,7 @@ function holdRows(rows: Iterable<OrderedRow>, measure: (row: ListedSession) => v
   const modified: number[] = [];
   const messages: number[] = [];
   const shared = new Map<string, string>();
+  const pacer = new GarbagePacer({ everyItems: GC_EVERY, itemsYoung: true });
   for (const row of rows) {
     measure(row);
     ids.push(row.id);
@@ -112,7 +114,7 @@ function holdRows(rows: Iterable<OrderedRow>, measure: (row: ListedSession) => v
     cwds.push(cwd);
     modified.push(row.modified);
     messages.push(row.messages);
-    if (ids.length % GC_EVERY === 0) collectGarbage(true);
+    pacer.item();
   }
   return {
     ids,
@@ -195,9 +197,9 @@ export function printListedTable(listed: ListedRows, all: boolean, to: TableTarg
   const cells: string[] = [];
   const cellWidths: number[] = [];
   let piece = "";
-  let made = 0;
+  const pacer = new GarbagePacer({ everyItems: GC_EVERY, itemsYoung: true });
   for (const row of held ? held.rows() : listed.rows(false)) {
-    if (++made % GC_EVERY === 0) collectGarbage(true);
+    pacer.item();
     const age = ageOf(row.modified);
     const messages = String(row.messages);
     const short = oneLine(row.id.slice(0, shorts.get(row.id)));

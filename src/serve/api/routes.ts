@@ -22,6 +22,7 @@ import type { ServeState } from "../serve-state.ts";
 import { openApiDocument } from "./openapi.ts";
 import { arrayItemJson, prettyJson } from "./pretty-json.ts";
 import { collectGarbage } from "../../io/collect-garbage.ts";
+import { GarbagePacer } from "../../io/garbage-pacer.ts";
 import { versioned } from "../../query/json-version.ts";
 import { PackedPaths } from "../../core/intern/packed-paths.ts";
 
@@ -152,7 +153,7 @@ async function listAnswer(c: Context, state: ServeState, cwd: string | undefined
   const encoder = new TextEncoder();
   let at = 0;
   let written = 0;
-  let slices = 0;
+  const slices = new GarbagePacer({ everyItems: COLLECT_SLICES });
   // The server is busy until the last slice is sent (or the client went away): background work
   // (the full-text index) waits, rather than add its memory to the slices'.
   const ended = state.answering();
@@ -175,7 +176,7 @@ async function listAnswer(c: Context, state: ServeState, cwd: string | undefined
       controller.enqueue(encoder.encode(text));
       // Each slice leaves its records, infos and text behind, which Bun let pile up (50 MB over
       // 25,000 sessions; young collections did not take them): collected every few slices.
-      if (++slices % COLLECT_SLICES === 0) collectGarbage();
+      slices.item();
     },
     cancel() {
       ended();
