@@ -122,6 +122,8 @@ async function fromStore(catalog: Catalog, every: SessionScope, options: Progres
       if (record?.path !== path) return false;
       records.delete(row);
       if (!add(path, record.text)) return false;
+      // A giant session's room for its numbers goes with it, rather than stay for the walk.
+      scratch.release();
       if (record.text.length >= BIG_STATE) collectGarbage();
     }
     if (loaded >= COLLECT_EVERY_ROWS) {

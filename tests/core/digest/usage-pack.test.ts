@@ -107,3 +107,15 @@ test("decodeUsage() with a UsageScratch puts each state's numbers in the one arr
   // 1,024 numbers at first, grown once for the 200 rows (2,600 numbers).
   assert.equal(buffers.size, 2);
 });
+
+test("UsageScratch.release() gives back a room grown for a giant state and keeps an ordinary one", () => {
+  const scratch = new UsageScratch();
+  const ordinary = scratch.take(500 * 13).buffer;
+  scratch.release();
+  assert.equal(scratch.take(100).buffer, ordinary);
+  const giant = scratch.take(60_000 * 13).buffer;
+  scratch.release();
+  const after = scratch.take(100).buffer;
+  assert.notEqual(after, giant);
+  assert.equal(after.byteLength, 1024 * 8);
+});
