@@ -61,11 +61,12 @@ export function setUpHeads(db: SqliteDb): void {
 export function headsOf(db: SqliteDb, section: { name: string; version: number }): StoredHead[] {
   // In the paths' order, as when the table was keyed by path: a reader's notes come in that order.
   // Through the paths' index (CROSS JOIN keeps that order), not sorted after: a fourth of the time.
+  // A row at a time: all of them at once (an array per row) was 25,000 arrays beside the heads.
   const rows = db.prepare(
     "SELECT h.record, f.path, h.kind, h.created, h.parent, h.bad FROM files f CROSS JOIN heads h ON h.section = ? AND h.file = f.id WHERE h.version = ? ORDER BY f.path",
-  ).values(section.name, section.version);
+  ).iterate(section.name, section.version);
   const heads: StoredHead[] = [];
-  for (const [record, path, kind, created, parent, bad] of rows) {
+  for (const { record, path, kind, created, parent, bad } of rows) {
     if (Number(kind) < 0) throw new SyntaxError("a stored state's header or rejected flag has the wrong shape");
     const head: StoredHead = { path: String(path), row: Number(record), session: Number(kind) === 1 };
     if (typeof created === "string") head.created = created;
