@@ -25,6 +25,8 @@ export function looksLikePath(ref: string): boolean {
 
 /** Headers read at once. */
 const READ_CONCURRENCY = 32;
+/** Headers read between two full collections while a server packs them all. */
+const COLLECT_READS = 2500;
 
 /** The candidate of one file, or null when it is not a session (or not of `cwdFilter`). */
 async function candidateOf(env: QueryEnv, path: string, cwdFilter?: string): Promise<Candidate | null> {
@@ -75,9 +77,13 @@ export async function globalCandidates(env: QueryEnv): Promise<Candidate[]> {
 async function packedCandidates(env: QueryEnv): Promise<KeptCandidates> {
   const files = await everySessionFile(env);
   const packer = new CandidatePacker(files.length);
+  let read = 0;
   await mapConcurrent(files, READ_CONCURRENCY, async (path, place) => {
     const candidate = await candidateOf(env, path);
     if (candidate) packer.put(place, candidate);
+    // What each read leaves (its buffer, the header parsed, a stat) is collected in full every
+    // few thousand: young hints alone let it pile up over 25,000 reads.
+    if (++read % COLLECT_READS === 0) collectGarbage(false, false);
   });
   return packer.pack();
 }
