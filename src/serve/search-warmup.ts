@@ -9,6 +9,7 @@ import { docsDigest } from "../core/digest/docs-digest.ts";
 import type { QueryEnv } from "../query/env.ts";
 import { sessionScope } from "../query/scope.ts";
 import { PackedPaths } from "../core/intern/packed-paths.ts";
+import { PassCollector } from "../catalog/stamps.ts";
 
 /** Files indexed per catalog turn: each turn ends with a collection, so memory stays that of one slice. */
 const SLICE = 25;
@@ -65,10 +66,14 @@ async function build({ env, signal, after, quiet = () => true, slice = SLICE }: 
   // meanwhile (`/metrics`' stats) waits, where both held every path at once.
   const files = await env().withCatalog(async () => {
     const small: string[] = [];
+    // Each stat leaves an object behind: collected as they go, not let pile up (25,000 of them).
+    const collector = new PassCollector();
     for (const path of (await sessionScope(env(), true)).files) {
+      collector.item();
       const stat = await fs.stat(path).catch(() => null);
       if (stat && stat.size <= BIG_FILE) small.push(path);
     }
+    collector.end();
     // Held as one string for the build's length (minutes on a large corpus), not a string each.
     return new PackedPaths(small);
   });

@@ -239,6 +239,8 @@ const isTextOrNull = (v: unknown) => v === null || typeof v === "string";
 
 /** Numbers of room a `UsageScratch` keeps between two states (512 KB): a larger room is let go. */
 const ROOM_KEPT = 1 << 16;
+/** The scratch's first room, in numbers. */
+const SCRATCH_START = 1024;
 
 /**
  * Room for the numbers of one state at a time, for a reader that drops each state before it
@@ -248,7 +250,7 @@ const ROOM_KEPT = 1 << 16;
  * of the 1.2 GB session's 67,000 rows (7 MB) was otherwise kept through a whole walk.
  */
 export class UsageScratch {
-  #numbers = new Float64Array(1024);
+  #numbers = new Float64Array(SCRATCH_START);
 
   /** The first `length` numbers of the room, grown to hold them (what they held is gone). */
   readonly take = (length: number): Float64Array => {
@@ -258,7 +260,7 @@ export class UsageScratch {
 
   /** The state taken last is done with: a room larger than `ROOM_KEPT` numbers goes. */
   done(): void {
-    if (this.#numbers.length > ROOM_KEPT) this.#numbers = new Float64Array(1024);
+    if (this.#numbers.length > ROOM_KEPT) this.#numbers = new Float64Array(SCRATCH_START);
   }
 
   /** Numbers of room held now. */
@@ -266,6 +268,7 @@ export class UsageScratch {
     return this.#numbers.length;
   }
 }
+
 
 /**
  * A state back from `encodeUsage`'s JSON; throws `SyntaxError` for anything it cannot have made.

@@ -14,7 +14,7 @@ import { listingDigest } from "../../core/digest/listing-digest.ts";
 import type { QueryEnv } from "../env.ts";
 import { sessionScope } from "../scope.ts";
 import { QueryError } from "../errors.ts";
-import { type Candidate, candidateSet, type CandidateSet, KeptCandidates } from "./kept-candidates.ts";
+import { type Candidate, CandidatePacker, candidateSet, type CandidateSet, type KeptCandidates } from "./kept-candidates.ts";
 
 export type { Candidate, CandidateSet } from "./kept-candidates.ts";
 
@@ -23,14 +23,23 @@ export function looksLikePath(ref: string): boolean {
   return ref.includes("/") || ref.includes("\\") || ref.endsWith(".jsonl");
 }
 
+/** Headers read at once. */
+const READ_CONCURRENCY = 32;
+/** Headers read between two full collections while a server packs them all, and between two young ones. */
+const COLLECT_READS = 2500;
+const YOUNG_READS = 250;
+
+/** The candidate of one file, or null when it is not a session (or not of `cwdFilter`). */
+async function candidateOf(env: QueryEnv, path: string, cwdFilter?: string): Promise<Candidate | null> {
+  const header = await readHeader(env.fs, path);
+  if (!header) return null;
+  if (cwdFilter !== undefined && (typeof header.cwd !== "string" || resolvePath(env.cwd, header.cwd) !== cwdFilter)) return null;
+  const stat = await env.fs.stat(path);
+  return { path, header: { id: header.id, cwd: header.cwd }, mtimeMs: stat?.mtimeMs ?? 0 };
+}
+
 async function candidates(env: QueryEnv, files: string[], cwdFilter?: string): Promise<Candidate[]> {
-  const found = await mapConcurrent(files, 32, async (path) => {
-    const header = await readHeader(env.fs, path);
-    if (!header) return null;
-    if (cwdFilter !== undefined && (typeof header.cwd !== "string" || resolvePath(env.cwd, header.cwd) !== cwdFilter)) return null;
-    const stat = await env.fs.stat(path);
-    return { path, header: { id: header.id, cwd: header.cwd }, mtimeMs: stat?.mtimeMs ?? 0 };
-  });
+  const found = await mapConcurrent(files, READ_CONCURRENCY, (path) => candidateOf(env, path, cwdFilter));
   return found.filter((c): c is Candidate => c !== null);
 }
 
@@ -52,17 +61,39 @@ async function localPaths(env: QueryEnv, everywhere: CandidateSet): Promise<Set<
   return here;
 }
 
+/** The session files of every project (or of the flat custom session dir). */
+async function everySessionFile(env: QueryEnv): Promise<string[]> {
+  const choice = await env.sessionDir();
+  return choice.custom ? await sessionFilesIn(env.fs, choice.dir) : await allSessionFiles(env.fs, env.agentDir);
+}
+
 /** Sessions of every project (or of the flat custom session dir), read now. */
 export async function globalCandidates(env: QueryEnv): Promise<Candidate[]> {
-  const choice = await env.sessionDir();
-  const files = choice.custom ? await sessionFilesIn(env.fs, choice.dir) : await allSessionFiles(env.fs, env.agentDir);
-  return candidates(env, files);
+  return candidates(env, await everySessionFile(env));
+}
+
+/**
+ * `globalCandidates`, packed as each header is read (`CandidatePacker`), never held as a list.
+ */
+async function packedCandidates(env: QueryEnv): Promise<KeptCandidates> {
+  const files = await everySessionFile(env);
+  const packer = new CandidatePacker(files.length);
+  let read = 0;
+  await mapConcurrent(files, READ_CONCURRENCY, async (path, place) => {
+    const candidate = await candidateOf(env, path);
+    if (candidate) packer.put(place, candidate);
+    // What each read leaves (its buffer, the header parsed, a stat) is collected as they go: the
+    // server's collection every 4 MB read is per file, and never came for reads of 4 KB.
+    if (++read % COLLECT_READS === 0) collectGarbage(false, false);
+    else if (read % YOUNG_READS === 0) collectGarbage(true);
+  });
+  return packer.pack();
 }
 
 /** `globalCandidates`, packed and kept by the env when it keeps them (a server), else read now. */
 export async function knownCandidates(env: QueryEnv, fresh = false): Promise<CandidateSet> {
   if (!env.keptCandidates) return candidateSet(await globalCandidates(env));
-  return env.keptCandidates(async () => new KeptCandidates(await globalCandidates(env)), fresh);
+  return env.keptCandidates(() => packedCandidates(env), fresh);
 }
 
 /**

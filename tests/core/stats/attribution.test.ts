@@ -6,7 +6,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { usageDigest } from "../../../src/core/digest/usage-digest.ts";
 import { pushRow, type UsageRow } from "../../../src/core/digest/usage-state.ts";
-import { attributeUsage, attributionOrder, UsageAttribution, type UsageSession } from "../../../src/core/stats/attribution.ts";
+import { attributeUsage, attributionOrder, SeenEntries, UsageAttribution, type UsageSession } from "../../../src/core/stats/attribution.ts";
 
 function session(path: string, created: string, rows: UsageRow[], parentSession?: string): UsageSession {
   const usage = usageDigest.initial();
@@ -40,4 +40,26 @@ test("UsageAttribution, fed one session at a time well past its first table size
   assert.equal(expected.length, 2000 + 2500 + 1);
   assert.deepEqual(found, expected);
   assert.equal(owned.length, 3000 + 500 + 1);
+});
+
+test("SeenEntries doubles its table once three quarters full, not half, and finds every pair after", () => {
+  const rows = Array.from({ length: 25 }, (_, i) => row(i));
+  const state = session("/s", "2025-06-01T00:00:00Z", rows).usage;
+  const seen = new SeenEntries(0);
+  const slots: number[] = [];
+  for (let i = 0; i < rows.length; i++) {
+    assert.equal(seen.add(state, i), true);
+    slots.push(seen.slots);
+  }
+  // 16 slots hold 12 pairs, 32 hold 24.
+  assert.deepEqual([slots[11], slots[12], slots[23], slots[24]], [16, 32, 32, 64]);
+  for (let i = 0; i < rows.length; i++) assert.equal(seen.add(state, i), false);
+});
+
+test("SeenEntries sized for a known number of rows does not grow to hold them", () => {
+  const rows = Array.from({ length: 96 }, (_, i) => row(i));
+  const state = session("/s", "2025-06-01T00:00:00Z", rows).usage;
+  const seen = new SeenEntries(rows.length);
+  for (let i = 0; i < rows.length; i++) seen.add(state, i);
+  assert.equal(seen.slots, 128);
 });
