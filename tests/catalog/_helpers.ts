@@ -6,7 +6,11 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { openBunSqlite } from "../../src/catalog/sqlite/bun-sqlite.ts";
+import { openNodeSqlite } from "../../src/catalog/sqlite/node-sqlite.ts";
 import { openSqliteStore } from "../../src/catalog/sqlite/open-sqlite.ts";
+import type { SqliteDb } from "../../src/catalog/sqlite/sqlite-db.ts";
+import type { CatalogRecord } from "../../src/catalog/store.ts";
 import { type DigestKind, Digester, type DigestResult } from "../../src/core/digest/digester.ts";
 import type { FileSystem } from "../../src/io/file-system.ts";
 import { MemoryFileSystem } from "../../src/io/memory.ts";
@@ -109,3 +113,12 @@ export async function sqliteBinding(): Promise<{ driver: string } | { skip: stri
     rmSync(dir, { recursive: true, force: true });
   }
 }
+
+/** A small record of `path` (no rows) whose stamps and counts are made from `n`. */
+export function sampleRecord(path: string, n: number): CatalogRecord {
+  const state = { header: { id: `id-${n}`, cwd: "/p" }, rejected: false, data: { rows: [] } };
+  return { path, size: 100 + n, mtimeMs: 1748772000000 + n, end: 100 + n, lines: n, headHash: "0123456789abcdef", tailHash: "fedcba9876543210", headerId: `id-${n}`, state };
+}
+
+/** The runtime's own SQLite opened on `path` (Bun's under Bun, `node:sqlite` elsewhere), under no store. */
+export const openRawSqlite = (path: string): Promise<SqliteDb> => ("Bun" in globalThis ? openBunSqlite(path) : openNodeSqlite(path));

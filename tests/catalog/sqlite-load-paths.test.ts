@@ -9,33 +9,25 @@ import assert from "node:assert/strict";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { openBunSqlite } from "../../src/catalog/sqlite/bun-sqlite.ts";
-import { openNodeSqlite } from "../../src/catalog/sqlite/node-sqlite.ts";
 import type { SqliteDb } from "../../src/catalog/sqlite/sqlite-db.ts";
 import { SqliteCatalogStore } from "../../src/catalog/sqlite/sqlite-store.ts";
-import type { CatalogRecord } from "../../src/catalog/store.ts";
-import { sqliteBinding } from "./_helpers.ts";
+import { openRawSqlite, sampleRecord, sqliteBinding } from "./_helpers.ts";
 
 const binding = await sqliteBinding();
 const skip = "skip" in binding ? binding.skip : false;
 const driver = "driver" in binding ? binding.driver : "no SQLite";
 
-function record(path: string, n: number): CatalogRecord {
-  const state = { header: { id: `id-${n}`, cwd: "/p" }, rejected: false, data: { rows: [] } };
-  return { path, size: 100 + n, mtimeMs: 1748772000000 + n, end: 100 + n, lines: n, headHash: "0123456789abcdef", tailHash: "fedcba9876543210", headerId: `id-${n}`, state };
-}
-
 test(`SQLite loads the records of a hundred paths through the paths' index, not by walking the section (${driver})`, { skip }, async () => {
   const dir = mkdtempSync(join(tmpdir(), "pi-session-load-paths-"));
   const path = join(dir, "catalog.sqlite");
-  const raw: SqliteDb = "Bun" in globalThis ? await openBunSqlite(path) : await openNodeSqlite(path);
+  const raw: SqliteDb = await openRawSqlite(path);
   const asked: string[] = [];
   const db: SqliteDb = { driver: raw.driver, exec: (sql) => raw.exec(sql), prepare: (sql) => (asked.push(sql), raw.prepare(sql)), close: () => raw.close() };
   const store = new SqliteCatalogStore(db, path);
   try {
     const section = { name: "listing", version: 1 };
     const paths = Array.from({ length: 300 }, (_, n) => `/s/p${String(n).padStart(3, "0")}.jsonl`);
-    await store.save(section, { put: paths.map((p, n) => record(p, n)), remove: [] });
+    await store.save(section, { put: paths.map((p, n) => sampleRecord(p, n)), remove: [] });
     asked.length = 0;
     const wanted = [...paths.slice(0, 99), "/s/new.jsonl"];
     const found = await store.loadPaths(section, wanted);

@@ -11,23 +11,13 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { openSqliteStore } from "../../src/catalog/sqlite/open-sqlite.ts";
-import { openBunSqlite } from "../../src/catalog/sqlite/bun-sqlite.ts";
-import { openNodeSqlite } from "../../src/catalog/sqlite/node-sqlite.ts";
 import type { SqliteDb } from "../../src/catalog/sqlite/sqlite-db.ts";
 import { SqliteCatalogStore } from "../../src/catalog/sqlite/sqlite-store.ts";
-import type { CatalogRecord } from "../../src/catalog/store.ts";
-import { sqliteBinding } from "./_helpers.ts";
+import { openRawSqlite, sampleRecord, sqliteBinding } from "./_helpers.ts";
 
 const binding = await sqliteBinding();
 const skip = "skip" in binding ? binding.skip : false;
 const driver = "driver" in binding ? binding.driver : "no SQLite";
-
-function record(path: string, n: number): CatalogRecord {
-  const state = { header: { id: `id-${n}`, cwd: "/p" }, rejected: false, data: { rows: [] } };
-  return { path, size: 100 + n, mtimeMs: 1748772000000 + n, end: 100 + n, lines: n, headHash: "0123456789abcdef", tailHash: "fedcba9876543210", headerId: `id-${n}`, state };
-}
-
-const openRaw = (path: string): Promise<SqliteDb> => ("Bun" in globalThis ? openBunSqlite(path) : openNodeSqlite(path));
 
 /** A database whose statements are counted by a test of their SQL. */
 function counting(db: SqliteDb, counted: (sql: string) => boolean): { db: SqliteDb; count: () => number } {
@@ -41,7 +31,7 @@ function counting(db: SqliteDb, counted: (sql: string) => boolean): { db: Sqlite
 
 /** The versions of `section`'s records in the file at `path`, as another connection sees them. */
 async function versions(path: string, section: string): Promise<number[]> {
-  const raw = await openRaw(path);
+  const raw = await openRawSqlite(path);
   try {
     return raw.prepare("SELECT DISTINCT version FROM records WHERE section = ? ORDER BY version").values(section).map((row) => Number(row[0]));
   } finally {
@@ -52,11 +42,11 @@ async function versions(path: string, section: string): Promise<number[]> {
 test(`SQLite looks for a section's records of other versions at its first save, not at every save (${driver})`, { skip }, async () => {
   const dir = mkdtempSync(join(tmpdir(), "pi-session-stale-"));
   const path = join(dir, "catalog.sqlite");
-  const { db, count } = counting(await openRaw(path), (sql) => /DELETE FROM records WHERE section = \? AND version <>/.test(sql));
+  const { db, count } = counting(await openRawSqlite(path), (sql) => /DELETE FROM records WHERE section = \? AND version <>/.test(sql));
   const store = new SqliteCatalogStore(db, path);
   try {
     const listing = { name: "listing", version: 2 };
-    for (let n = 0; n < 5; n++) await store.save(listing, { put: [record(`/s/${n}`, n)], remove: [] });
+    for (let n = 0; n < 5; n++) await store.save(listing, { put: [sampleRecord(`/s/${n}`, n)], remove: [] });
     assert.equal(count(), 1);
     assert.equal((await store.load(listing)).size, 5);
   } finally {
@@ -71,11 +61,11 @@ test(`SQLite drops records of another version that another connection wrote betw
   const store = await openSqliteStore(path);
   const older = await openSqliteStore(path);
   try {
-    await store.save({ name: "listing", version: 2 }, { put: [record("/s/a", 1)], remove: [] });
+    await store.save({ name: "listing", version: 2 }, { put: [sampleRecord("/s/a", 1)], remove: [] });
     // An older pi-session, writing records of the version it knows.
-    await older.save({ name: "listing", version: 1 }, { put: [record("/s/b", 2)], remove: [] });
+    await older.save({ name: "listing", version: 1 }, { put: [sampleRecord("/s/b", 2)], remove: [] });
     assert.deepEqual(await versions(path, "listing"), [1]);
-    await store.save({ name: "listing", version: 2 }, { put: [record("/s/c", 3)], remove: [] });
+    await store.save({ name: "listing", version: 2 }, { put: [sampleRecord("/s/c", 3)], remove: [] });
     assert.deepEqual(await versions(path, "listing"), [2]);
     assert.deepEqual([...(await store.load({ name: "listing", version: 2 })).keys()], ["/s/c"]);
   } finally {
@@ -90,12 +80,12 @@ test(`SQLite drops a section's records of the version one connection saved befor
   const path = join(dir, "catalog.sqlite");
   const store = await openSqliteStore(path);
   try {
-    await store.save({ name: "listing", version: 1 }, { put: [record("/s/a", 1)], remove: [] });
-    await store.save({ name: "listing", version: 2 }, { put: [record("/s/b", 2)], remove: [] });
+    await store.save({ name: "listing", version: 1 }, { put: [sampleRecord("/s/a", 1)], remove: [] });
+    await store.save({ name: "listing", version: 2 }, { put: [sampleRecord("/s/b", 2)], remove: [] });
     assert.deepEqual(await versions(path, "listing"), [2]);
-    await store.save({ name: "listing", version: 1 }, { put: [record("/s/c", 3)], remove: [] });
+    await store.save({ name: "listing", version: 1 }, { put: [sampleRecord("/s/c", 3)], remove: [] });
     assert.deepEqual(await versions(path, "listing"), [1]);
-    await store.save({ name: "usage", version: 1 }, { put: [record("/s/c", 4)], remove: [] });
+    await store.save({ name: "usage", version: 1 }, { put: [sampleRecord("/s/c", 4)], remove: [] });
     assert.deepEqual(await versions(path, "listing"), [1], "another section's save leaves them");
   } finally {
     store.close();
@@ -107,14 +97,14 @@ test(`SQLite prepares a save's statements once, not at every save (${driver})`, 
   const dir = mkdtempSync(join(tmpdir(), "pi-session-stale-"));
   const path = join(dir, "catalog.sqlite");
   const prepared: string[] = [];
-  const { db, count } = counting(await openRaw(path), (sql) => /^(INSERT|DELETE)\b/.test(sql.trim()) && Boolean(prepared.push(sql)));
+  const { db, count } = counting(await openRawSqlite(path), (sql) => /^(INSERT|DELETE)\b/.test(sql.trim()) && Boolean(prepared.push(sql)));
   const store = new SqliteCatalogStore(db, path);
   try {
     const listing = { name: "listing", version: 2 };
-    await store.save(listing, { put: [record("/s/first", 0)], remove: ["/s/none"] });
+    await store.save(listing, { put: [sampleRecord("/s/first", 0)], remove: ["/s/none"] });
     const first = count();
     // Batches of a cold build: records put, and none of the paths gone has one.
-    for (let n = 1; n < 6; n++) await store.save(listing, { put: [record(`/s/${n}`, n)], remove: [`/s/gone-${n}`] });
+    for (let n = 1; n < 6; n++) await store.save(listing, { put: [sampleRecord(`/s/${n}`, n)], remove: [`/s/gone-${n}`] });
     assert.equal(count(), first, prepared.slice(first).join("\n"));
     assert.equal((await store.load(listing)).size, 6);
   } finally {
