@@ -18,6 +18,13 @@ const RANK: Record<RefreshOutcome, number> = { unchanged: 0, touched: 1, appende
 /** Search documents are saved in batches of about this many rows, to bound memory. */
 const DOC_BATCH = 20_000;
 /**
+ * Bytes of session files read into one store batch at most, beside its count of files: records
+ * of every section and documents hold what their files said until saved. A cold `index` of the
+ * 2,400 bench sessions (87 KB each) peaked at 190 MB in batches of 64 files and 263 MB in batches
+ * of 128; a cold `list` of 25,000 (14 KB each) wants the 128.
+ */
+const BATCH_BYTES = 4 * 1024 * 1024;
+/**
  * A refresh also saves what it has read once this long has passed since its last save (and at
  * least ten times that save's duration): a killed `index` keeps most of its work (issue 22).
  */
@@ -71,6 +78,7 @@ export function startRun(host: RunHost, kinds: readonly AnyKind[], options: Refr
     const batch = pending;
     pending = empty();
     pendingDocs = 0;
+    bytesSaved = counter.bytes;
     const started = clock();
     for (const [i, kind] of kinds.entries()) await host.save(kind, batch[i]);
     savedAt = clock();
@@ -78,6 +86,7 @@ export function startRun(host: RunHost, kinds: readonly AnyKind[], options: Refr
   };
   const due = () => clock() - savedAt >= Math.max(SAVE_EVERY_MS, 10 * saveTook);
   const counter = { bytes: 0 };
+  let bytesSaved = 0;
   const recordBatch = host.recordBatch;
   const read = async (path: string, stat: FileStat, old: readonly (CatalogRecord | undefined)[]): Promise<CatalogRecord[] | undefined> => {
     const jobs = kinds.map((kind, i) => ({ kind, record: old[i] }));
@@ -107,7 +116,8 @@ export function startRun(host: RunHost, kinds: readonly AnyKind[], options: Refr
     counts[outcome]++;
     const records = results.map((result) => result.record);
     options.onRecords?.(path, records);
-    if (pendingDocs > DOC_BATCH || pending.some((changes) => changes.put.length >= recordBatch) || due()) await flush();
+    const full = pendingDocs > DOC_BATCH || counter.bytes - bytesSaved >= BATCH_BYTES || pending.some((changes) => changes.put.length >= recordBatch);
+    if (full || due()) await flush();
     return records;
   };
   const remove = (i: number, path: string) => {
