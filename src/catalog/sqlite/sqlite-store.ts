@@ -1,5 +1,4 @@
 /**
-/**
  * The catalog in one SQLite database: `records` (section, file number → record; paths in `files`), the quick check's
  * `folders`, `full_checks` and coverage (sqlite-coverage.ts), and for search the documents (sqlite-docs.ts: deduplicated texts
  * under a contentless FTS5 index). Each save is one `BEGIN IMMEDIATE` transaction, so
@@ -10,14 +9,12 @@ import {
   type CatalogRecord,
   type CatalogStore,
   type Coverage,
-  decodeState,
   type FolderRecord,
   type FolderSnapshot,
   type HeaderStamp,
   encodeState,
   type IndexedDoc,
   type RecordStamp,
-  recordProblem,
   type StoredRow,
   type SectionChanges,
   type SectionKey,
@@ -32,10 +29,10 @@ import { DOC_TABLE_NAMES, DOC_TABLES, ftsTables, SqliteDocs } from "./sqlite-doc
 import { FILE_TABLE, FILE_TABLES, SqliteFiles } from "./sqlite-files.ts";
 import { eachHeadOf, HEAD_TABLE, headsOf, setUpHeads } from "./sqlite-heads.ts";
 import { migrateFrom3 } from "./sqlite-migrate.ts";
+import { addRecords, COLUMNS, RECORDS } from "./sqlite-record-rows.ts";
 import { StaleVersions } from "./sqlite-stale.ts";
 import { LIST_ROW_TABLE_NAMES, LIST_ROW_TABLES, SqliteListRows } from "./sqlite-list-rows.ts";
 
-/**
 /**
  * 4: records, header facts and documents refer to their file by number (sqlite-files.ts), the
  * listing rows are a table without row ids (keyed by path alone), documents keep their
@@ -53,40 +50,10 @@ CREATE TABLE IF NOT EXISTS records (
 CREATE TABLE IF NOT EXISTS folders (path TEXT PRIMARY KEY, mtime REAL NOT NULL, listed REAL NOT NULL, names TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS full_checks (section TEXT PRIMARY KEY, at REAL NOT NULL);`;
 
-const COLUMNS = "f.path, r.size, r.mtime, r.end_, r.lines, r.head, r.tail, r.header_id, r.state, r.final";
-/** Records with their paths, as `r` and `f`. */
-const RECORDS = "records r JOIN files f ON f.id = r.file";
 /** Records read per query by `load`. */
 const LOAD_SLICE = 1000;
 /** Paths per `IN (…)` list: well below SQLite's limit on parameters. */
 const PATHS_PER_QUERY = 500;
-
-/**
- * Adds the records of `rows` that are sound; one that does not parse or has the wrong shape
- * (`state` 'null', no data) is left out, as if missing, so its file is read again.
- */
-function addRecords(section: SectionKey, records: Map<string, CatalogRecord>, rows: Record<string, unknown>[]): void {
-  for (const row of rows) {
-    let record: CatalogRecord;
-    try {
-      record = {
-        path: row.path as string,
-        size: Number(row.size),
-        mtimeMs: Number(row.mtime),
-        end: Number(row.end_),
-        lines: Number(row.lines),
-        headHash: row.head as string,
-        tailHash: row.tail as string,
-        headerId: (row.header_id as string | null) ?? null,
-        state: decodeState(section, JSON.parse(row.state as string)),
-      };
-      if (typeof row.final === "string") record.final = decodeState(section, JSON.parse(row.final));
-    } catch {
-      continue;
-    }
-    if (recordProblem(section, record) === null) records.set(record.path, record);
-  }
-}
 
 /**
  * Runs `work`, trying again for up to about a second while SQLite says the file is locked or
