@@ -20,8 +20,8 @@ const DOC_BATCH = 20_000;
 /**
  * Bytes of session files read into one store batch at most, beside its count of files: records
  * of every section and documents hold what their files said until saved. A cold `index` of the
- * 2,400 bench sessions (87 KB each) peaked at 190 MB in batches of 64 files and 263 MB in batches
- * of 128; a cold `list` of 25,000 (14 KB each) wants the 128.
+ * 2,400 bench sessions (87 KB each) peaked at 190 MB in batches of 64 files and 262–267 MB
+ * in batches of 128; a cold `list` of 25,000 (14 KB each) wants the 128.
  */
 const BATCH_BYTES = 4 * 1024 * 1024;
 /**
