@@ -9,6 +9,7 @@ import type { SessionHeader } from "../../core/format/types.ts";
 import { baseName, resolvePath } from "../../core/storage/paths.ts";
 import { allSessionFiles, mapConcurrent, sessionFilesIn } from "../../session/list-sessions.ts";
 import { collectGarbage } from "../../io/collect-garbage.ts";
+import { GarbagePacer } from "../../io/garbage-pacer.ts";
 import { readHeader } from "../../session/read-header.ts";
 import { listingDigest } from "../../core/digest/listing-digest.ts";
 import type { QueryEnv } from "../env.ts";
@@ -78,14 +79,14 @@ export async function globalCandidates(env: QueryEnv): Promise<Candidate[]> {
 async function packedCandidates(env: QueryEnv): Promise<KeptCandidates> {
   const files = await everySessionFile(env);
   const packer = new CandidatePacker(files.length);
-  let read = 0;
+  // A young collection every YOUNG_READS headers, a full one (pages kept) instead every COLLECT_READS.
+  const pacer = new GarbagePacer({ everyItems: YOUNG_READS, itemsYoung: true, everyAmount: COLLECT_READS, collect: (young) => (young ? collectGarbage(true) : collectGarbage(false, false)) });
   await mapConcurrent(files, READ_CONCURRENCY, async (path, place) => {
     const candidate = await candidateOf(env, path);
     if (candidate) packer.put(place, candidate);
     // What each read leaves (its buffer, the header parsed, a stat) is collected as they go: the
     // server's collection every 4 MB read is per file, and never came for reads of 4 KB.
-    if (++read % COLLECT_READS === 0) collectGarbage(false, false);
-    else if (read % YOUNG_READS === 0) collectGarbage(true);
+    pacer.item(1);
   });
   return packer.pack();
 }
