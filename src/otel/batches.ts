@@ -27,8 +27,10 @@ export interface Chunk {
 export interface Batch {
   /** How many spans it holds. */
   spanCount: number;
-  /** Encoded request (not gzipped). */
-  body: Uint8Array;
+  /** Its chunks' encoded requests, one request once joined (`joinRequests`), not gzipped. */
+  parts: Uint8Array[];
+  /** Their bytes in all. */
+  bytes: number;
   /** Keys of the sessions whose spans are in it, and how many spans of each. */
   sessions: Map<string, number>;
 }
@@ -148,17 +150,17 @@ export class ChunkEncoder implements SpanSink {
 
 /**
  * Collects chunks session by session and hands out requests of whole chunks, at most `maxSpans`
- * spans and `maxBytes` bytes each (a chunk over either limit goes alone).
+ * spans and `maxBytes` bytes each (a chunk over either limit goes alone). The chunks of a
+ * request are joined only when it is sent (`joinRequests`), so that one buffer serves them all.
  *
  * @example
  * ```ts
- * const packer = new Packer(joinRequests("http/protobuf"));
+ * const packer = new Packer();
  * const ready = packer.add("a.jsonl", chunks); // requests that filled up, if any
  * const last = packer.flush();
  * ```
  */
 export class Packer {
-  readonly #join: (bodies: Uint8Array[]) => Uint8Array;
   readonly #maxSpans: number;
   readonly #maxBytes: number;
   #bodies: Uint8Array[] = [];
@@ -166,8 +168,7 @@ export class Packer {
   #spans = 0;
   #bytes = 0;
 
-  constructor(join: (bodies: Uint8Array[]) => Uint8Array, limits: BatchLimits = {}) {
-    this.#join = join;
+  constructor(limits: BatchLimits = {}) {
     this.#maxSpans = limits.maxSpans ?? MAX_BATCH_SPANS;
     this.#maxBytes = limits.maxBytes ?? MAX_BATCH_BYTES;
   }
@@ -188,7 +189,7 @@ export class Packer {
   /** The request of whatever is collected (none when empty). */
   flush(): Batch[] {
     if (this.#spans === 0) return [];
-    const batch = { spanCount: this.#spans, body: this.#join(this.#bodies), sessions: this.#sessions };
+    const batch = { spanCount: this.#spans, parts: this.#bodies, bytes: this.#bytes, sessions: this.#sessions };
     this.#bodies = [];
     this.#sessions = new Map();
     this.#spans = this.#bytes = 0;

@@ -135,7 +135,9 @@ async function exportChanged(env: QueryEnv, run: OtelRun, state: RunState): Prom
   /** The next result in plan order: from the workers, else mapped here. */
   const nextResult = () => (pool ? pool.take() : local(jobs[taken++]!));
 
-  const packer = new Packer(joinRequests(state.protocol));
+  const packer = new Packer();
+  /** A request's chunks as one body, valid until the next request is joined (see `joinRequests`). */
+  const join = joinRequests(state.protocol);
   /**
    * Spans of each session not yet accepted, and the record to keep once none are left and none
    * are to come (`open`: a streamed session whose spans are still being made).
@@ -145,12 +147,15 @@ async function exportChanged(env: QueryEnv, run: OtelRun, state: RunState): Prom
 
   const deliver = async (batch: Batch): Promise<boolean> => {
     summary.requests++;
+    // Gzipped (or written) before this returns, so before the next request is joined.
+    const body = join(batch.parts);
+    batch.parts = [];
     if (run.mode === "send") {
       const result = await sendRequest({
         ...run.config,
         baseDelayMs: run.baseDelayMs,
         onRetry: (n, reason, delay) => env.report.note(`pi-session: request ${summary.requests} failed (${reason}); retry ${n} in ${Math.round(delay / 100) / 10} s`),
-      }, batch.body);
+      }, body);
       if (!result.ok) {
         summary.failure = result;
         return false;
@@ -160,7 +165,7 @@ async function exportChanged(env: QueryEnv, run: OtelRun, state: RunState): Prom
         summary.rejectedSpans += result.partial.rejectedSpans;
       }
     } else if (run.mode === "out") {
-      const line = new TextDecoder().decode(batch.body) + "\n";
+      const line = new TextDecoder().decode(body) + "\n";
       if (run.write) run.write(line);
       else await env.fs.append(run.out!, new TextEncoder().encode(line));
     }
@@ -184,7 +189,7 @@ async function exportChanged(env: QueryEnv, run: OtelRun, state: RunState): Prom
   const enqueue = async (batch: Batch): Promise<boolean> => {
     if (inFlight && !(await inFlight)) return false;
     inFlight = deliver(batch);
-    garbage.sent(batch.body.length);
+    garbage.sent(batch.bytes);
     return true;
   };
 

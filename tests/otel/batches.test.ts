@@ -14,7 +14,6 @@ const span = (id: number, size = 10): SpanRecord => ({ traceId: "t", spanId: Str
 /** An "encoding" as long as the names together. */
 const encode = (spans: readonly SpanRecord[]) => new Uint8Array(spans.reduce((n, s) => n + s.name.length, 0));
 const chunk = (spans: number, bytes = spans): Chunk => ({ spans, body: new Uint8Array(bytes) });
-const concat = (bodies: Uint8Array[]) => new Uint8Array(bodies.reduce((n, b) => n + b.length, 0));
 
 test("encodeChunks() cuts a session's spans at maxSpans", () => {
   const chunks = encodeChunks(encode, [1, 2, 3, 4, 5, 6, 7].map((n) => span(n)), { maxSpans: 3 });
@@ -83,18 +82,31 @@ test("ChunkEncoder with onChunk hands out the same chunks as they fill when the 
 });
 
 test("Packer makes requests of whole chunks within maxSpans and keeps per-session counts", () => {
-  const packer = new Packer(concat, { maxSpans: 5 });
+  const packer = new Packer({ maxSpans: 5 });
   assert.deepEqual(packer.add("a", [chunk(2)]), []);
   const full = packer.add("b", [chunk(3), chunk(3), chunk(1)]);
-  assert.deepEqual(full.map((b) => [b.spanCount, b.body.length, [...b.sessions]]), [[5, 5, [["a", 2], ["b", 3]]]]);
+  assert.deepEqual(full.map((b) => [b.spanCount, b.bytes, b.parts.length, [...b.sessions]]), [[5, 5, 2, [["a", 2], ["b", 3]]]]);
   assert.deepEqual(packer.flush().map((b) => [b.spanCount, [...b.sessions]]), [[4, [["b", 4]]]]);
   assert.deepEqual(packer.flush(), []);
 });
 
 test("Packer starts a new request before maxBytes; a chunk over it goes alone", () => {
-  const packer = new Packer(concat, { maxSpans: 100, maxBytes: 10 });
+  const packer = new Packer({ maxSpans: 100, maxBytes: 10 });
   const ready = [...packer.add("a", [chunk(1, 6), chunk(1, 6), chunk(1, 30)]), ...packer.add("b", [chunk(1, 4)]), ...packer.flush()];
-  assert.deepEqual(ready.map((b) => b.body.length), [6, 6, 30, 4]);
+  assert.deepEqual(ready.map((b) => b.bytes), [6, 6, 30, 4]);
+});
+
+test("joinRequests(http/protobuf) joins into one buffer of its own, reused from request to request", () => {
+  const join = joinRequests("http/protobuf");
+  const bytes = (...values: number[]) => new Uint8Array(values);
+  const first = join([bytes(1, 2), bytes(3)]);
+  assert.deepEqual([...first], [1, 2, 3]);
+  const second = join([bytes(4), bytes(5)]);
+  assert.deepEqual([...second], [4, 5]);
+  assert.equal(second.buffer, first.buffer, "no new buffer for a request no larger than one before");
+  const alone = bytes(6);
+  assert.equal(join([alone]), alone, "a single chunk is the request, not copied");
+  assert.deepEqual([...join([bytes(7, 8, 9), bytes(10, 11)])], [7, 8, 9, 10, 11]);
 });
 
 const spanRecord = (traceId: string, spanId: string): SpanRecord => ({ traceId, spanId, name: `chat ${spanId}`, kind: 2, startMs: 1000, endMs: 2000, attributes: { "gen_ai.usage.input_tokens": 5 } });
