@@ -45,8 +45,9 @@ export const SCAN_AHEAD_FROM = 32 * 1024 * 1024;
  * `WorkerStart.throughLoader`). On the 90 MB bench session such a worker came too late to spare
  * this thread anything and cost the process twice the CPU (HTML export, 5 alternated runs each
  * at load 9–10: this thread 420–500 ms of CPU with it, 390–500 without; the process 1.17–1.71 s
- * against 0.61–0.81 s). The scan costs this thread about 0.7 ms a megabyte (a profile), so a
- * start of 0.5 s and more is only won back on files of the better part of a gigabyte.
+ * against 0.61–0.81 s). The scan costs this thread about 1 ms a megabyte (90–110 ms of CPU on
+ * that session with every flag ready, README), so a start of 0.5 s and more is only won back on
+ * files of half a gigabyte and more.
  */
 export const SCAN_AHEAD_THROUGH_LOADER_FROM = 512 * 1024 * 1024;
 
