@@ -6,7 +6,7 @@
 import type { Catalog } from "../catalog/catalog.ts";
 import type { SessionDirChoice, StorageEnv } from "../core/storage/layout.ts";
 import type { FileSystem } from "../io/file-system.ts";
-import { GarbageHint } from "../io/collect-garbage.ts";
+import { GarbagePacer } from "../io/garbage-pacer.ts";
 import { versioned } from "../query/json-version.ts";
 import { type CatalogUse, createQueryEnv, type QueryEnv, type QueryReport } from "../query/env.ts";
 import { type Colors, createColors } from "../render/colors.ts";
@@ -107,13 +107,13 @@ export class CliContext implements QueryEnv {
     const json = new PrettyJsonArray(versioned({ ...value, [key]: [] }) as Record<string, unknown>, key);
     let piece = "";
     // Each item's text is garbage once written: collected young as the pieces go.
-    const hint = new GarbageHint(4 * 1024 * 1024, true);
+    const pacer = new GarbagePacer({ everyAmount: 4 * 1024 * 1024, amountYoung: true });
     for (const item of items) {
       const text = itemJson?.(item, json.indent);
       piece += text === undefined ? json.item(item) : json.itemText(text);
       if (piece.length >= 65536) {
         this.deps.stdout(piece);
-        hint.read(piece.length);
+        pacer.add(piece.length);
         piece = "";
       }
     }

@@ -7,20 +7,23 @@
  * @module
  */
 import { type LineSink, type MigrationVerdict, StreamedMigration } from "../core/migrate/streamed-migration.ts";
-import { GarbageHint } from "../io/collect-garbage.ts";
+import { GarbagePacer } from "../io/garbage-pacer.ts";
 import type { FileSystem } from "../io/file-system.ts";
 import { Pieces } from "../session/pieces.ts";
 import { safeRewriteStreamed } from "../session/safe-rewrite.ts";
 import { unmigratedCarried } from "./migrate-carried.ts";
 import { type MigrateOptions, type MigrateResult, migratedResult, migrationVerdict, rewriteDecision, type Verdict, wouldMigrate } from "./migrate-file.ts";
 
+/** Bytes read between two full collections: each pass leaves its lines' garbage behind as it goes. */
+const COLLECT_EVERY = 64 * 1024 * 1024;
+
 /** The first `size` bytes of `file` read through a migration (into `out` when given). */
 async function readThrough(fs: FileSystem, file: string, size: number, out?: LineSink): Promise<MigrationVerdict> {
   const migration = new StreamedMigration(out);
-  const hint = new GarbageHint();
+  const pacer = new GarbagePacer({ everyAmount: COLLECT_EVERY });
   for await (const chunk of fs.read(file, { start: 0, end: size, reuseBuffer: true })) {
     migration.push(chunk);
-    hint.read(chunk.length);
+    pacer.add(chunk.length);
   }
   return migration.end();
 }
@@ -29,10 +32,10 @@ async function readThrough(fs: FileSystem, file: string, size: number, out?: Lin
 async function* migratedBytes(fs: FileSystem, file: string, size: number): AsyncGenerator<Uint8Array> {
   const out = new Pieces();
   const migration = new StreamedMigration(out);
-  const hint = new GarbageHint();
+  const pacer = new GarbagePacer({ everyAmount: COLLECT_EVERY });
   for await (const chunk of fs.read(file, { start: 0, end: size, reuseBuffer: true })) {
     migration.push(chunk);
-    hint.read(chunk.length);
+    pacer.add(chunk.length);
     // Pieces made from this chunk go out before the next is read (some are views of it).
     yield* out.ready;
     out.release();

@@ -13,7 +13,8 @@ import { readSession } from "../core/read/read-session.ts";
 import { type SessionSkeleton, type SkeletonEntry, SkeletonReader } from "../core/read/skeleton-reader.ts";
 import { SessionTree } from "../core/tree/session-tree.ts";
 import type { FileSystem } from "../io/file-system.ts";
-import { collectGarbage, GarbageHint } from "../io/collect-garbage.ts";
+import { collectGarbage } from "../io/collect-garbage.ts";
+import { GarbagePacer } from "../io/garbage-pacer.ts";
 import { NotASessionError, refuseTooDeep } from "../session/errors.ts";
 import { type LineBatch, lineBatches, type LinePlaces, linePlaces, orderedEntries } from "./ordered-lines.ts";
 
@@ -22,6 +23,9 @@ const NEEDED_IN_FULL = new Set(["label", "session_info"]);
 
 /** Files from this size on get a garbage collection after the light pass. */
 const BIG_FILE = 64 * 1024 * 1024;
+
+/** Bytes read by `lines` between two full collections, unless its caller says fewer. */
+const LINES_COLLECT_EVERY = 64 * 1024 * 1024;
 
 /** Lines closer than this are read in one range rather than two. */
 const MERGE_GAP = 64 * 1024;
@@ -37,7 +41,7 @@ export interface ExportSource {
   issues: ReadIssue[];
   /**
    * The JSON text (UTF-8 bytes, no newline) of each entry in `keep`, in file order.
-   * `collectEvery`: bytes read between two garbage collections (fewer when every line is parsed).
+   * `collectEvery`: bytes read between two garbage collections (64 MB; fewer when every line is parsed).
    */
   lines(keep: ReadonlySet<SessionEntry>, options?: { collectEvery?: number }): AsyncIterable<Uint8Array>;
   /**
@@ -148,10 +152,10 @@ async function streamingSource(fs: FileSystem, path: string, skeleton: ReturnTyp
       if (bytes[bytes.length - 1] === 0x0d) bytes = bytes.subarray(0, bytes.length - 1);
       ready.push(bytes);
     });
-    const hint = new GarbageHint(options.collectEvery);
+    const pacer = new GarbagePacer({ everyAmount: options.collectEvery ?? LINES_COLLECT_EVERY });
     // Lines are handed out before the next chunk is read, so the reused buffer is still theirs.
     for await (const chunk of fs.read(path, { reuseBuffer: true })) {
-      hint.read(chunk.length);
+      pacer.add(chunk.length);
       splitter.push(chunk);
       const out = ready;
       ready = [];

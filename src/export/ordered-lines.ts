@@ -10,7 +10,7 @@ import type { ReadIssue } from "../core/read/issue.ts";
 import { LineSplitter } from "../core/read/line-splitter.ts";
 import type { SkeletonEntry } from "../core/read/skeleton-reader.ts";
 import type { FileSystem } from "../io/file-system.ts";
-import { GarbageHint } from "../io/collect-garbage.ts";
+import { GarbagePacer } from "../io/garbage-pacer.ts";
 
 /** Bytes of wanted lines per batch (a longer line makes a batch of its own). */
 const BATCH_BYTES = 4 * 1024 * 1024;
@@ -106,7 +106,7 @@ export async function* orderedLines(fs: FileSystem, path: string, places: LinePl
   const count = offsets.length;
   const buffer = new BatchBuffer();
   // Every line read is parsed by the caller, and more garbage made of it: collected often.
-  const hint = new GarbageHint(collectEvery);
+  const pacer = new GarbagePacer({ everyAmount: collectEvery });
   for (let i = 0; i < count;) {
     let j = i;
     let size = 0;
@@ -120,7 +120,7 @@ export async function* orderedLines(fs: FileSystem, path: string, places: LinePl
     }
     wanted.sort((a, b) => offsets[a] - offsets[b]);
     const at = await readBatch(fs, path, places, wanted, buffer);
-    hint.read(size);
+    pacer.add(size);
     for (let k = i; k < j; k++) {
       const start = at.get(offsets[k]);
       if (start !== undefined) yield { index: k, bytes: buffer.bytes.subarray(start, start + lengths[k]) };

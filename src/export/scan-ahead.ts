@@ -8,7 +8,8 @@
  *
  * The worker begins where this thread is when it gets going (`flagsOf` keeps that place in shared
  * memory): from the first line when it starts at once (Bun's executable), further on when it
- * starts late (under Node it loads tsx first, which can take longer than the export's loop), so
+ * starts late (under Node the sources' worker loads tsx first, which can take longer than the
+ * export's loop: there it is only started for files of `SCAN_AHEAD_THROUGH_LOADER_FROM`), so
  * that what it scans is still to come here. Lines are known by where they are in the file.
  *
  * The export's loop does not give the event loop a turn between lines (its reads and writes may
@@ -38,6 +39,22 @@ const POLL_EVERY = 64;
 
 /** Files smaller than this are scanned on the main thread: a worker's start costs more. */
 export const SCAN_AHEAD_FROM = 32 * 1024 * 1024;
+
+/**
+ * The same where the worker starts through a TypeScript loader (tsx under Node, see
+ * `WorkerStart.throughLoader`). On the 90 MB bench session such a worker came too late to spare
+ * this thread anything and cost the process twice the CPU (HTML export, 5 alternated runs each
+ * at load 9–10: this thread 420–500 ms of CPU with it, 390–500 without; the process 1.17–1.71 s
+ * against 0.61–0.81 s). The scan costs this thread about 1 ms a megabyte (90–110 ms of CPU on
+ * that session with every flag ready, README), so a start of 0.5 s and more is only won back on
+ * files of half a gigabyte and more.
+ */
+export const SCAN_AHEAD_THROUGH_LOADER_FROM = 512 * 1024 * 1024;
+
+/** The size from which a file's scan goes to a worker started as `start` says. */
+export function scanAheadFrom(start: { throughLoader: boolean }): number {
+  return start.throughLoader ? SCAN_AHEAD_THROUGH_LOADER_FROM : SCAN_AHEAD_FROM;
+}
 
 /** What the worker is started with. */
 export interface ScanRequest {
@@ -118,15 +135,16 @@ export class ScanAhead {
   }
 
   /**
-   * Starts the worker for a file of at least `from` bytes; null for a smaller one, for a file
-   * system other than the runtime's own (the worker reads through that), or where no worker starts.
+   * Starts the worker for a file of at least `from` bytes (by default `scanAheadFrom`: more where
+   * the worker is slow to start); null for a smaller one, for a file system other than the
+   * runtime's own (the worker reads through that), or where no worker starts.
    */
-  static async start(fs: FileSystem, path: string, options: RedactOptions, from = SCAN_AHEAD_FROM): Promise<ScanAhead | null> {
+  static async start(fs: FileSystem, path: string, options: RedactOptions, from?: number): Promise<ScanAhead | null> {
     if (fs !== detectFileSystem()) return null;
-    const before = await fs.stat(path);
-    if (before === null || !before.isFile || before.size < from) return null;
     const start = workerStart("export/line-scan-worker");
     if (start === null) return null;
+    const before = await fs.stat(path);
+    if (before === null || !before.isFile || before.size < (from ?? scanAheadFrom(start))) return null;
     try {
       // Stopped by `close` (the export command's `finally`), whatever happens.
       const { port1, port2 } = new MessageChannel();

@@ -5,6 +5,8 @@
  * JavaScriptCore collects it on its own (measured by hand with the compiled binary, `show` on the
  * 1.2 GB bench session peaked at 331 MB without collections and 281 MB with one after the light
  * pass and one every 64 MB read). Elsewhere (Node without --expose-gc, Deno) nothing happens.
+ * When a long pass collects (every so many items or bytes) is counted by `GarbagePacer`
+ * (garbage-pacer.ts).
  * @module
  */
 
@@ -31,47 +33,4 @@ export function residentBytes(): number {
   const rss = runtime.process?.memoryUsage?.rss;
   if (typeof rss === "function") return rss();
   return runtime.Deno?.memoryUsage?.().rss ?? 0;
-}
-
-/** Bytes read between two collections of a long streamed read, by default. */
-const EVERY = 64 * 1024 * 1024;
-
-/**
- * Counts bytes read and collects garbage each time another `EVERY` bytes have gone by.
- *
- * @example
- * ```ts
- * const hint = new GarbageHint();
- * // for (const chunk of chunks) { hint.read(chunk.length); … }
- * ```
- */
-export class GarbageHint {
-  readonly #every: number;
-  readonly #young: boolean;
-  readonly #collect: (young?: boolean) => void;
-  #since = 0;
-
-  /**
-   * `every`: bytes between two collections (fewer for a read that parses all it reads).
-   * `young`: only the cheap hint of `collectGarbage(true)`, for a read whose heap holds much
-   * that lives on (a full collection each time would walk all of it again).
-   * `collect`: how to collect (`collectGarbage`; tests count the calls instead).
-   */
-  constructor(every = EVERY, young = false, collect: (young?: boolean) => void = collectGarbage) {
-    this.#every = every;
-    this.#young = young;
-    this.#collect = collect;
-  }
-
-  read(bytes: number): void {
-    this.#since += bytes;
-    if (this.#since < this.#every) return;
-    this.#since = 0;
-    this.#collect(this.#young);
-  }
-
-  /** Starts counting again from nothing (a new file). */
-  reset(): void {
-    this.#since = 0;
-  }
 }

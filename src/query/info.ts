@@ -12,7 +12,7 @@ import type { QueryEnv } from "./env.ts";
 import { inheritedUsage } from "./inherited-usage.ts";
 import { LEAN_READ } from "../core/read/lean-entry.ts";
 import { loadSession } from "./load.ts";
-import { GarbageHint } from "../io/collect-garbage.ts";
+import { GarbagePacer } from "../io/garbage-pacer.ts";
 
 export interface InfoOptions {
   /** A session reference: path, id, unique id prefix, or `@` (the env cwd's most recent). */
@@ -63,8 +63,8 @@ export async function sessionInfo(env: QueryEnv, options: InfoOptions): Promise<
   // Lean entries: counts, usage, models and the tree without the texts (bounded by the entry count).
   // The parse leaves its garbage faster than it is collected: a cheap collection every 16 MB
   // read keeps the peak where it was when the skim's garbage made collections come on their own.
-  const hint = new GarbageHint(16 * 1024 * 1024, true);
-  const { path, file, tree } = await loadSession(env, options.ref, LEAN_READ, (bytes) => hint.read(bytes));
+  const pacer = new GarbagePacer({ everyAmount: 16 * 1024 * 1024, amountYoung: true });
+  const { path, file, tree } = await loadSession(env, options.ref, LEAN_READ, (bytes) => pacer.add(bytes));
   // created and modified as `list` gives them, folded from the entries just read.
   const mtimeMs = (await env.fs.stat(path))?.mtimeMs ?? 0;
   const listed = listingInfo(path, file.header as unknown as Record<string, unknown>, listingOfEntries(file.entries), mtimeMs);

@@ -10,7 +10,8 @@
 import type { SessionEntry } from "../core/format/types.ts";
 import { previewEntry, PREVIEW_READ } from "../core/read/lean-entry.ts";
 import { EntryForest } from "../core/tree/entry-forest.ts";
-import { collectGarbage, GarbageHint } from "../io/collect-garbage.ts";
+import { collectGarbage } from "../io/collect-garbage.ts";
+import { GarbagePacer } from "../io/garbage-pacer.ts";
 import type { Span } from "../render/entry-line.ts";
 import { factRows } from "../render/fact-rows.ts";
 import { passesFilter, type RowFacts, rowFacts, type TreeFilter, type TreeRow } from "../render/tree-rows.ts";
@@ -169,8 +170,8 @@ export async function leanSessionTree(env: QueryEnv, options: TreeOptions): Prom
   };
   // Each line is parsed (skimmed): its garbage is collected young as the read goes (cheap,
   // where a full collection every few megabytes cost more than the read itself).
-  const hint = new GarbageHint(16 * 1024 * 1024, true);
-  const file = await readSessionFile(env.fs, path, { ...PREVIEW_READ, keep }, (bytes) => hint.read(bytes));
+  const pacer = new GarbagePacer({ everyAmount: 16 * 1024 * 1024, amountYoung: true });
+  const file = await readSessionFile(env.fs, path, { ...PREVIEW_READ, keep }, (bytes) => pacer.add(bytes));
   const many = file.entries.length >= MANY;
   // The read leaves much garbage behind; the layout that follows is better off without it.
   if (many) collectGarbage();

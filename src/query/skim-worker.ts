@@ -13,7 +13,7 @@ import { LEAN_KEPT_KEYS } from "../core/read/lean-entry.ts";
 import { LineSplitter, type RawLine } from "../core/read/line-splitter.ts";
 import { SKIM_FROM } from "../core/read/read-session.ts";
 import { skimLine } from "../core/read/skim-line.ts";
-import { GarbageHint } from "../io/collect-garbage.ts";
+import { GarbagePacer } from "../io/garbage-pacer.ts";
 import { detectFileSystem } from "../io/mod.ts";
 import { BATCH_LINES, META, SKIMMED, type SkimReply, type SkimRequest, TERMINATED } from "./skim-ahead.ts";
 
@@ -112,9 +112,9 @@ async function skim(): Promise<void> {
   });
   // Skimming leaves garbage behind (cut lines, long lines put together across pieces): collected
   // young as the read goes, or this thread's heap grows by tens of megabytes.
-  const hint = new GarbageHint(GARBAGE_EVERY, true);
+  const pacer = new GarbagePacer({ everyAmount: GARBAGE_EVERY, amountYoung: true });
   for await (const chunk of detectFileSystem().read(path, { reuseBuffer: true })) {
-    hint.read(chunk.length);
+    pacer.add(chunk.length);
     splitter.push(chunk);
   }
   splitter.end();

@@ -5,7 +5,7 @@
  * The worker runs on every runtime, Node with tsx included (src/io/worker-start.ts).
  */
 import assert from "node:assert/strict";
-import { mkdtempSync, readFileSync, rmSync, utimesSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, truncateSync, utimesSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
@@ -15,13 +15,15 @@ import { LINE_MAY_HOLD_SECRET } from "../../src/core/redact/line-scan.ts";
 import { type RedactOptions, Redactor } from "../../src/core/redact/redactor.ts";
 import { openExportSource } from "../../src/export/export-source.ts";
 import { htmlExport } from "../../src/export/html/html-export.ts";
-import { ScanAhead } from "../../src/export/scan-ahead.ts";
+import { SCAN_AHEAD_FROM, ScanAhead } from "../../src/export/scan-ahead.ts";
 import { detectFileSystem } from "../../src/io/mod.ts";
 import { entry } from "../core/_builders.ts";
 import { NOW } from "../cli/_harness.ts";
 import { fixtureEntries, fixtureText } from "./_fixture.ts";
 
 const fs = detectFileSystem();
+/** Node runs the sources through tsx, whose worker is slow to start. */
+const NODE = !("Bun" in globalThis) && !("Deno" in globalThis);
 /** Not a secret, and as long as one that is (`ghp_` then 36 characters). */
 const HARMLESS = "zzz_1234567890abcdefghijABCDEFGHIJklmnop12";
 const SECRET = "ghp_1234567890abcdefghijABCDEFGHIJklmnop12";
@@ -148,6 +150,21 @@ describe("ScanAhead", () => {
     assert.equal(await ScanAhead.start(fs, path, { secrets: true }), null);
     const { MemoryFileSystem } = await import("../../src/io/memory.ts");
     assert.equal(await ScanAhead.start(new MemoryFileSystem(), path, { secrets: true }, 0), null);
+  });
+
+  it("is started for a file past its size where the worker starts at once, not where it loads tsx first (Node)", async () => {
+    // A sparse file: only its size is looked at before the worker starts.
+    const big = join(dir, "sparse.jsonl");
+    writeFileSync(big, "");
+    truncateSync(big, SCAN_AHEAD_FROM + 1024 * 1024);
+    const ahead = await ScanAhead.start(fs, big, { secrets: true });
+    try {
+      if (NODE) assert.equal(ahead, null);
+      else assert.ok(ahead);
+    } finally {
+      await ahead?.close();
+      rmSync(big, { force: true });
+    }
   });
 
   it("fails the export when a line was rewritten after the worker read it", async () => {

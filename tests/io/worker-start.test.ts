@@ -13,6 +13,7 @@ test("workerStart() in Bun's executable names the worker's chunk beside the call
   const start = workerStart("query/skim-worker", "file:///$bunfs/root/chunk-1a2b.js");
   assert.equal(start?.url.href, "file:///$bunfs/root/query/skim-worker.js");
   assert.deepEqual(start?.argv, []);
+  assert.equal(start?.throughLoader, false);
 });
 
 test("workerStart() in a JavaScript bundle gives null: there is no worker module", () => {
@@ -25,9 +26,12 @@ test("workerStart() in the sources names the .ts file, through tsx's first modul
   if (NODE) {
     assert.equal(start?.url.href, "file:///repo/src/io/ts-worker.mjs");
     assert.deepEqual(start?.argv, ["file:///repo/src/export/line-scan-worker.ts"]);
+    // tsx is loaded in the worker first: a slow start, which callers weigh.
+    assert.equal(start?.throughLoader, true);
   } else {
     assert.equal(start?.url.href, "file:///repo/src/export/line-scan-worker.ts");
     assert.deepEqual(start?.argv, []);
+    assert.equal(start?.throughLoader, false);
   }
 });
 

@@ -10,7 +10,8 @@ import { collectTargets, type Target } from "../check-targets.ts";
 import type { CommandSpec } from "../command.ts";
 import type { CliContext } from "../context.ts";
 import { describeError } from "../errors.ts";
-import { collectGarbage, GarbageHint } from "../../io/collect-garbage.ts";
+import { collectGarbage } from "../../io/collect-garbage.ts";
+import { GarbagePacer } from "../../io/garbage-pacer.ts";
 import { oneLine } from "../../render/control-chars.ts";
 import { readSessionFile } from "../../query/skim-ahead.ts";
 
@@ -36,7 +37,7 @@ interface Checked {
 /** Bytes read between two cheap collections: a long read leaves garbage faster than it is collected. */
 const HINT_EVERY = 8 * 1024 * 1024;
 
-async function checkFile(ctx: CliContext, { path, named, notAFile }: Target, hint: GarbageHint): Promise<Checked> {
+async function checkFile(ctx: CliContext, { path, named, notAFile }: Target, pacer: GarbagePacer): Promise<Checked> {
   if (notAFile) {
     // The words every command that takes a path uses for a pipe (see resolveSessionRef).
     const message = `${path} is a pipe or a device, not a session file`;
@@ -46,8 +47,8 @@ async function checkFile(ctx: CliContext, { path, named, notAFile }: Target, hin
   // Each entry is checked as it is read and not held (see SessionChecker).
   const checker = new SessionChecker();
   try {
-    // A big file on two threads (see readSessionFile); every read counted by the run's hint.
-    file = await readSessionFile(ctx.fs, path, checker.readOptions, (bytes) => hint.read(bytes));
+    // A big file on two threads (see readSessionFile); every read counted by the run's pacer.
+    file = await readSessionFile(ctx.fs, path, checker.readOptions, (bytes) => pacer.add(bytes));
   } catch (error) {
     const message = describeError(error).lines[0].replace(/^pi-session: /, "");
     return { problems: [{ path, line: 0, entryId: null, code: "unreadable", message }], read: false, fatal: true };
@@ -67,7 +68,7 @@ const BYTES_AT_ONCE = 64 * 1024 * 1024;
  */
 async function checkInOrder(ctx: CliContext, targets: AsyncIterable<Target>, onChecked: (checked: Checked) => void): Promise<void> {
   const inFlight: { size: number; checked: Promise<Checked> }[] = [];
-  const hint = new GarbageHint(HINT_EVERY, true);
+  const pacer = new GarbagePacer({ everyAmount: HINT_EVERY, amountYoung: true });
   let bytes = 0;
   const settleFirst = async () => {
     const first = inFlight.shift()!;
@@ -84,7 +85,7 @@ async function checkInOrder(ctx: CliContext, targets: AsyncIterable<Target>, onC
     // A big file is checked alone, in the memory the files before it left.
     if (size > BYTES_AT_ONCE) collectGarbage();
     bytes += size;
-    inFlight.push({ size, checked: checkFile(ctx, target, hint) });
+    inFlight.push({ size, checked: checkFile(ctx, target, pacer) });
   }
   while (inFlight.length > 0) await settleFirst();
 }

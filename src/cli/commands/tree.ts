@@ -4,7 +4,7 @@
  * @module
  */
 import type { CommandSpec } from "../command.ts";
-import { GarbageHint } from "../../io/collect-garbage.ts";
+import { GarbagePacer } from "../../io/garbage-pacer.ts";
 import { oneLine } from "../../render/control-chars.ts";
 import { navigateTree } from "../interactive/tree-nav/navigate.ts";
 import { leanSessionTree } from "../../query/lean-tree.ts";
@@ -69,7 +69,7 @@ export const treeCommand: CommandSpec = {
     // Lines go out in pieces of some kilobytes: a write per row is slow on 100k+ rows.
     let piece = "";
     // The lines' garbage is collected young as they go.
-    const hint = new GarbageHint(4 * 1024 * 1024, true);
+    const pacer = new GarbagePacer({ everyAmount: 4 * 1024 * 1024, amountYoung: true });
     for (const row of rows) {
       // Deep rows keep half the width for their text (outer levels give way to `…`).
       const width = ids ? ctx.width - idWidth - 2 : ctx.width;
@@ -79,7 +79,7 @@ export const treeCommand: CommandSpec = {
       piece += (ids ? `${ctx.color.dim(oneLine(ids(row.entryId)).padEnd(idWidth))}  ${line}` : line) + "\n";
       if (piece.length >= 16 * 1024) {
         ctx.deps.stdout(piece);
-        hint.read(piece.length);
+        pacer.add(piece.length);
         piece = "";
       }
     }
