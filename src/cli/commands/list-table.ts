@@ -5,7 +5,7 @@
  * the columns and one to print. No more than a piece of the table's text is held at a time.
  * @module
  */
-import type { OrderedRow } from "../../catalog/list-row.ts";
+import type { OrderedColumns, OrderedRow } from "../../catalog/list-row.ts";
 import { collectGarbage } from "../../io/collect-garbage.ts";
 import { GarbagePacer } from "../../io/garbage-pacer.ts";
 import { tildePath } from "../../core/storage/paths.ts";
@@ -116,6 +116,22 @@ function holdRows(rows: Iterable<OrderedRow>, measure: (row: ListedSession) => v
     messages.push(row.messages);
     pacer.item();
   }
+  return heldColumns({ ids, cwds, titles, modified, messages });
+}
+
+/** Rows held as columns (each given to `measure` first, where one is). */
+function heldColumns(columns: OrderedColumns, measure?: (row: ListedSession) => void): HeldRows {
+  const { ids, cwds, titles, modified, messages } = columns;
+  if (measure) {
+    const row = { modified: 0, messages: 0, cwd: "", name: "" as string | null, first: "" };
+    for (let i = 0; i < ids.length; i++) {
+      row.modified = modified[i];
+      row.messages = messages[i];
+      row.cwd = cwds[i];
+      row.name = titles[i];
+      measure(row);
+    }
+  }
   return {
     ids,
     *rows() {
@@ -166,8 +182,8 @@ export function printListedTable(listed: ListedRows, all: boolean, to: TableTarg
   };
   const prefixes = new SortedPrefixes();
   // Every known session listed (`--all`, unfiltered): one read, in order, held until printed
-  // (a row per session), and the short ids from its ids sorted (sharing a prefix, ids sort together).
-  const held = listed.listed === undefined ? holdRows(listed.rows(false), measure) : undefined;
+  // (as columns, read at once where the store can), and the short ids from its ids sorted (sharing a prefix, ids sort together).
+  const held = listed.listed !== undefined ? undefined : listed.columns ? heldColumns(listed.columns(), measure) : holdRows(listed.rows(false), measure);
   if (held) {
     count = held.ids.length;
     for (const id of [...held.ids].sort()) prefixes.push(id, true);
