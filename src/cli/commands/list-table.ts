@@ -208,8 +208,9 @@ export function printListedTable(listed: ListedRows, all: boolean, to: TableTarg
     widest[2] = Math.max(widest[2], PLAIN.test(id) ? length : textWidth(oneLine(id.slice(0, length))));
   });
   const widths = columnWidths(widest, columns, to.width);
-  // The garbage of a first read (a row object per session) is let go before the second.
-  collectGarbage();
+  // The garbage of a first read (a row object per session) is let go before the second; rows
+  // read as columns leave little (their arrays of values).
+  if (!listed.columns) collectGarbage();
   const cells: string[] = [];
   const cellWidths: number[] = [];
   let piece = "";
