@@ -13,7 +13,7 @@ import type { ListedRows } from "../../query/list-rows.ts";
 import type { Colors } from "../../render/colors.ts";
 import { oneLine } from "../../render/control-chars.ts";
 import { textWidth } from "../../render/text-width.ts";
-import { SortedPrefixes } from "../../render/unique-prefix.ts";
+import { prefixLengthsAt, SortedPrefixes } from "../../render/unique-prefix.ts";
 import { relativeAge } from "../output/age.ts";
 import { type Column, columnWidths, tableLine, tableLines, unmeasuredColumn, widthCap } from "../output/table.ts";
 
@@ -180,15 +180,23 @@ export function printListedTable(listed: ListedRows, all: boolean, to: TableTarg
       widest[last] = Math.min(cap, Math.max(widest[last], textWidth(oneLine(title))));
     }
   };
-  const prefixes = new SortedPrefixes();
   // Every known session listed (`--all`, unfiltered): one read, in order, held until printed
-  // (as columns, read at once where the store can), and the short ids from its ids sorted (sharing a prefix, ids sort together).
+  // (as columns, read at once where the store can), and the short ids' lengths by the rows' places.
   const held = listed.listed !== undefined ? undefined : listed.columns ? heldColumns(listed.columns(), measure) : holdRows(listed.rows(false), measure);
+  /** The printed id's length, by the row's place (`held`) or by id. */
+  let lengthAt: number[] | undefined;
+  let lengthOf: Map<string, number> | undefined;
+  // A printable ASCII prefix is as wide as it is long.
+  const widen = (id: string, length: number) => {
+    widest[2] = Math.max(widest[2], PLAIN.test(id) ? length : textWidth(oneLine(id.slice(0, length))));
+  };
   if (held) {
     count = held.ids.length;
-    for (const id of [...held.ids].sort()) prefixes.push(id, true);
+    lengthAt = prefixLengthsAt(held.ids);
+    for (let i = 0; i < count; i++) widen(held.ids[i], lengthAt[i]);
   } else {
     // Else a first read by id: the short ids among every known session, and the widest cells of those listed.
+    const prefixes = new SortedPrefixes();
     const isListed = listed.listed;
     for (const row of listed.byId(titled)) {
       const shown = isListed === undefined || isListed(row);
@@ -197,16 +205,13 @@ export function printListedTable(listed: ListedRows, all: boolean, to: TableTarg
       count++;
       measure(row);
     }
+    lengthOf = prefixes.end();
+    // By forEach, not for…of: no [id, length] pair per id.
+    lengthOf.forEach((length, id) => widen(id, length));
   }
   if (count === 0) return 0;
   // Counts are whole numbers from 0 on: the largest is the widest.
   widest[1] = String(mostMessages).length;
-  // Printed ids by id: how many characters of it (the text and width are made again in the second pass).
-  const shorts = prefixes.end();
-  // By forEach, not for…of: no [id, length] pair per id; a printable ASCII prefix is as wide as it is long.
-  shorts.forEach((length, id) => {
-    widest[2] = Math.max(widest[2], PLAIN.test(id) ? length : textWidth(oneLine(id.slice(0, length))));
-  });
   const widths = columnWidths(widest, columns, to.width);
   // The garbage of a first read (a row object per session) is let go before the second; rows
   // read as columns leave little (their arrays of values).
@@ -215,11 +220,12 @@ export function printListedTable(listed: ListedRows, all: boolean, to: TableTarg
   const cellWidths: number[] = [];
   let piece = "";
   const pacer = new GarbagePacer({ everyItems: GC_EVERY, itemsYoung: true });
+  let at = 0;
   for (const row of held ? held.rows() : listed.rows(false)) {
     pacer.item();
     const age = ageOf(row.modified);
     const messages = String(row.messages);
-    const short = oneLine(row.id.slice(0, shorts.get(row.id)));
+    const short = oneLine(row.id.slice(0, lengthAt ? lengthAt[at++] : lengthOf!.get(row.id)));
     cells.length = cellWidths.length = 0;
     cells.push(age, messages, short);
     cellWidths.push(textWidth(age), messages.length, textWidth(short));
