@@ -171,7 +171,8 @@ export function printListedTable(listed: ListedRows, all: boolean, to: TableTarg
   let count = 0;
   let mostMessages = 0;
   const measure = (row: ListedSession): void => {
-    widest[0] = Math.max(widest[0], textWidth(ageOf(row.modified)));
+    // An age is ASCII (relativeAge): as wide as it is long.
+    widest[0] = Math.max(widest[0], ageOf(row.modified).length);
     mostMessages = Math.max(mostMessages, row.messages);
     if (all) widest[3] = Math.max(widest[3], cwd(row.cwd)[1]);
     // The title is measured only where it can be the widest (no cell is wider than twice its length) and matters (below `cap`).
@@ -228,7 +229,7 @@ export function printListedTable(listed: ListedRows, all: boolean, to: TableTarg
     const short = oneLine(row.id.slice(0, lengthAt ? lengthAt[at++] : lengthOf!.get(row.id)));
     cells.length = cellWidths.length = 0;
     cells.push(age, messages, short);
-    cellWidths.push(textWidth(age), messages.length, textWidth(short));
+    cellWidths.push(age.length, messages.length, textWidth(short));
     if (all) {
       const [text, width] = cwd(row.cwd);
       cells.push(text);
