@@ -111,6 +111,19 @@ export interface ProjectRow {
   messages: number;
 }
 
+/**
+ * The sessions of `ListRowStore.ordered` (not `full`) as columns, all read at once: what a table
+ * of every session holds. `titles`: the name, else the first message; a cwd shared by many
+ * sessions is one string.
+ */
+export interface OrderedColumns {
+  ids: string[];
+  cwds: string[];
+  titles: string[];
+  modified: number[];
+  messages: number[];
+}
+
 /** The orders a listing can be read in: newest activity first, or most messages first (then newest). */
 export type RowOrder = "modified" | "messages";
 
@@ -130,6 +143,8 @@ export interface ListRowStore {
    * last first. Without `full`, no path, parent or created (what a table leaves out).
    */
   ordered(version: number, folders: readonly string[], order: RowOrder, full: boolean): Iterable<OrderedRow>;
+  /** The rows of `ordered` (not `full`) as columns, read at once; where absent, a reader holds `ordered`'s rows itself. */
+  orderedColumns?(version: number, folders: readonly string[], order: RowOrder): OrderedColumns;
   /** The sessions directly in `folders`, by id; path and first message only when `wanted` (else ""). */
   byId(version: number, folders: readonly string[], wanted: { path: boolean; first: boolean }): Iterable<ByIdRow>;
   /**

@@ -9,6 +9,7 @@
 
 import type { FileSystem, WriteData } from "./file-system.ts";
 import { ALIGN, type AlignedBuffer, writeTempDirect } from "./_direct-write.ts";
+import { ffiStat } from "./_ffi-stat.ts";
 import { atomicWriter, nodeFileSystem } from "./node.ts";
 
 let aligner: Promise<AlignedBuffer> | undefined;
@@ -36,5 +37,13 @@ async function writeTemp(temp: string, data: WriteData, mode: number): Promise<v
   await writeTempDirect(temp, data, mode, await alignedBuffers());
 }
 
+/** The node adapter's blocking stat, through the C library's `stat` where `bun:ffi` can call it (_ffi-stat.ts). */
+const statNow = ffiStat(nodeFileSystem.statNow!) ?? nodeFileSystem.statNow!;
+
 /** `FileSystem` for Bun; use it only when running under Bun. */
-export const bunFileSystem: FileSystem = { ...nodeFileSystem, writeAtomic: atomicWriter(writeTemp) };
+export const bunFileSystem: FileSystem = {
+  ...nodeFileSystem,
+  stat: async (path) => statNow(path),
+  statNow,
+  writeAtomic: atomicWriter(writeTemp),
+};

@@ -82,3 +82,40 @@ test("SqliteListRows.projects() adds up the sessions and messages of `ordered` b
   assert.deepEqual(byCwd(rows.projects(2, folders)), [{ cwd: "/w/p", sessions: 3, messages: 12 }, { cwd: "/w/q", sessions: 1, messages: 0 }]);
   assert.deepEqual(byCwd(rows.projects(2, folders)), byCwd(expected.values()));
 });
+
+test("SqliteListRows.orderedColumns() gives the sessions of `ordered` in the same order, as columns (the name, else the first message, as the title)", { skip }, async (t) => {
+  const dir = mkdtempSync(join(tmpdir(), "pi-session-list-rows-"));
+  const store = await openSqliteStore(join(dir, "catalog.sqlite"));
+  t.after(() => {
+    store.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+  const rows = store.listRows;
+  const at = (path: string, modified: number, messages: number, more: Partial<ListRow> = {}) => ({ ...row(path), modified, messages, cwd: `/w/${path.split("/")[2]}`, first: `first of ${path}`, ...more });
+  rows.put([
+    // Ties of time across folders and within one (then the folders' order, then by path, last first).
+    at("/s/--p--/a.jsonl", 5, 3),
+    at("/s/--p--/b.jsonl", 5, 7, { name: "named b" }),
+    at("/s/--q--/c.jsonl", 5, 7, { name: "" }),
+    at("/s/--q--/d.jsonl", 9, 1),
+    at("/s/--r--/e.jsonl", 1, 2),
+    // Not sessions of the folders asked: no id, a subfolder, a folder not asked.
+    at("/s/--q--/f.jsonl", 9, 9, { id: null }),
+    at("/s/--q--/sub/g.jsonl", 9, 9),
+    at("/s/--x--/h.jsonl", 9, 9),
+  ], 2);
+  for (const folders of [["/s/--q--", "/s/--p--", "/s/--r--"], ["/s/--p--", "/s/--q--", "/s/--r--"]]) {
+    for (const order of ["modified", "messages"] as const) {
+      const expected = { ids: [] as string[], cwds: [] as string[], titles: [] as string[], modified: [] as number[], messages: [] as number[] };
+      for (const r of rows.ordered(2, folders, order, false)) {
+        expected.ids.push(r.id);
+        expected.cwds.push(r.cwd);
+        expected.titles.push(r.name ?? r.first);
+        expected.modified.push(r.modified);
+        expected.messages.push(r.messages);
+      }
+      assert.equal(expected.ids.length, 5);
+      assert.deepEqual(rows.orderedColumns(2, folders, order), expected, `${order} over ${folders.join(", ")}`);
+    }
+  }
+});

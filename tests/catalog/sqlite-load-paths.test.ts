@@ -43,3 +43,33 @@ test(`SQLite loads the records of a hundred paths through the paths' index, not 
     rmSync(dir, { recursive: true, force: true });
   }
 });
+
+test(`SQLite loads the stamps of folder after folder with one statement, from an index that covers them: no record is read (${driver})`, { skip }, async () => {
+  const dir = mkdtempSync(join(tmpdir(), "pi-session-load-stamps-"));
+  const path = join(dir, "catalog.sqlite");
+  const raw: SqliteDb = await openRawSqlite(path);
+  const asked: string[] = [];
+  const db: SqliteDb = { driver: raw.driver, exec: (sql) => raw.exec(sql), prepare: (sql) => (asked.push(sql), raw.prepare(sql)), close: () => raw.close() };
+  const store = new SqliteCatalogStore(db, path);
+  try {
+    const section = { name: "listing", version: 1 };
+    const folders = ["/s/a", "/s/b", "/s/c"];
+    const paths = folders.flatMap((folder) => Array.from({ length: 20 }, (_, n) => `${folder}/p${String(n).padStart(2, "0")}.jsonl`));
+    await store.save(section, { put: paths.map((p, n) => sampleRecord(p, n)), remove: [] });
+    asked.length = 0;
+    const found = new Map<string, { size: number; mtimeMs: number }>();
+    // A full check asks folder by folder (covered-check.ts).
+    for (const folder of folders) for (const [p, stamp] of await store.loadStampsIn(section, [folder])) found.set(p, stamp);
+    assert.deepEqual([...found.keys()].sort(), paths);
+    assert.deepEqual(found.get(paths[3]), { size: sampleRecord(paths[3], 3).size, mtimeMs: sampleRecord(paths[3], 3).mtimeMs });
+    const queries = asked.filter((sql) => /\bFROM files f\b/.test(sql));
+    assert.equal(queries.length, 1, `prepared once for ${folders.length} folders: ${asked.join(" | ")}`);
+    const plan = raw.prepare(`EXPLAIN QUERY PLAN ${queries[0]}`).all().map((row) => String(row.detail));
+    const ofRecords = plan.filter((line) => /\brecords\b|\br\b/.test(line));
+    assert.ok(ofRecords.length > 0, plan.join("\n"));
+    for (const line of ofRecords) assert.match(line, /COVERING INDEX/, `a stamp is found in an index, its record not read: ${plan.join(" | ")}`);
+  } finally {
+    store.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+});

@@ -5,7 +5,7 @@
  */
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { commonPrefix, uniquePrefixes, uniquePrefixLengths } from "../../src/render/unique-prefix.ts";
+import { commonPrefix, prefixLengthsAt, uniquePrefixes, uniquePrefixLengths } from "../../src/render/unique-prefix.ts";
 
 test("uniquePrefixLengths() gives the lengths of uniquePrefixes()'s prefixes, short, long and alike", () => {
   // Ids sharing long prefixes, ids shorter than the minimum, one id the prefix of another, non-ASCII.
@@ -31,4 +31,19 @@ test("commonPrefix() counts the UTF-16 code units two ids share", () => {
   assert.equal(commonPrefix("", "abc"), 0);
   // Two astral characters sharing their high surrogate: one unit in common, as the ids sort.
   assert.equal(commonPrefix("😀x", "😁x"), 1);
+});
+
+test("prefixLengthsAt() gives each place the length of its id's uniquePrefixes() prefix, repeats and order as given", () => {
+  const ids = ["abcdef12x", "abcdef12y", "abcdef1", "99", "a", "ab", "abcdef12xyz", "zz", "é1", "abcdefgh0000", "abcdefgh0001", "\u{1F600}x", "\uE000y", "99", "abcdef12x"];
+  let seed = 11;
+  for (let i = 0; i < 300; i++) {
+    seed = (Math.imul(seed, 1103515245) + 12345) >>> 0;
+    ids.push(`01a2368d-${(seed % 4096).toString(16).padStart(3, "0")}`);
+  }
+  const expected = uniquePrefixes(ids);
+  const lengths = prefixLengthsAt(ids);
+  assert.equal(lengths.length, ids.length);
+  ids.forEach((id, i) => assert.equal(id.slice(0, lengths[i]), expected.get(id), `${id} at ${i}`));
+  assert.deepEqual(prefixLengthsAt(["abcdef12y", "99", "abcdef12x", "99"], 4), [9, 2, 9, 2]);
+  assert.deepEqual(prefixLengthsAt([]), []);
 });

@@ -14,10 +14,18 @@ import type { SqliteDb } from "./sqlite-db.ts";
 
 export const COVERAGE_TABLE = "covered";
 
+/**
+ * The records' stamps by their key: a full check finds each file's stamp in it without reading
+ * its record (whose page holds its state too). 3.1 MB at 100,000 records (the 25,000-session
+ * catalog with its full text: 1.4% of its 218 MB); made at the first open of a catalog without it.
+ */
+const STAMP_INDEX = "records_stamps";
+
 /** `section` is `name@version` (folder-check.ts's `checkKey`), as in `full_checks`. */
 export const COVERAGE_TABLES = `
 CREATE TABLE IF NOT EXISTS ${COVERAGE_TABLE} (section TEXT NOT NULL, folder TEXT NOT NULL, mtime REAL NOT NULL, PRIMARY KEY (section, folder));
 CREATE INDEX IF NOT EXISTS records_recent ON records (mtime);
+CREATE INDEX IF NOT EXISTS ${STAMP_INDEX} ON records (section, file, version, size, mtime);
 CREATE TRIGGER IF NOT EXISTS covered_insert BEFORE INSERT ON records
   WHEN NOT EXISTS (SELECT 1 FROM records WHERE section = new.section AND file = new.file)
   BEGIN DELETE FROM ${COVERAGE_TABLE} WHERE section = new.section || '@' || new.version; END;
@@ -76,13 +84,20 @@ export function countFilesIn(db: SqliteDb, dir: string): number {
   return Number(db.prepare("SELECT count(*) AS n FROM files WHERE path >= ? AND path < ?").get(...under(dir))?.n ?? 0);
 }
 
-export function loadStampsIn(db: SqliteDb, section: SectionKey, folders: readonly string[]): Map<string, RecordStamp> {
+/** The stamps of the records of `section` under a range of paths (`under`). */
+export const STAMPS_IN =
+  "SELECT f.path, r.size, r.mtime FROM files f CROSS JOIN records r ON r.file = f.id WHERE r.section = ? AND r.version = ? AND f.path >= ? AND f.path < ?";
+
+/**
+ * `prepare`: the store's statement cache (a full check asks for each of 300 folders in turn).
+ * '0' follows '/': the range holds exactly the paths that start with the folder and a slash,
+ * walked in the files' index of paths, each one's stamp found in `STAMP_INDEX` by its key, the
+ * record itself not read: the stamps of 25,000 sessions in 300 folders came in 24 ms of CPU, not
+ * 41 (the minimum of 8 passes in one process, by hand, the machine loaded).
+ */
+export function loadStampsIn(db: SqliteDb, section: SectionKey, folders: readonly string[], prepare = (sql: string) => db.prepare(sql)): Map<string, RecordStamp> {
   const stamps = new Map<string, RecordStamp>();
-  // '0' follows '/': the range holds exactly the paths that start with the folder and a slash
-  // (walked in the files' index of paths, each one's record found by its key).
-  const range = db.prepare(
-    "SELECT f.path, r.size, r.mtime FROM files f CROSS JOIN records r ON r.file = f.id WHERE r.section = ? AND r.version = ? AND f.path >= ? AND f.path < ?",
-  );
+  const range = prepare(STAMPS_IN);
   for (const folder of folders) stampsOf(range.values(section.name, section.version, ...under(folder)), stamps);
   return stamps;
 }

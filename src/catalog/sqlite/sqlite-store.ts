@@ -347,7 +347,7 @@ export class SqliteCatalogStore implements CatalogStore {
   }
 
   loadStampsIn(section: SectionKey, folders: readonly string[]): Promise<Map<string, RecordStamp>> {
-    return Promise.resolve(loadStampsIn(this.#db, section, folders));
+    return Promise.resolve(loadStampsIn(this.#db, section, folders, (sql) => this.#prepared(sql)));
   }
 
   countFilesIn(dir: string): Promise<number> {

@@ -5,7 +5,7 @@
  * the columns and one to print. No more than a piece of the table's text is held at a time.
  * @module
  */
-import type { OrderedRow } from "../../catalog/list-row.ts";
+import type { OrderedColumns, OrderedRow } from "../../catalog/list-row.ts";
 import { collectGarbage } from "../../io/collect-garbage.ts";
 import { GarbagePacer } from "../../io/garbage-pacer.ts";
 import { tildePath } from "../../core/storage/paths.ts";
@@ -13,7 +13,7 @@ import type { ListedRows } from "../../query/list-rows.ts";
 import type { Colors } from "../../render/colors.ts";
 import { oneLine } from "../../render/control-chars.ts";
 import { textWidth } from "../../render/text-width.ts";
-import { SortedPrefixes } from "../../render/unique-prefix.ts";
+import { prefixLengthsAt, SortedPrefixes } from "../../render/unique-prefix.ts";
 import { relativeAge } from "../output/age.ts";
 import { type Column, columnWidths, tableLine, tableLines, unmeasuredColumn, widthCap } from "../output/table.ts";
 
@@ -116,6 +116,22 @@ function holdRows(rows: Iterable<OrderedRow>, measure: (row: ListedSession) => v
     messages.push(row.messages);
     pacer.item();
   }
+  return heldColumns({ ids, cwds, titles, modified, messages });
+}
+
+/** Rows held as columns (each given to `measure` first, where one is). */
+function heldColumns(columns: OrderedColumns, measure?: (row: ListedSession) => void): HeldRows {
+  const { ids, cwds, titles, modified, messages } = columns;
+  if (measure) {
+    const row = { modified: 0, messages: 0, cwd: "", name: "" as string | null, first: "" };
+    for (let i = 0; i < ids.length; i++) {
+      row.modified = modified[i];
+      row.messages = messages[i];
+      row.cwd = cwds[i];
+      row.name = titles[i];
+      measure(row);
+    }
+  }
   return {
     ids,
     *rows() {
@@ -155,7 +171,8 @@ export function printListedTable(listed: ListedRows, all: boolean, to: TableTarg
   let count = 0;
   let mostMessages = 0;
   const measure = (row: ListedSession): void => {
-    widest[0] = Math.max(widest[0], textWidth(ageOf(row.modified)));
+    // An age is ASCII (relativeAge): as wide as it is long.
+    widest[0] = Math.max(widest[0], ageOf(row.modified).length);
     mostMessages = Math.max(mostMessages, row.messages);
     if (all) widest[3] = Math.max(widest[3], cwd(row.cwd)[1]);
     // The title is measured only where it can be the widest (no cell is wider than twice its length) and matters (below `cap`).
@@ -164,15 +181,23 @@ export function printListedTable(listed: ListedRows, all: boolean, to: TableTarg
       widest[last] = Math.min(cap, Math.max(widest[last], textWidth(oneLine(title))));
     }
   };
-  const prefixes = new SortedPrefixes();
   // Every known session listed (`--all`, unfiltered): one read, in order, held until printed
-  // (a row per session), and the short ids from its ids sorted (sharing a prefix, ids sort together).
-  const held = listed.listed === undefined ? holdRows(listed.rows(false), measure) : undefined;
+  // (as columns, read at once where the store can), and the short ids' lengths by the rows' places.
+  const held = listed.listed !== undefined ? undefined : listed.columns ? heldColumns(listed.columns(), measure) : holdRows(listed.rows(false), measure);
+  /** The printed id's length, by the row's place (`held`) or by id. */
+  let lengthAt: number[] | undefined;
+  let lengthOf: Map<string, number> | undefined;
+  // A printable ASCII prefix is as wide as it is long.
+  const widen = (id: string, length: number) => {
+    widest[2] = Math.max(widest[2], PLAIN.test(id) ? length : textWidth(oneLine(id.slice(0, length))));
+  };
   if (held) {
     count = held.ids.length;
-    for (const id of [...held.ids].sort()) prefixes.push(id, true);
+    lengthAt = prefixLengthsAt(held.ids);
+    for (let i = 0; i < count; i++) widen(held.ids[i], lengthAt[i]);
   } else {
     // Else a first read by id: the short ids among every known session, and the widest cells of those listed.
+    const prefixes = new SortedPrefixes();
     const isListed = listed.listed;
     for (const row of listed.byId(titled)) {
       const shown = isListed === undefined || isListed(row);
@@ -181,31 +206,30 @@ export function printListedTable(listed: ListedRows, all: boolean, to: TableTarg
       count++;
       measure(row);
     }
+    lengthOf = prefixes.end();
+    // By forEach, not for…of: no [id, length] pair per id.
+    lengthOf.forEach((length, id) => widen(id, length));
   }
   if (count === 0) return 0;
   // Counts are whole numbers from 0 on: the largest is the widest.
   widest[1] = String(mostMessages).length;
-  // Printed ids by id: how many characters of it (the text and width are made again in the second pass).
-  const shorts = prefixes.end();
-  // By forEach, not for…of: no [id, length] pair per id; a printable ASCII prefix is as wide as it is long.
-  shorts.forEach((length, id) => {
-    widest[2] = Math.max(widest[2], PLAIN.test(id) ? length : textWidth(oneLine(id.slice(0, length))));
-  });
   const widths = columnWidths(widest, columns, to.width);
-  // The garbage of a first read (a row object per session) is let go before the second.
-  collectGarbage();
+  // The garbage of a first read (a row object per session) is let go before the second; rows
+  // read as columns leave little (their arrays of values).
+  if (!listed.columns) collectGarbage();
   const cells: string[] = [];
   const cellWidths: number[] = [];
   let piece = "";
   const pacer = new GarbagePacer({ everyItems: GC_EVERY, itemsYoung: true });
+  let at = 0;
   for (const row of held ? held.rows() : listed.rows(false)) {
     pacer.item();
     const age = ageOf(row.modified);
     const messages = String(row.messages);
-    const short = oneLine(row.id.slice(0, shorts.get(row.id)));
+    const short = oneLine(row.id.slice(0, lengthAt ? lengthAt[at++] : lengthOf!.get(row.id)));
     cells.length = cellWidths.length = 0;
     cells.push(age, messages, short);
-    cellWidths.push(textWidth(age), messages.length, textWidth(short));
+    cellWidths.push(age.length, messages.length, textWidth(short));
     if (all) {
       const [text, width] = cwd(row.cwd);
       cells.push(text);

@@ -1,0 +1,51 @@
+/**
+ * The C library's stat through `bun:ffi` (src/io/_ffi-stat.ts) against the node adapter's stat:
+ * the same size, mtime, type and mode for files, folders and links; a missing path and a long one
+ * answered by the fallback. Elsewhere than Bun on Linux there is none.
+ */
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, utimesSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { ffiStat } from "../../src/io/_ffi-stat.ts";
+import { bunFileSystem, nodeFileSystem } from "../../src/io/mod.ts";
+import type { FileStat } from "../../src/io/file-system.ts";
+
+const runtime = globalThis as { Bun?: unknown };
+const where = runtime.Bun !== undefined && process.platform === "linux" && (process.arch === "x64" || process.arch === "arm64");
+
+test("ffiStat() is there only under Bun on Linux x64 and arm64", () => {
+  assert.equal(ffiStat(nodeFileSystem.statNow!) !== undefined, where);
+});
+
+test("ffiStat() gives what the node adapter's stat gives, and asks the fallback for what it cannot stat", { skip: !where }, () => {
+  const dir = mkdtempSync(join(tmpdir(), "pi-session-ffi-stat-"));
+  try {
+    const file = join(dir, "a session é.jsonl");
+    writeFileSync(file, "x".repeat(12345));
+    // A time with a fraction of a millisecond: the mtime must be the node adapter's to the last bit.
+    utimesSync(file, 1_700_000_000.123456, 1_700_000_000.987654);
+    const big = join(dir, "big.jsonl");
+    writeFileSync(big, "");
+    const link = join(dir, "link.jsonl");
+    symlinkSync(file, link);
+    const folder = join(dir, "folder.jsonl");
+    mkdirSync(folder);
+    const asked: string[] = [];
+    const fallback = (path: string): FileStat | null => (asked.push(path), nodeFileSystem.statNow!(path));
+    const stat = ffiStat(fallback)!;
+    for (const path of [file, big, link, folder, dir]) assert.deepEqual(stat(path), nodeFileSystem.statNow!(path), path);
+    assert.deepEqual(asked, []);
+    const missing = join(dir, "gone.jsonl");
+    assert.equal(stat(missing), null);
+    // Longer than the buffer (and than the system takes): the node adapter's error.
+    const long = join(dir, ...Array.from({ length: 30 }, () => "x".repeat(200)));
+    assert.throws(() => stat(long), /too long/);
+    assert.deepEqual(asked, [missing, long]);
+    // Bun's file system stats through it.
+    assert.deepEqual(bunFileSystem.statNow!(file), nodeFileSystem.statNow!(file));
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
