@@ -8,7 +8,8 @@ import type { DigestKind } from "../core/digest/digester.ts";
 import type { DocRow } from "../core/digest/docs-digest.ts";
 import type { FileStat, FileSystem } from "../io/file-system.ts";
 import type { RefreshCounts, RefreshOptions } from "./refresh-options.ts";
-import { refreshFile, type RefreshOutcome } from "./refresh-file.ts";
+import { ReadGarbage } from "./read-garbage.ts";
+import { DOCS_HELD, refreshFile, type RefreshOutcome } from "./refresh-file.ts";
 import type { CatalogRecord, DocBatch, SectionChanges } from "./store.ts";
 
 // deno-lint-ignore no-explicit-any
@@ -70,8 +71,9 @@ export interface RefreshRun {
 }
 
 /**
- * Starts a refresh of `kinds`. Changes are saved in batches (`recordBatch`, `DOC_BATCH`, `BATCH_BYTES`, `BATCH_TEXT`) and at
- * least every `SAVE_EVERY_MS`; `end` saves the rest.
+ * Starts a refresh of `kinds`. Changes are saved in batches (`recordBatch`, `DOC_BATCH`,
+ * `BATCH_BYTES`, `BATCH_TEXT`) and at least every `SAVE_EVERY_MS`; `end` saves the rest. Its
+ * reads share one `ReadGarbage` (read-garbage.ts).
  */
 export function startRun(host: RunHost, kinds: readonly AnyKind[], options: RefreshOptions): RefreshRun {
   const counts: RefreshCounts = { files: 0, unchanged: 0, touched: 0, appended: 0, read: 0, removed: 0, bytesRead: 0, unreadable: 0 };
@@ -96,6 +98,7 @@ export function startRun(host: RunHost, kinds: readonly AnyKind[], options: Refr
   };
   const due = () => clock() - savedAt >= Math.max(SAVE_EVERY_MS, 10 * saveTook);
   const counter = { bytes: 0 };
+  const garbage = new ReadGarbage();
   let bytesSaved = 0;
   const recordBatch = host.recordBatch;
   const read = async (path: string, stat: FileStat, old: readonly (CatalogRecord | undefined)[]): Promise<CatalogRecord[] | undefined> => {
@@ -105,7 +108,7 @@ export function startRun(host: RunHost, kinds: readonly AnyKind[], options: Refr
       pending[i].docs!.push({ path, from, rows });
       await flush();
     };
-    const results = await refreshFile(host.fs, path, stat, jobs, counter, onDocs).catch((error: unknown) => {
+    const results = await refreshFile(host.fs, path, stat, jobs, counter, onDocs, DOCS_HELD, garbage).catch((error: unknown) => {
       counts.unreadable++;
       counts.firstUnreadable ??= error instanceof Error ? error.message : String(error);
       return undefined;
