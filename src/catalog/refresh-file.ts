@@ -9,6 +9,7 @@ import type { DocRow } from "../core/digest/docs-digest.ts";
 import { hashBytes } from "../core/digest/hash-bytes.ts";
 import type { FileStat, FileSystem } from "../io/file-system.ts";
 import { readBytes } from "../io/read-bytes.ts";
+import { READ_CHECK_EVERY, type ReadGarbage } from "./read-garbage.ts";
 import { type CatalogRecord, HEAD_BYTES, TAIL_BYTES } from "./store.ts";
 
 /** What had to be done for a record. */
@@ -70,7 +71,8 @@ function sliceOf(pieces: Piece[], a: number, b: number): Uint8Array | undefined 
 
 /**
  * Refreshes `jobs` for the file at `path`, whose current `stat` the caller has. `counter.bytes`
- * grows by every byte read (tests use it to prove that appends read only the tail).
+ * grows by every byte read (tests use it to prove that appends read only the tail). `garbage`
+ * counts the bytes of a refresh's reads and collects as they go (read-garbage.ts).
  */
 export async function refreshFile(
   fs: FileSystem,
@@ -80,6 +82,7 @@ export async function refreshFile(
   counter: { bytes: number } = { bytes: 0 },
   onDocs?: DocsSink,
   docsHeld = DOCS_HELD,
+  garbage?: ReadGarbage,
 ): Promise<FileJobResult[]> {
   const read = async (a: number, b: number) => {
     const bytes = await readBytes(fs, path, a, b);
@@ -136,6 +139,7 @@ export async function refreshFile(
     // The read buffer is reused for the next chunk: what the fingerprints need is copied out.
     for await (const chunk of fs.read(path, { start, end: stat.size, reuseBuffer: true })) {
       counter.bytes += chunk.length;
+      garbage?.read(chunk.length);
       if (start === 0 && at < HEAD_BYTES) headPieces.push({ at, bytes: copyOf(chunk, 0, HEAD_BYTES - at) });
       for (const d of active) {
         if (!d.wanted || at + chunk.length <= d.base) continue;
@@ -149,6 +153,8 @@ export async function refreshFile(
       await handOver();
     }
     for (const [i, d] of digesters) results[i] = d.finish();
+    // The records of a long read are saved next, from a heap rid of what its lines left.
+    if (at - start >= READ_CHECK_EVERY) garbage?.look();
   }
 
   return Promise.all(jobs.map(async (job, i): Promise<FileJobResult> => {

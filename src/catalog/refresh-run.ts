@@ -8,7 +8,8 @@ import type { DigestKind } from "../core/digest/digester.ts";
 import type { DocRow } from "../core/digest/docs-digest.ts";
 import type { FileStat, FileSystem } from "../io/file-system.ts";
 import type { RefreshCounts, RefreshOptions } from "./refresh-options.ts";
-import { refreshFile, type RefreshOutcome } from "./refresh-file.ts";
+import { ReadGarbage } from "./read-garbage.ts";
+import { DOCS_HELD, refreshFile, type RefreshOutcome } from "./refresh-file.ts";
 import type { CatalogRecord, DocBatch, SectionChanges } from "./store.ts";
 
 // deno-lint-ignore no-explicit-any
@@ -24,6 +25,14 @@ const DOC_BATCH = 20_000;
  * in batches of 128; a cold `list` of 25,000 (14 KB each) wants the 128.
  */
 const BATCH_BYTES = 4 * 1024 * 1024;
+/**
+ * Characters of search-document text in one store batch at most, beside its bytes and files:
+ * the documents are held until saved, and SQLite's full-text index holds their words in memory
+ * until the save commits. A cold `index` of the 2,400 bench sessions peaked at 178 MB in
+ * batches bounded by 4 MB of files alone, 138 MB with this bound (125 MB at 256 K, for more
+ * saves); a listing has no documents and keeps its batches.
+ */
+export const BATCH_TEXT = 512 * 1024;
 /**
  * A refresh also saves what it has read once this long has passed since its last save (and at
  * least ten times that save's duration): a killed `index` keeps most of its work (issue 22).
@@ -62,14 +71,16 @@ export interface RefreshRun {
 }
 
 /**
- * Starts a refresh of `kinds`. Changes are saved in batches (`recordBatch`, `DOC_BATCH`) and at
- * least every `SAVE_EVERY_MS`; `end` saves the rest.
+ * Starts a refresh of `kinds`. Changes are saved in batches (`recordBatch`, `DOC_BATCH`,
+ * `BATCH_BYTES`, `BATCH_TEXT`) and at least every `SAVE_EVERY_MS`; `end` saves the rest. Its
+ * reads share one `ReadGarbage` (read-garbage.ts).
  */
 export function startRun(host: RunHost, kinds: readonly AnyKind[], options: RefreshOptions): RefreshRun {
   const counts: RefreshCounts = { files: 0, unchanged: 0, touched: 0, appended: 0, read: 0, removed: 0, bytesRead: 0, unreadable: 0 };
   const empty = () => kinds.map((): SectionChanges => ({ put: [], remove: [], docs: [] }));
   let pending = empty();
   let pendingDocs = 0;
+  let pendingText = 0;
   const clock = host.clock;
   let savedAt = clock();
   let saveTook = 0;
@@ -78,6 +89,7 @@ export function startRun(host: RunHost, kinds: readonly AnyKind[], options: Refr
     const batch = pending;
     pending = empty();
     pendingDocs = 0;
+    pendingText = 0;
     bytesSaved = counter.bytes;
     const started = clock();
     for (const [i, kind] of kinds.entries()) await host.save(kind, batch[i]);
@@ -86,6 +98,7 @@ export function startRun(host: RunHost, kinds: readonly AnyKind[], options: Refr
   };
   const due = () => clock() - savedAt >= Math.max(SAVE_EVERY_MS, 10 * saveTook);
   const counter = { bytes: 0 };
+  const garbage = new ReadGarbage();
   let bytesSaved = 0;
   const recordBatch = host.recordBatch;
   const read = async (path: string, stat: FileStat, old: readonly (CatalogRecord | undefined)[]): Promise<CatalogRecord[] | undefined> => {
@@ -95,7 +108,7 @@ export function startRun(host: RunHost, kinds: readonly AnyKind[], options: Refr
       pending[i].docs!.push({ path, from, rows });
       await flush();
     };
-    const results = await refreshFile(host.fs, path, stat, jobs, counter, onDocs).catch((error: unknown) => {
+    const results = await refreshFile(host.fs, path, stat, jobs, counter, onDocs, DOCS_HELD, garbage).catch((error: unknown) => {
       counts.unreadable++;
       counts.firstUnreadable ??= error instanceof Error ? error.message : String(error);
       return undefined;
@@ -111,12 +124,13 @@ export function startRun(host: RunHost, kinds: readonly AnyKind[], options: Refr
         const batch: DocBatch = { path, from: result.docsFrom ?? result.from, rows: result.docs ?? [] };
         pending[i].docs!.push(batch);
         pendingDocs += batch.rows.length;
+        for (const row of batch.rows) pendingText += row.text.length;
       }
     }
     counts[outcome]++;
     const records = results.map((result) => result.record);
     options.onRecords?.(path, records);
-    const full = pendingDocs > DOC_BATCH || counter.bytes - bytesSaved >= BATCH_BYTES || pending.some((changes) => changes.put.length >= recordBatch);
+    const full = pendingDocs > DOC_BATCH || pendingText >= BATCH_TEXT || counter.bytes - bytesSaved >= BATCH_BYTES || pending.some((changes) => changes.put.length >= recordBatch);
     if (full || due()) await flush();
     return records;
   };

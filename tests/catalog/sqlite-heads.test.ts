@@ -179,3 +179,48 @@ test(`SQLite's heads one at a time are the heads it loads whole (${"driver" in b
     rmSync(dir, { recursive: true, force: true });
   }
 });
+
+test(`SQLite reads the header facts of a long state from its head, before its data, and of any other from the whole (${"driver" in binding ? binding.driver : "no SQLite"})`, { skip }, async () => {
+  const dir = mkdtempSync(join(tmpdir(), "pi-session-heads-"));
+  try {
+    const path = join(dir, "catalog.sqlite");
+    // Made with triggers from before: a stand-in that the store makes again when it opens the file.
+    (await openSqliteStore(path)).close();
+    const before = "Bun" in globalThis ? await openBunSqlite(path) : await openNodeSqlite(path);
+    before.exec("DROP TRIGGER heads_put; CREATE TRIGGER heads_put AFTER INSERT ON records BEGIN SELECT 1; END");
+    before.close();
+    (await openSqliteStore(path)).close();
+    const db = "Bun" in globalThis ? await openBunSqlite(path) : await openNodeSqlite(path);
+    const long = "A".repeat(100_000);
+    const header = { id: "s", timestamp: "2025-07-01T00:00:00.000Z", cwd: "/y", parentSession: "/p.jsonl" };
+    const states: Record<string, string> = {
+      // The data of a long state is not read: here it is not even JSON, as a text cut short would be.
+      long: JSON.stringify({ header, rejected: false, data: { packed: long } }).slice(0, -2),
+      // Short: read whole, as always (not JSON: the wrong shape).
+      short: JSON.stringify({ header, rejected: false, data: { packed: "A" } }).slice(0, -2),
+      // A `,"data":` within the header comes first: the whole is read.
+      nested: JSON.stringify({ header: { ...header, cwd: { x: 1, data: 2 } }, rejected: false, data: { packed: long } }),
+      // A bad header's note written after the data: the whole is read.
+      noted: JSON.stringify({ header: null, rejected: true, data: { packed: long }, badHeader: "no id" }),
+    };
+    const put = db.prepare(`INSERT INTO records (section, version, file, size, mtime, end_, lines, head, tail, header_id, state, final)
+      VALUES ('usage', 1, ?, 0, 0, 0, 0, '', '', NULL, ?, NULL)`);
+    for (const [name, state] of Object.entries(states)) {
+      db.prepare("INSERT INTO files (path) VALUES (?)").run(`/${name}.jsonl`);
+      put.run(Number(db.prepare("SELECT id FROM files WHERE path = ?").get(`/${name}.jsonl`)?.id), state);
+    }
+    const heads = new Map<string, unknown>();
+    for (const [name, kind, created, parent, bad] of db.prepare("SELECT f.path, h.kind, h.created, h.parent, h.bad FROM heads h JOIN files f ON f.id = h.file").values()) {
+      heads.set(String(name), [Number(kind), created, parent, bad]);
+    }
+    db.close();
+    assert.deepEqual(Object.fromEntries(heads), {
+      "/long.jsonl": [1, header.timestamp, header.parentSession, null],
+      "/short.jsonl": [-1, null, null, null],
+      "/nested.jsonl": [1, header.timestamp, header.parentSession, null],
+      "/noted.jsonl": [0, null, null, "no id"],
+    });
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
