@@ -24,6 +24,17 @@ function row(path: string, flags: { odd?: boolean; bad?: string } = {}): ListRow
   };
 }
 
+/** The listing rows of a store on a fresh catalog, closed and removed when the test ends. */
+async function freshRows(t: { after(fn: () => void): void }) {
+  const dir = mkdtempSync(join(tmpdir(), "pi-session-list-rows-"));
+  const store = await openSqliteStore(join(dir, "catalog.sqlite"));
+  t.after(() => {
+    store.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+  return store.listRows;
+}
+
 test("SqliteListRows.flags() tells odd and bad rows under a folder, through the index of flagged rows", { skip }, async (t) => {
   const dir = mkdtempSync(join(tmpdir(), "pi-session-list-rows-"));
   const path = join(dir, "catalog.sqlite");
@@ -51,13 +62,7 @@ test("SqliteListRows.flags() tells odd and bad rows under a folder, through the 
 });
 
 test("SqliteListRows.projects() adds up the sessions and messages of `ordered` by cwd, one row per project", { skip }, async (t) => {
-  const dir = mkdtempSync(join(tmpdir(), "pi-session-list-rows-"));
-  const store = await openSqliteStore(join(dir, "catalog.sqlite"));
-  t.after(() => {
-    store.close();
-    rmSync(dir, { recursive: true, force: true });
-  });
-  const rows = store.listRows;
+  const rows = await freshRows(t);
   const at = (path: string, cwd: string, messages: number, id: string | null = path) => ({ ...row(path), cwd, messages, id });
   rows.put([
     at("/s/--p--/a.jsonl", "/w/p", 3),
@@ -84,13 +89,7 @@ test("SqliteListRows.projects() adds up the sessions and messages of `ordered` b
 });
 
 test("SqliteListRows.orderedColumns() gives the sessions of `ordered` in the same order, as columns (the name, else the first message, as the title)", { skip }, async (t) => {
-  const dir = mkdtempSync(join(tmpdir(), "pi-session-list-rows-"));
-  const store = await openSqliteStore(join(dir, "catalog.sqlite"));
-  t.after(() => {
-    store.close();
-    rmSync(dir, { recursive: true, force: true });
-  });
-  const rows = store.listRows;
+  const rows = await freshRows(t);
   const at = (path: string, modified: number, messages: number, more: Partial<ListRow> = {}) => ({ ...row(path), modified, messages, cwd: `/w/${path.split("/")[2]}`, first: `first of ${path}`, ...more });
   rows.put([
     // Ties of time across folders and within one (then the folders' order, then by path, last first).

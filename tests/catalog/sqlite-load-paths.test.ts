@@ -17,13 +17,18 @@ const binding = await sqliteBinding();
 const skip = "skip" in binding ? binding.skip : false;
 const driver = "driver" in binding ? binding.driver : "no SQLite";
 
-test(`SQLite loads the records of a hundred paths through the paths' index, not by walking the section (${driver})`, { skip }, async () => {
-  const dir = mkdtempSync(join(tmpdir(), "pi-session-load-paths-"));
+/** A store on a fresh catalog whose prepared statements are written down in `asked`; the raw connection beside it. */
+async function askedStore(prefix: string): Promise<{ dir: string; raw: SqliteDb; asked: string[]; store: SqliteCatalogStore }> {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
   const path = join(dir, "catalog.sqlite");
   const raw: SqliteDb = await openRawSqlite(path);
   const asked: string[] = [];
   const db: SqliteDb = { driver: raw.driver, exec: (sql) => raw.exec(sql), prepare: (sql) => (asked.push(sql), raw.prepare(sql)), close: () => raw.close() };
-  const store = new SqliteCatalogStore(db, path);
+  return { dir, raw, asked, store: new SqliteCatalogStore(db, path) };
+}
+
+test(`SQLite loads the records of a hundred paths through the paths' index, not by walking the section (${driver})`, { skip }, async () => {
+  const { dir, raw, asked, store } = await askedStore("pi-session-load-paths-");
   try {
     const section = { name: "listing", version: 1 };
     const paths = Array.from({ length: 300 }, (_, n) => `/s/p${String(n).padStart(3, "0")}.jsonl`);
@@ -45,12 +50,7 @@ test(`SQLite loads the records of a hundred paths through the paths' index, not 
 });
 
 test(`SQLite loads the stamps of folder after folder with one statement, from an index that covers them: no record is read (${driver})`, { skip }, async () => {
-  const dir = mkdtempSync(join(tmpdir(), "pi-session-load-stamps-"));
-  const path = join(dir, "catalog.sqlite");
-  const raw: SqliteDb = await openRawSqlite(path);
-  const asked: string[] = [];
-  const db: SqliteDb = { driver: raw.driver, exec: (sql) => raw.exec(sql), prepare: (sql) => (asked.push(sql), raw.prepare(sql)), close: () => raw.close() };
-  const store = new SqliteCatalogStore(db, path);
+  const { dir, raw, asked, store } = await askedStore("pi-session-load-stamps-");
   try {
     const section = { name: "listing", version: 1 };
     const folders = ["/s/a", "/s/b", "/s/c"];
