@@ -16,6 +16,11 @@ export function commonPrefix(a: string, b: string): number {
   return i;
 }
 
+/** The length of `id`'s unique prefix, given how many characters it shares with its neighbours in sorted order. */
+function prefixLength(id: string, before: number, after: number, min: number): number {
+  return Math.min(id.length, Math.max(min, Math.max(before, after) + 1));
+}
+
 /**
  * @example
  * ```ts
@@ -28,7 +33,7 @@ export function uniquePrefixes(ids: readonly string[], min = MIN_PREFIX): Map<st
   sorted.forEach((id, i) => {
     const before = i > 0 ? commonPrefix(id, sorted[i - 1]) : 0;
     const after = i < sorted.length - 1 ? commonPrefix(id, sorted[i + 1]) : 0;
-    result.set(id, id.slice(0, Math.max(min, Math.max(before, after) + 1)));
+    result.set(id, id.slice(0, prefixLength(id, before, after, min)));
   });
   return result;
 }
@@ -49,7 +54,7 @@ export function uniquePrefixLengths(ids: string[], min = MIN_PREFIX): Map<string
     const id = ids[i];
     const before = i > 0 ? commonPrefix(id, ids[i - 1]) : 0;
     const after = i < ids.length - 1 ? commonPrefix(id, ids[i + 1]) : 0;
-    lengths.set(id, Math.min(id.length, Math.max(min, Math.max(before, after) + 1)));
+    lengths.set(id, prefixLength(id, before, after, min));
   }
   return lengths;
 }
@@ -76,7 +81,7 @@ export function prefixLengthsAt(ids: readonly string[], min = MIN_PREFIX): numbe
     let next = k + 1;
     while (next < count && ids[order[next]] === id) next++;
     const after = next < count ? commonPrefix(id, ids[order[next]]) : 0;
-    const length = Math.min(id.length, Math.max(min, Math.max(before, after) + 1));
+    const length = prefixLength(id, before, after, min);
     for (; k < next; k++) lengths[order[k]] = length;
     before = after;
   }
@@ -143,6 +148,6 @@ export class SortedPrefixes {
 
   #finish(shared: number): void {
     const id = this.#last;
-    if (id !== undefined && this.#keepLast) this.#kept.set(id, Math.min(id.length, Math.max(this.#min, shared + 1)));
+    if (id !== undefined && this.#keepLast) this.#kept.set(id, prefixLength(id, shared, 0, this.#min));
   }
 }
