@@ -89,15 +89,29 @@ const MAX_WORKERS = 2;
 const CORES_BESIDE_WORKERS = 2;
 
 /**
- * Worker threads for a run: one per core past `CORES_BESIDE_WORKERS`, up to `MAX_WORKERS` (none
- * on two cores or fewer), over the runtime's own file system only (a worker reads through it),
- * for a run with enough to read. `PI_SESSION_OTEL_WORKERS` sets the number (0: none), whatever the run.
+ * The worker threads a run starts by default on `cores` cores: one per core past
+ * `CORES_BESIDE_WORKERS`, up to `MAX_WORKERS` (none on two cores or fewer).
+ *
+ * @example
+ * ```ts
+ * defaultOtelWorkers(2); // 0
+ * defaultOtelWorkers(8); // 2
+ * ```
+ */
+export function defaultOtelWorkers(cores: number): number {
+  return Math.max(0, Math.min(MAX_WORKERS, cores - CORES_BESIDE_WORKERS));
+}
+
+/**
+ * Worker threads for a run: `defaultOtelWorkers` of this machine's cores, over the runtime's own
+ * file system only (a worker reads through it), for a run with enough to read.
+ * `PI_SESSION_OTEL_WORKERS` sets the number (0: none), whatever the run.
  */
 function otelWorkers(env: QueryEnv): { workers: number; poolMinBytes?: number } {
   if (env.fs !== detectFileSystem()) return { workers: 0 };
   const given = env.storage.env("PI_SESSION_OTEL_WORKERS");
   if (given !== undefined && given.trim() !== "" && Number.isInteger(Number(given))) return { workers: Math.max(0, Number(given)), poolMinBytes: 0 };
-  return { workers: Math.max(0, Math.min(MAX_WORKERS, availableParallelism() - CORES_BESIDE_WORKERS)) };
+  return { workers: defaultOtelWorkers(availableParallelism()) };
 }
 
 /**
