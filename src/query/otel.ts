@@ -80,15 +80,38 @@ async function scopeFiles(env: QueryEnv, refs: string[], all: boolean): Promise<
 const MAX_WORKERS = 2;
 
 /**
- * Worker threads for a run: one per core beside the main thread's up to `MAX_WORKERS` (none on
- * one core), over the runtime's own file system only (a worker reads through it), for a
- * run with enough to read. `PI_SESSION_OTEL_WORKERS` sets the number (0: none), whatever the run.
+ * Cores a run leaves to its main thread and to the engine's compiler threads before it starts a
+ * worker. A worker compiles the hot code (the walk, the spans, OpenTelemetry's serializer) again
+ * in its own engine, and on two cores that compiling takes the core the worker was to use: the
+ * bench's 2,400 sessions took 0.4-0.6 s more CPU with the worker than without, 15-25% more page
+ * faults and 10-15 MB more memory (the compiled binary, 3 interleaved rounds, load 7-9).
+ */
+const CORES_BESIDE_WORKERS = 2;
+
+/**
+ * The worker threads a run starts by default on `cores` cores: one per core past
+ * `CORES_BESIDE_WORKERS`, up to `MAX_WORKERS` (none on two cores or fewer).
+ *
+ * @example
+ * ```ts
+ * defaultOtelWorkers(2); // 0
+ * defaultOtelWorkers(8); // 2
+ * ```
+ */
+export function defaultOtelWorkers(cores: number): number {
+  return Math.max(0, Math.min(MAX_WORKERS, cores - CORES_BESIDE_WORKERS));
+}
+
+/**
+ * Worker threads for a run: `defaultOtelWorkers` of this machine's cores, over the runtime's own
+ * file system only (a worker reads through it), for a run with enough to read.
+ * `PI_SESSION_OTEL_WORKERS` sets the number (0: none), whatever the run.
  */
 function otelWorkers(env: QueryEnv): { workers: number; poolMinBytes?: number } {
   if (env.fs !== detectFileSystem()) return { workers: 0 };
   const given = env.storage.env("PI_SESSION_OTEL_WORKERS");
   if (given !== undefined && given.trim() !== "" && Number.isInteger(Number(given))) return { workers: Math.max(0, Number(given)), poolMinBytes: 0 };
-  return { workers: Math.max(0, Math.min(MAX_WORKERS, availableParallelism() - 1)) };
+  return { workers: defaultOtelWorkers(availableParallelism()) };
 }
 
 /**
