@@ -124,7 +124,7 @@ test("SqliteListRows.tableColumns() gives the sessions of `orderedColumns`, in i
   const at = (path: string, modified: number, messages: number, more: Partial<ListRow> = {}) => ({ ...row(path), modified, messages, cwd: `/w/${path.split("/")[2]}`, first: `first of ${path} ✓`, ...more });
   rows.put([
     // Ties of time across folders and within one (then the folders' order, then by path, last first).
-    at("/s/--p--/a.jsonl", 5, 3),
+    at("/s/--p--/a.jsonl", 5, 3, { cwd: "/w/another" }),
     at("/s/--p--/b.jsonl", 5, 7, { name: "named b 日本語" }),
     at("/s/--q--/c.jsonl", 5, 7, { name: "" }),
     at("/s/--q--/d.jsonl", 9, 1, { first: "line\nbreak \u202e" }),
