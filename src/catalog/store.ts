@@ -89,6 +89,8 @@ export interface FolderRecord {
   names: string[];
   /** The names one a line, where the store keeps them so: compared whole, they need no splitting. */
   lines?: string;
+  /** How many names, where the store can tell without them (a quick check counts the files of unchanged folders). */
+  count?: number;
 }
 
 /** What the quick check keeps: listed folders, and when each section was last checked in full. */

@@ -20,6 +20,8 @@ export interface CliDeps {
   fs: FileSystem;
   storage: StorageEnv;
   stdout: (text: string) => void;
+  /** Writes UTF-8 bytes to stdout as they are (valid only during the call); absent: write their text through `stdout`. */
+  stdoutBytes?: (bytes: Uint8Array) => void;
   stderr: (text: string) => void;
   stdoutIsTTY: boolean;
   stderrIsTTY: boolean;

@@ -57,14 +57,15 @@ function utf8(): (text: string) => Uint8Array {
  * Writes text to `fd` synchronously, so output is complete and in order even when the
  * process exits right after. A non-blocking descriptor that is full (EAGAIN) hands the rest,
  * and everything after it, to the stream; a reader that went away (EPIPE, `| head`) ends the
- * process quietly when it was stdout.
+ * process quietly when it was stdout. `bytes` writes UTF-8 bytes the same way (`list`'s table
+ * copies its titles' bytes straight from the catalog).
  */
-function writer(fd: 1 | 2): (text: string) => void {
+function writer(fd: 1 | 2): { text: (text: string) => void; bytes: (bytes: Uint8Array) => void } {
   let useStream = false;
   const bytesOf = utf8();
-  return (text) => {
-    if (useStream) return void STREAMS[fd]().write(text);
-    const bytes = bytesOf(text);
+  const bytes = (bytes: Uint8Array) => {
+    // A copy: the stream writes later, and the bytes may be reused by then.
+    if (useStream) return void STREAMS[fd]().write(bytes.slice());
     let at = 0;
     try {
       while (at < bytes.length) at += writeSync(fd, bytes, at);
@@ -77,7 +78,6 @@ function writer(fd: 1 | 2): (text: string) => void {
           if (streamError.code !== "EPIPE") throw streamError;
           if (fd === 1) process.exit(0);
         });
-        // A copy: the stream writes later, and the bytes may be reused by then.
         stream.write(bytes.slice(at));
       } else if (code === "EPIPE") {
         if (fd === 1) process.exit(0);
@@ -86,6 +86,11 @@ function writer(fd: 1 | 2): (text: string) => void {
       }
     }
   };
+  const text = (text: string) => {
+    if (useStream) return void STREAMS[fd]().write(text);
+    bytes(bytesOf(text));
+  };
+  return { text, bytes };
 }
 
 const exec: ExecFn = async (command, args) => {
@@ -155,7 +160,7 @@ async function confirm(question: string): Promise<boolean> {
   }
 }
 
-const stdout = writer(1);
+const { text: stdout, bytes: stdoutBytes } = writer(1);
 const argv = process.argv.slice(2);
 if (argv.length === 1 && (argv[0] === "--version" || argv[0] === "-V")) {
   // Answered before loading anything else.
@@ -174,7 +179,8 @@ if (argv.length === 1 && (argv[0] === "--version" || argv[0] === "-V")) {
     fs: detectFileSystem(),
     storage: processEnvironment(),
     stdout,
-    stderr: writer(2),
+    stdoutBytes,
+    stderr: writer(2).text,
     stdoutIsTTY,
     stderrIsTTY,
     stdinIsTTY,

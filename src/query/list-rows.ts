@@ -8,7 +8,7 @@
  * @module
  */
 import type { Catalog } from "../catalog/catalog.ts";
-import type { ByIdRow, OrderedColumns, OrderedRow, ProjectRow, RowOrder } from "../catalog/list-row.ts";
+import type { ByIdRow, OrderedColumns, OrderedRow, ProjectRow, RowOrder, TableColumns } from "../catalog/list-row.ts";
 import type { RowsRefresh } from "../catalog/refresh-rows.ts";
 import { inCwd } from "../catalog/list-cached.ts";
 import { onOrAfter, onOrBefore } from "../core/stats/date-bound.ts";
@@ -39,6 +39,8 @@ export interface ListedRows {
   listed: ((row: ByIdRow) => boolean) | undefined;
   /** The sessions of `rows(false)` as columns, read at once, where the store can and every one is listed (no filter or limit). */
   columns?(): OrderedColumns;
+  /** `columns` with the titles as bytes (`TableColumns`), where the store can; undefined from it: use `columns`. */
+  tableColumns?(): TableColumns | undefined;
   /** The sessions of `rows` and their messages added up by cwd, in no order. */
   projects?(): Iterable<ProjectRow>;
   /** Shortest unique prefixes (`uniquePrefixesAmong` every known id) of the ids that `keep` accepts. */
@@ -131,6 +133,7 @@ export async function withListedRows<T>(env: QueryEnv, options: ListOptions, wor
         return filtered || limit !== Infinity ? kept(rows) : rows;
       },
       columns: rowStore.orderedColumns && !filtered && limit === Infinity ? () => rowStore.orderedColumns!(version, shownFolders, sort as RowOrder) : undefined,
+      tableColumns: rowStore.tableColumns && !filtered && limit === Infinity ? () => rowStore.tableColumns!(version, shownFolders, sort as RowOrder) : undefined,
       projects() {
         if (!filtered && limit === Infinity && rowStore.projects) return rowStore.projects(version, shownFolders);
         const counts = new Map<string, ProjectRow>();

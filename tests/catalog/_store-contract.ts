@@ -185,9 +185,12 @@ export function storeContract(name: string, make: () => Promise<{ store: Catalog
     await store.saveFolders([a, b], [], new Map([["listing@2", 1000]]));
     const a2 = { ...a, names: ["y.jsonl"] };
     await store.saveFolders([a2], ["/s/--b--"], new Map([["docs@2", 2000]]));
-    // A store may give the names one a line too (`lines`): then exactly those names.
+    // A store may give the names one a line too (`lines`), and how many (`count`, the SQLite
+    // store before reading any name): then exactly those names.
     const loaded = await store.loadFolders();
-    const folders = [...loaded.folders].map(([path, { lines, ...folder }]) => {
+    const folders = [...loaded.folders].map(([path, { lines, count, ...folder }]) => {
+      if (store.kind.startsWith("sqlite")) assert.equal(count, 1, "the SQLite store counts the names it has not read");
+      if (count !== undefined) assert.equal(count, folder.names.length);
       if (lines !== undefined) assert.equal(lines, folder.names.join("\n"));
       return [path, { ...folder, names: folder.names }] as const;
     });

@@ -118,3 +118,35 @@ test("SqliteListRows.orderedColumns() gives the sessions of `ordered` in the sam
     }
   }
 });
+
+test("SqliteListRows.tableColumns() gives the sessions of `orderedColumns`, in its order through `order`, the titles as their UTF-8 bytes", { skip }, async (t) => {
+  const rows = await freshRows(t);
+  const at = (path: string, modified: number, messages: number, more: Partial<ListRow> = {}) => ({ ...row(path), modified, messages, cwd: `/w/${path.split("/")[2]}`, first: `first of ${path} ✓`, ...more });
+  rows.put([
+    // Ties of time across folders and within one (then the folders' order, then by path, last first).
+    at("/s/--p--/a.jsonl", 5, 3, { cwd: "/w/another" }),
+    at("/s/--p--/b.jsonl", 5, 7, { name: "named b 日本語" }),
+    at("/s/--q--/c.jsonl", 5, 7, { name: "" }),
+    at("/s/--q--/d.jsonl", 9, 1, { first: "line\nbreak \u202e" }),
+    at("/s/--r--/e.jsonl", 1, 2),
+    // Not sessions of the folders asked: no id, a subfolder, a folder not asked; and a folder of none.
+    at("/s/--q--/f.jsonl", 9, 9, { id: null }),
+    at("/s/--q--/sub/g.jsonl", 9, 9),
+    at("/s/--x--/h.jsonl", 9, 9),
+  ], 2);
+  const decoder = new TextDecoder();
+  for (const folders of [["/s/--q--", "/s/--p--", "/s/--e--", "/s/--r--"], ["/s/--p--", "/s/--q--", "/s/--r--"]]) {
+    for (const order of ["modified", "messages"] as const) {
+      const table = rows.tableColumns(2, folders, order)!;
+      const got = { ids: [] as string[], cwds: [] as string[], titles: [] as string[], modified: [] as number[], messages: [] as number[] };
+      for (const i of table.order) {
+        got.ids.push(table.ids[i]);
+        got.cwds.push(table.cwds[i]);
+        got.titles.push(decoder.decode(table.titles[table.chunk[i]].subarray(table.start[i], table.end[i])));
+        got.modified.push(table.modified[i]);
+        got.messages.push(table.messages[i]);
+      }
+      assert.deepEqual(got, rows.orderedColumns(2, folders, order), `${order} over ${folders.join(", ")}`);
+    }
+  }
+});

@@ -214,3 +214,35 @@ test(`list --all lays out the age column from the ages there are, not from the r
     rmSync(base, { recursive: true, force: true });
   }
 });
+
+test(`list --all into a pipe writes its table as bytes, the same as from the records: titles with controls, bidi marks, a last character past ASCII or a space, names empty (${"driver" in binding ? binding.driver : "no SQLite"})`, { skip, timeout: 300_000 }, async () => {
+  const home = mkdtempSync(join(tmpdir(), "pi-session-list-rows-"));
+  try {
+    const agent = `${home}/.pi/agent`;
+    const titles = ["plain ascii", "ends in space ", "ends in ideographic space\u3000", "ends past ASCII é", "ends in emoji 🚀", "new\nline", "c1 \u0085 next", "bidi \u202e mark", "isolate \u2068 mark", "del \u007f char", "  leading and trailing  ", "x"];
+    for (const [k, title] of titles.entries()) {
+      const id = `01a232b0-0000-7700-0000-${String(k).padStart(12, "0")}`;
+      const entries: object[] = [{ ...userEntry("u0", null, title), timestamp: new Date(Date.UTC(2025, 5, 1, 10, k)).toISOString() }];
+      if (k === 11) entries.push({ type: "session_info", id: "n1", parentId: null, timestamp: new Date(Date.UTC(2025, 5, 1, 11)).toISOString(), name: "" });
+      await writeText(nodeFileSystem, `${agent}/sessions/--work-p${k % 3}--/2025-06-01T10-00-00-000Z_${id}.jsonl`, jsonl(header(id, `/work/p${k % 3}`), ...entries));
+    }
+    const once = async (env: Record<string, string>, bytes: boolean) => {
+      const out = { stdout: "", stderr: "" };
+      const deps = harnessDeps({ fs: nodeFileSystem, env, home, processCwd: "/work/p1" }, out);
+      const written: Uint8Array[] = [];
+      if (bytes) deps.stdoutBytes = (piece) => void written.push(piece.slice());
+      const code = await run(["list", "--all", "--agent-dir", agent], deps);
+      return { code, stdout: out.stdout + new TextDecoder().decode(Buffer.concat(written)), text: out.stdout };
+    };
+    const records = await once({ XDG_CACHE_HOME: `${home}/cache-file`, PI_SESSION_CATALOG: "file" }, false);
+    for (const run of ["cold", "warm"]) {
+      const rows = await once({ XDG_CACHE_HOME: `${home}/cache-rows` }, true);
+      assert.equal(rows.stdout, records.stdout, run);
+      assert.equal(rows.text, "", `${run}: every line written as bytes`);
+      assert.equal(rows.code, 0);
+    }
+    assert.equal(records.stdout.split("\n").length, titles.length + 1);
+  } finally {
+    rmSync(home, { recursive: true, force: true });
+  }
+});

@@ -7,7 +7,7 @@
  * @module
  */
 import type { CatalogRecord, RecordStamp, SectionKey } from "../store.ts";
-import { LIST_ROW_SECTION, type ListRow, type ListRowStore, soundListRow, type ByIdRow, type OrderedColumns, type OrderedRow, type ProjectRow, type RowOrder } from "../list-row.ts";
+import { LIST_ROW_SECTION, type ListRow, type ListRowStore, listingOrder, soundListRow, type ByIdRow, type OrderedColumns, type OrderedRow, type ProjectRow, type RowOrder, type TableColumns } from "../list-row.ts";
 import type { SqliteDb, SqliteStatement } from "./sqlite-db.ts";
 
 export const LIST_ROW_TABLE_NAMES = ["list_rows", "list_dirty"];
@@ -36,6 +36,10 @@ const ORDERS: Record<RowOrder, string> = {
   messages: "l.messages DESC, l.modified DESC, f.key, l.path DESC",
 };
 
+/** The rows directly in one folder (`?1`), of version `?2`, that are sessions: a range of the table's key, by path. */
+const IN_FOLDER = `FROM list_rows WHERE path >= ?1 || '/' AND path < ?1 || '0' AND version = ?2 AND id IS NOT NULL
+  AND instr(substr(path, length(?1) + 2), '/') = 0 ORDER BY path`;
+
 /** Paths whose rows are made anew per transaction. */
 const SYNC_SLICE = 500;
 
@@ -53,6 +57,8 @@ export class SqliteListRows implements ListRowStore {
   /** Statements prepared once: a cold build puts rows hundreds of times. */
   #clean: SqliteStatement | undefined;
   #drop: SqliteStatement | undefined;
+  #tableRows: SqliteStatement | undefined;
+  #tableTitles: SqliteStatement | undefined;
 
   constructor(db: SqliteDb, host: ListRowHost) {
     this.#db = db;
@@ -151,6 +157,39 @@ export class SqliteListRows implements ListRowStore {
       columns.modified.push(modified as number);
       columns.messages.push(messages as number);
     }
+    return columns;
+  }
+
+  tableColumns(version: number, folders: readonly string[], order: RowOrder): TableColumns | undefined {
+    // A folder at a time, by path (the table's key: nothing to sort), and its titles as one run
+    // of bytes (no string per title); the listing's order is then found from the times alone.
+    const rows = this.#tableRows ??= this.#db.prepare(`SELECT id, cwd, modified, messages, length(CAST(coalesce(name, first) AS BLOB)) ${IN_FOLDER}`);
+    const titles = this.#tableTitles ??= this.#db.prepare(`SELECT CAST(group_concat(title, '') AS BLOB) FROM (SELECT coalesce(name, first) AS title ${IN_FOLDER})`);
+    const columns: TableColumns = { ids: [], cwds: [], modified: [], messages: [], order: [], titles: [], chunk: [], start: [], end: [] };
+    const folder: number[] = [];
+    const shared = new Map<string, string>();
+    for (const [at, path] of folders.entries()) {
+      const first = columns.ids.length;
+      let length = 0;
+      for (const [id, cwd, modified, messages, bytes] of rows.values(path, version)) {
+        columns.ids.push(id as string);
+        let text = shared.get(cwd as string);
+        if (text === undefined) shared.set(cwd as string, text = cwd as string);
+        columns.cwds.push(text);
+        columns.modified.push(modified as number);
+        columns.messages.push(messages as number);
+        columns.chunk.push(columns.titles.length);
+        columns.start.push(length);
+        columns.end.push(length += Number(bytes));
+        folder.push(at);
+      }
+      if (columns.ids.length === first) continue;
+      const run = titles.values(path, version)[0]?.[0] ?? new Uint8Array(0);
+      // The same rows read twice, in the same order: else (never seen) the caller reads titles as text.
+      if (!(run instanceof Uint8Array) || run.length !== length) return undefined;
+      columns.titles.push(run);
+    }
+    columns.order = listingOrder(order, columns.modified, columns.messages, folder);
     return columns;
   }
 

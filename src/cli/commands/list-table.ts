@@ -77,6 +77,8 @@ export interface TableTarget {
   now: Date;
   home: string;
   write: (text: string) => void;
+  /** Writes UTF-8 bytes as they are (valid only during the call); absent: bytes are written as `write`'s text. */
+  writeBytes?: (bytes: Uint8Array) => void;
 }
 
 /** A cache of `make` by key, for the cells that recur across rows (cwds). */

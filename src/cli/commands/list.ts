@@ -7,6 +7,7 @@ import { LIST_SORTS, type ListOptions, type ListSort, listSessions } from "../..
 import { rowJson, withListedRows } from "../../query/list-rows.ts";
 import type { CommandSpec } from "../command.ts";
 import { writeJsonArray } from "../output/json-array.ts";
+import { printTableBytes } from "./list-bytes.ts";
 import { mapped, printListedTable, printTable, writeLines } from "./list-table.ts";
 
 export const listCommand: CommandSpec = {
@@ -46,7 +47,7 @@ export const listCommand: CommandSpec = {
       shortIds: table,
     };
     const write = (text: string) => ctx.deps.stdout(text);
-    const target = { colors: ctx.color, width: ctx.width, now: ctx.deps.now(), home: ctx.deps.storage.home, write };
+    const target = { colors: ctx.color, width: ctx.width, now: ctx.deps.now(), home: ctx.deps.storage.home, write, writeBytes: ctx.deps.stdoutBytes };
     // Found nothing: exit 1 in every output mode (SPEC §4), with an empty array for --json.
     const none = () => {
       if (table) {
@@ -65,7 +66,7 @@ export const listCommand: CommandSpec = {
       let count: number;
       if (opts.ndjson) count = writeLines(mapped(listed.rows(), (row) => JSON.stringify(rowJson(row))), write);
       else if (ctx.json) count = writeJsonArray(mapped(listed.rows(), rowJson), write);
-      else if (options.limit === undefined) count = printListedTable(listed, Boolean(opts.all), target);
+      else if (options.limit === undefined) count = printTableBytes(listed, Boolean(opts.all), target) ?? printListedTable(listed, Boolean(opts.all), target);
       else {
         const page = [...listed.rows()];
         const ids = new Set(page.map((row) => row.id));

@@ -3,6 +3,35 @@
  * @module
  */
 
+/** The units of an age, by `ageCode`'s unit number (0: "now"). */
+const UNITS = ["now", "m", "h", "d", "w", "mo", "y"];
+
+/**
+ * An age as a number: its count times 8 plus its unit (`UNITS`), 0 for "now", -1 for an age
+ * that is not one. What a long listing counts ages by: a number per session, not a string.
+ */
+export function ageCode(thenMs: number, nowMs: number): number {
+  const seconds = Math.max(0, (nowMs - thenMs) / 1000);
+  if (!Number.isFinite(seconds)) return -1;
+  const minutes = Math.floor(seconds / 60);
+  if (minutes < 1) return 0;
+  if (minutes < 60) return minutes * 8 + 1;
+  const hours = Math.floor(minutes / 60);
+  if (hours < 24) return hours * 8 + 2;
+  const days = Math.floor(hours / 24);
+  if (days < 7) return days * 8 + 3;
+  if (days < 30) return Math.floor(days / 7) * 8 + 4;
+  if (days < 365) return Math.floor(days / 30) * 8 + 5;
+  return Math.floor(days / 365) * 8 + 6;
+}
+
+/** The text of an `ageCode`. */
+export function ageText(code: number): string {
+  if (code < 0) return "?";
+  const unit = code % 8;
+  return unit === 0 ? UNITS[0] : `${(code - unit) / 8}${UNITS[unit]}`;
+}
+
 /**
  * @example
  * ```ts
@@ -10,16 +39,5 @@
  * ```
  */
 export function relativeAge(then: Date, now: Date): string {
-  const seconds = Math.max(0, (now.getTime() - then.getTime()) / 1000);
-  if (!Number.isFinite(seconds)) return "?";
-  const minutes = Math.floor(seconds / 60);
-  if (minutes < 1) return "now";
-  if (minutes < 60) return `${minutes}m`;
-  const hours = Math.floor(minutes / 60);
-  if (hours < 24) return `${hours}h`;
-  const days = Math.floor(hours / 24);
-  if (days < 7) return `${days}d`;
-  if (days < 30) return `${Math.floor(days / 7)}w`;
-  if (days < 365) return `${Math.floor(days / 30)}mo`;
-  return `${Math.floor(days / 365)}y`;
+  return ageText(ageCode(then.getTime(), now.getTime()));
 }
