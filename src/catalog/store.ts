@@ -124,6 +124,20 @@ export interface StoredHead {
   badHeader?: string;
 }
 
+/**
+ * Answers made from every record of a section, kept for as long as none of those records changes
+ * (sqlite-answers.ts): each section counts its changes (its generation), and an answer is kept
+ * with the count it was made at.
+ */
+export interface AnswerStore {
+  /** How many changes the section's records have had (0: none counted yet). */
+  generation(section: SectionKey): number;
+  /** The answer kept under `key`, if it was made at `generation`. */
+  load(section: SectionKey, key: string, generation: number): string | undefined;
+  /** Keeps an answer made at `generation`, unless the records changed since: then false. */
+  save(section: SectionKey, key: string, generation: number, body: string): boolean;
+}
+
 /** A record's path and effective state as stored (JSON), as `loadRows` gives them. */
 export interface StoredRow {
   path: string;
@@ -203,6 +217,8 @@ export interface CatalogStore {
   countFilesIn?(dir: string): Promise<number>;
   /** The listing section's rows (list-row.ts), where a store keeps them: a listing read in order without loading records. */
   readonly listRows?: ListRowStore;
+  /** Answers kept beside the records they were made from, where a store keeps them. */
+  readonly answers?: AnswerStore;
   /** Candidate documents for an FTS5 MATCH expression, newest first, `limit` from `offset` on. */
   searchDocs?(expression: string, offset: number, limit: number): Promise<IndexedDoc[]>;
   clear(): Promise<void>;

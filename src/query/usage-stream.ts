@@ -11,7 +11,7 @@ import { usageDigest } from "../core/digest/usage-digest.ts";
 import { decodeUsage, rowCount, UsageScratch } from "../core/digest/usage-state.ts";
 import { type AttributionKey, attributionOrder, type UsageSession } from "../core/stats/attribution.ts";
 import type { Catalog } from "../catalog/catalog.ts";
-import { type CatalogStore, type SectionKey, type StoredHead, storedState } from "../catalog/store.ts";
+import { type AnswerStore, type CatalogStore, type SectionKey, type StoredHead, storedState } from "../catalog/store.ts";
 import { PassCollector } from "../catalog/stamps.ts";
 import { collectGarbage } from "../io/collect-garbage.ts";
 import { GarbagePacer } from "../io/garbage-pacer.ts";
@@ -52,18 +52,33 @@ interface Place extends AttributionKey {
 }
 
 /**
+ * An answer made from every session's usage, which the store may keep (sqlite-answers.ts) while
+ * no usage record changes: `stats` asks the same report again.
+ */
+export interface KeptAnswer {
+  /** What names the answer (besides the records): see stats-answer.ts. */
+  key: string;
+  /** The answer kept from an earlier walk over the same records: true when it reads, and no session is handed on. */
+  found(body: string): boolean;
+  /** The answer once every session went by, to keep; undefined when it is not to be kept. */
+  made(): string | undefined;
+}
+
+/**
  * Hands every session's usage to a visitor, in attribution order, every session once. `start`
  * makes the visitor; it is called again (and the earlier one must be dropped) if reading from
  * the store has to give way to a full refresh part way through. A session's usage numbers are
  * good only until the visitor returns (the next session's take their place). Returns where the
- * sessions came from: the store a slice at a time, or a refresh holding them all.
+ * sessions came from: the store a slice at a time, or a refresh holding them all; or, with
+ * `kept`, "kept" when the store had the answer (`kept.found` was called, no visitor made).
  */
-export function eachUsageSession(env: QueryEnv, start: () => (session: UsageSession) => void): Promise<"store" | "refresh"> {
+export function eachUsageSession(env: QueryEnv, start: () => (session: UsageSession) => void, kept?: KeptAnswer): Promise<"store" | "refresh" | "kept"> {
   return withCatalog(env, async (catalog) => {
     const every = await sessionScope(env, true, catalog);
     const [options, done] = withProgress(env, "Reading usage", { listedDirs: every.dirs, listing: every.listing });
     try {
-      if (await fromStore(catalog, every, options, start)) return "store";
+      const from = await fromStore(catalog, every, options, start, kept);
+      if (from) return from;
       const view = await catalog.refresh([usageDigest], every.files, options);
       const visit = start();
       for (const session of attributionOrder(usageSessionsOf(view.records(usageDigest)))) visit(session);
@@ -78,7 +93,13 @@ export function eachUsageSession(env: QueryEnv, start: () => (session: UsageSess
  * The sessions from the store, once it holds a current record of every file: false (nothing
  * handed on that counts) when it cannot.
  */
-async function fromStore(catalog: Catalog, every: SessionScope, options: ProgressOptions, start: () => (session: UsageSession) => void): Promise<boolean> {
+async function fromStore(
+  catalog: Catalog,
+  every: SessionScope,
+  options: ProgressOptions,
+  start: () => (session: UsageSession) => void,
+  kept: KeptAnswer | undefined,
+): Promise<"store" | "kept" | false> {
   const store = catalog.store;
   if (!slicing(store)) return false;
   const { listedDirs, listing } = options;
@@ -87,10 +108,16 @@ async function fromStore(catalog: Catalog, every: SessionScope, options: Progres
     const view = await catalog.refresh([usageDigest], every.files, { ...options, onRecords: undefined, keep: false });
     if (view.counts.unreadable > 0 || catalog.saveProblem !== undefined) return false;
   }
+  // The records are now those of the files: an answer made from them since they last changed holds.
+  const answers = kept ? store.answers : undefined;
+  const generation = keptGeneration(answers);
+  const body = generation === undefined ? undefined : keptBody(answers!, kept!.key, generation);
+  if (body !== undefined && kept!.found(body)) return "kept";
   // What checking the files left (a stamp, and in a full check a stat, per file), and then what
   // putting them in order left, is collected before the next step adds its own.
   collectGarbage();
-  const order = await sessionOrder(store, every, options);
+  let noted = 0;
+  const order = await sessionOrder(store, every, { ...options, onBadHeader: (path, why) => (noted++, options.onBadHeader(path, why)) });
   if (!order) return false;
   collectGarbage();
   // Rows loaded in the current slice.
@@ -136,7 +163,38 @@ async function fromStore(catalog: Catalog, every: SessionScope, options: Progres
     pacer.item(loaded);
     loaded = 0;
   }
-  return true;
+  // Kept where nothing was noted on the way: an answer read back would not note it again.
+  if (answers && generation !== undefined && noted === 0) keep(answers, kept!, generation);
+  return "store";
+}
+
+/** The store's count of changes to the usage records, undefined when it cannot say. */
+function keptGeneration(answers: AnswerStore | undefined): number | undefined {
+  try {
+    return answers?.generation(usageDigest);
+  } catch {
+    return undefined;
+  }
+}
+
+/** The answer kept under `key` at `generation`, undefined when there is none or it cannot be read. */
+function keptBody(answers: AnswerStore, key: string, generation: number): string | undefined {
+  try {
+    return answers.load(usageDigest, key, generation);
+  } catch {
+    return undefined;
+  }
+}
+
+/** Keeps the answer made; one that cannot be kept (a store that cannot be written) is just not. */
+function keep(answers: AnswerStore, kept: KeptAnswer, generation: number): void {
+  const body = kept.made();
+  if (body === undefined) return;
+  try {
+    answers.save(usageDigest, kept.key, generation, body);
+  } catch {
+    // The next run makes it again.
+  }
 }
 
 /**
@@ -197,11 +255,11 @@ async function sessionOrder(store: SlicingStore, scope: SessionScope, options: P
     asked.done();
   }
   collector.end();
-  // Kept while the sessions are read: a number and a shared path per session.
+  // Held while the sessions are read: a number and a shared path per session.
   const order = attributionOrder(places);
-  const kept = { rows: order.map((place) => place.row), paths: order.map((place) => place.path) };
+  const held = { rows: order.map((place) => place.row), paths: order.map((place) => place.path) };
   // Emptied, not just dropped: Bun's engine kept an array of 25,000 places alive from the code
   // that had made it (a heap snapshot after a full collection), with every head and its strings.
   for (const array of [places, order]) array.length = 0;
-  return kept;
+  return held;
 }
