@@ -118,6 +118,8 @@ export interface StoredHead {
   path: string;
   /** Where the store keeps the record, for `loadRows`: good until the record is replaced. */
   row: number;
+  /** The store's number for the file: a row `loadRows` gives holds it while it is this file's record. */
+  file: number;
   session: boolean;
   created?: string;
   parentSession?: string;
@@ -138,9 +140,9 @@ export interface AnswerStore {
   save(section: SectionKey, key: string, generation: number, body: string): boolean;
 }
 
-/** A record's path and effective state as stored (JSON), as `loadRows` gives them. */
+/** The number of a record's file (`StoredHead.file`) and its effective state as stored (JSON), as `loadRows` gives them. */
 export interface StoredRow {
-  path: string;
+  file: number;
   text: string;
 }
 
@@ -186,10 +188,10 @@ export interface CatalogStore {
   eachHead?(section: SectionKey, visit: (head: StoredHead) => void): Promise<void>;
   /**
    * The effective states (`recordState`) of the records at `rows` (from `loadHeads`), by row,
-   * as the stored JSON text with their paths (`storedState` reads one); a row since replaced or
-   * dropped is missing or holds another path (the caller compares). Cheaper than `loadPaths`
-   * for files in an order of their own: no lookup by path, nothing of a record but its path and
-   * state, and each state read only when its turn comes.
+   * as the stored JSON text with their files' numbers (`storedState` reads one); a row since
+   * replaced or dropped is missing or holds another file (the caller compares). Cheaper than
+   * `loadPaths` for files in an order of their own: no lookup by path, nothing of a record but
+   * its file and state, and each state read only when its turn comes.
    */
   loadRows?(section: SectionKey, rows: readonly number[]): Promise<Map<number, StoredRow>>;
   save(section: SectionKey, changes: SectionChanges): Promise<void>;

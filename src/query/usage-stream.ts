@@ -49,6 +49,7 @@ function slicing(store: CatalogStore | null): store is SlicingStore {
 /** A session to read: where its record is, and what puts it in attribution order. */
 interface Place extends AttributionKey {
   row: number;
+  file: number;
 }
 
 /**
@@ -154,7 +155,7 @@ async function fromStore(
       const path = order.paths[at + k];
       const record = records.get(row);
       // Replaced since (another process saved it), or no longer sound: the refresh reads the file.
-      if (record?.path !== path) return false;
+      if (record?.file !== order.files[at + k]) return false;
       records.delete(row);
       if (!add(path, record.text)) return false;
       if (record.text.length >= BIG_STATE) collectGarbage();
@@ -232,7 +233,7 @@ function inScope(scope: SessionScope): { of: (path: string) => string | undefine
  * paths, from the headers the store holds (and each skipped file's note); undefined when the
  * store cannot give them.
  */
-async function sessionOrder(store: SlicingStore, scope: SessionScope, options: ProgressOptions): Promise<{ rows: number[]; paths: string[] } | undefined> {
+async function sessionOrder(store: SlicingStore, scope: SessionScope, options: ProgressOptions): Promise<{ rows: number[]; files: Float64Array; paths: string[] } | undefined> {
   const asked = inScope(scope);
   // Each head makes the session's place and is dropped: where the store hands them one at a
   // time, the rows of every head and the heads themselves are never held together.
@@ -244,7 +245,7 @@ async function sessionOrder(store: SlicingStore, scope: SessionScope, options: P
     if (path === undefined) return;
     if (head.badHeader !== undefined) options.onBadHeader(head.path, head.badHeader);
     if (!head.session) return;
-    places.push({ path, row: head.row, created: head.created ?? "", parentSession: head.parentSession });
+    places.push({ path, row: head.row, file: head.file, created: head.created ?? "", parentSession: head.parentSession });
   };
   try {
     if (store.eachHead) await store.eachHead(usageDigest, onHead);
@@ -255,9 +256,9 @@ async function sessionOrder(store: SlicingStore, scope: SessionScope, options: P
     asked.done();
   }
   collector.end();
-  // Held while the sessions are read: a number and a shared path per session.
+  // Held while the sessions are read: two numbers and a shared path per session.
   const order = attributionOrder(places);
-  const held = { rows: order.map((place) => place.row), paths: order.map((place) => place.path) };
+  const held = { rows: order.map((place) => place.row), files: Float64Array.from(order, (place) => place.file), paths: order.map((place) => place.path) };
   // Emptied, not just dropped: Bun's engine kept an array of 25,000 places alive from the code
   // that had made it (a heap snapshot after a full collection), with every head and its strings.
   for (const array of [places, order]) array.length = 0;
