@@ -120,15 +120,31 @@ export interface StoredHead {
   path: string;
   /** Where the store keeps the record, for `loadRows`: good until the record is replaced. */
   row: number;
+  /** The store's number for the file: a row `loadRows` gives holds it while it is this file's record. */
+  file: number;
   session: boolean;
   created?: string;
   parentSession?: string;
   badHeader?: string;
 }
 
-/** A record's path and effective state as stored (JSON), as `loadRows` gives them. */
+/**
+ * Answers made from every record of a section, kept for as long as none of those records changes
+ * (sqlite-answers.ts): each section counts its changes (its generation), and an answer is kept
+ * with the count it was made at.
+ */
+export interface AnswerStore {
+  /** How many changes the section's records have had (0: none counted yet). */
+  generation(section: SectionKey): number;
+  /** The answer kept under `key`, if it was made at `generation`. */
+  load(section: SectionKey, key: string, generation: number): string | undefined;
+  /** Keeps an answer made at `generation`, unless the records changed since: then false. */
+  save(section: SectionKey, key: string, generation: number, body: string): boolean;
+}
+
+/** The number of a record's file (`StoredHead.file`) and its effective state as stored (JSON), as `loadRows` gives them. */
 export interface StoredRow {
-  path: string;
+  file: number;
   text: string;
 }
 
@@ -174,10 +190,10 @@ export interface CatalogStore {
   eachHead?(section: SectionKey, visit: (head: StoredHead) => void): Promise<void>;
   /**
    * The effective states (`recordState`) of the records at `rows` (from `loadHeads`), by row,
-   * as the stored JSON text with their paths (`storedState` reads one); a row since replaced or
-   * dropped is missing or holds another path (the caller compares). Cheaper than `loadPaths`
-   * for files in an order of their own: no lookup by path, nothing of a record but its path and
-   * state, and each state read only when its turn comes.
+   * as the stored JSON text with their files' numbers (`storedState` reads one); a row since
+   * replaced or dropped is missing or holds another file (the caller compares). Cheaper than
+   * `loadPaths` for files in an order of their own: no lookup by path, nothing of a record but
+   * its file and state, and each state read only when its turn comes.
    */
   loadRows?(section: SectionKey, rows: readonly number[]): Promise<Map<number, StoredRow>>;
   save(section: SectionKey, changes: SectionChanges): Promise<void>;
@@ -205,6 +221,8 @@ export interface CatalogStore {
   countFilesIn?(dir: string): Promise<number>;
   /** The listing section's rows (list-row.ts), where a store keeps them: a listing read in order without loading records. */
   readonly listRows?: ListRowStore;
+  /** Answers kept beside the records they were made from, where a store keeps them. */
+  readonly answers?: AnswerStore;
   /** Candidate documents for an FTS5 MATCH expression, newest first, `limit` from `offset` on. */
   searchDocs?(expression: string, offset: number, limit: number): Promise<IndexedDoc[]>;
   clear(): Promise<void>;

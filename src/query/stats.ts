@@ -11,7 +11,8 @@ import { dateOption, timeZoneOption } from "./date-options.ts";
 import type { QueryEnv } from "./env.ts";
 import { QueryError } from "./errors.ts";
 import { usageScope, usageSessions } from "./usage-sessions.ts";
-import { eachUsageSession } from "./usage-stream.ts";
+import { keptReport, readReport, statsAnswerKey } from "./stats-answer.ts";
+import { eachUsageSession, type KeptAnswer } from "./usage-stream.ts";
 
 export type { StatsBy };
 export const STATS_BY: readonly StatsBy[] = ["hour", "day", "week", "month", "session", "model", "project"];
@@ -51,20 +52,33 @@ export async function usageStats(env: QueryEnv, options: StatsOptions = {}): Pro
   const since = dateOption(env, "since", options.since);
   const until = dateOption(env, "until", options.until);
   const tz = timeZoneOption(options.tz);
-  const inScope = await usageScope(env, Boolean(options.all));
-  const aggregate = { by, tz, since, until, inScope, breakdown: Boolean(options.breakdown), explain: options.explain };
-  let report: StatsReport;
+  const all = Boolean(options.all);
+  const breakdown = Boolean(options.breakdown);
+  const inScope = await usageScope(env, all);
+  const aggregate = { by, tz, since, until, inScope, breakdown, explain: options.explain };
+  let report: StatsReport | undefined;
   let sessions: UsageSession[] = [];
   if (by === "session") {
     sessions = await usageSessions(env, true);
     report = aggregateStats(sessions, aggregate);
   } else {
     let stats = new StatsAggregator(aggregate);
+    const key = await statsAnswerKey(env, { all, by, tz, since, until, breakdown, explain: options.explain });
+    const kept: KeptAnswer | undefined = key === undefined ? undefined : {
+      key,
+      found: (body) => (report = readReport(body)) !== undefined,
+      made: () => keptReport(report = reportOf(stats.report())),
+    };
     await eachUsageSession(env, () => {
       stats = new StatsAggregator(aggregate);
       return (session) => stats.add(session);
-    });
-    report = stats.report();
+    }, kept);
+    report ??= stats.report();
   }
-  return { value: { totals: report.totals, rows: report.rows, copies: report.copies }, sessions };
+  return { value: reportOf(report), sessions };
+}
+
+/** The report's own fields, in the order printed. */
+function reportOf(report: StatsReport): StatsReport {
+  return { totals: report.totals, rows: report.rows, copies: report.copies };
 }

@@ -11,7 +11,7 @@ import { usageDigest } from "../core/digest/usage-digest.ts";
 import { decodeUsage, rowCount, UsageScratch } from "../core/digest/usage-state.ts";
 import { type AttributionKey, attributionOrder, type UsageSession } from "../core/stats/attribution.ts";
 import type { Catalog } from "../catalog/catalog.ts";
-import { type CatalogStore, type SectionKey, type StoredHead, storedState } from "../catalog/store.ts";
+import { type AnswerStore, type CatalogStore, type SectionKey, type StoredHead, storedState } from "../catalog/store.ts";
 import { PassCollector } from "../catalog/stamps.ts";
 import { collectGarbage } from "../io/collect-garbage.ts";
 import { GarbagePacer } from "../io/garbage-pacer.ts";
@@ -49,6 +49,20 @@ function slicing(store: CatalogStore | null): store is SlicingStore {
 /** A session to read: where its record is, and what puts it in attribution order. */
 interface Place extends AttributionKey {
   row: number;
+  file: number;
+}
+
+/**
+ * An answer made from every session's usage, which the store may keep (sqlite-answers.ts) while
+ * no usage record changes: `stats` asks the same report again.
+ */
+export interface KeptAnswer {
+  /** What names the answer (besides the records): see stats-answer.ts. */
+  key: string;
+  /** The answer kept from an earlier walk over the same records: true when it reads, and no session is handed on. */
+  found(body: string): boolean;
+  /** The answer once every session went by, to keep; undefined when it is not to be kept. */
+  made(): string | undefined;
 }
 
 /**
@@ -56,14 +70,16 @@ interface Place extends AttributionKey {
  * makes the visitor; it is called again (and the earlier one must be dropped) if reading from
  * the store has to give way to a full refresh part way through. A session's usage numbers are
  * good only until the visitor returns (the next session's take their place). Returns where the
- * sessions came from: the store a slice at a time, or a refresh holding them all.
+ * sessions came from: the store a slice at a time, or a refresh holding them all; or, with
+ * `kept`, "kept" when the store had the answer (`kept.found` was called, no visitor made).
  */
-export function eachUsageSession(env: QueryEnv, start: () => (session: UsageSession) => void): Promise<"store" | "refresh"> {
+export function eachUsageSession(env: QueryEnv, start: () => (session: UsageSession) => void, kept?: KeptAnswer): Promise<"store" | "refresh" | "kept"> {
   return withCatalog(env, async (catalog) => {
     const every = await sessionScope(env, true, catalog);
     const [options, done] = withProgress(env, "Reading usage", { listedDirs: every.dirs, listing: every.listing });
     try {
-      if (await fromStore(catalog, every, options, start)) return "store";
+      const from = await fromStore(catalog, every, options, start, kept);
+      if (from) return from;
       const view = await catalog.refresh([usageDigest], every.files, options);
       const visit = start();
       for (const session of attributionOrder(usageSessionsOf(view.records(usageDigest)))) visit(session);
@@ -78,7 +94,13 @@ export function eachUsageSession(env: QueryEnv, start: () => (session: UsageSess
  * The sessions from the store, once it holds a current record of every file: false (nothing
  * handed on that counts) when it cannot.
  */
-async function fromStore(catalog: Catalog, every: SessionScope, options: ProgressOptions, start: () => (session: UsageSession) => void): Promise<boolean> {
+async function fromStore(
+  catalog: Catalog,
+  every: SessionScope,
+  options: ProgressOptions,
+  start: () => (session: UsageSession) => void,
+  kept: KeptAnswer | undefined,
+): Promise<"store" | "kept" | false> {
   const store = catalog.store;
   if (!slicing(store)) return false;
   const { listedDirs, listing } = options;
@@ -87,10 +109,16 @@ async function fromStore(catalog: Catalog, every: SessionScope, options: Progres
     const view = await catalog.refresh([usageDigest], every.files, { ...options, onRecords: undefined, keep: false });
     if (view.counts.unreadable > 0 || catalog.saveProblem !== undefined) return false;
   }
+  // The records are now those of the files: an answer made from them since they last changed holds.
+  const answers = kept ? store.answers : undefined;
+  const generation = keptGeneration(answers);
+  const body = generation === undefined ? undefined : keptBody(answers!, kept!.key, generation);
+  if (body !== undefined && kept!.found(body)) return "kept";
   // What checking the files left (a stamp, and in a full check a stat, per file), and then what
   // putting them in order left, is collected before the next step adds its own.
   collectGarbage();
-  const order = await sessionOrder(store, every, options);
+  let noted = 0;
+  const order = await sessionOrder(store, every, { ...options, onBadHeader: (path, why) => (noted++, options.onBadHeader(path, why)) });
   if (!order) return false;
   collectGarbage();
   // Rows loaded in the current slice.
@@ -127,7 +155,7 @@ async function fromStore(catalog: Catalog, every: SessionScope, options: Progres
       const path = order.paths[at + k];
       const record = records.get(row);
       // Replaced since (another process saved it), or no longer sound: the refresh reads the file.
-      if (record?.path !== path) return false;
+      if (record?.file !== order.files[at + k]) return false;
       records.delete(row);
       if (!add(path, record.text)) return false;
       if (record.text.length >= BIG_STATE) collectGarbage();
@@ -136,7 +164,38 @@ async function fromStore(catalog: Catalog, every: SessionScope, options: Progres
     pacer.item(loaded);
     loaded = 0;
   }
-  return true;
+  // Kept where nothing was noted on the way: an answer read back would not note it again.
+  if (answers && generation !== undefined && noted === 0) keep(answers, kept!, generation);
+  return "store";
+}
+
+/** The store's count of changes to the usage records, undefined when it cannot say. */
+function keptGeneration(answers: AnswerStore | undefined): number | undefined {
+  try {
+    return answers?.generation(usageDigest);
+  } catch {
+    return undefined;
+  }
+}
+
+/** The answer kept under `key` at `generation`, undefined when there is none or it cannot be read. */
+function keptBody(answers: AnswerStore, key: string, generation: number): string | undefined {
+  try {
+    return answers.load(usageDigest, key, generation);
+  } catch {
+    return undefined;
+  }
+}
+
+/** Keeps the answer made; one that cannot be kept (a store that cannot be written) is just not. */
+function keep(answers: AnswerStore, kept: KeptAnswer, generation: number): void {
+  const body = kept.made();
+  if (body === undefined) return;
+  try {
+    answers.save(usageDigest, kept.key, generation, body);
+  } catch {
+    // The next run makes it again.
+  }
 }
 
 /**
@@ -174,7 +233,7 @@ function inScope(scope: SessionScope): { of: (path: string) => string | undefine
  * paths, from the headers the store holds (and each skipped file's note); undefined when the
  * store cannot give them.
  */
-async function sessionOrder(store: SlicingStore, scope: SessionScope, options: ProgressOptions): Promise<{ rows: number[]; paths: string[] } | undefined> {
+async function sessionOrder(store: SlicingStore, scope: SessionScope, options: ProgressOptions): Promise<{ rows: number[]; files: Float64Array; paths: string[] } | undefined> {
   const asked = inScope(scope);
   // Each head makes the session's place and is dropped: where the store hands them one at a
   // time, the rows of every head and the heads themselves are never held together.
@@ -186,7 +245,7 @@ async function sessionOrder(store: SlicingStore, scope: SessionScope, options: P
     if (path === undefined) return;
     if (head.badHeader !== undefined) options.onBadHeader(head.path, head.badHeader);
     if (!head.session) return;
-    places.push({ path, row: head.row, created: head.created ?? "", parentSession: head.parentSession });
+    places.push({ path, row: head.row, file: head.file, created: head.created ?? "", parentSession: head.parentSession });
   };
   try {
     if (store.eachHead) await store.eachHead(usageDigest, onHead);
@@ -197,11 +256,11 @@ async function sessionOrder(store: SlicingStore, scope: SessionScope, options: P
     asked.done();
   }
   collector.end();
-  // Kept while the sessions are read: a number and a shared path per session.
+  // Held while the sessions are read: two numbers and a shared path per session.
   const order = attributionOrder(places);
-  const kept = { rows: order.map((place) => place.row), paths: order.map((place) => place.path) };
+  const held = { rows: order.map((place) => place.row), files: Float64Array.from(order, (place) => place.file), paths: order.map((place) => place.path) };
   // Emptied, not just dropped: Bun's engine kept an array of 25,000 places alive from the code
   // that had made it (a heap snapshot after a full collection), with every head and its strings.
   for (const array of [places, order]) array.length = 0;
-  return kept;
+  return held;
 }

@@ -16,7 +16,7 @@ export async function storeAnswers(store: SqliteCatalogStore, dir: string, kinds
   store.listRows.sync(listingDigest);
   return {
     sections,
-    heads: (await store.loadHeads(usageDigest)).map(({ row: _, ...head }) => head),
+    heads: (await store.loadHeads(usageDigest)).map(({ row: _, file: __, ...head }) => head),
     rows: [...store.listRows.ordered(listingDigest.version, [dir], "modified", true)],
     hits: store.supportsDocs ? await store.searchDocs('"question"', 0, 100) : [],
     description,

@@ -25,11 +25,11 @@ const binding = await sqliteBinding();
 const skip = "skip" in binding ? binding.skip : false;
 
 /** The facts as the records themselves give them, by path. */
-async function factsOfRecords(store: CatalogStore): Promise<Map<string, Omit<StoredHead, "row">>> {
-  const facts = new Map<string, Omit<StoredHead, "row">>();
+async function factsOfRecords(store: CatalogStore): Promise<Map<string, Omit<StoredHead, "row" | "file">>> {
+  const facts = new Map<string, Omit<StoredHead, "row" | "file">>();
   for (const [path, record] of await store.load(usageDigest)) {
     const { header, rejected, badHeader } = recordState(record);
-    const head: Omit<StoredHead, "row"> = { path, session: header !== null && !rejected };
+    const head: Omit<StoredHead, "row" | "file"> = { path, session: header !== null && !rejected };
     if (typeof header?.timestamp === "string") head.created = header.timestamp;
     if (typeof header?.parentSession === "string") head.parentSession = header.parentSession;
     if (badHeader !== undefined) head.badHeader = badHeader;
@@ -38,8 +38,8 @@ async function factsOfRecords(store: CatalogStore): Promise<Map<string, Omit<Sto
   return facts;
 }
 
-async function heads(store: CatalogStore): Promise<Map<string, Omit<StoredHead, "row">>> {
-  return new Map((await store.loadHeads!(usageDigest)).map(({ row: _, ...head }) => [head.path, head]));
+async function heads(store: CatalogStore): Promise<Map<string, Omit<StoredHead, "row" | "file">>> {
+  return new Map((await store.loadHeads!(usageDigest)).map(({ row: _, file: __, ...head }) => [head.path, head]));
 }
 
 test(`SQLite keeps each usage record's header facts, as the records are, whoever writes them (${"driver" in binding ? binding.driver : "no SQLite"})`, { skip }, async () => {
@@ -70,7 +70,7 @@ test(`SQLite keeps each usage record's header facts, as the records are, whoever
         assert.deepEqual(await heads(store), expected, what);
         // Each head's row is its record's.
         for (const head of await store.loadHeads!(usageDigest)) {
-          assert.equal((await store.loadRows!(usageDigest, [head.row])).get(head.row)?.path, head.path, what);
+          assert.equal((await store.loadRows!(usageDigest, [head.row])).get(head.row)?.file, head.file, what);
         }
       } finally {
         store.close();
@@ -149,8 +149,9 @@ test(`SQLite hands its heads one at a time, a query of 2,048 after another, all 
     const paths = Array.from({ length: count }, (_, i) => `/s/${i}.jsonl`).sort();
     assert.deepEqual(seen.map((h) => h.path), paths);
     const i = 55;
-    assert.deepEqual(seen.find((h) => h.path === `/s/${i}.jsonl`), { path: `/s/${i}.jsonl`, row: 100 + i, session: true, created: "2025-01-01T00:00:55.000Z", parentSession: "/s/54.jsonl", badHeader: "bad" });
-    assert.deepEqual(seen.find((h) => h.path === "/s/3.jsonl"), { path: "/s/3.jsonl", row: 103, session: false, created: "2025-01-01T00:00:03.000Z" });
+    const file = (i: number) => (i * 7919) % count + 1;
+    assert.deepEqual(seen.find((h) => h.path === `/s/${i}.jsonl`), { path: `/s/${i}.jsonl`, row: 100 + i, file: file(i), session: true, created: "2025-01-01T00:00:55.000Z", parentSession: "/s/54.jsonl", badHeader: "bad" });
+    assert.deepEqual(seen.find((h) => h.path === "/s/3.jsonl"), { path: "/s/3.jsonl", row: 103, file: file(3), session: false, created: "2025-01-01T00:00:03.000Z" });
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

@@ -111,15 +111,15 @@ export function eachHeadOf(db: SqliteDb, section: { name: string; version: numbe
   // Through the paths' index (CROSS JOIN keeps that order), not sorted after: a fourth of the time.
   // Each query goes on after the last path of the one before, through the same index.
   const statement = db.prepare(
-    `SELECT h.record, f.path, h.kind, h.created, h.parent, h.bad FROM files f CROSS JOIN heads h ON h.section = ? AND h.file = f.id
+    `SELECT h.record, f.path, h.kind, h.created, h.parent, h.bad, h.file FROM files f CROSS JOIN heads h ON h.section = ? AND h.file = f.id
      WHERE h.version = ? AND f.path > ? ORDER BY f.path LIMIT ${HEADS_PER_QUERY}`,
   );
   let after = "";
   for (;;) {
     const rows = statement.values(section.name, section.version, after);
-    for (const [record, path, kind, created, parent, bad] of rows) {
+    for (const [record, path, kind, created, parent, bad, file] of rows) {
       if (Number(kind) < 0) throw new SyntaxError("a stored state's header or rejected flag has the wrong shape");
-      const head: StoredHead = { path: String(path), row: Number(record), session: Number(kind) === 1 };
+      const head: StoredHead = { path: String(path), row: Number(record), file: Number(file), session: Number(kind) === 1 };
       if (typeof created === "string") head.created = created;
       if (typeof parent === "string") head.parentSession = parent;
       if (typeof bad === "string") head.badHeader = bad;

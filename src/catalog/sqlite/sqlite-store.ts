@@ -30,6 +30,7 @@ import { FILE_TABLE, FILE_TABLES, SqliteFiles } from "./sqlite-files.ts";
 import { eachHeadOf, HEAD_TABLE, headsOf, setUpHeads } from "./sqlite-heads.ts";
 import { migrateFrom3 } from "./sqlite-migrate.ts";
 import { addRecords, COLUMNS, RECORDS } from "./sqlite-record-rows.ts";
+import { ANSWER_TABLE_NAMES, setUpAnswers, SqliteAnswers } from "./sqlite-answers.ts";
 import { StaleVersions } from "./sqlite-stale.ts";
 import { LIST_ROW_TABLE_NAMES, LIST_ROW_TABLES, SqliteListRows } from "./sqlite-list-rows.ts";
 
@@ -89,8 +90,9 @@ export class SqliteCatalogStore implements CatalogStore {
    * 59,000 in batches of 128 (1 to 3 MB more at its peak) and 46,000 in batches of 256 (6 MB more).
    */
   readonly recordBatch = 128;
-  /** The listing section's rows (sqlite-list-rows.ts), read in a listing's order without loading records. */
+  /** The listing section's rows (sqlite-list-rows.ts), read in a listing's order without loading records; answers kept (sqlite-answers.ts). */
   readonly listRows: SqliteListRows;
+  readonly answers: SqliteAnswers;
   #db: SqliteDb;
   #docs: SqliteDocs;
   readonly #rowStatements = new Map<number, SqliteStatement>();
@@ -107,6 +109,7 @@ export class SqliteCatalogStore implements CatalogStore {
       load: (section, paths) => this.#loadPaths(section, paths),
       transaction: (work) => this.#transaction(work),
     });
+    this.answers = new SqliteAnswers(db, (work) => this.#transaction(work));
     this.kind = `sqlite (${db.driver})`;
     db.exec("PRAGMA busy_timeout = 5000");
     // Switching a new file to WAL takes a lock that the busy timeout does not wait for.
@@ -128,7 +131,7 @@ export class SqliteCatalogStore implements CatalogStore {
           db.exec(`PRAGMA user_version = ${SCHEMA}`);
           migrated = true;
         } else if (version !== SCHEMA) {
-          for (const table of [...DOC_TABLE_NAMES, ...LIST_ROW_TABLE_NAMES, HEAD_TABLE, COVERAGE_TABLE, "records", FILE_TABLE, "folders", "full_checks"]) db.exec(`DROP TABLE IF EXISTS ${table}`);
+          for (const table of [...DOC_TABLE_NAMES, ...LIST_ROW_TABLE_NAMES, ...ANSWER_TABLE_NAMES, HEAD_TABLE, COVERAGE_TABLE, "records", FILE_TABLE, "folders", "full_checks"]) db.exec(`DROP TABLE IF EXISTS ${table}`);
           db.exec(`PRAGMA user_version = ${SCHEMA}`);
         }
         db.exec(FILE_TABLES);
@@ -136,6 +139,7 @@ export class SqliteCatalogStore implements CatalogStore {
         db.exec(COVERAGE_TABLES);
         db.exec(DOC_TABLES);
         setUpHeads(db);
+        setUpAnswers(db);
         // Rows came after schema 3: a file without them gets them made from its records, at the next sync.
         const hadRows = db.prepare("SELECT 1 AS found FROM sqlite_master WHERE name = 'list_rows'").get() !== undefined;
         db.exec(LIST_ROW_TABLES);
@@ -250,14 +254,12 @@ export class SqliteCatalogStore implements CatalogStore {
   }
 
   loadRows(section: SectionKey, rows: readonly number[]): Promise<Map<number, StoredRow>> {
-    // Rows are found in the table itself: a lookup by path goes through the index first, and in
-    // an order other than the paths' its pages are read again and again (a warm `stats` of 25,000
-    // sessions: twice the time). Only the path and the effective state are read, as text.
+    // By row, in the table itself (by path, its index first, a warm `stats` took twice the time), with its file's number: with its path (a join, a string a row) a third more.
     const found = new Map<number, StoredRow>();
     for (let i = 0; i < rows.length; i += PATHS_PER_QUERY) {
       const some = rows.slice(i, i + PATHS_PER_QUERY);
-      for (const [row, path, text] of this.#rowsStatement(some.length).values(section.name, section.version, ...some)) {
-        if (typeof path === "string" && typeof text === "string") found.set(Number(row), { path, text });
+      for (const [row, file, text] of this.#rowsStatement(some.length).values(section.name, section.version, ...some)) {
+        if (typeof text === "string") found.set(Number(row), { file: Number(file), text });
       }
     }
     return Promise.resolve(found);
@@ -269,7 +271,7 @@ export class SqliteCatalogStore implements CatalogStore {
     if (!statement) {
       // `+section`: with hundreds of rows asked for, SQLite would rather walk the section's index.
       statement = this.#db.prepare(
-        `SELECT r.rowid, f.path, coalesce(r.final, r.state) FROM ${RECORDS} WHERE +r.section = ? AND +r.version = ? AND r.rowid IN (${Array(count).fill("?").join(", ")})`,
+        `SELECT r.rowid, r.file, coalesce(r.final, r.state) FROM records r WHERE +r.section = ? AND +r.version = ? AND r.rowid IN (${Array(count).fill("?").join(", ")})`,
       );
       this.#rowStatements.set(count, statement);
     }
