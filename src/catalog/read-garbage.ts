@@ -8,15 +8,20 @@
  * collections are made only where the memory is, and none for a corpus of small files that stays
  * under the budget. The 25,000-session scale corpus (its giants: 1.2 GB, 5 × 200 MB), cold, by
  * hand at a load of 1 to 4: 389 MB, 71 s, 68 s of CPU before (and before `BATCH_TEXT`); 188 MB, 105 s, 102 s of CPU from 160 MB
- * (the 1.2 GB session alone: 181 MB); 216 MB, 90 s, 86 s of CPU from 192 MB.
+ * (the 1.2 GB session alone: 181 MB); 216 MB, 90 s, 86 s of CPU from 192 MB. With each line parsed
+ * once, the documents' statements prepared once and documents held for shorter (refresh-file.ts,
+ * refresh-run.ts), at a load of 10 to 13: main (192 MB) 222 MB, 107 s of CPU, 875,000 page faults;
+ * from 160 MB 184 MB, 101 s of CPU (51 collections, 952,000 faults); from 150 MB 172 MB but
+ * 117 s of CPU (115 collections, 1.45 million faults: a collection gives pages back that the next
+ * lines fault in again).
  * @module
  */
 import { collectGarbage, residentBytes } from "../io/collect-garbage.ts";
 
 /** Bytes read between two looks at the resident memory. */
 export const READ_CHECK_EVERY = 8 * 1024 * 1024;
-/** Resident memory (the whole process's) from which a look collects in full: under 220 MB, for less CPU than 160 MB cost. */
-export const READ_COLLECT_FROM = 192 * 1024 * 1024;
+/** Resident memory (the whole process's) from which a look collects in full: the lowest measured without more CPU than before. */
+export const READ_COLLECT_FROM = 160 * 1024 * 1024;
 
 /** How a `ReadGarbage` looks and collects (tests give their own). */
 export interface ReadGarbageHooks {

@@ -7,6 +7,8 @@
 import { type DigestKind, Digester, type DigestResult } from "../core/digest/digester.ts";
 import type { DocRow } from "../core/digest/docs-digest.ts";
 import { hashBytes } from "../core/digest/hash-bytes.ts";
+import { forgetLineEntry } from "../core/digest/line-entry.ts";
+import { LineSplitter } from "../core/read/line-splitter.ts";
 import type { FileStat, FileSystem } from "../io/file-system.ts";
 import { readBytes } from "../io/read-bytes.ts";
 import { READ_CHECK_EVERY, type ReadGarbage } from "./read-garbage.ts";
@@ -40,8 +42,13 @@ export interface FileJobResult {
  */
 export type DocsSink = (job: number, from: number, rows: DocRow[]) => Promise<void>;
 
-/** Characters of document text held per job before they go to the sink. */
-export const DOCS_HELD = 1_000_000;
+/**
+ * Characters of document text held per job before they go to the sink. Texts held that long
+ * outlive the engine's young collections and pile up as old garbage, which only a full collection
+ * (read-garbage.ts) frees: the 1.2 GB session alone, collecting from 140 MB, needed 35 of them
+ * holding 1,000,000 characters, 25 holding 131,072 or 32,768 (in less CPU).
+ */
+export const DOCS_HELD = 32_768;
 
 type Plan = { outcome: "unchanged" | "touched" | "read" } | { outcome: "appended"; from: CatalogRecord };
 
@@ -135,15 +142,22 @@ export async function refreshFile(
   if (digesters.size > 0) {
     const active = [...digesters.values()];
     const start = Math.min(...active.map((d) => d.base));
+    // One splitter for the digests that start at the same offset (all of them, but for a
+    // section read again in full beside appends): each line is cut out once, and its entry
+    // parsed once for all of them (line-entry.ts).
+    const splitters = [...new Set(active.map((d) => d.base))].map((base) => {
+      const group = active.filter((d) => d.base === base);
+      return { base, group, splitter: new LineSplitter((line) => group.forEach((d) => d.line(line))) };
+    });
     let at = start;
     // The read buffer is reused for the next chunk: what the fingerprints need is copied out.
     for await (const chunk of fs.read(path, { start, end: stat.size, reuseBuffer: true })) {
       counter.bytes += chunk.length;
       garbage?.read(chunk.length);
       if (start === 0 && at < HEAD_BYTES) headPieces.push({ at, bytes: copyOf(chunk, 0, HEAD_BYTES - at) });
-      for (const d of active) {
-        if (!d.wanted || at + chunk.length <= d.base) continue;
-        d.push(d.base > at ? chunk.subarray(d.base - at) : chunk);
+      for (const { base, group, splitter } of splitters) {
+        if (!group.some((d) => d.wanted) || at + chunk.length <= base) continue;
+        splitter.push(base > at ? chunk.subarray(base - at) : chunk);
       }
       const keep = Math.min(chunk.length, TAIL_BYTES);
       pieces.push({ at: at + chunk.length - keep, bytes: copyOf(chunk, chunk.length - keep, chunk.length) });
@@ -152,7 +166,9 @@ export async function refreshFile(
       if (!active.some((d) => d.wanted)) break;
       await handOver();
     }
+    for (const { splitter } of splitters) splitter.end();
     for (const [i, d] of digesters) results[i] = d.finish();
+    forgetLineEntry();
     // The records of a long read are saved next, from a heap rid of what its lines left.
     if (at - start >= READ_CHECK_EVERY) garbage?.look();
   }

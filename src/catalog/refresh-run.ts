@@ -30,9 +30,11 @@ const BATCH_BYTES = 4 * 1024 * 1024;
  * the documents are held until saved, and SQLite's full-text index holds their words in memory
  * until the save commits. A cold `index` of the 2,400 bench sessions peaked at 178 MB in
  * batches bounded by 4 MB of files alone, 138 MB with this bound (125 MB at 256 K, for more
- * saves); a listing has no documents and keeps its batches.
+ * saves). Held documents also outlive young collections (see `DOCS_HELD`): at 128 K, with
+ * `DOCS_HELD` at 32 K, 119 MB (131 MB at 512 K), in less CPU. A listing has no documents and
+ * keeps its batches.
  */
-export const BATCH_TEXT = 512 * 1024;
+export const BATCH_TEXT = 128 * 1024;
 /**
  * A refresh also saves what it has read once this long has passed since its last save (and at
  * least ten times that save's duration): a killed `index` keeps most of its work (issue 22).

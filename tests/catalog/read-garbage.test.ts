@@ -1,5 +1,5 @@
 /**
- * A refresh's reads collect garbage when the process holds its budget of resident memory (192
+ * A refresh's reads collect garbage when the process holds its budget of resident memory (160
  * MB), looked at every 8 MB read: none under it (a corpus of small files), as many as a long
  * read needs over it, and not at every look when what is live stays over it.
  */
@@ -36,13 +36,13 @@ function collectedAt(reads: number, live: number, garbage: number): number[] {
   return at;
 }
 
-test("a refresh's reads look at resident memory every 8 MB and collect from 192 MB on", () => {
+test("a refresh's reads look at resident memory every 8 MB and collect from 160 MB on", () => {
   assert.equal(READ_CHECK_EVERY, 8 * MB);
-  assert.equal(READ_COLLECT_FROM, 192 * MB);
+  assert.equal(READ_COLLECT_FROM, 160 * MB);
   // Under the budget all along: no collection.
   assert.deepEqual(collectedAt(100, 100, 0.5), []);
-  // 4 MB of garbage a megabyte read: over the budget after the 23rd, collected at the look after the 24th.
-  assert.deepEqual(collectedAt(64, 100, 4), [24, 48]);
+  // 4 MB of garbage a megabyte read: over the budget after the 15th, collected at the look after the 16th.
+  assert.deepEqual(collectedAt(64, 100, 4), [16, 32, 48, 64]);
 });
 
 test("a refresh's reads do not collect at every look when what is live stays over the budget", () => {

@@ -6,6 +6,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { type DocRow, docsDigest } from "../../src/core/digest/docs-digest.ts";
+import { filesDigest } from "../../src/core/digest/files-digest.ts";
 import type { DigestKind } from "../../src/core/digest/digester.ts";
 import { refreshFile } from "../../src/catalog/refresh-file.ts";
 import { MemoryFileSystem } from "../../src/io/memory.ts";
@@ -46,4 +47,26 @@ test("refreshFile() without a sink keeps every document to the end, from the rea
   const [result] = await refreshFile(fs, "/s.jsonl", stat, [{ kind }], undefined, undefined, 10);
   assert.equal(result.docsFrom, 0);
   assert.ok((result.docs?.length ?? 0) >= 20);
+});
+
+test("refreshFile() parses an assistant line once for the file references and the documents, and each digest gives what it gives alone", async () => {
+  const { fs, stat } = await setup(30);
+  const kinds = [filesDigest, docsDigest].map((k) => ({ kind: k as unknown as DigestKind<unknown, unknown> }));
+  const alone = [];
+  for (const job of kinds) alone.push((await refreshFile(fs, "/s.jsonl", stat, [job]))[0]);
+  const parse = JSON.parse;
+  let assistantParses = 0;
+  JSON.parse = ((text: string, reviver?: (key: string, value: unknown) => unknown) => {
+    if (typeof text === "string" && text.includes('"role":"assistant"')) assistantParses++;
+    return parse(text, reviver);
+  }) as typeof JSON.parse;
+  let together;
+  try {
+    together = await refreshFile(fs, "/s.jsonl", stat, kinds);
+  } finally {
+    JSON.parse = parse;
+  }
+  assert.equal(assistantParses, 30);
+  assert.deepEqual(together.map((r) => r.record), alone.map((r) => r.record));
+  assert.deepEqual(together[1].docs, alone[1].docs);
 });

@@ -50,14 +50,14 @@ test("a refresh saves a batch of large files once 4 MB of them were read, before
   assert.deepEqual(batches, [4, 4, 2]);
 });
 
-test("a refresh saves a batch of files full of text once 512 K characters of documents were read, before their bytes or count", async () => {
-  // A message of 200,000 characters a file (200 KB): the third brings the batch past BATCH_TEXT.
-  const text = "word ".repeat(40_000);
+test("a refresh saves a batch of files full of text once 128 K characters of documents were read, before their bytes or count", async () => {
+  // A message of 30,000 characters a file (30 KB, under DOCS_HELD): the fifth brings the batch past BATCH_TEXT.
+  const text = "word ".repeat(6_000);
   const session = (id: string) =>
     [
       { type: "session", version: 3, id, timestamp: "2025-06-01T10:00:00.000Z", cwd: "/work/p" },
       { type: "message", id: `u-${id}`, parentId: null, timestamp: "2025-06-01T10:00:01.000Z", message: { role: "user", content: text, timestamp: 0 } },
     ].map((line) => JSON.stringify(line) + "\n").join("");
-  assert.equal(BATCH_TEXT, 512 * 1024);
-  assert.deepEqual(await savedBatches(10, 0, docsDigest, session), [3, 3, 3, 1]);
+  assert.equal(BATCH_TEXT, 128 * 1024);
+  assert.deepEqual(await savedBatches(10, 0, docsDigest, session), [5, 5]);
 });

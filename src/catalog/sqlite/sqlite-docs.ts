@@ -11,7 +11,7 @@
 import type { DocRow } from "../../core/digest/docs-digest.ts";
 import { ftsText, FTS_TOKENIZE } from "../../core/search/words.ts";
 import type { DocBatch, IndexedDoc } from "../store.ts";
-import type { SqliteDb } from "./sqlite-db.ts";
+import type { SqliteDb, SqliteStatement } from "./sqlite-db.ts";
 import type { SqliteFiles } from "./sqlite-files.ts";
 
 export const DOC_TABLES = `
@@ -85,10 +85,22 @@ export function textHash(text: string): number {
 export class SqliteDocs {
   #db: SqliteDb;
   #files: SqliteFiles;
+  readonly #statements = new Map<string, SqliteStatement>();
 
   constructor(db: SqliteDb, files: SqliteFiles) {
     this.#db = db;
     this.#files = files;
+  }
+
+  /**
+   * The statement of `sql`, prepared once: a document's text was looked up and counted through
+   * two or three statements prepared for it alone (each compiled, and each a native object
+   * freed only when the garbage collector finalized it).
+   */
+  #prepared(sql: string): SqliteStatement {
+    let statement = this.#statements.get(sql);
+    if (!statement) this.#statements.set(sql, statement = this.#db.prepare(sql));
+    return statement;
   }
 
   /** Removes `path`'s documents at offsets `from` and later; texts no longer used leave the index. */
@@ -96,21 +108,21 @@ export class SqliteDocs {
     const file = this.#files.id(path, false);
     if (file === undefined) return;
     const uses = new Map<number, number>();
-    for (const [text] of this.#db.prepare("SELECT text FROM docs WHERE file = ? AND off >= ?").values(file, from)) {
+    for (const [text] of this.#prepared("SELECT text FROM docs WHERE file = ? AND off >= ?").values(file, from)) {
       uses.set(Number(text), (uses.get(Number(text)) ?? 0) + 1);
     }
     if (uses.size === 0) return;
-    const lessen = this.#db.prepare("UPDATE texts SET uses = uses - ? WHERE id = ?");
-    const left = this.#db.prepare("SELECT uses FROM texts WHERE id = ?");
-    const forget = this.#db.prepare("DELETE FROM texts WHERE id = ?");
-    const unindex = this.#db.prepare("DELETE FROM docs_fts WHERE rowid = ?");
+    const lessen = this.#prepared("UPDATE texts SET uses = uses - ? WHERE id = ?");
+    const left = this.#prepared("SELECT uses FROM texts WHERE id = ?");
+    const forget = this.#prepared("DELETE FROM texts WHERE id = ?");
+    const unindex = this.#prepared("DELETE FROM docs_fts WHERE rowid = ?");
     for (const [text, count] of uses) {
       lessen.run(count, text);
       if (Number(left.values(text)[0]?.[0] ?? 0) > 0) continue;
       forget.run(text);
       unindex.run(text);
     }
-    this.#db.prepare("DELETE FROM docs WHERE file = ? AND off >= ?").run(file, from);
+    this.#prepared("DELETE FROM docs WHERE file = ? AND off >= ?").run(file, from);
   }
 
   /** Forgets `path`'s documents altogether (its file is gone; its number is the store's to forget). */
@@ -123,7 +135,7 @@ export class SqliteDocs {
     this.drop(batch.path, batch.from);
     if (batch.rows.length === 0) return;
     const file = this.#files.id(batch.path, true)!;
-    const doc = this.#db.prepare("INSERT INTO docs (file, off, len, line, ts, role, part, text) VALUES (?, ?, ?, ?, ?, ?, ?, ?)");
+    const doc = this.#prepared("INSERT INTO docs (file, off, len, line, ts, role, part, text) VALUES (?, ?, ?, ?, ?, ?, ?, ?)");
     for (const row of batch.rows) {
       const role = ROLES.indexOf(row.role);
       const time = docTime(row.timestamp);
@@ -136,13 +148,13 @@ export class SqliteDocs {
   #text(row: DocRow): number {
     const body = ftsText(row.text);
     const hash = textHash(body);
-    const known = this.#db.prepare("SELECT id FROM texts WHERE hash = ?").values(hash)[0];
+    const known = this.#prepared("SELECT id FROM texts WHERE hash = ?").values(hash)[0];
     if (known !== undefined) {
-      this.#db.prepare("UPDATE texts SET uses = uses + 1 WHERE id = ?").run(known[0] as number);
+      this.#prepared("UPDATE texts SET uses = uses + 1 WHERE id = ?").run(known[0] as number);
       return Number(known[0]);
     }
-    const id = Number(this.#db.prepare("INSERT INTO texts (hash, uses) VALUES (?, 1)").run(hash).lastInsertRowid);
-    this.#db.prepare("INSERT INTO docs_fts (rowid, body) VALUES (?, ?)").run(id, body);
+    const id = Number(this.#prepared("INSERT INTO texts (hash, uses) VALUES (?, 1)").run(hash).lastInsertRowid);
+    this.#prepared("INSERT INTO docs_fts (rowid, body) VALUES (?, ?)").run(id, body);
     return id;
   }
 

@@ -97,7 +97,7 @@ export class Digester<S, D = never> {
   #end: number;
   #lines: number;
   #emit: (row: D) => void;
-  #splitter = new LineSplitter((line) => this.#onLine(line));
+  #splitter = new LineSplitter((line) => this.line(line));
 
   constructor(kind: DigestKind<S, D>, from?: DigestPoint<S>, emit: (row: D) => void = () => {}) {
     this.kind = kind;
@@ -116,6 +116,15 @@ export class Digester<S, D = never> {
 
   push(chunk: Uint8Array): void {
     this.#splitter.push(chunk);
+  }
+
+  /**
+   * Takes one line already split (its `number` and `offset` counted from `base`), instead of
+   * bytes through `push`: for digests of one file that share a `LineSplitter`, so that each
+   * line is cut out once and the parse of its entry is shared too (`lineEntry`).
+   */
+  line(raw: RawLine): void {
+    this.#onLine(raw);
   }
 
   finish(): DigestResult<S> {

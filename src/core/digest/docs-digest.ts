@@ -4,11 +4,11 @@
  * checked. The state itself only counts them.
  * @module
  */
-import { decodeLine, isObject } from "../read/decode-line.ts";
 import type { RawLine } from "../read/line-splitter.ts";
 import { keyIs, stringValue, valueEnd } from "../read/scan-keys.ts";
 import { entryDocs } from "../search/entry-docs.ts";
 import type { DigestKind } from "./digester.ts";
+import { lineEntry } from "./line-entry.ts";
 import { scanMembers, STOP } from "./scan-members.ts";
 
 /** One searchable text and where its entry is in the file. */
@@ -24,7 +24,6 @@ export interface DocRow {
 }
 
 const TEXT_TYPES = new Set(["message", "custom_message", "compaction", "branch_summary", "label", "session_info"]);
-const scratch: never[] = [];
 
 /** False for lines whose type never holds searchable text. */
 function mayHoldText(b: Uint8Array): boolean {
@@ -40,10 +39,8 @@ function mayHoldText(b: Uint8Array): boolean {
 /** The document rows of one entry line. */
 export function docRowsOfLine(line: RawLine): DocRow[] {
   if (!mayHoldText(line.bytes)) return [];
-  const decoded = decodeLine(line, { bom: false, crlf: false }, scratch);
-  scratch.length = 0;
-  if (decoded.kind !== "value" || !isObject(decoded.value)) return [];
-  const entry = decoded.value;
+  const entry = lineEntry(line);
+  if (!entry) return [];
   const where = { line: line.number, offset: line.offset, length: line.bytes.length };
   const entryId = typeof entry.id === "string" ? entry.id : null;
   const timestamp = typeof entry.timestamp === "string" ? entry.timestamp : null;

@@ -5,10 +5,10 @@
  * @module
  */
 import { entryFileRefs, type FileOp } from "../files/file-refs.ts";
-import { decodeLine, isObject } from "../read/decode-line.ts";
 import type { RawLine } from "../read/line-splitter.ts";
 import { keyIs, stringValue, valueEnd } from "../read/scan-keys.ts";
 import type { DigestKind } from "./digester.ts";
+import { lineEntry } from "./line-entry.ts";
 import { scanMembers, STOP } from "./scan-members.ts";
 
 /** One reference: entry id, entry timestamp, op, tool, paths as written, and the bash command line. */
@@ -18,8 +18,6 @@ export type FileRefRow = [string | null, string | null, FileOp, string, string[]
 export interface FilesState {
   refs: FileRefRow[];
 }
-
-const scratch: never[] = [];
 
 /** True when the line may hold file references and is worth a full parse. */
 function worthParsing(b: Uint8Array): boolean {
@@ -60,10 +58,8 @@ function worthParsing(b: Uint8Array): boolean {
 /** The reference rows of one entry line. */
 export function fileRefRowsOfLine(line: RawLine): FileRefRow[] {
   if (!worthParsing(line.bytes)) return [];
-  const decoded = decodeLine(line, { bom: false, crlf: false }, scratch);
-  scratch.length = 0;
-  if (decoded.kind !== "value" || !isObject(decoded.value)) return [];
-  const entry = decoded.value;
+  const entry = lineEntry(line);
+  if (!entry) return [];
   const id = typeof entry.id === "string" ? entry.id : null;
   const timestamp = typeof entry.timestamp === "string" ? entry.timestamp : null;
   return entryFileRefs(entry).map((ref): FileRefRow =>
