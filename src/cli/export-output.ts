@@ -44,22 +44,40 @@ function isStream(stat: FileStat): boolean {
   return !stat.isFile && !stat.isDirectory;
 }
 
-/** Joins small chunks into pieces of about `PIECE` bytes; large ones pass through. */
-async function* pieces(chunks: AsyncIterable<Uint8Array | string>): AsyncIterable<Uint8Array> {
-  let parts: Uint8Array[] = [];
+/**
+ * Joins small chunks into pieces of up to `PIECE` bytes; large ones pass through. Text is
+ * encoded straight into the piece. The pieces are made in two buffers taken in turn, never a new
+ * one per piece: a piece is handed on, written while the next is made (`madeAhead`), and its
+ * buffer is filled again only after that next one is handed on, when the writer is done with
+ * it. A fresh megabyte a piece was a thousand new pages per gigabyte exported, each touched
+ * afresh (a minor page fault, ~15 µs on the bench VM).
+ */
+export async function* pieces(chunks: AsyncIterable<Uint8Array | string>): AsyncIterable<Uint8Array> {
+  const buffers: Uint8Array[] = [];
+  let turn = 0;
+  let buffer: Uint8Array | null = null;
   let size = 0;
-  const join = () => {
-    const out = new Uint8Array(size);
-    let at = 0;
-    for (const part of parts) {
-      out.set(part, at);
-      at += part.length;
-    }
-    parts = [];
+  const take = (): Uint8Array => {
+    buffers[turn] ??= new Uint8Array(PIECE);
+    return buffers[turn];
+  };
+  const join = (): Uint8Array => {
+    const out = buffer!.subarray(0, size);
+    turn ^= 1;
+    buffer = null;
     size = 0;
     return out;
   };
   for await (const chunk of chunks) {
+    if (typeof chunk === "string") {
+      // At most three bytes of UTF-8 for each UTF-16 unit.
+      if (chunk.length * 3 <= PIECE) {
+        if (size + chunk.length * 3 > PIECE && size > 0) yield join();
+        buffer ??= take();
+        size += encoder.encodeInto(chunk, buffer.subarray(size)).written;
+        continue;
+      }
+    }
     const bytes = typeof chunk === "string" ? encoder.encode(chunk) : chunk;
     if (bytes.length >= PIECE) {
       // Already large: no copy.
@@ -67,11 +85,12 @@ async function* pieces(chunks: AsyncIterable<Uint8Array | string>): AsyncIterabl
       yield bytes;
       continue;
     }
-    parts.push(bytes);
+    if (size + bytes.length > PIECE) yield join();
+    buffer ??= take();
+    buffer.set(bytes, size);
     size += bytes.length;
-    if (size >= PIECE) yield join();
   }
-  if (size > 0 || parts.length > 0) yield join();
+  if (size > 0) yield join();
 }
 
 /**

@@ -13,7 +13,7 @@ import { readSession } from "../core/read/read-session.ts";
 import { type SessionSkeleton, type SkeletonEntry, SkeletonReader } from "../core/read/skeleton-reader.ts";
 import { SessionTree } from "../core/tree/session-tree.ts";
 import type { FileSystem } from "../io/file-system.ts";
-import { collectGarbage } from "../io/collect-garbage.ts";
+import { collectGarbage, collectInPass } from "../io/collect-garbage.ts";
 import { GarbagePacer } from "../io/garbage-pacer.ts";
 import { NotASessionError, refuseTooDeep } from "../session/errors.ts";
 import { type LineBatch, lineBatches, type LinePlaces, linePlaces, orderedEntries } from "./ordered-lines.ts";
@@ -152,7 +152,8 @@ async function streamingSource(fs: FileSystem, path: string, skeleton: ReturnTyp
       if (bytes[bytes.length - 1] === 0x0d) bytes = bytes.subarray(0, bytes.length - 1);
       ready.push(bytes);
     });
-    const pacer = new GarbagePacer({ everyAmount: options.collectEvery ?? LINES_COLLECT_EVERY });
+    // The pages freed are the next lines' to reuse: kept, under a budget (`collectInPass`).
+    const pacer = new GarbagePacer({ everyAmount: options.collectEvery ?? LINES_COLLECT_EVERY, collect: () => collectInPass() });
     // Lines are handed out before the next chunk is read, so the reused buffer is still theirs.
     for await (const chunk of fs.read(path, { reuseBuffer: true })) {
       pacer.add(chunk.length);

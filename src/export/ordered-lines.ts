@@ -10,6 +10,7 @@ import type { ReadIssue } from "../core/read/issue.ts";
 import { LineSplitter } from "../core/read/line-splitter.ts";
 import type { SkeletonEntry } from "../core/read/skeleton-reader.ts";
 import type { FileSystem } from "../io/file-system.ts";
+import { collectInPass } from "../io/collect-garbage.ts";
 import { GarbagePacer } from "../io/garbage-pacer.ts";
 
 /** Bytes of wanted lines per batch (a longer line makes a batch of its own). */
@@ -105,8 +106,9 @@ export async function* orderedLines(fs: FileSystem, path: string, places: LinePl
   const { offsets, lengths } = places;
   const count = offsets.length;
   const buffer = new BatchBuffer();
-  // Every line read is parsed by the caller, and more garbage made of it: collected often.
-  const pacer = new GarbagePacer({ everyAmount: collectEvery });
+  // Every line read is parsed by the caller, and more garbage made of it: collected often, the
+  // pages freed kept for the next batches under a budget (`collectInPass`).
+  const pacer = new GarbagePacer({ everyAmount: collectEvery, collect: () => collectInPass() });
   for (let i = 0; i < count;) {
     let j = i;
     let size = 0;
