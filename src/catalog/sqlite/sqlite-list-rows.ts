@@ -149,13 +149,8 @@ export class SqliteListRows implements ListRowStore {
     const columns: OrderedColumns = { ids: [], cwds: [], titles: [], modified: [], messages: [] };
     const shared = new Map<string, string>();
     for (const [id, cwd, title, modified, messages] of rows) {
-      columns.ids.push(id as string);
-      let text = shared.get(cwd as string);
-      if (text === undefined) shared.set(cwd as string, text = cwd as string);
-      columns.cwds.push(text);
+      pushRow(columns, shared, id, cwd, modified, messages);
       columns.titles.push(title as string);
-      columns.modified.push(modified as number);
-      columns.messages.push(messages as number);
     }
     return columns;
   }
@@ -172,12 +167,7 @@ export class SqliteListRows implements ListRowStore {
       const first = columns.ids.length;
       let length = 0;
       for (const [id, cwd, modified, messages, bytes] of rows.values(path, version)) {
-        columns.ids.push(id as string);
-        let text = shared.get(cwd as string);
-        if (text === undefined) shared.set(cwd as string, text = cwd as string);
-        columns.cwds.push(text);
-        columns.modified.push(modified as number);
-        columns.messages.push(messages as number);
+        pushRow(columns, shared, id, cwd, modified, messages);
         columns.chunk.push(columns.titles.length);
         columns.start.push(length);
         columns.end.push(length += Number(bytes));
@@ -216,4 +206,14 @@ export class SqliteListRows implements ListRowStore {
         WHERE l.version = ?2 AND l.bad IS NOT NULL AND instr(substr(l.path, length(f.value) + 2), '/') = 0 ORDER BY f.key, l.path DESC`,
     ).values(JSON.stringify(folders), version).map(([path, why]) => [String(path), String(why)]);
   }
+}
+
+/** One row's id, cwd (one string for each cwd, `shared`), time and message count onto `columns`. */
+function pushRow(columns: Omit<OrderedColumns, "titles">, shared: Map<string, string>, id: unknown, cwd: unknown, modified: unknown, messages: unknown): void {
+  columns.ids.push(id as string);
+  let text = shared.get(cwd as string);
+  if (text === undefined) shared.set(cwd as string, text = cwd as string);
+  columns.cwds.push(text);
+  columns.modified.push(modified as number);
+  columns.messages.push(messages as number);
 }
