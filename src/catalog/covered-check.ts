@@ -78,7 +78,7 @@ function underAny(folders: ReadonlySet<string>, path: string): boolean {
 export interface CoveredWork {
   changed: ChangedFiles;
   gone: string[];
-  /** How many files were found current. */
+  /** How many files were found current (counted on first use). */
   unchanged: number;
 }
 
@@ -174,7 +174,15 @@ export async function coveredWork(
     else recent--;
     if (done()) return work;
   }
-  for (const folder of covered) work.unchanged += listing.countIn(folder);
-  work.unchanged -= recent;
-  return work;
+  // The covered folders' files are counted when asked for: a check that wants only to know
+  // whether anything changed (`firstChange`) does not ask, and the store need not count them.
+  const counted = work.unchanged - recent;
+  let unchanged: number | undefined;
+  return {
+    changed: work.changed,
+    gone: work.gone,
+    get unchanged() {
+      return (unchanged ??= [...covered].reduce((sum, folder) => sum + listing.countIn(folder), counted));
+    },
+  };
 }

@@ -110,8 +110,8 @@ export async function listThroughFolders(
   const listed: FolderRecord[] = [];
   const unchanged = new Set<string>();
   const mtimes = new Map<string, number>();
-  /** How many names an unchanged folder has, where the snapshot tells without them. */
-  const counts = new Map<string, number>();
+  /** Unchanged folders as stored: how many names each has, where the snapshot tells without them (asked when wanted). */
+  const kept = new Map<string, FolderRecord>();
   /** The names in `folder` (those of a stored folder are split on first use). */
   const take = async (folder: string, keep: "files" | "dirs"): Promise<() => string[]> => {
     const stored = trusting ? snapshot.folders.get(folder) : undefined;
@@ -120,7 +120,7 @@ export async function listThroughFolders(
       if (stillHolds(stored, mtimeMs)) {
         unchanged.add(folder);
         mtimes.set(folder, stored.mtimeMs);
-        if (stored.count !== undefined) counts.set(folder, stored.count);
+        kept.set(folder, stored);
         return () => stored.names;
       }
     }
@@ -192,7 +192,7 @@ export async function listThroughFolders(
     filesIn,
     namesIn,
     countIn: (folder) => {
-      if (!ranges) return counts.get(folder) ?? namesOf.get(folder)?.().length ?? 0;
+      if (!ranges) return kept.get(folder)?.count ?? namesOf.get(folder)?.().length ?? 0;
       const range = ranges.get(folder);
       return range ? range[1] - range[0] : 0;
     },

@@ -96,11 +96,12 @@ export async function openCatalog(options: OpenCatalogOptions): Promise<Catalog>
     new Catalog(fs, { store, note, concurrency: options.concurrency, noteSaveFailures: options.noteSaveFailures, check: options.check, now: now && (() => now().getTime()) });
   if (mode === "off") return make(null);
   // What an older version made readable by others (0755, 0644) is narrowed first.
-  await makePrivate(fs, cacheDir).catch((error: Error) => note(`The catalog folder ${cacheDir} cannot be made private (${error.message})`));
+  const made = await makePrivate(fs, cacheDir).catch((error: Error) => void note(`The catalog folder ${cacheDir} cannot be made private (${error.message})`));
   if ((mode === "auto" || mode === "sqlite") && options.realDisk) {
     const path = sqliteCatalogPath(cacheDir);
     try {
-      await makePrivateDir(fs, cacheDir);
+      // A folder there and made private needs no making (a wait for the thread pool).
+      if (made !== true) await makePrivateDir(fs, cacheDir);
       try {
         return make(await openSqlite(fs, path, options.verify ?? false));
       } catch (error) {

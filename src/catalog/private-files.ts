@@ -30,16 +30,17 @@ export async function makePrivateDir(fs: FileSystem, dir: string): Promise<void>
 }
 
 /**
- * Makes an existing catalog folder 0700, each file in it 0600 and each folder in it (a lock) 0700.
- * A folder that is not there is left alone; anything else that fails is thrown.
+ * Makes an existing catalog folder 0700, each file in it 0600 and each folder in it (a lock) 0700:
+ * true when done (the folder is there and private). A folder that is not there is left alone
+ * (false, as where the file system has no permissions); anything else that fails is thrown.
  */
-export async function makePrivate(fs: FileSystem, dir: string): Promise<void> {
-  if (!fs.chmod) return;
+export async function makePrivate(fs: FileSystem, dir: string): Promise<boolean> {
+  if (!fs.chmod) return false;
   let entries;
   try {
     entries = await fs.list(dir);
   } catch (error) {
-    if (isFsError(error, "NotFound")) return;
+    if (isFsError(error, "NotFound")) return false;
     throw error;
   }
   await restrict(fs, dir, PRIVATE_DIR_MODE, true);
@@ -53,4 +54,5 @@ export async function makePrivate(fs: FileSystem, dir: string): Promise<void> {
       if (!isFsError(error, "NotFound")) throw error;
     }
   }
+  return true;
 }

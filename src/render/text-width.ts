@@ -54,6 +54,33 @@ export function textWidth(text: string): number {
 const runWidths = new Map<string, number>();
 const RUNS_KEPT = 4096;
 
+/**
+ * The widths string-width gave the first runs this process measured (at most `count`, in the
+ * order measured), to be taken as known at a later start of the same build (`knowWidths`): the
+ * picker keeps those of its first frame with its first page, so that the next start draws that
+ * frame without string-width. Its first answer costs 10 to 25 ms (on the bench VM, loaded): its
+ * grapheme segmenter, then the first test of its emoji pattern (compiled then), and the
+ * picker's header always has a character it is asked about (◉).
+ */
+export function measuredWidths(count = 256): [string, number][] {
+  const widths: [string, number][] = [];
+  for (const entry of runWidths) {
+    if (widths.length >= count) break;
+    widths.push(entry);
+  }
+  return widths;
+}
+
+/** Takes `widths` (what `measuredWidths` gave in a run of this same build) as string-width's answers; anything else in them is ignored. */
+export function knowWidths(widths: unknown): void {
+  if (!Array.isArray(widths)) return;
+  for (const entry of widths) {
+    if (runWidths.size >= RUNS_KEPT) return;
+    if (!Array.isArray(entry) || typeof entry[0] !== "string" || !Number.isInteger(entry[1]) || entry[1] < 0) continue;
+    if (!runWidths.has(entry[0])) runWidths.set(entry[0], entry[1]);
+  }
+}
+
 /** string-width's answer for a run, from `runWidths` when known. */
 function runWidth(run: string): number {
   let width = runWidths.get(run);

@@ -1,7 +1,8 @@
 /**
  * The C library's stat through `bun:ffi` (src/io/_ffi-stat.ts) against the node adapter's stat:
  * the same size, mtime, type and mode for files, folders and links; a missing path and a long one
- * answered by the fallback. Elsewhere than Bun on Linux there is none.
+ * answered by the fallback. Elsewhere than Bun on Linux there is none. Bun's adapter sets it up only
+ * after its first stats (`statThenFfi`).
  */
 import { test } from "node:test";
 import assert from "node:assert/strict";
@@ -10,6 +11,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { ffiStat } from "../../src/io/_ffi-stat.ts";
 import { bunFileSystem, nodeFileSystem } from "../../src/io/mod.ts";
+import { statThenFfi } from "../../src/io/bun.ts";
 import type { FileStat } from "../../src/io/file-system.ts";
 
 const runtime = globalThis as { Bun?: unknown };
@@ -48,4 +50,19 @@ test("ffiStat() gives what the node adapter's stat gives, and asks the fallback 
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
+});
+
+test("statThenFfi() stats through the first stat until the call that sets up the fast one, once, and falls back for good without it", () => {
+  const stat = (name: string) => (path: string): FileStat => ({ size: path.length, mtimeMs: 0, isFile: true, isDirectory: false, mode: 0o600, by: name }) as FileStat;
+  let made = 0;
+  const staged = statThenFfi(stat("first"), () => (made++, stat("fast")), 3);
+  const by = (path: string) => (staged(path) as FileStat & { by: string }).by;
+  assert.deepEqual([by("a"), by("b")], ["first", "first"]);
+  assert.equal(made, 0);
+  assert.deepEqual([by("c"), by("d"), by("e")], ["fast", "fast", "fast"]);
+  assert.equal(made, 1);
+  let tried = 0;
+  const without = statThenFfi(stat("first"), () => (tried++, undefined), 2);
+  assert.deepEqual(["a", "b", "c", "d"].map((path) => (without(path) as FileStat & { by: string }).by), ["first", "first", "first", "first"]);
+  assert.equal(tried, 1);
 });

@@ -5,7 +5,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import stringWidth from "string-width";
-import { pad, textWidth, truncate } from "../../src/render/text-width.ts";
+import { knowWidths, measuredWidths, pad, textWidth, truncate } from "../../src/render/text-width.ts";
 
 function* codePoints(from: number, to: number): Generator<string> {
   for (let code = from; code <= to; code++) if (code < 0xd800 || code > 0xdfff) yield String.fromCodePoint(code);
@@ -51,4 +51,20 @@ test("pad fills to the width in cells", () => {
   assert.equal(pad("ab", 300), "ab" + " ".repeat(298));
   assert.equal(pad("ab", 300, true), " ".repeat(298) + "ab");
   assert.equal(pad("abc", 2), "abc");
+});
+
+test("the widths measured first are given back as measured, and widths given as known are taken without measuring", () => {
+  // Runs no other test measures: they are new to this process's widths.
+  const a = "\u2603\ufe0f snowman \u{1f9ea}";
+  textWidth(a);
+  const measured = new Map(measuredWidths(Infinity));
+  for (const [run, width] of measured) assert.equal(width, stringWidth(run), run);
+  assert.ok([...measured.keys()].some((run) => run.includes("\u{1f9ea}")), "the run of the test tube was measured");
+  assert.equal(measuredWidths(1).length, 1);
+  // A width given as known is taken as string-width's (here a made-up one, to tell it apart).
+  const run = "x\u{1f9fd}";
+  knowWidths([[run, 7], ["bad", -1], ["also bad"], 3, [1, 2]]);
+  assert.equal(textWidth(run), 7);
+  assert.equal(new Map(measuredWidths(Infinity)).has("bad"), false);
+  knowWidths("not a list");
 });

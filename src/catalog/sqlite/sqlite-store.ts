@@ -40,7 +40,10 @@ import { LIST_ROW_TABLE_NAMES, LIST_ROW_TABLES, SqliteListRows } from "./sqlite-
  * timestamps as numbers where they can (sqlite-docs.ts), and an index of the records' mtimes
  * finds the recent ones (sqlite-coverage.ts). 3: no index of the records' stamps (the table's
  * rows have them before their states); documents point at deduplicated texts (sqlite-docs.ts);
- * folders and full checks (the quick check).
+ * folders and full checks (the quick check). An index of the folders' paths and stamps
+ * (`folders_stamps`, made where missing without a new layout) gives a quick check its folders
+ * without the pages of their names: a folder's row held up to 4 KB of them in its own page, so
+ * reading 300 folders' stamps read 300 pages (2.7 ms), through the index 8 (0.4 ms).
  */
 const SCHEMA = 4;
 const TABLES = `
@@ -49,6 +52,7 @@ CREATE TABLE IF NOT EXISTS records (
   end_ INTEGER NOT NULL, lines INTEGER NOT NULL, head TEXT NOT NULL, tail TEXT NOT NULL, header_id TEXT,
   state TEXT NOT NULL, final TEXT, PRIMARY KEY (section, file));
 CREATE TABLE IF NOT EXISTS folders (path TEXT PRIMARY KEY, mtime REAL NOT NULL, listed REAL NOT NULL, names TEXT NOT NULL);
+CREATE INDEX IF NOT EXISTS folders_stamps ON folders (path, mtime, listed);
 CREATE TABLE IF NOT EXISTS full_checks (section TEXT PRIMARY KEY, at REAL NOT NULL);`;
 
 /** Records read per query by `load`. */
@@ -154,12 +158,17 @@ export class SqliteCatalogStore implements CatalogStore {
   }
 
   /**
-   * Rewrites the file without its free pages and with its pages full (`VACUUM`; about 2 s for a
-   * 250 MB catalog of 25,000 sessions), then empties the write-ahead log it went through. Not
-   * done when another process has the file open for a transaction: the next one does it.
+   * Merges the full-text index into one segment (FTS5's `optimize`), rewrites the file without
+   * its free pages and with its pages full (`VACUUM`; about 2 s for a 250 MB catalog of 25,000
+   * sessions, and 1.5 s more for the merge), then empties the write-ahead log it went through.
+   * Not done when another process has the file open for a transaction: the next one does it.
+   * A build leaves the index in a score of segments, and a query looks for its words' prefixes
+   * in each: the first search of a run took 4 to 5 ms more for it (more on a loaded machine,
+   * 200 more page faults), against 0.5 ms over the merged index.
    */
   compact(): boolean {
     try {
+      if (this.supportsDocs) this.#tryExec("INSERT INTO docs_fts (docs_fts) VALUES ('optimize')");
       this.#db.exec("VACUUM");
       this.#db.exec("PRAGMA wal_checkpoint(TRUNCATE)");
       return true;

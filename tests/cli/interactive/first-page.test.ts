@@ -14,6 +14,8 @@ import { sortByModified } from "../../../src/session/list-sessions.ts";
 import { addSession, harnessDeps, memoryFs, readText, userEntry } from "../_harness.ts";
 import { scriptedTerminal } from "./_scripted-terminal.ts";
 import { run } from "../../../src/cli/run.ts";
+import { VERSION_LINE } from "../../../src/version.ts";
+import stringWidth from "string-width";
 
 /** A small deterministic generator (a linear congruential one is plenty here). */
 function random(seed: number): () => number {
@@ -113,6 +115,10 @@ test("pick keeps its first page, and the next start's first frame shows it until
   // Make the kept page tell the first frame apart from the sessions on disk.
   const path = `${dir}/${file.name}`;
   const page = JSON.parse(await readText(fs, path));
+  // With the widths measured first in this process (string-width's answers), for the same build's next start.
+  assert.equal(page.build, VERSION_LINE);
+  assert.ok(Array.isArray(page.widths) && page.widths.length > 0, JSON.stringify(page.widths));
+  for (const [run, width] of page.widths) assert.equal(width, stringWidth(run), run);
   page.sessions[0].firstMessage = "as kept last time";
   await fs.writeAtomic(path, new TextEncoder().encode(JSON.stringify(page)));
   const { terminal } = await pick();

@@ -13,6 +13,8 @@ import { sortByModified } from "../../../session/list-sessions.ts";
 import type { CliContext } from "../../context.ts";
 import { threadRows } from "./threads.ts";
 import { fnv1a } from "../../../core/digest/fnv1a.ts";
+import { knowWidths, measuredWidths } from "../../../render/text-width.ts";
+import { VERSION_LINE } from "../../../version.ts";
 
 /** Rows kept: several pages' worth, so that threading them gives the same first page. */
 export const FIRST_PAGE_ROWS = 60;
@@ -68,6 +70,12 @@ interface StoredPage {
   key: string;
   /** Times in ms since the epoch; null for an invalid one. */
   sessions: (Omit<SessionInfo, "created" | "modified" | "allMessagesText"> & { created: number | null; modified: number | null })[];
+  /**
+   * The build that kept the page (`VERSION_LINE`) and the text widths it measured first: the runs
+   * of its first frame, taken as known by a start of the same build (text-width.ts's `knowWidths`).
+   */
+  build?: string;
+  widths?: [string, number][];
 }
 
 /** The first page kept for `places`, or undefined (none yet, unreadable, or of another format). */
@@ -77,6 +85,7 @@ export async function readFirstPage(ctx: CliContext, places: Places): Promise<Se
   try {
     const page = JSON.parse(new TextDecoder().decode(await readBytes(ctx.fs, file))) as StoredPage;
     if (page.format !== FORMAT || page.key !== placesKey(places) || page.sessions.length === 0) return undefined;
+    if (page.build === VERSION_LINE) knowWidths(page.widths);
     const date = (ms: number | null) => new Date(ms ?? Number.NaN);
     return sortByModified(page.sessions.map((s) => ({ ...s, created: date(s.created), modified: date(s.modified), allMessagesText: "" })));
   } catch {
@@ -100,6 +109,8 @@ export async function writeFirstPage(ctx: CliContext, places: Places, sessions: 
       created: ms(created),
       modified: ms(modified),
     })),
+    build: VERSION_LINE,
+    widths: measuredWidths(),
   };
   try {
     await ctx.fs.mkdir(defaultCacheDir(ctx.deps.storage), { recursive: true });

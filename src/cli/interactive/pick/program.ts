@@ -173,7 +173,8 @@ interface PickEnv {
   ctx: CliContext;
   /** For writes and the catalog: notes (such as "rewritten as v3 first") would land in the middle of the screen. */
   quiet: CliContext;
-  catalog: Catalog;
+  /** The catalog, opened when an effect first needs it (the first frame is drawn without it). */
+  catalog: () => Promise<Catalog>;
   /** The known sessions the first frame shows already, and of which scope. */
   shown?: { scope: Scope; sessions: SessionInfo[] };
   /** Stops the scan of the texts under way: a new query's replaces it. */
@@ -182,8 +183,12 @@ interface PickEnv {
 
 /** `env.ctx` must have resolved its session dir already. */
 async function perform(env: PickEnv, effect: PickEffect, apply: Apply<PickState>, signal: AbortSignal): Promise<void> {
-  const { ctx, quiet, catalog } = env;
+  const { ctx, quiet } = env;
   if (effect.kind === "load") {
+    // Opened when first needed: the first frame is drawn without it.
+    const catalog = await env.catalog();
+    // The prompt may have ended while it opened: its effects are over.
+    if (signal.aborted) return;
     const onScreen = env.shown?.scope === effect.scope ? env.shown.sessions : undefined;
     env.shown = undefined;
     await loadScope(quiet, catalog, effect.scope, onScreen, apply, signal).catch((error) => apply((state) => effectFailed(state, `Cannot list sessions: ${message(error)}`)));
@@ -193,6 +198,7 @@ async function perform(env: PickEnv, effect: PickEffect, apply: Apply<PickState>
     env.stopScan?.abort();
     const stop = env.stopScan = new AbortController();
     const both = AbortSignal.any([signal, stop.signal]);
+    const catalog = await env.catalog();
     await scanScope(quiet, catalog, effect.scope, effect.query, apply, both).catch((error) => {
       if (!both.aborted) apply((state) => effectFailed(state, `Cannot search the messages: ${message(error)}`));
     });
@@ -216,8 +222,9 @@ async function perform(env: PickEnv, effect: PickEffect, apply: Apply<PickState>
 }
 
 /**
- * The picker as a runnable prompt over `ctx` and an open `catalog`; it exits with the chosen
- * session. `known` (from `knownSessions`) fills the first frame, so rows appear at once.
+ * The picker as a runnable prompt over `ctx` and an open `catalog` (or a function that opens it,
+ * called when an effect first needs it); it exits with the chosen session. `known` (from
+ * `knownSessions`, or the first page kept: first-page.ts) fills the first frame, so rows appear at once.
  *
  * @example
  * ```ts
@@ -229,9 +236,10 @@ async function perform(env: PickEnv, effect: PickEffect, apply: Apply<PickState>
  */
 export function pickProgram(
   ctx: CliContext,
-  options: { scope: Scope; pageSize: number; catalog: Catalog; known?: SessionInfo[] },
+  options: { scope: Scope; pageSize: number; catalog: Catalog | (() => Promise<Catalog>); known?: SessionInfo[] },
 ): PromptProgram<PickState, PickEffect, SessionInfo> {
-  const env: PickEnv = { ctx, quiet: quietContext(ctx), catalog: options.catalog, shown: options.known?.length ? { scope: options.scope, sessions: options.known } : undefined };
+  const { catalog } = options;
+  const env: PickEnv = { ctx, quiet: quietContext(ctx), catalog: typeof catalog === "function" ? catalog : () => Promise.resolve(catalog), shown: options.known?.length ? { scope: options.scope, sessions: options.known } : undefined };
   const renderOptions = { now: ctx.deps.now(), home: ctx.deps.storage.home, colors: ctx.errColor };
   const processCwd = ctx.deps.storage.processCwd;
   return {
