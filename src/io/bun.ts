@@ -38,12 +38,14 @@ async function writeTemp(temp: string, data: WriteData, mode: number): Promise<v
 }
 
 /** The node adapter's blocking stat, through the C library's `stat` where `bun:ffi` can call it (_ffi-stat.ts). */
-const statNow = ffiStat(nodeFileSystem.statNow!) ?? nodeFileSystem.statNow!;
+const ffi = ffiStat(nodeFileSystem.statNow!);
+const statNow = ffi ?? nodeFileSystem.statNow!;
 
 /** `FileSystem` for Bun; use it only when running under Bun. */
 export const bunFileSystem: FileSystem = {
   ...nodeFileSystem,
   stat: async (path) => statNow(path),
   statNow,
+  ...(ffi ? { statNowIn: ffi.in } : {}),
   writeAtomic: atomicWriter(writeTemp),
 };
