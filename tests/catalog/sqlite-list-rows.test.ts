@@ -154,6 +154,10 @@ test("SqliteListRows.tableColumns() gives the sessions of `orderedColumns`, in i
       assert.deepEqual(got, rows.orderedColumns(2, folders, order), `${order} over ${folders.join(", ")}`);
     }
   }
+  // A folder whose one title is empty: its run of bytes is empty, not missing.
+  rows.put([at("/s/--y--/z.jsonl", 3, 0, { first: "", cwd: "/w/y" })], 2);
+  const empty = rows.tableColumns(2, ["/s/--y--"], "modified")!;
+  assert.deepEqual([empty.ids, empty.cwds, [...empty.start], [...empty.end], empty.titles.map((run) => run.length)], [["/s/--y--/z.jsonl"], ["/w/y"], [0], [0], [0]]);
   // A time that is not a whole number (never written: times are whole milliseconds): no columns, the caller reads text.
   rows.put([at("/s/--r--/k.jsonl", 1.5, 0)], 2);
   assert.equal(rows.tableColumns(2, ["/s/--r--"], "modified"), undefined);
