@@ -256,8 +256,9 @@ class TableRoom {
     };
     const old = from?.columns;
     this.columns = {
-      ids: old?.ids ?? new Array<string>(room),
-      cwds: old?.cwds ?? new Array<string>(room),
+      // Filled in order, a place at a time: grown as pushed (a holey array of 100,000 and more is kept sparse).
+      ids: old?.ids ?? [],
+      cwds: old?.cwds ?? [],
       titles: old?.titles ?? [],
       order: [],
       modified: made(new Float64Array(room), old?.modified),
