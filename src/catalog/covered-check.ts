@@ -18,7 +18,7 @@ import type { FileSystem } from "../io/file-system.ts";
 import { type FolderListing, HOT_MS } from "./folder-check.ts";
 import { inDirs } from "./in-dirs.ts";
 import { ChangedFiles } from "./changed-files.ts";
-import { statNowOrNull } from "./stat-now.ts";
+import { statInOrNull } from "./stat-now.ts";
 import type { CatalogStore, Coverage, SectionKey } from "./store.ts";
 
 /** A store that keeps coverage, recent stamps and stamps by folder. */
@@ -63,9 +63,9 @@ export function fullCoverage(listing: FolderListing, coverage: Coverage, was: Co
   return { put, drop };
 }
 
-/** Pushes onto `gone` the paths of `stamps` not in `listed`. */
-function goneOf(stamps: ReadonlyMap<string, unknown>, listed: ReadonlySet<string>, gone: string[]): void {
-  for (const path of stamps.keys()) if (!listed.has(path)) gone.push(path);
+/** Pushes onto `gone` the paths of `stamps` not in `listed` (keys and `listed` both past `stem`: the paths are `stem` and a key). */
+function goneOf(stamps: ReadonlyMap<string, unknown>, listed: ReadonlySet<string>, gone: string[], stem = ""): void {
+  for (const key of stamps.keys()) if (!listed.has(key)) gone.push(stem + key);
 }
 
 /** Whether `path` lies under one of `folders` (at any depth). */
@@ -117,34 +117,39 @@ export async function coveredWork(
   const listed = new Set(listing.folders);
   const vanished = [...coverage.folders.keys()].filter((folder) => belongs(folder) && !listed.has(folder));
   if (uncovered.length > 0 || vanished.length > 0) {
-    // A full check stats every file: at once where the file system can, no promise each.
-    const statNow = statNowOrNull(fs);
-    // The stamps a folder at a time (a full check of 25,000 sessions held all of them at once).
+    // A full check stats every file: at once where the file system can, no promise each, and
+    // as a folder's stem and a name (no path made where the file system stats them so).
+    const statIn = statInOrNull(fs);
+    // The stamps a folder at a time (a full check of 25,000 sessions held all of them at once),
+    // by name where the store gives them so: no path per file made, kept or hashed.
     let loaded = 0;
     for (const folder of uncovered) {
-      const stamps = await store.loadStampsIn(section, [folder]);
-      loaded += stamps.size;
-      const trusted = options.quick && listing.unchanged.has(folder);
       // A changed file is kept as its folder's stem and its name: a cold listing finds every file changed.
       const { stem, names } = listing.namesIn(folder);
+      const byName = store.loadNamesIn !== undefined && stem === `${folder}/`;
+      const stamps = byName ? await store.loadNamesIn!(section, folder) : await store.loadStampsIn(section, [folder]);
+      loaded += stamps.size;
+      const trusted = options.quick && listing.unchanged.has(folder);
       let matched = 0;
       for (const name of names) {
-        const path = stem + name;
-        const stamp = stamps.get(path);
+        const stamp = stamps.get(byName ? name : stem + name);
         if (stamp) matched++;
         if (stamp && trusted && stamp.mtimeMs < hotSince) {
           work.unchanged++;
           continue;
         }
-        const stat = statNow ? statNow(path) : await fs.stat(path).catch(() => null);
+        const stat = statIn ? statIn(stem, name) : await fs.stat(stem + name).catch(() => null);
         if (!stat?.isFile) {
-          if (stamp) work.gone.push(path);
+          if (stamp) work.gone.push(stem + name);
         } else if (!stamp || stat.size !== stamp.size || stat.mtimeMs !== stamp.mtimeMs) work.changed.push(stem, name, stat, stamp !== undefined);
         else work.unchanged++;
         if (done()) return work;
       }
-      // The stamps of no listed file (none when every stamp matched one: no set of paths made).
-      if (matched < stamps.size) goneOf(stamps, new Set(listing.filesIn(folder)), work.gone);
+      // The stamps of no listed file (none when every stamp matched one: no set of names made).
+      if (matched < stamps.size) {
+        if (byName) goneOf(stamps, new Set(names), work.gone, stem);
+        else goneOf(stamps, new Set(listing.filesIn(folder)), work.gone);
+      }
       if (done()) return work;
     }
     for (const folder of vanished) {

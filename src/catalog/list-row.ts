@@ -130,14 +130,19 @@ export interface OrderedColumns {
  * `order` their places in the listing's order, and each title (the name, else the first
  * message) as its UTF-8 bytes, never as a string: the `i`th is `titles[chunk[i]]` from `start[i]`
  * to `end[i]`. At 25,000 sessions the titles held as strings were 8.8 MB (three in four are not
- * ASCII: two bytes a character), their bytes are 4.8 MB, and SQLite no longer sorts them.
+ * ASCII: two bytes a character), their bytes are 4.8 MB, and SQLite no longer sorts them. The
+ * numbers are typed arrays: no array of boxes grown a push at a time.
  */
-export interface TableColumns extends Omit<OrderedColumns, "titles"> {
+export interface TableColumns {
+  ids: string[];
+  cwds: string[];
+  modified: Float64Array;
+  messages: Float64Array;
   order: number[];
   titles: Uint8Array[];
-  chunk: number[];
-  start: number[];
-  end: number[];
+  chunk: Int32Array;
+  start: Int32Array;
+  end: Int32Array;
 }
 
 /**
@@ -145,7 +150,7 @@ export interface TableColumns extends Omit<OrderedColumns, "titles"> {
  * path, in a listing's `order` (`ListRowStore.ordered`'s): newest (or most messages, then newest)
  * first; ties in the folders' order, then by path, last first.
  */
-export function listingOrder(order: RowOrder, modified: readonly number[], messages: readonly number[], folder: readonly number[]): number[] {
+export function listingOrder(order: RowOrder, modified: ArrayLike<number>, messages: ArrayLike<number>, folder: ArrayLike<number>): number[] {
   const places = Array.from({ length: modified.length }, (_, i) => i);
   const byTime = (a: number, b: number) => modified[b] - modified[a] || folder[a] - folder[b] || b - a;
   return places.sort(order === "messages" ? (a, b) => messages[b] - messages[a] || byTime(a, b) : byTime);
@@ -172,8 +177,11 @@ export interface ListRowStore {
   ordered(version: number, folders: readonly string[], order: RowOrder, full: boolean): Iterable<OrderedRow>;
   /** The rows of `ordered` (not `full`) as columns, read at once; where absent, a reader holds `ordered`'s rows itself. */
   orderedColumns?(version: number, folders: readonly string[], order: RowOrder): OrderedColumns;
-  /** `orderedColumns` with the titles as bytes (`TableColumns`); undefined when the store cannot give them alike. */
-  tableColumns?(version: number, folders: readonly string[], order: RowOrder): TableColumns | undefined;
+  /**
+   * `orderedColumns` with the titles as bytes (`TableColumns`); undefined when the store cannot
+   * give them alike. `room`: how many sessions to make room for at first (more are taken).
+   */
+  tableColumns?(version: number, folders: readonly string[], order: RowOrder, room?: number): TableColumns | undefined;
   /** The sessions directly in `folders`, by id; path and first message only when `wanted` (else ""). */
   byId(version: number, folders: readonly string[], wanted: { path: boolean; first: boolean }): Iterable<ByIdRow>;
   /**

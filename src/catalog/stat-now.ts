@@ -18,3 +18,20 @@ export function statNowOrNull(fs: FileSystem): ((path: string) => FileStat | nul
     }
   };
 }
+
+/**
+ * `statNowOrNull` of `stem + name`, through `FileSystem.statNowIn` where `fs` has it (no path
+ * made), else of the path made; undefined where `fs` only stats through promises.
+ */
+export function statInOrNull(fs: FileSystem): ((stem: string, name: string) => FileStat | null) | undefined {
+  const statNowIn = fs.statNow ? fs.statNowIn : undefined;
+  const statNow = statNowOrNull(fs);
+  if (!statNowIn) return statNow && ((stem, name) => statNow(stem + name));
+  return (stem, name) => {
+    try {
+      return statNowIn.call(fs, stem, name);
+    } catch {
+      return null;
+    }
+  };
+}

@@ -217,6 +217,8 @@ export interface CatalogStore {
   loadRecentStamps?(section: SectionKey, since: number): Promise<Map<string, RecordStamp>>;
   /** The stamps of the records of `section` under `folders` (at any depth). */
   loadStampsIn?(section: SectionKey, folders: readonly string[]): Promise<Map<string, RecordStamp>>;
+  /** `loadStampsIn` of one folder, each stamp by its path past the folder and its separator (no whole path made). */
+  loadNamesIn?(section: SectionKey, folder: string): Promise<Map<string, RecordStamp>>;
   /** How many files the store knows under `dir` (at any depth): no fewer than the records of any section there. */
   countFilesIn?(dir: string): Promise<number>;
   /** The listing section's rows (list-row.ts), where a store keeps them: a listing read in order without loading records. */

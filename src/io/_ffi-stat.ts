@@ -28,11 +28,21 @@ interface Ffi {
   ptr(view: ArrayBufferView): number;
 }
 
+/** A blocking stat of a path, and of a folder's stem and a name in it (`FileSystem.statNowIn`). */
+export interface FfiStat {
+  (path: string): FileStat | null;
+  in(stem: string, name: string): FileStat | null;
+}
+
+/** 2^32: the high half of a 64-bit field read as two 32-bit ones (no BigInt made for each field of each call). */
+const HIGH = 2 ** 32;
+
 /**
  * A blocking stat that answers through `bun:ffi` where it can and through `fallback` otherwise;
- * undefined where `bun:ffi` or the C library's `stat` cannot be had.
+ * undefined where `bun:ffi` or the C library's `stat` cannot be had. Its `in` stats `stem + name`
+ * without making the path: the stem's bytes stay in the buffer while the stem is the same.
  */
-export function ffiStat(fallback: (path: string) => FileStat | null): ((path: string) => FileStat | null) | undefined {
+export function ffiStat(fallback: (path: string) => FileStat | null): FfiStat | undefined {
   const runtime = globalThis as { Bun?: unknown; process?: { platform?: string; arch?: string } };
   const modeAt = MODE_AT[runtime.process?.arch ?? ""];
   if (runtime.Bun === undefined || runtime.process?.platform !== "linux" || modeAt === undefined) return undefined;
@@ -52,21 +62,45 @@ export function ffiStat(fallback: (path: string) => FileStat | null): ((path: st
   const pathBytes = new Uint8Array(PATH_BYTES);
   const pathAt = ffi.ptr(pathBytes);
   const encoder = new TextEncoder();
-  return (path) => {
-    const { read, written } = encoder.encodeInto(path, pathBytes);
-    // Too long for the buffer, or a NUL inside (which C would cut the path at): the caller's stat.
-    if (read !== path.length || written >= PATH_BYTES || path.includes("\0")) return fallback(path);
-    pathBytes[written] = 0;
-    if (stat(pathAt, at) !== 0) return fallback(path);
+  /** The stat of the path now in `pathBytes` (NUL-terminated), or null where C's stat failed. */
+  const answer = (): FileStat | null => {
+    if (stat(pathAt, at) !== 0) return null;
     const mode = view.getUint32(modeAt, true);
     const type = mode & S_IFMT;
+    // 64-bit fields as two halves: exact up to 2^53, as Number(BigInt) gives them.
+    const seconds = view.getInt32(MTIME_AT + 4, true) * HIGH + view.getUint32(MTIME_AT, true);
     return {
-      size: Number(view.getBigInt64(SIZE_AT, true)),
+      size: view.getInt32(SIZE_AT + 4, true) * HIGH + view.getUint32(SIZE_AT, true),
       // As Node and Bun give `mtimeMs`: seconds times 1,000 plus nanoseconds over a million.
-      mtimeMs: Number(view.getBigInt64(MTIME_AT, true)) * 1000 + Number(view.getBigInt64(MTIME_AT + 8, true)) / 1e6,
+      mtimeMs: seconds * 1000 + view.getUint32(MTIME_AT + 8, true) / 1e6,
       isFile: type === S_IFREG,
       isDirectory: type === S_IFDIR,
       mode: mode & 0o777,
     };
   };
+  /** The stem whose bytes are in `pathBytes` (for `in`), and the bytes after them. */
+  let stem: string | undefined;
+  let tail = pathBytes;
+  const statPath = ((path: string) => {
+    stem = undefined;
+    const { read, written } = encoder.encodeInto(path, pathBytes);
+    // Too long for the buffer, or a NUL inside (which C would cut the path at): the caller's stat.
+    if (read !== path.length || written >= PATH_BYTES || path.includes("\0")) return fallback(path);
+    pathBytes[written] = 0;
+    return answer() ?? fallback(path);
+  }) as FfiStat;
+  statPath.in = (folder, name) => {
+    if (folder !== stem) {
+      stem = undefined;
+      const { read, written } = encoder.encodeInto(folder, pathBytes);
+      if (read !== folder.length || written >= PATH_BYTES || folder.includes("\0")) return fallback(folder + name);
+      tail = pathBytes.subarray(written);
+      stem = folder;
+    }
+    const { read, written } = encoder.encodeInto(name, tail);
+    if (read !== name.length || written >= tail.length || name.includes("\0")) return fallback(folder + name);
+    tail[written] = 0;
+    return answer() ?? fallback(folder + name);
+  };
+  return statPath;
 }

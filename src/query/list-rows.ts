@@ -133,7 +133,8 @@ export async function withListedRows<T>(env: QueryEnv, options: ListOptions, wor
         return filtered || limit !== Infinity ? kept(rows) : rows;
       },
       columns: rowStore.orderedColumns && !filtered && limit === Infinity ? () => rowStore.orderedColumns!(version, shownFolders, sort as RowOrder) : undefined,
-      tableColumns: rowStore.tableColumns && !filtered && limit === Infinity ? () => rowStore.tableColumns!(version, shownFolders, sort as RowOrder) : undefined,
+      // Room for every file listed: no session more, and at most a few files that are none.
+      tableColumns: rowStore.tableColumns && !filtered && limit === Infinity ? () => rowStore.tableColumns!(version, shownFolders, sort as RowOrder, refreshed.counts.files) : undefined,
       projects() {
         if (!filtered && limit === Infinity && rowStore.projects) return rowStore.projects(version, shownFolders);
         const counts = new Map<string, ProjectRow>();

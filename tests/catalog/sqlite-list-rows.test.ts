@@ -129,6 +129,9 @@ test("SqliteListRows.tableColumns() gives the sessions of `orderedColumns`, in i
     at("/s/--q--/c.jsonl", 5, 7, { name: "" }),
     at("/s/--q--/d.jsonl", 9, 1, { first: "line\nbreak \u202e" }),
     at("/s/--r--/e.jsonl", 1, 2),
+    // Ids of other lengths and characters, a time before 1970, many messages.
+    at("/s/--r--/i.jsonl", -5, 123456789012, { id: "ü日本" }),
+    at("/s/--r--/j.jsonl", 1, 0, { id: "x" }),
     // Not sessions of the folders asked: no id, a subfolder, a folder not asked; and a folder of none.
     at("/s/--q--/f.jsonl", 9, 9, { id: null }),
     at("/s/--q--/sub/g.jsonl", 9, 9),
@@ -136,8 +139,10 @@ test("SqliteListRows.tableColumns() gives the sessions of `orderedColumns`, in i
   ], 2);
   const decoder = new TextDecoder();
   for (const folders of [["/s/--q--", "/s/--p--", "/s/--e--", "/s/--r--"], ["/s/--p--", "/s/--q--", "/s/--r--"]]) {
-    for (const order of ["modified", "messages"] as const) {
-      const table = rows.tableColumns(2, folders, order)!;
+    // Room made at first for none, too few and too many sessions.
+    for (const [order, room] of [["modified", 0], ["messages", 0], ["modified", 2], ["messages", 100]] as const) {
+      const table = rows.tableColumns(2, folders, order, room)!;
+      assert.equal(table.ids.length, 7);
       const got = { ids: [] as string[], cwds: [] as string[], titles: [] as string[], modified: [] as number[], messages: [] as number[] };
       for (const i of table.order) {
         got.ids.push(table.ids[i]);
@@ -149,4 +154,11 @@ test("SqliteListRows.tableColumns() gives the sessions of `orderedColumns`, in i
       assert.deepEqual(got, rows.orderedColumns(2, folders, order), `${order} over ${folders.join(", ")}`);
     }
   }
+  // A folder whose one title is empty: its run of bytes is empty, not missing.
+  rows.put([at("/s/--y--/z.jsonl", 3, 0, { first: "", cwd: "/w/y" })], 2);
+  const empty = rows.tableColumns(2, ["/s/--y--"], "modified")!;
+  assert.deepEqual([empty.ids, empty.cwds, [...empty.start], [...empty.end], empty.titles.map((run) => run.length)], [["/s/--y--/z.jsonl"], ["/w/y"], [0], [0], [0]]);
+  // A time that is not a whole number (never written: times are whole milliseconds): no columns, the caller reads text.
+  rows.put([at("/s/--r--/k.jsonl", 1.5, 0)], 2);
+  assert.equal(rows.tableColumns(2, ["/s/--r--"], "modified"), undefined);
 });

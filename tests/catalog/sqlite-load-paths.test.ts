@@ -68,6 +68,16 @@ test(`SQLite loads the stamps of folder after folder with one statement, from an
     const ofRecords = plan.filter((line) => /\brecords\b|\br\b/.test(line));
     assert.ok(ofRecords.length > 0, plan.join("\n"));
     for (const line of ofRecords) assert.match(line, /COVERING INDEX/, `a stamp is found in an index, its record not read: ${plan.join(" | ")}`);
+    // By name: the same stamps, each by its path past the folder, through the same index.
+    asked.length = 0;
+    for (const folder of folders) {
+      const byName = await store.loadNamesIn(section, folder);
+      assert.deepEqual([...byName].map(([name, stamp]) => [`${folder}/${name}`, stamp]).sort(), [...found].filter(([p]) => p.startsWith(`${folder}/`)).sort());
+    }
+    const named = asked.filter((sql) => /\bFROM files f\b/.test(sql));
+    assert.equal(named.length, 1, `prepared once for ${folders.length} folders: ${asked.join(" | ")}`);
+    const namePlan = raw.prepare(`EXPLAIN QUERY PLAN ${named[0]}`).all().map((row) => String(row.detail));
+    for (const line of namePlan.filter((line) => /\brecords\b|\br\b/.test(line))) assert.match(line, /COVERING INDEX/, namePlan.join(" | "));
   } finally {
     store.close();
     rmSync(dir, { recursive: true, force: true });

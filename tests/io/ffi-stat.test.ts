@@ -6,7 +6,7 @@
  */
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { mkdirSync, mkdtempSync, rmSync, symlinkSync, utimesSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, truncateSync, utimesSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { ffiStat } from "../../src/io/_ffi-stat.ts";
@@ -30,6 +30,8 @@ test("ffiStat() gives what the node adapter's stat gives, and asks the fallback 
     utimesSync(file, 1_700_000_000.123456, 1_700_000_000.987654);
     const big = join(dir, "big.jsonl");
     writeFileSync(big, "");
+    // Past 32 bits (sparse: no disk taken): the size's high half counts.
+    truncateSync(big, 2 ** 32 + 12345);
     const link = join(dir, "link.jsonl");
     symlinkSync(file, link);
     const folder = join(dir, "folder.jsonl");
@@ -47,6 +49,19 @@ test("ffiStat() gives what the node adapter's stat gives, and asks the fallback 
     assert.deepEqual(asked, [missing, long]);
     // Bun's file system stats through it.
     assert.deepEqual(bunFileSystem.statNow!(file), nodeFileSystem.statNow!(file));
+    // A folder's stem and a name: the same answers, the stem changed or kept between calls.
+    asked.length = 0;
+    const stem = `${dir}/`;
+    for (const name of ["a session é.jsonl", "big.jsonl", "link.jsonl", "a session é.jsonl", "folder.jsonl"]) {
+      assert.deepEqual(stat.in(stem, name), nodeFileSystem.statNow!(stem + name), name);
+    }
+    assert.deepEqual(stat.in(`${folder}/`, "x"), null);
+    assert.deepEqual(stat.in(stem, "big.jsonl"), nodeFileSystem.statNow!(big), "back to the first stem");
+    assert.deepEqual(stat(file), nodeFileSystem.statNow!(file), "a whole path after a stem");
+    assert.deepEqual(stat.in(stem, "big.jsonl"), nodeFileSystem.statNow!(big), "a stem after a whole path");
+    assert.throws(() => stat.in(stem, "y".repeat(5000)), /too long/);
+    assert.deepEqual(asked, [`${folder}/x`, stem + "y".repeat(5000)]);
+    assert.deepEqual(bunFileSystem.statNowIn!(stem, "big.jsonl"), nodeFileSystem.statNow!(big));
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

@@ -57,8 +57,8 @@ export class SqliteListRows implements ListRowStore {
   /** Statements prepared once: a cold build puts rows hundreds of times. */
   #clean: SqliteStatement | undefined;
   #drop: SqliteStatement | undefined;
-  #tableRows: SqliteStatement | undefined;
-  #tableTitles: SqliteStatement | undefined;
+  #tableRuns: SqliteStatement | undefined;
+  #tableCwds: SqliteStatement | undefined;
 
   constructor(db: SqliteDb, host: ListRowHost) {
     this.#db = db;
@@ -155,31 +155,52 @@ export class SqliteListRows implements ListRowStore {
     return columns;
   }
 
-  tableColumns(version: number, folders: readonly string[], order: RowOrder): TableColumns | undefined {
-    // A folder at a time, by path (the table's key: nothing to sort), and its titles as one run
-    // of bytes (no string per title); the listing's order is then found from the times alone.
-    const rows = this.#tableRows ??= this.#db.prepare(`SELECT id, cwd, modified, messages, length(CAST(coalesce(name, first) AS BLOB)) ${IN_FOLDER}`);
-    const titles = this.#tableTitles ??= this.#db.prepare(`SELECT CAST(group_concat(title, '') AS BLOB) FROM (SELECT coalesce(name, first) AS title ${IN_FOLDER})`);
-    const columns: TableColumns = { ids: [], cwds: [], modified: [], messages: [], order: [], titles: [], chunk: [], start: [], end: [] };
-    const folder: number[] = [];
-    const shared = new Map<string, string>();
-    for (const [at, path] of folders.entries()) {
-      const first = columns.ids.length;
-      let length = 0;
-      for (const [id, cwd, modified, messages, bytes] of rows.values(path, version)) {
-        pushRow(columns, shared, id, cwd, modified, messages);
-        columns.chunk.push(columns.titles.length);
-        columns.start.push(length);
-        columns.end.push(length += Number(bytes));
-        folder.push(at);
+  tableColumns(version: number, folders: readonly string[], order: RowOrder, room = 0): TableColumns | undefined {
+    // A folder at a time, by path (the table's key: nothing to sort), as one row of runs: the
+    // ids as one text, the numbers as decimal texts, the titles as one run of bytes (no string
+    // per title, no array per session); the listing's order is then found from the times alone.
+    // Read as rows, 25,000 sessions made an array, an id and a cwd string each.
+    const runs = this.#tableRuns ??= this.#db.prepare(`SELECT count(*), group_concat(id, ''), group_concat(length(id)),
+      group_concat(CAST(modified AS INTEGER)), group_concat(CAST(messages AS INTEGER)), group_concat(length(CAST(title AS BLOB))),
+      CAST(group_concat(title, '') AS BLOB), min(cwd), max(cwd), total(modified <> CAST(modified AS INTEGER) OR messages <> CAST(messages AS INTEGER))
+      FROM (SELECT id, cwd, modified, messages, coalesce(name, first) AS title ${IN_FOLDER})`);
+    let table = new TableRoom(room);
+    for (const [place, path] of folders.entries()) {
+      const [n, ids, idLengths, modified, messages, titleLengths, run, lowCwd, highCwd, odd] = runs.values(path, version)[0] ?? [];
+      const rows = Number(n ?? 0);
+      if (rows === 0) continue;
+      // A value that is not a whole number (never written so: see ListRow.odd): read as text.
+      if (Number(odd) !== 0 || typeof ids !== "string" || !(run instanceof Uint8Array)) return undefined;
+      const at = table.count;
+      const end = at + rows;
+      if (end > table.room) table = new TableRoom(Math.max(2 * table.room, end), table);
+      const { columns } = table;
+      // Each id's length first, in `end` (no id is odd: one character, one code unit; see ListRow.odd).
+      if (decimals(idLengths, columns.end, at) !== end || decimals(modified, columns.modified, at) !== end || decimals(messages, columns.messages, at) !== end) return undefined;
+      let from = 0;
+      for (let i = at; i < end; i++) columns.ids[i] = ids.slice(from, from += columns.end[i]);
+      if (from !== ids.length || decimals(titleLengths, columns.end, at) !== end) return undefined;
+      from = 0;
+      for (let i = at; i < end; i++) {
+        columns.start[i] = from;
+        columns.end[i] = from += columns.end[i];
+        columns.chunk[i] = columns.titles.length;
+        table.folder[i] = place;
       }
-      if (columns.ids.length === first) continue;
-      const run = titles.values(path, version)[0]?.[0] ?? new Uint8Array(0);
-      // The same rows read twice, in the same order: else (never seen) the caller reads titles as text.
-      if (!(run instanceof Uint8Array) || run.length !== length) return undefined;
+      if (from !== run.length) return undefined;
       columns.titles.push(run);
+      // A folder's sessions share one cwd (a project's folder is named after it); else each has its own.
+      if (lowCwd === highCwd) for (let i = at; i < end; i++) columns.cwds[i] = lowCwd as string;
+      else {
+        this.#tableCwds ??= this.#db.prepare(`SELECT cwd ${IN_FOLDER}`);
+        const cwds = this.#tableCwds.values(path, version);
+        if (cwds.length !== rows) return undefined;
+        for (let i = at; i < end; i++) columns.cwds[i] = cwds[i - at][0] as string;
+      }
+      table.count = end;
     }
-    columns.order = listingOrder(order, columns.modified, columns.messages, folder);
+    const columns = table.done();
+    columns.order = listingOrder(order, columns.modified, columns.messages, table.folder.subarray(0, table.count));
     return columns;
   }
 
@@ -216,4 +237,74 @@ function pushRow(columns: Omit<OrderedColumns, "titles">, shared: Map<string, st
   columns.cwds.push(text);
   columns.modified.push(modified as number);
   columns.messages.push(messages as number);
+}
+
+/** `TableColumns` being filled: room for `room` sessions, of which `count` are there (and the folder of each). */
+class TableRoom {
+  readonly room: number;
+  readonly columns: TableColumns;
+  readonly folder: Int32Array;
+  count = 0;
+
+  /** Room for `room` sessions (with the sessions of `from`). */
+  constructor(room: number, from?: TableRoom) {
+    this.room = room;
+    const count = from?.count ?? 0;
+    const made = <T extends Float64Array | Int32Array>(array: T, old: T | undefined): T => {
+      if (old) array.set(old.subarray(0, count));
+      return array;
+    };
+    const old = from?.columns;
+    this.columns = {
+      // Filled in order, a place at a time: grown as pushed (a holey array of 100,000 and more is kept sparse).
+      ids: old?.ids ?? [],
+      cwds: old?.cwds ?? [],
+      titles: old?.titles ?? [],
+      order: [],
+      modified: made(new Float64Array(room), old?.modified),
+      messages: made(new Float64Array(room), old?.messages),
+      chunk: made(new Int32Array(room), old?.chunk),
+      start: made(new Int32Array(room), old?.start),
+      end: made(new Int32Array(room), old?.end),
+    };
+    this.folder = made(new Int32Array(room), from?.folder);
+    this.count = count;
+  }
+
+  /** The columns of the `count` sessions there. */
+  done(): TableColumns {
+    const { columns, count } = this;
+    columns.ids.length = columns.cwds.length = count;
+    columns.modified = columns.modified.subarray(0, count);
+    columns.messages = columns.messages.subarray(0, count);
+    columns.chunk = columns.chunk.subarray(0, count);
+    columns.start = columns.start.subarray(0, count);
+    columns.end = columns.end.subarray(0, count);
+    return columns;
+  }
+}
+
+/**
+ * Puts the whole numbers of a comma-separated decimal text (SQLite's `group_concat` of integers)
+ * into `into` from `at`; gives the place after the last one put, or -1 for a text that is not
+ * such a list (or does not fit).
+ */
+function decimals(text: unknown, into: { [i: number]: number; length: number }, at: number): number {
+  if (typeof text !== "string" || text === "") return -1;
+  let value = 0;
+  let digits = 0;
+  let sign = 1;
+  for (let k = 0; k <= text.length; k++) {
+    const c = k < text.length ? text.charCodeAt(k) : 44;
+    if (c >= 48 && c <= 57) {
+      value = value * 10 + (c - 48);
+      digits++;
+    } else if (c === 45 && digits === 0 && sign === 1) sign = -1;
+    else if (c === 44 && digits > 0 && Number.isSafeInteger(value) && at < into.length) {
+      into[at++] = sign * value;
+      value = digits = 0;
+      sign = 1;
+    } else return -1;
+  }
+  return at;
 }

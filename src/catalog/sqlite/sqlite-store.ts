@@ -22,7 +22,7 @@ import {
   type StoreDescription,
 } from "../store.ts";
 import { LIST_ROW_SECTION, soundListRow } from "../list-row.ts";
-import { COVERAGE_TABLE, COVERAGE_TABLES, loadCoverage, loadRecentStamps, loadStampsIn, countFilesIn, saveCoverage } from "./sqlite-coverage.ts";
+import { COVERAGE_TABLE, COVERAGE_TABLES, loadCoverage, loadNamesIn, loadRecentStamps, loadStampsIn, countFilesIn, saveCoverage } from "./sqlite-coverage.ts";
 import type { SqliteDb, SqliteStatement } from "./sqlite-db.ts";
 import { loadFolders, saveFolders } from "./sqlite-folders.ts";
 import { DOC_TABLE_NAMES, DOC_TABLES, ftsTables, SqliteDocs } from "./sqlite-docs.ts";
@@ -359,6 +359,10 @@ export class SqliteCatalogStore implements CatalogStore {
 
   loadStampsIn(section: SectionKey, folders: readonly string[]): Promise<Map<string, RecordStamp>> {
     return Promise.resolve(loadStampsIn(this.#db, section, folders, (sql) => this.#prepared(sql)));
+  }
+
+  loadNamesIn(section: SectionKey, folder: string): Promise<Map<string, RecordStamp>> {
+    return Promise.resolve(loadNamesIn(this.#db, section, folder, (sql) => this.#prepared(sql)));
   }
 
   countFilesIn(dir: string): Promise<number> {

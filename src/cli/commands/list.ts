@@ -5,10 +5,14 @@
  */
 import { LIST_SORTS, type ListOptions, type ListSort, listSessions } from "../../query/list.ts";
 import { rowJson, withListedRows } from "../../query/list-rows.ts";
+import { setJitPolicy } from "../../io/jit-policy.ts";
 import type { CommandSpec } from "../command.ts";
 import { writeJsonArray } from "../output/json-array.ts";
 import { printTableBytes } from "./list-bytes.ts";
 import { mapped, printListedTable, printTable, writeLines } from "./list-table.ts";
+
+/** The JIT policy of a listing (io/jit-policy.ts). */
+const LIST_JIT_POLICY = 8;
 
 export const listCommand: CommandSpec = {
   name: "list",
@@ -32,6 +36,8 @@ export const listCommand: CommandSpec = {
   ],
   examples: ["pi-session list", "pi-session list --all --sort messages --limit 20", "pi-session list --all --since 7d", "pi-session list --all --model sonnet --since 2025-06 --until 2025-06", "pi-session list --search '\"tree walk\" parser'", "pi-session list --all --json | jq '.[0].path'"],
   async run(ctx, _args, opts) {
+    // One pass over every session, each loop run once per session: compiled less eagerly (io/jit-policy.ts).
+    setJitPolicy(LIST_JIT_POLICY);
     const table = !opts.ndjson && !ctx.json;
     const query = typeof opts.search === "string" ? opts.search : undefined;
     const options: ListOptions = {
