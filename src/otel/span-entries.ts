@@ -348,7 +348,8 @@ const HEADER_PEEK = 4096;
  */
 export async function readHeader(fs: FileSystem, path: string): Promise<SessionHeader | null> {
   const scan = new HeaderScan();
-  for await (const chunk of fs.read(path, { end: HEADER_PEEK })) scan.push(chunk);
+  // Into the adapter's reused buffer: the scan keeps none of it (a fresh 4 KB per file was 10 MB for 2,400 files).
+  for await (const chunk of fs.read(path, { end: HEADER_PEEK, reuseBuffer: true })) scan.push(chunk);
   if (!scan.done) for await (const chunk of fs.read(path, { start: HEADER_PEEK, end: HEADER_SCAN_LIMIT })) {
     scan.push(chunk);
     if (scan.done) break;
