@@ -101,7 +101,7 @@ export async function runOtelExport(env: QueryEnv, run: OtelRun): Promise<OtelSu
   // they load while the headers are read.
   const bytes = candidates.reduce((n, c) => n + c.size, 0);
   const workers = bytes >= (run.poolMinBytes ?? POOL_MIN_BYTES) && !run.content && !run.wanted ? run.workers ?? 0 : 0;
-  const pool = workers > 0 ? ExportPool.start(workers, { protocol, resource: run.config.resource }, local) : undefined;
+  const pool = workers > 0 ? await ExportPool.start(workers, { protocol, resource: run.config.resource }, local) : undefined;
   try {
     return await exportChanged(env, run, { summary, store, candidates, protocol, options, local, pool, garbage });
   } finally {

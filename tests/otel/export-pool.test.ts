@@ -29,7 +29,7 @@ test("ExportPool.headers() reads on a worker the same headers readHeader() reads
   const here = [];
   for (const path of paths) here.push(await readHeader(fs, path));
   assert.equal(here[0]?.id, "s1");
-  const pool = ExportPool.start(1, init, noLocal);
+  const pool = await ExportPool.start(1, init, noLocal);
   try {
     const got = await pool.headers(paths);
     assert.deepEqual(got, here);
@@ -39,7 +39,7 @@ test("ExportPool.headers() reads on a worker the same headers readHeader() reads
 });
 
 test("ExportPool.headers() gives undefined without a worker, so the caller reads them itself", async () => {
-  const pool = ExportPool.start(0, init, noLocal);
+  const pool = await ExportPool.start(0, init, noLocal);
   assert.equal(await pool.headers([join(work, "a.jsonl")]), undefined);
   await pool.close();
 });
@@ -56,7 +56,7 @@ test("ExportPool hands over a long session's index and usage rows from a worker 
   for (const job of jobs) here.push(await local(job));
   assert.ok(here.some((r) => rowCount(r.usage) > 0 && (r.index?.callers.keys ?? 0) > 0));
   let localRuns = 0;
-  const pool = ExportPool.start(1, init, (job) => {
+  const pool = await ExportPool.start(1, init, (job) => {
     localRuns++;
     return local(job);
   });
