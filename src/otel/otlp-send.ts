@@ -44,8 +44,9 @@ const bunGzip = (globalThis as { Bun?: { gzipSync?: (data: Uint8Array, options: 
 const GZIP_SYNC = typeof (globalThis as { Bun?: unknown }).Bun !== "undefined";
 
 /**
- * `node:zlib`, loaded on first use: Bun gzips without it, and loading it there cost a run 80-130
- * ms and 650 page faults before its first session (Bun 1.4.5, the compiled binary and source alike).
+ * `node:zlib`, loaded on first use: Bun gzips without it, and loading it there costs 80-130 ms
+ * and 650 page faults in a compiled binary that does nothing else (Bun 1.4.5; in a whole `otel`
+ * run less, the modules it shares with others being loaded anyway).
  */
 let nodeZlib: Promise<typeof import("node:zlib")> | undefined;
 
