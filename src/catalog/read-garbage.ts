@@ -25,8 +25,11 @@
  * lines (no page faults to get them back), from `READ_COLLECT_FROM` one that gives them back; and
  * one given back before the records of a giant are saved (the 1.2 GB session's are 7 MB of JSON,
  * saved with the pages of its last lines still held: a 30–40 MB step at the end of its read). By
- * hand, the binary at a load of 7 to 9, cold at 25,000 sessions: 159 MB (main: 184 MB), 428,000
- * page faults (main: 895,000); 95 MB at 2,400 with collections kept from 0 MB on, 112 MB without.
+ * hand, the binary at a load of 3 to 9, cold at 25,000 sessions: 160–163 MB against main's
+ * 181–205 MB, 317,000–470,000 page faults against 936,000–970,000, the same CPU (63–68 s against
+ * 69–71 s at a load of 3 to 4); at 2,400, 114 MB both. Kept from 0 MB on, 2,400 sessions peaked
+ * at 95 MB for more CPU; given back from 144 MB, or looked at every 2 MB, 25,000 peaked no lower
+ * (166–167 MB: the last step comes within one look) and the looks every 2 MB cost 8 s of CPU.
  * @module
  */
 import { collectGarbage, collectKeepingPages, residentBytes } from "../io/collect-garbage.ts";
