@@ -11,7 +11,7 @@ import { forgetLineEntry } from "../core/digest/line-entry.ts";
 import { LineSplitter } from "../core/read/line-splitter.ts";
 import type { FileStat, FileSystem } from "../io/file-system.ts";
 import { readBytes } from "../io/read-bytes.ts";
-import { READ_CHECK_EVERY, type ReadGarbage } from "./read-garbage.ts";
+import type { ReadGarbage } from "./read-garbage.ts";
 import { type CatalogRecord, HEAD_BYTES, TAIL_BYTES } from "./store.ts";
 
 /** What had to be done for a record. */
@@ -170,7 +170,7 @@ export async function refreshFile(
     for (const [i, d] of digesters) results[i] = d.finish();
     forgetLineEntry();
     // The records of a long read are saved next, from a heap rid of what its lines left.
-    if (at - start >= READ_CHECK_EVERY) garbage?.look();
+    garbage?.readDone(at - start);
   }
 
   return Promise.all(jobs.map(async (job, i): Promise<FileJobResult> => {
