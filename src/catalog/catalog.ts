@@ -15,6 +15,7 @@ import { type LoadedRefreshHost, refreshLoaded } from "./refresh-loaded.ts";
 import { walkRefresh } from "./refresh-walk.ts";
 import { currentHeaderIds, type StampCheckHost, unchangedFiles } from "./stamp-checks.ts";
 import type { StoredIds } from "./stamps.ts";
+import { type HeaderIdIndex, headerIdIndex } from "./header-id-index.ts";
 import type { CatalogRecord, CatalogStore, Coverage, FolderSnapshot, RecordStamp, SectionChanges } from "./store.ts";
 
 /** The full-text section's name (docs-digest.ts). */
@@ -212,6 +213,16 @@ export class Catalog {
     const store = this.#store;
     if (!store) return Promise.resolve(undefined);
     return currentHeaderIds(this.#stampHost(store, kind, listing), kind, listing, listedDirs);
+  }
+
+  /**
+   * The stored header ids of `listing`'s current files through the store's index of them
+   * (header-id-index.ts), or undefined where it cannot answer (then `storedHeaderIds`).
+   */
+  headerIdIndex(kind: AnyKind, listing: FolderListing, listedDirs: readonly string[]): Promise<HeaderIdIndex | undefined> {
+    const store = this.#store;
+    if (!store) return Promise.resolve(undefined);
+    return headerIdIndex(this.#stampHost(store, kind, listing), kind, listing, listedDirs);
   }
 
   /** What stamp-checks.ts needs of this catalog to check `kind`'s stored stamps over `listing`. */

@@ -221,6 +221,15 @@ export interface CatalogStore {
   loadNamesIn?(section: SectionKey, folder: string): Promise<Map<string, RecordStamp>>;
   /** How many files the store knows under `dir` (at any depth): no fewer than the records of any section there. */
   countFilesIn?(dir: string): Promise<number>;
+  /**
+   * The header ids of `section`'s records of files under `dir` (any depth) with their paths, in
+   * the ids' order (SQLite's: by UTF-8 bytes) from `from`: the ids below it, highest first
+   * (`down`), or `from` and those above it (`up`). Read as iterated: a caller that stops early
+   * reads a few rows of an index, not 25,000 records (header-id-index.ts).
+   */
+  headerIdsFrom?(section: SectionKey, dir: string, from: string, direction: "down" | "up"): Iterable<[id: string, path: string]>;
+  /** With `headerIdsFrom`: the files under `dir` (any depth) whose record of `section` has no header id. */
+  headerlessFiles?(section: SectionKey, dir: string): string[];
   /** The listing section's rows (list-row.ts), where a store keeps them: a listing read in order without loading records. */
   readonly listRows?: ListRowStore;
   /** Answers kept beside the records they were made from, where a store keeps them. */

@@ -17,6 +17,7 @@ import { readHeader } from "../session/read-header.ts";
 import { type SessionScope, sessionScope } from "./scope.ts";
 import type { QueryEnv } from "./env.ts";
 import { commonPrefix } from "../render/unique-prefix.ts";
+import { plainId } from "../catalog/header-id-index.ts";
 
 /** Shortest ids are at least this long (as `uniquePrefixes` makes them). */
 const MIN = 8;
@@ -48,6 +49,11 @@ class SharedPrefixes {
     if (length > this.#longest[i]) this.#longest[i] = length;
   }
 
+  /** The shown ids, sorted and distinct. */
+  get ids(): readonly string[] {
+    return this.#shown;
+  }
+
   /** Counts `other` (an id of any session, a shown one too) against its shown neighbours. */
   meet(other: string): void {
     const shown = this.#shown;
@@ -71,6 +77,14 @@ class SharedPrefixes {
   }
 }
 
+/** Counts the ids in the headers of `files` (read now) against the shown ids. */
+async function meetHeaders(env: QueryEnv, files: readonly string[], shared: SharedPrefixes): Promise<void> {
+  await mapConcurrent(files, 32, async (path) => {
+    const header = await readHeader(env.fs, path);
+    if (header) shared.meet(header.id);
+  });
+}
+
 /**
  * Short forms of `shown`, each unique among `shown` and every known session (the ids a session
  * reference can name, what `resolveSessionRef` searches): as `uniquePrefixesAmong` gives them.
@@ -86,15 +100,19 @@ export async function shortSessionIds(env: QueryEnv, catalog: Catalog, shown: re
   if (shown.length === 0) return new Map();
   const shared = new SharedPrefixes(shown);
   const scope = everywhere ?? await sessionScope(env, true, catalog);
+  // The nearest stored ids of each shown one, through the catalog's index of ids: a few rows each.
+  const indexed = scope.listing && shown.every(plainId) ? await catalog.headerIdIndex(listingDigest, scope.listing, scope.dirs) : undefined;
+  if (indexed) {
+    for (const id of shared.ids) for (const near of indexed.around(id)) if (near !== undefined) shared.meet(near);
+    await meetHeaders(env, indexed.unread, shared);
+    return shared.result(shown);
+  }
   const stored = scope.listing && await catalog.storedHeaderIds(listingDigest, scope.listing, scope.dirs);
   const unknown = stored ? scope.files.filter((path) => !stored.has(path)) : scope.files;
   if (stored && unknown.length <= READ_HEADERS_UP_TO) {
     for (const id of stored.values()) if (id !== null) shared.meet(id);
     // Files without a current record (new or changed since the catalog last listed them): their headers say.
-    await mapConcurrent(unknown, 32, async (path) => {
-      const header = await readHeader(env.fs, path);
-      if (header) shared.meet(header.id);
-    });
+    await meetHeaders(env, unknown, shared);
   } else if (!catalog.store) {
     // No catalog kept (off): the ids from the headers, as a session reference is resolved; a
     // listing of every file would read every file again, 2.5 GB over the 25,000-session corpus.

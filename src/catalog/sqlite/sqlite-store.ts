@@ -22,7 +22,7 @@ import {
   type StoreDescription,
 } from "../store.ts";
 import { LIST_ROW_SECTION, soundListRow } from "../list-row.ts";
-import { COVERAGE_TABLE, COVERAGE_TABLES, loadCoverage, loadNamesIn, loadRecentStamps, loadStampsIn, countFilesIn, saveCoverage } from "./sqlite-coverage.ts";
+import { COVERAGE_TABLE, COVERAGE_TABLES, headerIdsFrom, headerlessFiles, loadCoverage, loadNamesIn, loadRecentStamps, loadStampsIn, countFilesIn, saveCoverage } from "./sqlite-coverage.ts";
 import type { SqliteDb, SqliteStatement } from "./sqlite-db.ts";
 import { loadFolders, saveFolders } from "./sqlite-folders.ts";
 import { DOC_TABLE_NAMES, DOC_TABLES, ftsTables, SqliteDocs } from "./sqlite-docs.ts";
@@ -367,6 +367,14 @@ export class SqliteCatalogStore implements CatalogStore {
 
   countFilesIn(dir: string): Promise<number> {
     return Promise.resolve(countFilesIn(this.#db, dir));
+  }
+
+  headerIdsFrom(section: SectionKey, dir: string, from: string, direction: "down" | "up"): Iterable<[string, string]> {
+    return headerIdsFrom(this.#db, section, dir, from, direction);
+  }
+
+  headerlessFiles(section: SectionKey, dir: string): string[] {
+    return headerlessFiles(this.#db, section, dir);
   }
 
   searchDocs(expression: string, offset: number, limit: number): Promise<IndexedDoc[]> {

@@ -12,6 +12,7 @@ import { collectGarbage } from "../../io/collect-garbage.ts";
 import { GarbagePacer } from "../../io/garbage-pacer.ts";
 import { readHeader } from "../../session/read-header.ts";
 import { listingDigest } from "../../core/digest/listing-digest.ts";
+import { plainId } from "../../catalog/header-id-index.ts";
 import type { QueryEnv } from "../env.ts";
 import { sessionScope } from "../scope.ts";
 import { QueryError } from "../errors.ts";
@@ -107,6 +108,9 @@ function catalogCandidates(env: QueryEnv, ref: string): Promise<Candidate[] | un
   return env.withCatalog(async (catalog) => {
     if (!catalog.store) return undefined;
     const scope = await sessionScope(env, true, catalog);
+    // The files whose stored id starts with `ref`, through the catalog's index of ids, and those it cannot vouch for.
+    const indexed = scope.listing && plainId(ref) ? await catalog.headerIdIndex(listingDigest, scope.listing, scope.dirs) : undefined;
+    if (indexed) return candidates(env, [...new Set([...indexed.withPrefix(ref), ...indexed.unread])]);
     const ids = scope.listing && await catalog.storedHeaderIds(listingDigest, scope.listing, scope.dirs);
     if (!ids) return undefined;
     const maybe = (path: string) => {

@@ -1,0 +1,79 @@
+/**
+ * The session ids a reference can name, asked of the store's index of header ids instead of
+ * compared one by one: which files have an id starting with `01a2` (`info 01a2`), and which
+ * stored ids lie nearest a printed one (its shortest unique prefix). Both need the records of
+ * the listing section to be those of the scope's files; the quick check by coverage
+ * (covered-check.ts) proves that, and names the few files it cannot vouch for (new, or changed
+ * since they were read): their stored ids are passed over and their headers are to be read.
+ * The guarantee is the quick check's: a session whose folder did not change and that was last
+ * written over a day ago is taken as stored.
+ *
+ * Only for ids and prefixes of printable ASCII: SQLite orders ids by UTF-8 bytes, JavaScript by
+ * UTF-16 code units, and for an ASCII id the two agree on which ids share the longest prefix
+ * with it (the first byte of any other character is 0x80 or more).
+ * @module
+ */
+import type { DigestKind } from "../core/digest/digester.ts";
+import { coveredWork, coversScope, keepsCoverage } from "./covered-check.ts";
+import type { FolderListing } from "./folder-check.ts";
+import type { StampCheckHost } from "./stamp-checks.ts";
+
+// deno-lint-ignore no-explicit-any
+type AnyKind = DigestKind<any, any>;
+
+/** An id the index can answer for: printable ASCII. */
+const PLAIN = /^[ -~]+$/;
+
+/** True when `HeaderIdIndex` can answer for `id` (or prefix). */
+export function plainId(id: string): boolean {
+  return PLAIN.test(id);
+}
+
+/** The stored header ids of a scope's current files, through the store's index. */
+export interface HeaderIdIndex {
+  /** Files whose stored id is not to be trusted (new, or changed since read): read their headers. */
+  readonly unread: readonly string[];
+  /** The nearest stored ids below and above `id` (a `plainId`), not `id` itself. */
+  around(id: string): [below: string | undefined, above: string | undefined];
+  /** The files whose stored id starts with `prefix` (a `plainId`). */
+  withPrefix(prefix: string): string[];
+}
+
+/**
+ * The index over `listing` (of `kind`, the listing section), or undefined where it cannot
+ * answer: no such index in the store, the section's records held in memory, a full check due,
+ * or no folder of the scope covered yet (the quick check would stat every file: the caller's
+ * own comparison does as well and saves what it lists).
+ */
+export async function headerIdIndex(host: StampCheckHost, kind: AnyKind, listing: FolderListing, listedDirs: readonly string[]): Promise<HeaderIdIndex | undefined> {
+  const { store } = host;
+  if (!keepsCoverage(store) || !store.headerIdsFrom || !store.headerlessFiles || host.loaded || !host.trust || !coversScope(listing, listedDirs)) return undefined;
+  const from = store.headerIdsFrom.bind(store);
+  const coverage = await store.loadCoverage(kind);
+  if (!listing.folders.some((folder) => listing.unchanged.has(folder) && coverage.folders.get(folder) === listing.mtimes.get(folder))) return undefined;
+  const work = await coveredWork(host.fs, store, kind, listing, coverage, { quick: true, now: host.now });
+  const changed: string[] = [];
+  for (let i = 0; i < work.changed.length; i++) changed.push(work.changed.path(i));
+  // Stored ids of files gone or changed are passed over; so are records deeper than the scope's files.
+  const passed = new Set([...changed, ...work.gone]);
+  const depth = listing.nested ? 2 : 1;
+  const inScope = (path: string) => !passed.has(path) && path.slice(listing.dir.length + 1).split("/").length === depth;
+  // A file whose record found no usable id is read too, as when stored ids are compared one by one.
+  const unread = [...changed, ...store.headerlessFiles(kind, listing.dir).filter(inScope)];
+  const first = (rows: Iterable<[string, string]>, skip?: string): string | undefined => {
+    for (const [id, path] of rows) if (id !== skip && inScope(path)) return id;
+    return undefined;
+  };
+  return {
+    unread,
+    around: (id) => [first(from(kind, listing.dir, id, "down")), first(from(kind, listing.dir, id, "up"), id)],
+    withPrefix(prefix) {
+      const paths: string[] = [];
+      for (const [id, path] of from(kind, listing.dir, prefix, "up")) {
+        if (!id.startsWith(prefix)) break;
+        if (inScope(path)) paths.push(path);
+      }
+      return paths;
+    },
+  };
+}

@@ -1,0 +1,146 @@
+/**
+ * The catalog's index of header ids (src/catalog/header-id-index.ts): once a listing covers the
+ * scope, the nearest stored ids of an id and the files whose id starts with a prefix come from
+ * the SQLite index, and equal what comparing every session's header gives; files it cannot vouch
+ * for (new, changed in place, without a usable header) are named to be read, and the stored ids of
+ * files gone or changed are passed over. No answer before any coverage, nor when a full check is due.
+ */
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { Catalog } from "../../src/catalog/catalog.ts";
+import type { CheckMode } from "../../src/catalog/folder-check.ts";
+import { openSqliteStore } from "../../src/catalog/sqlite/open-sqlite.ts";
+import { listingDigest } from "../../src/core/digest/listing-digest.ts";
+import type { FileStat, FileSystem } from "../../src/io/file-system.ts";
+import { MemoryFileSystem } from "../../src/io/memory.ts";
+import { sessionText, sqliteBinding, utf8 } from "./_helpers.ts";
+
+const binding = await sqliteBinding();
+const skip = "skip" in binding ? binding.skip : false;
+const driver = "driver" in binding ? binding.driver : "no SQLite";
+
+const SESSIONS = "/agent/sessions";
+const FOLDERS = ["--work-p--", "--work-q--", "--srv-app--"].map((name) => `${SESSIONS}/${name}`);
+const DAY = 24 * 60 * 60 * 1000;
+
+/** 60 ids sharing long prefixes: `0190ab` and eight letters of two. */
+function collidingIds(count: number): string[] {
+  let seed = 11;
+  const next = () => (seed = (seed * 1103515245 + 12345) % 2147483648);
+  const ids = new Set<string>();
+  while (ids.size < count) {
+    let tail = "";
+    for (let i = 0; i < 8; i++) tail += (next() >> 16) % 2 ? "a" : "b";
+    ids.add(`0190ab${tail}`);
+  }
+  return [...ids];
+}
+
+/** The nearest of `ids` below and above `id` (not `id` itself), by JavaScript's order (ASCII here). */
+function around(ids: readonly string[], id: string): [string | undefined, string | undefined] {
+  const sorted = [...new Set(ids)].sort();
+  return [sorted.filter((other) => other < id).at(-1), sorted.find((other) => other > id)];
+}
+
+async function setup(t: { after(fn: () => void): void }) {
+  let clock = Date.UTC(2026, 0, 1);
+  const memory = new MemoryFileSystem({ clock: () => clock });
+  for (const dir of FOLDERS) await memory.mkdir(dir, { recursive: true });
+  const ids = collidingIds(60);
+  const paths = new Map<string, string>();
+  for (const [i, id] of ids.entries()) {
+    const path = `${FOLDERS[i % FOLDERS.length]}/2026-01-01T00-00-00-000Z_${id}.jsonl`;
+    await memory.writeAtomic(path, utf8(sessionText(id, 1)));
+    paths.set(id, path);
+  }
+  // Not a session header, and a file deeper than a project's folder: neither is a session of the scope.
+  await memory.writeAtomic(`${FOLDERS[1]}/notes.jsonl`, utf8('{"hello":"world"}\n'));
+  await memory.mkdir(`${FOLDERS[2]}/old`, { recursive: true });
+  await memory.writeAtomic(`${FOLDERS[2]}/old/0190abzz.jsonl`, utf8(sessionText("0190abzz", 1)));
+  clock += 2 * DAY;
+  // Folders whose mtime a test puts back after changing them (an edit in place that a quick check cannot see by folder).
+  const pinned = new Map<string, number>();
+  const fs = new Proxy(memory, {
+    get(target, key) {
+      if (key === "stat") {
+        return async (path: string): Promise<FileStat | null> => {
+          const stat = await target.stat(path);
+          return stat && pinned.has(path) ? { ...stat, mtimeMs: pinned.get(path)! } : stat;
+        };
+      }
+      const value = Reflect.get(target, key);
+      return typeof value === "function" ? value.bind(target) : value;
+    },
+  }) as FileSystem;
+  const work = mkdtempSync(join(tmpdir(), "pi-session-id-index-"));
+  const store = await openSqliteStore(join(work, "catalog.sqlite"));
+  t.after(() => {
+    store.close();
+    rmSync(work, { recursive: true, force: true });
+  });
+  const index = async (mode: CheckMode = "auto") => {
+    const catalog = new Catalog(fs, { store, check: mode, now: () => clock });
+    const listing = await catalog.listFiles(SESSIONS, true);
+    return catalog.headerIdIndex(listingDigest, listing, [SESSIONS]);
+  };
+  const list = async (mode: CheckMode = "auto") => {
+    const catalog = new Catalog(fs, { store, check: mode, now: () => clock });
+    const listing = await catalog.listFiles(SESSIONS, true);
+    assert.ok(await catalog.refreshRows(listingDigest, listing, SESSIONS));
+  };
+  const pin = async (dir: string) => pinned.set(dir, (await memory.stat(dir))!.mtimeMs);
+  return { fs: memory, ids, paths, index, list, pin, tick: (ms: number) => (clock += ms) };
+}
+
+test(`the index of header ids answers as every header would, once a listing covers the scope (${driver})`, { skip }, async (t) => {
+  const { ids, paths, index, list, tick } = await setup(t);
+  assert.equal(await index(), undefined, "nothing stored yet");
+  await list("full");
+  tick(1000);
+  assert.equal(await index("full"), undefined, "a full check asked for: the caller compares every file");
+  const found = await index();
+  assert.ok(found, "a covered scope");
+  // A file without a session header is read, as when every stored id is compared.
+  assert.deepEqual(found.unread, [`${FOLDERS[1]}/notes.jsonl`]);
+  for (const id of [...ids, "0190ab", "0190abaaaaaaaa", "0190abbbbbbbbz", "0190ac"]) assert.deepEqual(found.around(id), around(ids, id), id);
+  for (const prefix of ["0190ab", "0190aba", "0190abba", "0190abbab", ids[7], ids[7] + "x", "0190abz", "z"]) {
+    assert.deepEqual(found.withPrefix(prefix).sort(), ids.filter((id) => id.startsWith(prefix)).map((id) => paths.get(id)!).sort(), prefix);
+  }
+});
+
+test(`the index of header ids names new, removed and rewritten sessions for what they are (${driver})`, { skip }, async (t) => {
+  const { fs, ids, paths, index, list, pin, tick } = await setup(t);
+  // One session written lately (the quick check stats such files), then all listed.
+  const [gone, rewritten] = [ids[4], ids[5]];
+  await fs.writeAtomic(paths.get(rewritten)!, utf8(sessionText(rewritten, 1)));
+  // Listed a minute later: a folder changed in the same moment it is listed is not taken on trust.
+  tick(60_000);
+  await list("full");
+  tick(1000);
+  // A new session (its folder changes), one removed, and the recent one rewritten in place under
+  // another id while its folder's mtime stays.
+  const added = `${FOLDERS[0]}/2026-01-03T00-00-00-000Z_0190abnew.jsonl`;
+  await fs.writeAtomic(added, utf8(sessionText("0190abnew", 1)));
+  await fs.remove(paths.get(gone)!);
+  await pin(FOLDERS[2]);
+  await fs.writeAtomic(paths.get(rewritten)!, utf8(sessionText("0190abzzzzzzzz", 2)));
+  const found = await index();
+  assert.ok(found);
+  assert.deepEqual([...found.unread].sort(), [added, paths.get(rewritten)!, `${FOLDERS[1]}/notes.jsonl`].sort());
+  // What is stored of the files gone or changed is passed over: their ids are found by reading them.
+  const current = ids.filter((id) => id !== gone && id !== rewritten);
+  for (const id of ids) assert.deepEqual(found.around(id), around(current, id), id);
+  assert.deepEqual(found.withPrefix(gone), []);
+  assert.deepEqual(found.withPrefix(rewritten), []);
+  // Read again by a listing, the new and rewritten files are stored and nothing is left unread.
+  await list();
+  tick(1000);
+  const after = await index();
+  assert.ok(after);
+  assert.deepEqual(after.unread, [`${FOLDERS[1]}/notes.jsonl`]);
+  assert.deepEqual(after.withPrefix("0190abnew"), [added]);
+  assert.deepEqual(after.withPrefix("0190abzzz"), [paths.get(rewritten)!]);
+});
