@@ -85,6 +85,23 @@ function headerTest(options: SearchSessionsOptions): (header: HeaderFacts) => bo
 }
 
 /**
+ * Tells `onBadHeader` of the files under `dirs` whose line 1 is a session header that cannot be
+ * used, as a refresh that reads them does (and a scan, every time): a search the index answers
+ * reads no file, and went silent about them after its first run. They are among the few records
+ * without a header id, found by the store's index of ids (none where a store has no such index).
+ */
+async function noteBadHeaders(catalog: Catalog, dirs: readonly string[], onBadHeader: SearchSessionsOptions["onBadHeader"]): Promise<void> {
+  const store = catalog.store;
+  if (!onBadHeader || !store?.headerlessFiles || !store.loadPaths) return;
+  const paths = dirs.flatMap((dir) => store.headerlessFiles!(docsDigest, dir));
+  if (paths.length === 0) return;
+  for (const [path, record] of await store.loadPaths(docsDigest, paths)) {
+    const why = recordState(record).badHeader;
+    if (typeof why === "string") onBadHeader(path, why);
+  }
+}
+
+/**
  * The test of the files whose documents count, once the `docs` section is up to date for the
  * scope. When it already is and every session counts, that is any file in the scope's
  * directories: the section's records there are exactly the scope's files (`unchanged` says so),
@@ -94,6 +111,7 @@ function headerTest(options: SearchSessionsOptions): (header: HeaderFacts) => bo
 async function indexedFiles(catalog: Catalog, scope: SessionFiles, options: SearchSessionsOptions): Promise<(path: string) => boolean> {
   const refresh = options.refresh ?? {};
   if (options.cwdFilter === undefined && await catalog.unchanged(docsDigest, refresh.listing ? undefined : scope.files, refresh)) {
+    await noteBadHeaders(catalog, scope.dirs, options.onBadHeader);
     if (scope.dirs.length > 0) return inDirs(scope.dirs);
     const files = new Set(scope.files);
     return (path) => files.has(path);

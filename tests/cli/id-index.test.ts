@@ -3,7 +3,8 @@
  * against ids compared one by one (the file catalog, `PI_SESSION_CATALOG=file`): the short ids
  * `search` prints and the sessions a reference names (`info <prefix>`: unique, exact, ambiguous,
  * unknown) are the same bytes, exit codes and notes, on ids sharing long prefixes across folders;
- * warm, and after a new session, a removed one and one rewritten in place under another id.
+ * warm, and after a new session, a removed one and one rewritten in place under another id. A
+ * search the index answers still notes the file it skips for its header, as one that reads it does.
  * Skipped where the runtime has no SQLite.
  * @module
  */
@@ -25,7 +26,7 @@ const skip = "skip" in binding ? binding.skip : false;
 /** Ids as UUIDv7 made within a moment: long shared prefixes, across folders. */
 const idOf = (p: number, s: number) => `01a232a0-4dc${s % 2}-7700-ac0a-b0d${p}${String(s).padStart(7, "0")}`;
 
-/** 4 projects of 6 sessions each that mention "parser", and a file that is not a session. */
+/** 4 projects of 6 sessions each that mention "parser", a file that is not a session, and one without a usable header. */
 async function corpus(agent: string): Promise<Map<string, string>> {
   const paths = new Map<string, string>();
   for (let p = 0; p < 4; p++) {
@@ -41,6 +42,7 @@ async function corpus(agent: string): Promise<Map<string, string>> {
     }
   }
   await writeText(nodeFileSystem, `${agent}/sessions/--work-proj-2--/notes.jsonl`, jsonl({ hello: "world" }));
+  await writeText(nodeFileSystem, `${agent}/sessions/--work-proj-2--/bad.jsonl`, jsonl({ type: "session", version: 3, timestamp: "2025-06-01T10:00:00.000Z", cwd: "/work/proj-2" }));
   return paths;
 }
 
