@@ -12,7 +12,7 @@ import { openSqliteStore } from "../../src/catalog/sqlite/open-sqlite.ts";
 import type { SqliteDb } from "../../src/catalog/sqlite/sqlite-db.ts";
 import type { CatalogRecord } from "../../src/catalog/store.ts";
 import { type DigestKind, Digester, type DigestResult } from "../../src/core/digest/digester.ts";
-import type { FileSystem } from "../../src/io/file-system.ts";
+import type { FileStat, FileSystem } from "../../src/io/file-system.ts";
 import { MemoryFileSystem } from "../../src/io/memory.ts";
 
 /** `fs` with a running count of the bytes read through it, per path. */
@@ -122,3 +122,35 @@ export function sampleRecord(path: string, n: number): CatalogRecord {
 
 /** The runtime's own SQLite opened on `path` (Bun's under Bun, `node:sqlite` elsewhere), under no store. */
 export const openRawSqlite = (path: string): Promise<SqliteDb> => ("Bun" in globalThis ? openBunSqlite(path) : openNodeSqlite(path));
+
+/**
+ * `memory` seen through a stat that gives the folders of `pinned` the mtime pinned there (what a
+ * change in place under a coarse clock, or a copy, can leave), calling `onStat` with each path.
+ */
+export function pinnedStatFs(memory: MemoryFileSystem, pinned: ReadonlyMap<string, number>, onStat?: (path: string) => void): FileSystem {
+  return new Proxy(memory, {
+    get(target, key) {
+      if (key === "stat") {
+        return async (path: string): Promise<FileStat | null> => {
+          onStat?.(path);
+          const stat = await target.stat(path);
+          return stat && pinned.has(path) ? { ...stat, mtimeMs: pinned.get(path)! } : stat;
+        };
+      }
+      const value = Reflect.get(target, key);
+      return typeof value === "function" ? value.bind(target) : value;
+    },
+  }) as FileSystem;
+}
+
+/** `count` distinct ids sharing long prefixes: `0190ab` and eight letters of two, drawn from `seed`. */
+export function collidingIds(count: number, seed: number): string[] {
+  const next = () => (seed = (seed * 1103515245 + 12345) % 2147483648);
+  const ids = new Set<string>();
+  while (ids.size < count) {
+    let tail = "";
+    for (let i = 0; i < 8; i++) tail += (next() >> 16) % 2 ? "a" : "b";
+    ids.add(`0190ab${tail}`);
+  }
+  return [...ids];
+}

@@ -19,9 +19,8 @@ import { listingDigest } from "../../src/core/digest/listing-digest.ts";
 import { searchSessions } from "../../src/catalog/search-sessions.ts";
 import { docFilter } from "../../src/core/search/doc-filter.ts";
 import { parseSearchQuery } from "../../src/core/search/query.ts";
-import type { FileStat, FileSystem } from "../../src/io/file-system.ts";
 import { MemoryFileSystem } from "../../src/io/memory.ts";
-import { sessionText, sqliteBinding, utf8 } from "./_helpers.ts";
+import { pinnedStatFs, sessionText, sqliteBinding, utf8 } from "./_helpers.ts";
 
 const binding = await sqliteBinding();
 const noSqlite = "skip" in binding ? binding.skip : false;
@@ -49,19 +48,7 @@ async function setup(t: { after(fn: () => void): void }) {
   // Folders whose mtime a test puts back after changing them (what a clock step or a copy can do).
   const pinned = new Map<string, number>();
   const stats: string[] = [];
-  const fs = new Proxy(memory, {
-    get(target, key) {
-      if (key === "stat") {
-        return async (path: string): Promise<FileStat | null> => {
-          stats.push(path);
-          const stat = await target.stat(path);
-          return stat && pinned.has(path) ? { ...stat, mtimeMs: pinned.get(path)! } : stat;
-        };
-      }
-      const value = Reflect.get(target, key);
-      return typeof value === "function" ? value.bind(target) : value;
-    },
-  }) as FileSystem;
+  const fs = pinnedStatFs(memory, pinned, (path) => stats.push(path));
   const work = mkdtempSync(join(tmpdir(), "pi-session-covered-"));
   const store = await openSqliteStore(join(work, "catalog.sqlite"));
   t.after(() => {

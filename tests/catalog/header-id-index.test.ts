@@ -14,9 +14,8 @@ import { Catalog } from "../../src/catalog/catalog.ts";
 import type { CheckMode } from "../../src/catalog/folder-check.ts";
 import { openSqliteStore } from "../../src/catalog/sqlite/open-sqlite.ts";
 import { listingDigest } from "../../src/core/digest/listing-digest.ts";
-import type { FileStat, FileSystem } from "../../src/io/file-system.ts";
 import { MemoryFileSystem } from "../../src/io/memory.ts";
-import { sessionText, sqliteBinding, utf8 } from "./_helpers.ts";
+import { collidingIds, pinnedStatFs, sessionText, sqliteBinding, utf8 } from "./_helpers.ts";
 
 const binding = await sqliteBinding();
 const skip = "skip" in binding ? binding.skip : false;
@@ -25,19 +24,6 @@ const driver = "driver" in binding ? binding.driver : "no SQLite";
 const SESSIONS = "/agent/sessions";
 const FOLDERS = ["--work-p--", "--work-q--", "--srv-app--"].map((name) => `${SESSIONS}/${name}`);
 const DAY = 24 * 60 * 60 * 1000;
-
-/** 60 ids sharing long prefixes: `0190ab` and eight letters of two. */
-function collidingIds(count: number): string[] {
-  let seed = 11;
-  const next = () => (seed = (seed * 1103515245 + 12345) % 2147483648);
-  const ids = new Set<string>();
-  while (ids.size < count) {
-    let tail = "";
-    for (let i = 0; i < 8; i++) tail += (next() >> 16) % 2 ? "a" : "b";
-    ids.add(`0190ab${tail}`);
-  }
-  return [...ids];
-}
 
 /** The nearest of `ids` below and above `id` (not `id` itself), by JavaScript's order (ASCII here). */
 function around(ids: readonly string[], id: string): [string | undefined, string | undefined] {
@@ -49,7 +35,7 @@ async function setup(t: { after(fn: () => void): void }) {
   let clock = Date.UTC(2026, 0, 1);
   const memory = new MemoryFileSystem({ clock: () => clock });
   for (const dir of FOLDERS) await memory.mkdir(dir, { recursive: true });
-  const ids = collidingIds(60);
+  const ids = collidingIds(60, 11);
   const paths = new Map<string, string>();
   for (const [i, id] of ids.entries()) {
     const path = `${FOLDERS[i % FOLDERS.length]}/2026-01-01T00-00-00-000Z_${id}.jsonl`;
@@ -63,18 +49,7 @@ async function setup(t: { after(fn: () => void): void }) {
   clock += 2 * DAY;
   // Folders whose mtime a test puts back after changing them (an edit in place that a quick check cannot see by folder).
   const pinned = new Map<string, number>();
-  const fs = new Proxy(memory, {
-    get(target, key) {
-      if (key === "stat") {
-        return async (path: string): Promise<FileStat | null> => {
-          const stat = await target.stat(path);
-          return stat && pinned.has(path) ? { ...stat, mtimeMs: pinned.get(path)! } : stat;
-        };
-      }
-      const value = Reflect.get(target, key);
-      return typeof value === "function" ? value.bind(target) : value;
-    },
-  }) as FileSystem;
+  const fs = pinnedStatFs(memory, pinned);
   const work = mkdtempSync(join(tmpdir(), "pi-session-id-index-"));
   const store = await openSqliteStore(join(work, "catalog.sqlite"));
   t.after(() => {

@@ -8,26 +8,13 @@ import { Catalog } from "../../src/catalog/catalog.ts";
 import { FileCatalogStore } from "../../src/catalog/file-store.ts";
 import { createQueryEnv } from "../../src/query/env.ts";
 import { shortSessionIds } from "../../src/query/known-ids.ts";
-import { CountingFileSystem } from "../catalog/_helpers.ts";
+import { collidingIds, CountingFileSystem } from "../catalog/_helpers.ts";
 import { listSessions } from "../../src/query/list.ts";
 import { uniquePrefixesAmong } from "../../src/render/unique-prefix.ts";
 import { addSession, CWD, HOME, memoryFs, userEntry } from "../cli/_harness.ts";
 import { testEnv } from "./_env.ts";
 
 const CWDS = ["/work/proj", "/work/other", "/srv/app"];
-
-/** Ids that share long prefixes: a few letters over an alphabet of two, after a common start. */
-function collidingIds(count: number): string[] {
-  let seed = 7;
-  const next = () => (seed = (seed * 1103515245 + 12345) % 2147483648);
-  const ids = new Set<string>();
-  while (ids.size < count) {
-    let tail = "";
-    for (let i = 0; i < 8; i++) tail += (next() >> 16) % 2 ? "a" : "b";
-    ids.add(`0190ab${tail}`);
-  }
-  return [...ids];
-}
 
 async function corpus(ids: readonly string[]) {
   const fs = memoryFs();
@@ -37,7 +24,7 @@ async function corpus(ids: readonly string[]) {
 
 for (const catalog of ["on", "off"]) {
   test(`shortSessionIds() gives each shown id its shortest prefix unique among every project's sessions (catalog ${catalog})`, async () => {
-    const ids = collidingIds(120);
+    const ids = collidingIds(120, 7);
     const fs = await corpus(ids);
     const { env } = testEnv(fs, { envVars: catalog === "off" ? { PI_SESSION_CATALOG: "off" } : {} });
     // With the catalog: its stored header ids, of the listing made first.
