@@ -33,9 +33,9 @@ export function plainId(id: string): boolean {
 export interface HeaderIdIndex {
   /** Files whose stored id is not to be trusted (new, or changed since read): read their headers. */
   readonly unread: readonly string[];
-  /** The nearest stored ids below and above `id` (a `plainId`), not `id` itself. */
+  /** The nearest stored ids below and above `id` (a `plainId`), not `id` itself. May throw (the store's error). */
   around(id: string): [below: string | undefined, above: string | undefined];
-  /** The files whose stored id starts with `prefix` (a `plainId`). */
+  /** The files whose stored id starts with `prefix` (a `plainId`). May throw (the store's error). */
   withPrefix(prefix: string): string[];
 }
 
@@ -49,9 +49,15 @@ export async function headerIdIndex(host: StampCheckHost, kind: AnyKind, listing
   const { store } = host;
   if (!keepsCoverage(store) || !store.headerIdsFrom || !store.headerlessFiles || host.loaded || !host.trust || !coversScope(listing, listedDirs)) return undefined;
   const from = store.headerIdsFrom.bind(store);
-  const coverage = await store.loadCoverage(kind);
-  if (!listing.folders.some((folder) => listing.unchanged.has(folder) && coverage.folders.get(folder) === listing.mtimes.get(folder))) return undefined;
-  const work = await coveredWork(host.fs, store, kind, listing, coverage, { quick: true, now: host.now });
+  let work;
+  try {
+    const coverage = await store.loadCoverage(kind);
+    if (!listing.folders.some((folder) => listing.unchanged.has(folder) && coverage.folders.get(folder) === listing.mtimes.get(folder))) return undefined;
+    work = await coveredWork(host.fs, store, kind, listing, coverage, { quick: true, now: host.now });
+  } catch {
+    // A store that cannot answer: the caller compares the stored ids one by one, as without an index.
+    return undefined;
+  }
   const changed: string[] = [];
   for (let i = 0; i < work.changed.length; i++) changed.push(work.changed.path(i));
   // Stored ids of files gone or changed are passed over; so are records deeper than the scope's files.
@@ -59,7 +65,13 @@ export async function headerIdIndex(host: StampCheckHost, kind: AnyKind, listing
   const depth = listing.nested ? 2 : 1;
   const inScope = (path: string) => !passed.has(path) && path.slice(listing.dir.length + 1).split("/").length === depth;
   // A file whose record found no usable id is read too, as when stored ids are compared one by one.
-  const unread = [...changed, ...store.headerlessFiles(kind, listing.dir).filter(inScope)];
+  let headerless: string[];
+  try {
+    headerless = store.headerlessFiles(kind, listing.dir);
+  } catch {
+    return undefined;
+  }
+  const unread = [...changed, ...headerless.filter(inScope)];
   const first = (rows: Iterable<[string, string]>, skip?: string): string | undefined => {
     for (const [id, path] of rows) if (id !== skip && inScope(path)) return id;
     return undefined;

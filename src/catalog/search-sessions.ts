@@ -93,11 +93,15 @@ function headerTest(options: SearchSessionsOptions): (header: HeaderFacts) => bo
 async function noteBadHeaders(catalog: Catalog, dirs: readonly string[], onBadHeader: SearchSessionsOptions["onBadHeader"]): Promise<void> {
   const store = catalog.store;
   if (!onBadHeader || !store?.headerlessFiles || !store.loadPaths) return;
-  const paths = dirs.flatMap((dir) => store.headerlessFiles!(docsDigest, dir));
-  if (paths.length === 0) return;
-  for (const [path, record] of await store.loadPaths(docsDigest, paths)) {
-    const why = recordState(record).badHeader;
-    if (typeof why === "string") onBadHeader(path, why);
+  try {
+    const paths = dirs.flatMap((dir) => store.headerlessFiles!(docsDigest, dir));
+    if (paths.length === 0) return;
+    for (const [path, record] of await store.loadPaths(docsDigest, paths)) {
+      const why = recordState(record).badHeader;
+      if (typeof why === "string") onBadHeader(path, why);
+    }
+  } catch {
+    // Notes only: a store that cannot give them leaves the search as it is.
   }
 }
 

@@ -17,7 +17,7 @@ import { readHeader } from "../session/read-header.ts";
 import { type SessionScope, sessionScope } from "./scope.ts";
 import type { QueryEnv } from "./env.ts";
 import { commonPrefix } from "../render/unique-prefix.ts";
-import { plainId } from "../catalog/header-id-index.ts";
+import { type HeaderIdIndex, plainId } from "../catalog/header-id-index.ts";
 
 /** Shortest ids are at least this long (as `uniquePrefixes` makes them). */
 const MIN = 8;
@@ -77,6 +77,15 @@ class SharedPrefixes {
   }
 }
 
+/** The stored ids nearest each of `ids` (below and above), or undefined where the index failed (then every stored id is compared). */
+function nearestIds(index: HeaderIdIndex, ids: readonly string[]): string[] | undefined {
+  try {
+    return ids.flatMap((id) => index.around(id)).filter((id): id is string => id !== undefined);
+  } catch {
+    return undefined;
+  }
+}
+
 /** Counts the ids in the headers of `files` (read now) against the shown ids. */
 async function meetHeaders(env: QueryEnv, files: readonly string[], shared: SharedPrefixes): Promise<void> {
   await mapConcurrent(files, 32, async (path) => {
@@ -102,8 +111,9 @@ export async function shortSessionIds(env: QueryEnv, catalog: Catalog, shown: re
   const scope = everywhere ?? await sessionScope(env, true, catalog);
   // The nearest stored ids of each shown one, through the catalog's index of ids: a few rows each.
   const indexed = scope.listing && shown.every(plainId) ? await catalog.headerIdIndex(listingDigest, scope.listing, scope.dirs) : undefined;
-  if (indexed) {
-    for (const id of shared.ids) for (const near of indexed.around(id)) if (near !== undefined) shared.meet(near);
+  const nearest = indexed && nearestIds(indexed, shared.ids);
+  if (indexed && nearest) {
+    for (const id of nearest) shared.meet(id);
     await meetHeaders(env, indexed.unread, shared);
     return shared.result(shown);
   }

@@ -1,6 +1,7 @@
 /**
  * `shortSessionIds`: the short ids `search` and `files` print are unique among every project's
- * sessions, whether the catalog has listed them already or not, and with the catalog off.
+ * sessions, whether the catalog has listed them already or not, with the catalog off, and
+ * through the SQLite catalog's index of header ids (or without it, where it fails).
  */
 import { test } from "node:test";
 import assert from "node:assert/strict";
@@ -8,13 +9,21 @@ import { Catalog } from "../../src/catalog/catalog.ts";
 import { FileCatalogStore } from "../../src/catalog/file-store.ts";
 import { createQueryEnv } from "../../src/query/env.ts";
 import { shortSessionIds } from "../../src/query/known-ids.ts";
-import { collidingIds, CountingFileSystem } from "../catalog/_helpers.ts";
+import { collidingIds, CountingFileSystem, sqliteBinding } from "../catalog/_helpers.ts";
 import { listSessions } from "../../src/query/list.ts";
 import { uniquePrefixesAmong } from "../../src/render/unique-prefix.ts";
-import { addSession, CWD, HOME, memoryFs, userEntry } from "../cli/_harness.ts";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { openSqliteStore } from "../../src/catalog/sqlite/open-sqlite.ts";
+import { listingDigest } from "../../src/core/digest/listing-digest.ts";
+import { addSession, AGENT_DIR, CWD, HOME, memoryFs, NOW, userEntry } from "../cli/_harness.ts";
 import { testEnv } from "./_env.ts";
 
 const CWDS = ["/work/proj", "/work/other", "/srv/app"];
+
+const binding = await sqliteBinding();
+const noSqlite = "skip" in binding ? binding.skip : false;
 
 async function corpus(ids: readonly string[]) {
   const fs = memoryFs();
@@ -61,4 +70,45 @@ test("shortSessionIds() without a kept catalog reads the headers only, and short
   assert.deepEqual(await shortSessionIds(env, new Catalog(fs), [ONE]), expected);
   assert.ok((fs.byPath.get(long) ?? 0) < 2 * 1024 * 1024, `read ${fs.byPath.get(long)} bytes of the long session`);
   assert.deepEqual(await shortSessionIds(env, new Catalog(fs, { store: new FileCatalogStore(fs, "/cache") }), [ONE]), expected);
+});
+
+test("shortSessionIds() through the SQLite catalog's index of ids shortens as every header would, and without it when the index fails", { skip: noSqlite }, async (t) => {
+  const ids = collidingIds(90, 3);
+  const fs = await corpus(ids);
+  const work = mkdtempSync(join(tmpdir(), "pi-session-known-ids-"));
+  const store = await openSqliteStore(join(work, "catalog.sqlite"));
+  t.after(() => {
+    store.close();
+    rmSync(work, { recursive: true, force: true });
+  });
+  // Listed (a full check) a minute after the sessions were written: the folders are taken on trust after.
+  const now = NOW.getTime() + 60_000;
+  const sessions = `${AGENT_DIR}/sessions`;
+  const lister = new Catalog(fs, { store, check: "full", now: () => now });
+  assert.ok(await lister.refreshRows(listingDigest, await lister.listFiles(sessions, true), sessions));
+  const { env } = testEnv(fs);
+  const shown = ids.filter((_, i) => i % 5 === 1);
+  const expected = uniquePrefixesAmong(shown, ids);
+  let asked = 0;
+  const counted = new Proxy(store, {
+    get(target, key) {
+      const value = Reflect.get(target, key);
+      if (key === "headerIdsFrom") return (...args: Parameters<typeof target.headerIdsFrom>) => (asked++, target.headerIdsFrom(...args));
+      return typeof value === "function" ? value.bind(target) : value;
+    },
+  });
+  assert.deepEqual(await shortSessionIds(env, new Catalog(fs, { store: counted, now: () => now + 1000 }), shown), expected);
+  assert.ok(asked >= shown.length, `the index was asked ${asked} times`);
+  const failing = new Proxy(store, {
+    get(target, key) {
+      if (key === "headerIdsFrom") {
+        return () => {
+          throw new Error("database disk image is malformed");
+        };
+      }
+      const value = Reflect.get(target, key);
+      return typeof value === "function" ? value.bind(target) : value;
+    },
+  });
+  assert.deepEqual(await shortSessionIds(env, new Catalog(fs, { store: failing, now: () => now + 1000 }), shown), expected);
 });

@@ -12,7 +12,7 @@ import { collectGarbage } from "../../io/collect-garbage.ts";
 import { GarbagePacer } from "../../io/garbage-pacer.ts";
 import { readHeader } from "../../session/read-header.ts";
 import { listingDigest } from "../../core/digest/listing-digest.ts";
-import { plainId } from "../../catalog/header-id-index.ts";
+import { type HeaderIdIndex, plainId } from "../../catalog/header-id-index.ts";
 import type { QueryEnv } from "../env.ts";
 import { sessionScope } from "../scope.ts";
 import { QueryError } from "../errors.ts";
@@ -98,6 +98,15 @@ export async function knownCandidates(env: QueryEnv, fresh = false): Promise<Can
   return env.keptCandidates(() => packedCandidates(env), fresh);
 }
 
+/** The files whose stored id starts with `ref`, or undefined where the index failed (then every stored id is compared). */
+function withPrefix(index: HeaderIdIndex, ref: string): string[] | undefined {
+  try {
+    return index.withPrefix(ref);
+  } catch {
+    return undefined;
+  }
+}
+
 /**
  * The candidates `pick` can choose for `ref` among every project's sessions, through the
  * catalog: the header ids it stores for current records rule out the files whose id does not
@@ -110,7 +119,8 @@ function catalogCandidates(env: QueryEnv, ref: string): Promise<Candidate[] | un
     const scope = await sessionScope(env, true, catalog);
     // The files whose stored id starts with `ref`, through the catalog's index of ids, and those it cannot vouch for.
     const indexed = scope.listing && plainId(ref) ? await catalog.headerIdIndex(listingDigest, scope.listing, scope.dirs) : undefined;
-    if (indexed) return candidates(env, [...new Set([...indexed.withPrefix(ref), ...indexed.unread])]);
+    const matched = indexed && withPrefix(indexed, ref);
+    if (indexed && matched) return candidates(env, [...new Set([...matched, ...indexed.unread])]);
     const ids = scope.listing && await catalog.storedHeaderIds(listingDigest, scope.listing, scope.dirs);
     if (!ids) return undefined;
     const maybe = (path: string) => {
