@@ -70,6 +70,12 @@ export interface RefreshOptions {
    * of unchanged folders on trust, and saves the folders listed (and a full check) once done.
    */
   listing?: FolderListing;
+  /**
+   * With `onRecords`: where the store can tell (`CatalogStore.filesMentioning`), the unchanged
+   * files whose stored state of the first section does not contain this text (nor a `file:` URL)
+   * are not handed on, nor loaded. Files read now are all handed on.
+   */
+  mentioning?: string;
 }
 
 /** What a refresh did, file by file (a file counts once, by the most work any section needed). */

@@ -27,6 +27,16 @@ export interface WalkHost {
   saveListing: () => Promise<void>;
 }
 
+/** The files whose stored state mentions `options.mentioning` (undefined: every file, as without it). */
+async function mentioning(host: WalkHost, kind: AnyKind | undefined, options: RefreshOptions): Promise<Set<string> | undefined> {
+  if (options.mentioning === undefined || !options.onRecords || !kind || !host.store.filesMentioning) return undefined;
+  try {
+    return await host.store.filesMentioning(kind, options.mentioning);
+  } catch {
+    return undefined;
+  }
+}
+
 /** The stored records of `paths`, by kind, or none (every file is then read again) when the store fails. */
 async function slice(host: WalkHost, kinds: readonly AnyKind[], paths: readonly string[]): Promise<Map<string, CatalogRecord>[]> {
   try {
@@ -102,10 +112,16 @@ export async function walkRefresh(host: WalkHost, kinds: readonly AnyKind[], fil
   let unchanged = 0;
   // The records handed on are dropped by the caller: collected as they go, and in full after.
   const handed = new PassCollector();
+  const mentioned = await mentioning(host, kinds[0], options);
   for (let at = 0; at < paths.length; at += PACED_LOAD) {
     const some: number[] = [];
     for (let k = at; k < Math.min(at + PACED_LOAD, paths.length); k++) if (state[k] === 2) some.push(k);
     unchanged += some.length;
+    if (mentioned) {
+      const kept = some.filter((k) => mentioned.has(paths[k]));
+      some.length = 0;
+      some.push(...kept);
+    }
     if (!options.onRecords || some.length === 0) continue;
     await pace?.();
     const records = await slice(host, kinds, some.map((k) => paths[k]));

@@ -228,6 +228,11 @@ export interface CatalogStore {
    * reads a few rows of an index, not 25,000 records (header-id-index.ts).
    */
   headerIdsFrom?(section: SectionKey, dir: string, from: string, direction: "down" | "up"): Iterable<[id: string, path: string]>;
+  /**
+   * The files whose stored state of `section` contains `text` (as JSON writes it) or a `file:`
+   * URL: a few rows' worth where most records cannot hold it (`RefreshOptions.mentioning`).
+   */
+  filesMentioning?(section: SectionKey, text: string): Promise<Set<string>>;
   /** With `headerIdsFrom`: the files under `dir` (any depth) whose record of `section` has no header id. */
   headerlessFiles?(section: SectionKey, dir: string): string[];
   /** The listing section's rows (list-row.ts), where a store keeps them: a listing read in order without loading records. */

@@ -9,7 +9,7 @@ import { filesDigest } from "../core/digest/files-digest.ts";
 import { listingDigest } from "../core/digest/listing-digest.ts";
 import { pathWithin, resolveToolPath } from "../core/files/file-refs.ts";
 import { globMatcher, isGlob } from "../core/files/glob.ts";
-import { expandHome, resolvePath } from "../core/storage/paths.ts";
+import { baseName, expandHome, resolvePath } from "../core/storage/paths.ts";
 import { type CatalogRecord, recordState } from "../catalog/store.ts";
 import type { FilesState } from "../core/digest/files-digest.ts";
 import type { ListingState } from "../core/info/session-info.ts";
@@ -62,6 +62,21 @@ export interface FilesResult {
   shortIds?: Map<string, string>;
 }
 
+/**
+ * Text that the stored state of any session touching `target` contains (as JSON writes it):
+ * the target's last name. A path resolved onto the target or under it ends in that name or runs
+ * through it, and the name came from the path as written (`~`, `@` and `..` add none) or from the
+ * session's cwd, which its state holds too; a `file:` URL (percent-encoded) is let through by the
+ * store. Undefined where it cannot be told so: the name is empty or is one JSON would escape, or
+ * the home directory lies at or under the target (a `~/…` path could reach it by the home's names).
+ */
+export function mentionedName(target: string, home: string): string | undefined {
+  const name = baseName(target);
+  if (name === "" || name === "." || name === ".." || /[\u0000-\u001f"\\\ud800-\udfff]/.test(name)) return undefined;
+  if (home !== "" && pathWithin(resolvePath("/", home), target)) return undefined;
+  return name;
+}
+
 /** The sessions that touched `path` (or a path its glob matches). */
 export async function fileSessions(env: QueryEnv, options: FilesOptions): Promise<FilesResult> {
   if (options.path.trim() === "") throw new QueryError("bad-usage", "files needs a path, not an empty argument", "Pass a file or folder, e.g. pi-session files src/parser.ts");
@@ -93,7 +108,8 @@ export async function fileSessions(env: QueryEnv, options: FilesOptions): Promis
       const name = listing ? recordState(listing as CatalogRecord<ListingState>).data.name ?? null : null;
       found.push({ path, id: typeof header.id === "string" ? header.id : String(header.id), cwd, name, refs });
     };
-    const [refresh, done] = withProgress(env, "Reading sessions", { listedDirs: scope.dirs, onRecords, keep: false });
+    const mentioning = isGlob(options.path) ? undefined : mentionedName(target, home);
+    const [refresh, done] = withProgress(env, "Reading sessions", { listedDirs: scope.dirs, onRecords, keep: false, mentioning });
     await catalog.refresh([filesDigest, listingDigest], scope.files, refresh).finally(done);
     const latest = (s: FileSessionJson) => s.refs.reduce((max, r) => (r.timestamp !== null && r.timestamp > max ? r.timestamp : max), "");
     found.sort((a, b) => (latest(a) < latest(b) ? 1 : latest(a) > latest(b) ? -1 : 0));

@@ -1,0 +1,109 @@
+/**
+ * `files` through the SQLite catalog, which hands on only the sessions whose stored state
+ * mentions the target's last name (`RefreshOptions.mentioning`), against the file catalog, which
+ * hands on every session: the same bytes, exit codes and notes, cold and warm, for paths reached
+ * relatively, through `~`, `@`, `..`, a session's cwd, a percent-encoded `file://` URL, names JSON
+ * escapes, the home directory and its parents, and globs. Skipped where the runtime has no SQLite.
+ * @module
+ */
+import assert from "node:assert/strict";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { test } from "node:test";
+import { run } from "../../src/cli/run.ts";
+import { mentionedName } from "../../src/query/files.ts";
+import { nodeFileSystem } from "../../src/io/node.ts";
+import { sqliteBinding } from "../catalog/_helpers.ts";
+import { harnessDeps, header, jsonl, userEntry, writeText } from "./_harness.ts";
+import { call, paid } from "./_usage-sessions.ts";
+
+const binding = await sqliteBinding();
+const skip = "skip" in binding ? binding.skip : false;
+
+/** A home whose names no session writes: a `~/…` path is the only way to it. */
+const HOME = "/home/qz9";
+
+/** One session per cwd, each touching paths the way sessions write them. */
+const SESSIONS: [string, string, object[]][] = [
+  ["0190aaaa-0001", "/work/proj", [
+    call("read", { path: "src/parser.ts" }),
+    call("edit", { path: "/work/proj/src/lexer.ts", oldText: "a", newText: "b" }),
+    call("bash", { command: "cat ~/notes/todo.md && ls ../other" }),
+    call("read", { path: "@docs/guide.md" }),
+    call("read", { path: "file:///work/proj/my%20file.ts" }),
+    call("read", { path: "../other/x.ts" }),
+  ]],
+  ["0190aaaa-0002", "/work/proj/sub/deep", [call("read", { path: "y.ts" }), call("ls", { path: ".." })]],
+  ["0190aaaa-0003", HOME, [call("read", { path: "~/z.txt" }), call("write", { path: "notes/todo.md", content: "x" })]],
+  ["0190aaaa-0004", "/srv/app", [call("read", { path: 'we"ird.ts' }), call("read", { path: "src/parser.ts" }), call("grep", { path: "/work/proj/src" })]],
+];
+
+const TARGETS = [
+  "/work/proj/src/parser.ts",
+  "/work/proj/src",
+  "/work/proj",
+  "/work/proj/sub",
+  "/work/proj/my file.ts",
+  "/work/proj/docs/guide.md",
+  `${HOME}/notes/todo.md`,
+  `${HOME}/z.txt`,
+  HOME,
+  "/home",
+  "/",
+  "/work/other/x.ts",
+  "/work/other",
+  '/srv/app/we"ird.ts',
+  "/srv/app/src/parser.ts",
+  "/work/**/*.ts",
+  "/nowhere.txt",
+];
+
+test("mentionedName() gives the target's last name, and nothing where a session could reach it without writing that name", () => {
+  assert.equal(mentionedName("/work/proj/src/parser.ts", HOME), "parser.ts");
+  assert.equal(mentionedName("/work/proj", HOME), "proj");
+  assert.equal(mentionedName(HOME, HOME), undefined);
+  assert.equal(mentionedName("/home", HOME), undefined);
+  assert.equal(mentionedName("/", HOME), undefined);
+  assert.equal(mentionedName('/srv/app/we"ird.ts', HOME), undefined);
+  assert.equal(mentionedName("/srv/app/a\\b", HOME), "b");
+  assert.equal(mentionedName("/srv/tab\there", HOME), undefined);
+  assert.equal(mentionedName(`${HOME}/notes`, HOME), "notes");
+});
+
+test(`files through the catalog's mention test prints what files over every session prints (${"driver" in binding ? binding.driver : "no SQLite"})`, { skip, timeout: 300_000 }, async () => {
+  const root = mkdtempSync(join(tmpdir(), "pi-session-files-mentioning-"));
+  const agent = `${root}/agent`;
+  try {
+    for (const [i, [id, cwd, calls]] of SESSIONS.entries()) {
+      const at = `2025-06-0${i + 1}T10:00:00.000Z`;
+      const entries = [{ ...userEntry("u1", null, "look at the files"), timestamp: at }, paid("a1", "u1", at, 10, calls)];
+      await writeText(nodeFileSystem, `${agent}/sessions/--${cwd.replaceAll("/", "-")}--/2025-06-0${i + 1}T10-00-00-000Z_${id}.jsonl`, jsonl(header(id, cwd), ...entries));
+    }
+    const once = async (argv: string[], env: Record<string, string>) => {
+      const out = { stdout: "", stderr: "" };
+      const deps = harnessDeps({ fs: nodeFileSystem, env, home: HOME, processCwd: "/work/proj" }, out);
+      const code = await run([...argv, "--agent-dir", agent], deps);
+      return { code, ...out };
+    };
+    let found = 0;
+    // Twice: the first run reads every session, the second hands on the stored records.
+    for (const round of ["cold", "warm"]) {
+      for (const target of TARGETS) {
+        for (const extra of [[], ["--json"]]) {
+          const argv = ["files", target, "--all", ...extra];
+          const mentioned = await once(argv, { XDG_CACHE_HOME: `${root}/cache-sqlite` });
+          const every = await once(argv, { XDG_CACHE_HOME: `${root}/cache-file`, PI_SESSION_CATALOG: "file" });
+          const what = `${round}: ${argv.join(" ")}`;
+          assert.equal(mentioned.stdout, every.stdout, what);
+          assert.equal(mentioned.stderr, every.stderr, what);
+          assert.equal(mentioned.code, every.code, what);
+          if (mentioned.code === 0) found++;
+        }
+      }
+    }
+    assert.ok(found >= 2 * 2 * (TARGETS.length - 2), `${found} runs found sessions`);
+  } finally {
+    rmSync(root, { recursive: true, force: true });
+  }
+});
