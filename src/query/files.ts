@@ -9,14 +9,19 @@ import { filesDigest } from "../core/digest/files-digest.ts";
 import { listingDigest } from "../core/digest/listing-digest.ts";
 import { pathWithin, resolveToolPath } from "../core/files/file-refs.ts";
 import { globMatcher, isGlob } from "../core/files/glob.ts";
-import { baseName, expandHome, resolvePath } from "../core/storage/paths.ts";
+import { baseName, dirName, expandHome, resolvePath } from "../core/storage/paths.ts";
 import { type CatalogRecord, recordState } from "../catalog/store.ts";
 import type { FilesState } from "../core/digest/files-digest.ts";
 import type { ListingState } from "../core/info/session-info.ts";
 import type { QueryEnv } from "./env.ts";
 import { QueryError } from "./errors.ts";
 import { shortSessionIds } from "./known-ids.ts";
-import { sessionScope, withProgress } from "./scope.ts";
+import { type SessionScope, sessionScope, withProgress } from "./scope.ts";
+import { type Catalog, inDirs } from "../catalog/catalog.ts";
+import type { DigestKind } from "../core/digest/digester.ts";
+
+// deno-lint-ignore no-explicit-any
+type AnyKind = DigestKind<any, any>;
 import { walkCollector } from "./walk-garbage.ts";
 
 export interface FilesOptions {
@@ -77,16 +82,37 @@ export function mentionedName(target: string, home: string): string | undefined 
   return name;
 }
 
+/**
+ * The files of `scope` whose stored state of the first of `kinds` mentions `name`
+ * (`CatalogStore.filesMentioning`), when every section of `kinds` is current for the scope (the
+ * catalog's `unchanged`, by the quick check where it can); else undefined (refresh the scope).
+ */
+async function currentMentioning(catalog: Catalog, kinds: readonly AnyKind[], scope: SessionScope, name: string): Promise<string[] | undefined> {
+  const store = catalog.store;
+  if (!store?.filesMentioning || !scope.listing || scope.dirs.length === 0) return undefined;
+  for (const kind of kinds) if (!await catalog.unchanged(kind, undefined, { listing: scope.listing, listedDirs: scope.dirs })) return undefined;
+  let found: Set<string>;
+  try {
+    found = await store.filesMentioning(kinds[0], name);
+  } catch {
+    return undefined;
+  }
+  // In the listing's order (its folders in turn, newest name first), as a refresh of the scope hands them on.
+  const place = new Map(scope.listing.folders.map((folder, i) => [folder, i]));
+  const at = (path: string) => place.get(dirName(path)) ?? place.size;
+  return [...found].filter(inDirs(scope.dirs)).sort((a, b) => at(a) - at(b) || (a < b ? 1 : a > b ? -1 : 0));
+}
+
 /** The sessions that touched `path` (or a path its glob matches). */
 export async function fileSessions(env: QueryEnv, options: FilesOptions): Promise<FilesResult> {
   if (options.path.trim() === "") throw new QueryError("bad-usage", "files needs a path, not an empty argument", "Pass a file or folder, e.g. pi-session files src/parser.ts");
   const home = env.storage.home;
   const target = resolvePath(env.cwd, expandHome(options.path, home));
   const touches = isGlob(options.path) ? globMatcher(target) : (resolved: string) => pathWithin(resolved, target);
-  const scope = await sessionScope(env, Boolean(options.all));
   const base = env.storage.processCwd;
-  const cwdFilter = scope.cwdFilter === undefined ? undefined : resolvePath(base, scope.cwdFilter);
   return env.withCatalog(async (catalog) => {
+    const scope = await sessionScope(env, Boolean(options.all), catalog);
+    const cwdFilter = scope.cwdFilter === undefined ? undefined : resolvePath(base, scope.cwdFilter);
     const found: FileSessionJson[] = [];
     // Each session is looked at as its records come and only the matches are kept: nothing per session is held.
     const collect = walkCollector();
@@ -109,8 +135,16 @@ export async function fileSessions(env: QueryEnv, options: FilesOptions): Promis
       found.push({ path, id: typeof header.id === "string" ? header.id : String(header.id), cwd, name, refs });
     };
     const mentioning = isGlob(options.path) ? undefined : mentionedName(target, home);
-    const [refresh, done] = withProgress(env, "Reading sessions", { listedDirs: scope.dirs, onRecords, keep: false, mentioning });
-    await catalog.refresh([filesDigest, listingDigest], scope.files, refresh).finally(done);
+    const kinds = [filesDigest, listingDigest];
+    const [refresh, done] = withProgress(env, "Reading sessions", { listedDirs: scope.dirs, listing: scope.listing, onRecords, keep: false, mentioning });
+    try {
+      // Both sections current by the quick check: only the sessions that mention the name are loaded (and stat'ed).
+      const mentioned = mentioning === undefined ? undefined : await currentMentioning(catalog, kinds, scope, mentioning);
+      if (mentioned) await catalog.refresh(kinds, mentioned, { onRecords: refresh.onRecords, keep: false });
+      else await catalog.refresh(kinds, scope.files, refresh);
+    } finally {
+      done();
+    }
     const latest = (s: FileSessionJson) => s.refs.reduce((max, r) => (r.timestamp !== null && r.timestamp > max ? r.timestamp : max), "");
     found.sort((a, b) => (latest(a) < latest(b) ? 1 : latest(a) > latest(b) ? -1 : 0));
     // Printed ids are unique among every project's sessions, so each resolves back to its own.

@@ -7,15 +7,17 @@
  * @module
  */
 import assert from "node:assert/strict";
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync, utimesSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { test } from "node:test";
 import { run } from "../../src/cli/run.ts";
 import { mentionedName } from "../../src/query/files.ts";
 import { nodeFileSystem } from "../../src/io/node.ts";
 import { sqliteBinding } from "../catalog/_helpers.ts";
-import { harnessDeps, header, jsonl, userEntry, writeText } from "./_harness.ts";
+import { harnessDeps, header, jsonl, NOW, userEntry, writeText } from "./_harness.ts";
+
+const DAY = 24 * 60 * 60 * 1000;
 import { call, paid } from "./_usage-sessions.ts";
 
 const binding = await sqliteBinding();
@@ -37,6 +39,9 @@ const SESSIONS: [string, string, object[]][] = [
   ["0190aaaa-0002", "/work/proj/sub/deep", [call("read", { path: "y.ts" }), call("ls", { path: ".." })]],
   ["0190aaaa-0003", HOME, [call("read", { path: "~/z.txt" }), call("write", { path: "notes/todo.md", content: "x" })]],
   ["0190aaaa-0004", "/srv/app", [call("read", { path: 'we"ird.ts' }), call("read", { path: "src/parser.ts" }), call("grep", { path: "/work/proj/src" })]],
+  // Two more in the first project whose uses tie on time with the first's: the order among them is the listing's.
+  ["0190aaaa-0005", "/work/proj", [call("read", { path: "src/parser.ts" })]],
+  ["0190aaaa-0006", "/work/proj", [call("edit", { path: "src/parser.ts", oldText: "a", newText: "b" })]],
 ];
 
 const TARGETS = [
@@ -75,11 +80,19 @@ test(`files through the catalog's mention test prints what files over every sess
   const root = mkdtempSync(join(tmpdir(), "pi-session-files-mentioning-"));
   const agent = `${root}/agent`;
   try {
-    for (const [i, [id, cwd, calls]] of SESSIONS.entries()) {
-      const at = `2025-06-0${i + 1}T10:00:00.000Z`;
+    const write = async (i: number, [id, cwd, calls]: (typeof SESSIONS)[number]) => {
+      const day = i % 4 + 1;
+      const at = `2025-06-0${day}T10:00:00.000Z`;
       const entries = [{ ...userEntry("u1", null, "look at the files"), timestamp: at }, paid("a1", "u1", at, 10, calls)];
-      await writeText(nodeFileSystem, `${agent}/sessions/--${cwd.replaceAll("/", "-")}--/2025-06-0${i + 1}T10-00-00-000Z_${id}.jsonl`, jsonl(header(id, cwd), ...entries));
-    }
+      const path = `${agent}/sessions/--${cwd.replaceAll("/", "-")}--/2025-06-0${day}T10-00-00-000Z_${id}.jsonl`;
+      await writeText(nodeFileSystem, path, jsonl(header(id, cwd), ...entries));
+      return path;
+    };
+    const paths = [];
+    for (const [i, session] of SESSIONS.slice(0, -1).entries()) paths.push(await write(i, session));
+    // Written well before the harness's clock: folders and sessions are then taken on trust by the quick check.
+    const old = new Date(NOW.getTime() - 10 * DAY);
+    for (const path of [...paths, ...paths.map((path) => dirname(path)), `${agent}/sessions`]) utimesSync(path, old, old);
     const once = async (argv: string[], env: Record<string, string>) => {
       const out = { stdout: "", stderr: "" };
       const deps = harnessDeps({ fs: nodeFileSystem, env, home: HOME, processCwd: "/work/proj" }, out);
@@ -87,8 +100,9 @@ test(`files through the catalog's mention test prints what files over every sess
       return { code, ...out };
     };
     let found = 0;
-    // Twice: the first run reads every session, the second hands on the stored records.
-    for (const round of ["cold", "warm"]) {
+    // The first run reads every session, the next ones hand on stored records; a session is added before the last.
+    for (const round of ["cold", "warm", "one more session"]) {
+      if (round === "one more session") await write(SESSIONS.length - 1, SESSIONS[SESSIONS.length - 1]);
       for (const target of TARGETS) {
         for (const extra of [[], ["--json"]]) {
           const argv = ["files", target, "--all", ...extra];
@@ -102,7 +116,7 @@ test(`files through the catalog's mention test prints what files over every sess
         }
       }
     }
-    assert.ok(found >= 2 * 2 * (TARGETS.length - 2), `${found} runs found sessions`);
+    assert.ok(found >= 3 * 2 * (TARGETS.length - 2), `${found} runs found sessions`);
   } finally {
     rmSync(root, { recursive: true, force: true });
   }
