@@ -27,11 +27,14 @@ export interface WalkHost {
   saveListing: () => Promise<void>;
 }
 
-/** The files whose stored state mentions `options.mentioning` (undefined: every file, as without it). */
-async function mentioning(host: WalkHost, kind: AnyKind | undefined, options: RefreshOptions): Promise<Set<string> | undefined> {
+/**
+ * The files whose stored state mentions `options.mentioning`; undefined (every file, as without
+ * it) where the store cannot tell or they are over half of `files` (the set would cost more than it saves).
+ */
+async function mentioning(host: WalkHost, kind: AnyKind | undefined, files: number, options: RefreshOptions): Promise<Set<string> | undefined> {
   if (options.mentioning === undefined || !options.onRecords || !kind || !host.store.filesMentioning) return undefined;
   try {
-    return await host.store.filesMentioning(kind, options.mentioning);
+    return await host.store.filesMentioning(kind, options.mentioning, files / 2);
   } catch {
     return undefined;
   }
@@ -112,7 +115,7 @@ export async function walkRefresh(host: WalkHost, kinds: readonly AnyKind[], fil
   let unchanged = 0;
   // The records handed on are dropped by the caller: collected as they go, and in full after.
   const handed = new PassCollector();
-  const mentioned = await mentioning(host, kinds[0], options);
+  const mentioned = await mentioning(host, kinds[0], paths.length, options);
   for (let at = 0; at < paths.length; at += PACED_LOAD) {
     const some: number[] = [];
     for (let k = at; k < Math.min(at + PACED_LOAD, paths.length); k++) if (state[k] === 2) some.push(k);

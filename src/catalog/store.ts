@@ -231,8 +231,9 @@ export interface CatalogStore {
   /**
    * The files whose stored state of `section` contains `text` (as JSON writes it) or a `file:`
    * URL: a few rows' worth where most records cannot hold it (`RefreshOptions.mentioning`).
+   * Undefined when there are more than `limit` of them (none is held).
    */
-  filesMentioning?(section: SectionKey, text: string): Promise<Set<string>>;
+  filesMentioning?(section: SectionKey, text: string, limit: number): Promise<Set<string> | undefined>;
   /** With `headerIdsFrom`: the files under `dir` (any depth) whose record of `section` has no header id. */
   headerlessFiles?(section: SectionKey, dir: string): string[];
   /** The listing section's rows (list-row.ts), where a store keeps them: a listing read in order without loading records. */

@@ -83,24 +83,30 @@ export function mentionedName(target: string, home: string): string | undefined 
 }
 
 /**
- * The files of `scope` whose stored state of the first of `kinds` mentions `name`
- * (`CatalogStore.filesMentioning`), when every section of `kinds` is current for the scope (the
- * catalog's `unchanged`, by the quick check where it can); else undefined (refresh the scope).
+ * The files of `scope` whose stored state of `kind` (the file references) mentions `name`
+ * (`CatalogStore.filesMentioning`), when they are at most a quarter of the scope and every
+ * record of `kind` is current for it (the catalog's `unchanged`, by the quick check where it
+ * can: then the stored states tell every session that can mention it). Else undefined: walk the
+ * scope, handing on only those (more of them cost more to stat and load again than the walk).
+ * The other sections of the files found are refreshed with them.
  */
-async function currentMentioning(catalog: Catalog, kinds: readonly AnyKind[], scope: SessionScope, name: string): Promise<string[] | undefined> {
+async function currentMentioning(catalog: Catalog, kind: AnyKind, scope: SessionScope, name: string): Promise<string[] | undefined> {
   const store = catalog.store;
-  if (!store?.filesMentioning || !scope.listing || scope.dirs.length === 0) return undefined;
-  for (const kind of kinds) if (!await catalog.unchanged(kind, undefined, { listing: scope.listing, listedDirs: scope.dirs })) return undefined;
-  let found: Set<string>;
+  const listing = scope.listing;
+  if (!store?.filesMentioning || !listing || scope.dirs.length === 0) return undefined;
+  const files = listing.folders.reduce((n, folder) => n + listing.countIn(folder), 0);
+  let mentioned: Set<string> | undefined;
   try {
-    found = await store.filesMentioning(kinds[0], name);
+    mentioned = await store.filesMentioning(kind, name, files / 4);
   } catch {
     return undefined;
   }
+  if (!mentioned || !await catalog.unchanged(kind, undefined, { listing, listedDirs: scope.dirs })) return undefined;
+  const found = [...mentioned].filter(inDirs(scope.dirs));
   // In the listing's order (its folders in turn, newest name first), as a refresh of the scope hands them on.
-  const place = new Map(scope.listing.folders.map((folder, i) => [folder, i]));
+  const place = new Map(listing.folders.map((folder, i) => [folder, i]));
   const at = (path: string) => place.get(dirName(path)) ?? place.size;
-  return [...found].filter(inDirs(scope.dirs)).sort((a, b) => at(a) - at(b) || (a < b ? 1 : a > b ? -1 : 0));
+  return found.sort((a, b) => at(a) - at(b) || (a < b ? 1 : a > b ? -1 : 0));
 }
 
 /** The sessions that touched `path` (or a path its glob matches). */
@@ -138,8 +144,8 @@ export async function fileSessions(env: QueryEnv, options: FilesOptions): Promis
     const kinds = [filesDigest, listingDigest];
     const [refresh, done] = withProgress(env, "Reading sessions", { listedDirs: scope.dirs, listing: scope.listing, onRecords, keep: false, mentioning });
     try {
-      // Both sections current by the quick check: only the sessions that mention the name are loaded (and stat'ed).
-      const mentioned = mentioning === undefined ? undefined : await currentMentioning(catalog, kinds, scope, mentioning);
+      // File references current (by the quick check where it can): only the few sessions that mention the name are stat'ed and loaded.
+      const mentioned = mentioning === undefined ? undefined : await currentMentioning(catalog, filesDigest, scope, mentioning);
       if (mentioned) await catalog.refresh(kinds, mentioned, { onRecords: refresh.onRecords, keep: false });
       else await catalog.refresh(kinds, scope.files, refresh);
     } finally {

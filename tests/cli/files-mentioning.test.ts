@@ -43,6 +43,8 @@ const SESSIONS: [string, string, object[]][] = [
   ["0190aaaa-0005", "/work/proj", [call("read", { path: "src/parser.ts" })]],
   ["0190aaaa-0006", "/work/proj", [call("edit", { path: "src/parser.ts", oldText: "a", newText: "b" })]],
 ];
+/** Sessions that touch none of the targets: the few that do are then found without a walk. */
+const FILLER: [string, string, object[]][] = Array.from({ length: 24 }, (_, i) => [`0190bbbb-${String(i).padStart(4, "0")}`, `/srv/fill-${i % 3}`, [call("read", { path: `notes/n${i}.md` })]]);
 
 const TARGETS = [
   "/work/proj/src/parser.ts",
@@ -89,7 +91,7 @@ test(`files through the catalog's mention test prints what files over every sess
       return path;
     };
     const paths = [];
-    for (const [i, session] of SESSIONS.slice(0, -1).entries()) paths.push(await write(i, session));
+    for (const [i, session] of [...SESSIONS.slice(0, -1), ...FILLER].entries()) paths.push(await write(i, session));
     // Written well before the harness's clock: folders and sessions are then taken on trust by the quick check.
     const old = new Date(NOW.getTime() - 10 * DAY);
     for (const path of [...paths, ...paths.map((path) => dirname(path)), `${agent}/sessions`]) utimesSync(path, old, old);
@@ -102,7 +104,7 @@ test(`files through the catalog's mention test prints what files over every sess
     let found = 0;
     // The first run reads every session, the next ones hand on stored records; a session is added before the last.
     for (const round of ["cold", "warm", "one more session"]) {
-      if (round === "one more session") await write(SESSIONS.length - 1, SESSIONS[SESSIONS.length - 1]);
+      if (round === "one more session") await write(SESSIONS.length + FILLER.length, SESSIONS[SESSIONS.length - 1]);
       for (const target of TARGETS) {
         for (const extra of [[], ["--json"]]) {
           const argv = ["files", target, "--all", ...extra];

@@ -373,12 +373,12 @@ export class SqliteCatalogStore implements CatalogStore {
     return headerIdsFrom(this.#db, section, dir, from, direction);
   }
 
-  filesMentioning(section: SectionKey, text: string): Promise<Set<string>> {
+  filesMentioning(section: SectionKey, text: string, limit: number): Promise<Set<string> | undefined> {
     // Searched in SQLite, each state's text once: no record comes into JavaScript to be parsed.
     const rows = this.#db.prepare(`SELECT f.path FROM ${RECORDS} WHERE r.section = ?1 AND r.version = ?2
-      AND (instr(r.state, ?3) > 0 OR instr(r.state, 'file:') > 0 OR instr(r.final, ?3) > 0 OR instr(r.final, 'file:') > 0)`)
-      .values(section.name, section.version, text);
-    return Promise.resolve(new Set(rows.map((row) => String(row[0]))));
+      AND (instr(r.state, ?3) > 0 OR instr(r.state, 'file:') > 0 OR instr(r.final, ?3) > 0 OR instr(r.final, 'file:') > 0) LIMIT ?4`)
+      .values(section.name, section.version, text, Math.floor(limit) + 1);
+    return Promise.resolve(rows.length > limit ? undefined : new Set(rows.map((row) => String(row[0]))));
   }
 
   headerlessFiles(section: SectionKey, dir: string): string[] {
