@@ -137,10 +137,12 @@ export async function listSessions(env: QueryEnv, options: ListOptions = {}): Pr
   const checked = checkListOptions(env, options);
   // Through the catalog; a search also needs the message texts (a section of their own), and
   // short ids the ids of every project's sessions, so that each printed id resolves back to its own.
-  const listed = await cataloguedSessions(env, Boolean(options.all), { withText: checked.query !== undefined, knownIds: options.shortIds });
   const models = checked.model === undefined ? undefined : await sessionModels(env, Boolean(options.all));
   const keeps = keepsSession({ ...checked, named: options.named }, models);
-  const { page, nextCursor } = await pageOf(listed.sessions.filter(keeps), checked, async (path) => (await env.fs.stat(path))?.size ?? 0);
+  // A search keeps only the sessions it matches as their texts come (none held past its test).
+  const withText = checked.query !== undefined;
+  const listed = await cataloguedSessions(env, Boolean(options.all), { withText, knownIds: options.shortIds, keep: withText ? keeps : undefined });
+  const { page, nextCursor } = await pageOf(listed.kept ? listed.sessions : listed.sessions.filter(keeps), checked, async (path) => (await env.fs.stat(path))?.size ?? 0);
   return {
     value: page.map(sessionJson),
     nextCursor,

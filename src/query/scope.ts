@@ -4,12 +4,12 @@
  * @module
  */
 import { type Catalog, type RefreshOptions } from "../catalog/catalog.ts";
-import { catalogSessions, listingKinds, type SessionFiles } from "../catalog/list-cached.ts";
+import { catalogSessions, listingKinds, recordsInfo, type SessionFiles } from "../catalog/list-cached.ts";
 import { type CatalogRecord, recordState } from "../catalog/store.ts";
 import type { SessionInfo } from "../core/info/session-info.ts";
 import { joinPath } from "../core/storage/paths.ts";
 import { oneLine } from "../render/control-chars.ts";
-import { allSessionFiles, sessionFilesIn } from "../session/list-sessions.ts";
+import { allSessionFiles, sessionFilesIn, sortByModified } from "../session/list-sessions.ts";
 import type { CatalogUse, QueryEnv } from "./env.ts";
 
 /** Runs `work` with the env's catalog (`env.withCatalog`). */
@@ -83,19 +83,29 @@ export function withProgress(env: QueryEnv, label: string, options: RefreshOptio
 /**
  * The sessions of a scope through the catalog, newest first (what `list` shows); `withText`
  * fills `allMessagesText` for searching; `knownIds` also gives the ids of every session (of
- * every project), to shorten printed ids by.
+ * every project), to shorten printed ids by. With `keep`, the sessions may come filtered by it
+ * already, their texts let go (then `kept` is true).
  */
 export async function cataloguedSessions(
   env: QueryEnv,
   all: boolean,
-  options: { withText?: boolean; knownIds?: boolean } = {},
-): Promise<{ sessions: SessionInfo[]; knownIds: string[] }> {
+  options: { withText?: boolean; knownIds?: boolean; keep?: (info: SessionInfo) => boolean } = {},
+): Promise<{ sessions: SessionInfo[]; knownIds: string[]; kept?: true }> {
   return withCatalog(env, async (catalog) => {
-    catalog.preload(listingKinds(options.withText));
-    const scope = await sessionScope(env, all, catalog);
+    const processCwd = env.storage.processCwd;
+    // With `keep` (a search), the sessions kept alone where the catalog is current; loading every
+    // section first would hold every session's texts (607 MB at 25,000 sessions).
+    const kept = options.keep && await keptSessions(catalog, await sessionScope(env, all, catalog), options.keep, { withText: options.withText, processCwd });
+    if (!kept) catalog.preload(listingKinds(options.withText));
     const [progress, done] = withProgress(env, "Reading sessions");
     try {
-      const processCwd = env.storage.processCwd;
+      if (kept) {
+        if (!options.knownIds) return { sessions: kept.sessions, knownIds: [], kept: true };
+        if (all) return { sessions: kept.sessions, knownIds: kept.ids, kept: true };
+        const everywhere = await catalogSessions(catalog, await sessionScope(env, true, catalog), { ...progress, processCwd });
+        return { sessions: kept.sessions, knownIds: everywhere.map((s) => s.id), kept: true };
+      }
+      const scope = await sessionScope(env, all, catalog);
       const sessions = await catalogSessions(catalog, scope, { ...progress, withText: options.withText, cwdFilter: scope.cwdFilter, processCwd });
       if (!options.knownIds) return { sessions, knownIds: [] };
       // Every project's sessions are those just listed, unless the scope was this directory.
@@ -105,4 +115,50 @@ export async function cataloguedSessions(
       done();
     }
   });
+}
+
+/** Stored records of this many sessions are loaded at a time by `keptSessions`. */
+const KEPT_SLICE = 200;
+
+/**
+ * The sessions of `scope` that `keep` accepts (without their message texts), newest first, ties
+ * in the scope's order, and every session's id; each session looked at as its stored records come
+ * and let go. Only where every section read is current for the scope by the catalog's
+ * `unchanged` (the quick check where it can): else undefined (refresh and hold them).
+ */
+async function keptSessions(
+  catalog: Catalog,
+  scope: SessionScope,
+  keep: (info: SessionInfo) => boolean,
+  options: { withText?: boolean; processCwd: string },
+): Promise<{ sessions: SessionInfo[]; ids: string[] } | undefined> {
+  const store = catalog.store;
+  const listing = scope.listing;
+  if (!store?.loadPaths || !listing) return undefined;
+  const kinds = listingKinds(options.withText);
+  for (const kind of kinds) if (!await catalog.unchanged(kind, undefined, { listing, listedDirs: scope.dirs })) return undefined;
+  const sessions: SessionInfo[] = [];
+  const ids: string[] = [];
+  const files = scope.files;
+  try {
+    for (let at = 0; at < files.length; at += KEPT_SLICE) {
+      const paths = files.slice(at, at + KEPT_SLICE);
+      const [records, texts] = await Promise.all(kinds.map((kind) => store.loadPaths!(kind, paths)));
+      for (const path of paths) {
+        const record = records.get(path);
+        // A record that no longer loads: the refresh reads its file again.
+        if (record === undefined) return undefined;
+        const text = texts?.get(path);
+        const info = recordsInfo(path, text ? [record, text] : [record], { cwdFilter: scope.cwdFilter, processCwd: options.processCwd });
+        if (info === null) continue;
+        ids.push(info.id);
+        if (!keep(info)) continue;
+        if (options.withText) info.allMessagesText = "";
+        sessions.push(info);
+      }
+    }
+  } catch {
+    return undefined;
+  }
+  return { sessions: sortByModified(sessions), ids };
 }
