@@ -86,23 +86,25 @@ export function mentionedName(target: string, home: string): string | undefined 
  * The files of `scope` whose stored state of `kind` (the file references) mentions `name`
  * (`CatalogStore.filesMentioning`), when they are at most a quarter of the scope and every
  * record of `kind` is current for it (the catalog's `unchanged`, by the quick check where it
- * can: then the stored states tell every session that can mention it). Else undefined: walk the
- * scope, handing on only those (more of them cost more to stat and load again than the walk).
+ * can: then the stored states tell every session that can mention it). "many" when they are
+ * over half of it (the walk hands every session on); else undefined (the walk hands on only
+ * those it finds mention it).
  * The other sections of the files found are refreshed with them.
  */
-async function currentMentioning(catalog: Catalog, kind: AnyKind, scope: SessionScope, name: string): Promise<string[] | undefined> {
+async function currentMentioning(catalog: Catalog, kind: AnyKind, scope: SessionScope, name: string): Promise<string[] | "many" | undefined> {
   const store = catalog.store;
   const listing = scope.listing;
   if (!store?.filesMentioning || !listing || scope.dirs.length === 0) return undefined;
   const files = listing.folders.reduce((n, folder) => n + listing.countIn(folder), 0);
   let mentioned: Set<string> | undefined;
   try {
-    mentioned = await store.filesMentioning(kind, name, files / 4);
+    mentioned = await store.filesMentioning(kind, name, files / 2);
   } catch {
     return undefined;
   }
-  if (!mentioned || !await catalog.unchanged(kind, undefined, { listing, listedDirs: scope.dirs })) return undefined;
+  if (!mentioned) return "many";
   const found = [...mentioned].filter(inDirs(scope.dirs));
+  if (found.length > files / 4 || !await catalog.unchanged(kind, undefined, { listing, listedDirs: scope.dirs })) return undefined;
   // In the listing's order (its folders in turn, newest name first), as a refresh of the scope hands them on.
   const place = new Map(listing.folders.map((folder, i) => [folder, i]));
   const at = (path: string) => place.get(dirName(path)) ?? place.size;
@@ -146,8 +148,9 @@ export async function fileSessions(env: QueryEnv, options: FilesOptions): Promis
     try {
       // File references current (by the quick check where it can): only the few sessions that mention the name are stat'ed and loaded.
       const mentioned = mentioning === undefined ? undefined : await currentMentioning(catalog, filesDigest, scope, mentioning);
-      if (mentioned) await catalog.refresh(kinds, mentioned, { onRecords: refresh.onRecords, keep: false });
-      else await catalog.refresh(kinds, scope.files, refresh);
+      if (Array.isArray(mentioned)) await catalog.refresh(kinds, mentioned, { onRecords: refresh.onRecords, keep: false });
+      // Most sessions mention the name: the walk hands every one on, with no set of them made.
+      else await catalog.refresh(kinds, scope.files, mentioned === "many" ? { ...refresh, mentioning: undefined } : refresh);
     } finally {
       done();
     }

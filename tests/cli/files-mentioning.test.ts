@@ -64,6 +64,9 @@ const TARGETS = [
   "/srv/app/src/parser.ts",
   "/work/**/*.ts",
   "/nowhere.txt",
+  // A name most sessions mention: the walk hands every session on.
+  "/srv/fill-0/notes",
+  `${HOME}/notes`,
 ];
 
 test("mentionedName() gives the target's last name, and nothing where a session could reach it without writing that name", () => {
