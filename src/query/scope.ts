@@ -4,6 +4,7 @@
  * @module
  */
 import { type Catalog, type RefreshOptions } from "../catalog/catalog.ts";
+import type { DigestKind } from "../core/digest/digester.ts";
 import { catalogSessions, listingKinds, recordsInfo, type SessionFiles } from "../catalog/list-cached.ts";
 import { type CatalogRecord, recordState } from "../catalog/store.ts";
 import type { SessionInfo } from "../core/info/session-info.ts";
@@ -117,14 +118,47 @@ export async function cataloguedSessions(
   });
 }
 
-/** Stored records of this many sessions are loaded at a time by `keptSessions`. */
-const KEPT_SLICE = 200;
+/** Stored records of this many sessions are loaded at a time by `eachCurrentRecord`. */
+const CURRENT_SLICE = 200;
+
+/**
+ * Hands `visit` each file of `scope` with its stored records of `kinds` (the first's, then the
+ * others' where stored), a slice of files at a time, each let go before the next: where every
+ * section of `kinds` is current for the scope by the catalog's `unchanged` (the quick check where
+ * it can). False where it cannot (not current, a record that no longer loads, a store error),
+ * having handed on none or some: the caller drops what it got and refreshes the scope instead.
+ */
+export async function eachCurrentRecord(
+  catalog: Catalog,
+  kinds: readonly DigestKind<unknown, unknown>[],
+  scope: SessionScope,
+  visit: (path: string, records: readonly CatalogRecord[]) => void,
+): Promise<boolean> {
+  const store = catalog.store;
+  const listing = scope.listing;
+  if (!store?.loadPaths || !listing) return false;
+  for (const kind of kinds) if (!await catalog.unchanged(kind, undefined, { listing, listedDirs: scope.dirs })) return false;
+  const files = scope.files;
+  try {
+    for (let at = 0; at < files.length; at += CURRENT_SLICE) {
+      const paths = files.slice(at, at + CURRENT_SLICE);
+      const [first, ...others] = await Promise.all(kinds.map((kind) => store.loadPaths!(kind, paths)));
+      for (const path of paths) {
+        const record = first.get(path);
+        // A record that no longer loads: the refresh reads its file again.
+        if (record === undefined) return false;
+        visit(path, [record, ...others.flatMap((records) => records.get(path) ?? [])]);
+      }
+    }
+  } catch {
+    return false;
+  }
+  return true;
+}
 
 /**
  * The sessions of `scope` that `keep` accepts (without their message texts), newest first, ties
- * in the scope's order, and every session's id; each session looked at as its stored records come
- * and let go. Only where every section read is current for the scope by the catalog's
- * `unchanged` (the quick check where it can): else undefined (refresh and hold them).
+ * in the scope's order, and every session's id, through `eachCurrentRecord`; else undefined.
  */
 async function keptSessions(
   catalog: Catalog,
@@ -132,33 +166,15 @@ async function keptSessions(
   keep: (info: SessionInfo) => boolean,
   options: { withText?: boolean; processCwd: string },
 ): Promise<{ sessions: SessionInfo[]; ids: string[] } | undefined> {
-  const store = catalog.store;
-  const listing = scope.listing;
-  if (!store?.loadPaths || !listing) return undefined;
-  const kinds = listingKinds(options.withText);
-  for (const kind of kinds) if (!await catalog.unchanged(kind, undefined, { listing, listedDirs: scope.dirs })) return undefined;
   const sessions: SessionInfo[] = [];
   const ids: string[] = [];
-  const files = scope.files;
-  try {
-    for (let at = 0; at < files.length; at += KEPT_SLICE) {
-      const paths = files.slice(at, at + KEPT_SLICE);
-      const [records, texts] = await Promise.all(kinds.map((kind) => store.loadPaths!(kind, paths)));
-      for (const path of paths) {
-        const record = records.get(path);
-        // A record that no longer loads: the refresh reads its file again.
-        if (record === undefined) return undefined;
-        const text = texts?.get(path);
-        const info = recordsInfo(path, text ? [record, text] : [record], { cwdFilter: scope.cwdFilter, processCwd: options.processCwd });
-        if (info === null) continue;
-        ids.push(info.id);
-        if (!keep(info)) continue;
-        if (options.withText) info.allMessagesText = "";
-        sessions.push(info);
-      }
-    }
-  } catch {
-    return undefined;
-  }
-  return { sessions: sortByModified(sessions), ids };
+  const current = await eachCurrentRecord(catalog, listingKinds(options.withText), scope, (path, records) => {
+    const info = recordsInfo(path, records, { cwdFilter: scope.cwdFilter, processCwd: options.processCwd });
+    if (info === null) return;
+    ids.push(info.id);
+    if (!keep(info)) return;
+    if (options.withText) info.allMessagesText = "";
+    sessions.push(info);
+  });
+  return current ? { sessions: sortByModified(sessions), ids } : undefined;
 }

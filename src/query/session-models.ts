@@ -9,7 +9,7 @@ import type { Catalog } from "../catalog/catalog.ts";
 import { type CatalogRecord, recordState } from "../catalog/store.ts";
 import type { UsageState } from "../core/digest/usage-state.ts";
 import type { QueryEnv } from "./env.ts";
-import { type SessionScope, sessionScope, withCatalog, withProgress } from "./scope.ts";
+import { eachCurrentRecord, type SessionScope, sessionScope, withCatalog, withProgress } from "./scope.ts";
 
 /** The key of usage that is not a model's (tool results, summaries). */
 const NOT_A_MODEL = "Tools/summaries";
@@ -28,9 +28,6 @@ export async function sessionModels(env: QueryEnv, all: boolean): Promise<Map<st
   });
 }
 
-/** Stored usage records loaded at a time by `slicedModels`. */
-const MODELS_SLICE = 200;
-
 /** Puts the models of one usage record (none for a file that is not a session). */
 function addModels(models: Map<string, string[]>, path: string, record: CatalogRecord): void {
   const { rejected, header, data } = recordState(record as CatalogRecord<UsageState>);
@@ -45,26 +42,8 @@ function addModels(models: Map<string, string[]>, path: string, record: CatalogR
  * `list --all --model` at 25,000 sessions).
  */
 async function slicedModels(catalog: Catalog, scope: SessionScope): Promise<Map<string, string[]> | undefined> {
-  const store = catalog.store;
-  const listing = scope.listing;
-  if (!store?.loadPaths || !listing || !await catalog.unchanged(usageDigest, undefined, { listing, listedDirs: scope.dirs })) return undefined;
   const models = new Map<string, string[]>();
-  const files = scope.files;
-  try {
-    for (let at = 0; at < files.length; at += MODELS_SLICE) {
-      const paths = files.slice(at, at + MODELS_SLICE);
-      const records = await store.loadPaths(usageDigest, paths);
-      for (const path of paths) {
-        const record = records.get(path);
-        // A record that no longer loads: the refresh reads its file again.
-        if (record === undefined) return undefined;
-        addModels(models, path, record);
-      }
-    }
-  } catch {
-    return undefined;
-  }
-  return models;
+  return await eachCurrentRecord(catalog, [usageDigest], scope, (path, [record]) => addModels(models, path, record)) ? models : undefined;
 }
 
 /**

@@ -21,20 +21,11 @@ export const COVERAGE_TABLE = "covered";
  */
 const STAMP_INDEX = "records_stamps";
 
-/**
- * The records' header ids in order, per section: a session reference (`info 01a2`) finds the
- * files whose id starts with it, and a printed id its nearest ids, in a few rows of this index
- * (header-id-index.ts), where comparing every stored id took a warm `search` of 25,000 sessions
- * 200 ms. Made at the first open of a catalog without it.
- */
-const HEADER_ID_INDEX = "records_ids";
-
 /** `section` is `name@version` (folder-check.ts's `checkKey`), as in `full_checks`. */
 export const COVERAGE_TABLES = `
 CREATE TABLE IF NOT EXISTS ${COVERAGE_TABLE} (section TEXT NOT NULL, folder TEXT NOT NULL, mtime REAL NOT NULL, PRIMARY KEY (section, folder));
 CREATE INDEX IF NOT EXISTS records_recent ON records (mtime);
 CREATE INDEX IF NOT EXISTS ${STAMP_INDEX} ON records (section, file, version, size, mtime);
-CREATE INDEX IF NOT EXISTS ${HEADER_ID_INDEX} ON records (section, version, header_id);
 CREATE TRIGGER IF NOT EXISTS covered_insert BEFORE INSERT ON records
   WHEN NOT EXISTS (SELECT 1 FROM records WHERE section = new.section AND file = new.file)
   BEGIN DELETE FROM ${COVERAGE_TABLE} WHERE section = new.section || '@' || new.version; END;
@@ -122,23 +113,4 @@ export const NAMES_IN =
  */
 export function loadNamesIn(db: SqliteDb, section: SectionKey, folder: string, prepare = (sql: string) => db.prepare(sql)): Map<string, RecordStamp> {
   return stampsOf(prepare(NAMES_IN).values(section.name, section.version, ...under(folder)));
-}
-
-/** `CatalogStore.headerIdsFrom` (see there): through the index of header ids, each row's path by its file's key. */
-export function* headerIdsFrom(db: SqliteDb, section: SectionKey, dir: string, from: string, direction: "down" | "up"): Generator<[string, string]> {
-  const [compare, order] = direction === "down" ? ["<", "DESC"] : [">=", "ASC"];
-  const rows = db.prepare(`SELECT r.header_id, f.path FROM records r INDEXED BY ${HEADER_ID_INDEX} JOIN files f ON f.id = r.file
-    WHERE r.section = ?1 AND r.version = ?2 AND r.header_id ${compare} ?3 AND f.path >= ?4 AND f.path < ?5 ORDER BY r.header_id ${order}`)
-    .iterate(section.name, section.version, from, dir + "/", dir + "0") as Iterable<Record<string, unknown>>;
-  for (const row of rows) {
-    const id = row.header_id;
-    if (typeof id === "string") yield [id, row.path as string];
-  }
-}
-
-/** `CatalogStore.headerlessFiles`: the first rows of the same index (no id sorts first). */
-export function headerlessFiles(db: SqliteDb, section: SectionKey, dir: string): string[] {
-  return db.prepare(`SELECT f.path FROM records r INDEXED BY ${HEADER_ID_INDEX} JOIN files f ON f.id = r.file
-    WHERE r.section = ?1 AND r.version = ?2 AND r.header_id IS NULL AND f.path >= ?3 AND f.path < ?4`)
-    .values(section.name, section.version, dir + "/", dir + "0").map((row) => String(row[0]));
 }

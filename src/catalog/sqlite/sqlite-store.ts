@@ -22,7 +22,8 @@ import {
   type StoreDescription,
 } from "../store.ts";
 import { LIST_ROW_SECTION, soundListRow } from "../list-row.ts";
-import { COVERAGE_TABLE, COVERAGE_TABLES, headerIdsFrom, headerlessFiles, loadCoverage, loadNamesIn, loadRecentStamps, loadStampsIn, countFilesIn, saveCoverage } from "./sqlite-coverage.ts";
+import { COVERAGE_TABLE, COVERAGE_TABLES, loadCoverage, loadNamesIn, loadRecentStamps, loadStampsIn, countFilesIn, saveCoverage } from "./sqlite-coverage.ts";
+import { filesMentioning, headerIdsFrom, headerlessFiles, RECORD_LOOKUP_TABLES } from "./sqlite-record-lookups.ts";
 import type { SqliteDb, SqliteStatement } from "./sqlite-db.ts";
 import { loadFolders, saveFolders } from "./sqlite-folders.ts";
 import { DOC_TABLE_NAMES, DOC_TABLES, ftsTables, SqliteDocs } from "./sqlite-docs.ts";
@@ -141,6 +142,7 @@ export class SqliteCatalogStore implements CatalogStore {
         db.exec(FILE_TABLES);
         db.exec(TABLES);
         db.exec(COVERAGE_TABLES);
+        db.exec(RECORD_LOOKUP_TABLES);
         db.exec(DOC_TABLES);
         setUpHeads(db);
         setUpAnswers(db);
@@ -374,11 +376,7 @@ export class SqliteCatalogStore implements CatalogStore {
   }
 
   filesMentioning(section: SectionKey, text: string, limit: number): Promise<Set<string> | undefined> {
-    // Searched in SQLite, each state's text once: no record comes into JavaScript to be parsed.
-    const rows = this.#db.prepare(`SELECT f.path FROM ${RECORDS} WHERE r.section = ?1 AND r.version = ?2
-      AND (instr(r.state, ?3) > 0 OR instr(r.state, 'file:') > 0 OR instr(r.final, ?3) > 0 OR instr(r.final, 'file:') > 0) LIMIT ?4`)
-      .values(section.name, section.version, text, Math.floor(limit) + 1);
-    return Promise.resolve(rows.length > limit ? undefined : new Set(rows.map((row) => String(row[0]))));
+    return Promise.resolve(filesMentioning(this.#db, section, text, limit));
   }
 
   headerlessFiles(section: SectionKey, dir: string): string[] {
