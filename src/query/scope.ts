@@ -173,8 +173,9 @@ async function keptSessions(
     if (info === null) return;
     ids.push(info.id);
     if (!keep(info)) return;
-    if (options.withText) info.allMessagesText = "";
-    sessions.push(info);
+    // A copy without the texts: what the search made of them (its lowered copy, kept per session
+    // object) goes with the session tested, not with the one kept.
+    sessions.push(options.withText ? { ...info, allMessagesText: "" } : info);
   });
   return current ? { sessions: sortByModified(sessions), ids } : undefined;
 }
