@@ -19,10 +19,10 @@ import { shortSessionIds } from "./known-ids.ts";
 import { type SessionScope, sessionScope, withProgress } from "./scope.ts";
 import { type Catalog, inDirs } from "../catalog/catalog.ts";
 import type { DigestKind } from "../core/digest/digester.ts";
+import { walkCollector } from "./walk-garbage.ts";
 
 // deno-lint-ignore no-explicit-any
 type AnyKind = DigestKind<any, any>;
-import { walkCollector } from "./walk-garbage.ts";
 
 export interface FilesOptions {
   /**
@@ -88,8 +88,7 @@ export function mentionedName(target: string, home: string): string | undefined 
  * record of `kind` is current for it (the catalog's `unchanged`, by the quick check where it
  * can: then the stored states tell every session that can mention it). "many" when they are
  * over half of it (the walk hands every session on); else undefined (the walk hands on only
- * those it finds mention it).
- * The other sections of the files found are refreshed with them.
+ * those it finds mention it). The other sections of the files found are refreshed with them.
  */
 async function currentMentioning(catalog: Catalog, kind: AnyKind, scope: SessionScope, name: string): Promise<string[] | "many" | undefined> {
   const store = catalog.store;
