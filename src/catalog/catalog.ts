@@ -243,7 +243,7 @@ export class Catalog {
   async #saveCoverage(kind: AnyKind, coverage: Coverage, change: CoverageChange): Promise<void> {
     if (change.put.size === 0 && change.drop.length === 0) return;
     try {
-      await this.#store?.saveCoverage?.(kind, change.put, change.drop, coverage.token);
+      await this.#store?.saveCoverage?.(kind, change.put, change.drop, coverage.token, change.stamps);
     } catch (error) {
       this.#saveProblem ??= (error as Error).message;
     }
@@ -355,7 +355,7 @@ export class Catalog {
       // them put again after a write, which may have dropped the coverage stored).
       if (covered && refreshed.counts.unreadable === 0 && this.#saveProblem === undefined) {
         const wrote = covered.changed.length > 0 || covered.gone.length > 0;
-        await this.#saveCoverage(kind, coverage!, fullCoverage(listing, wrote ? { folders: new Map(), token: coverage!.token } : coverage!, coverage));
+        await this.#saveCoverage(kind, coverage!, fullCoverage(listing, wrote ? { folders: new Map(), token: coverage!.token } : coverage!, coverage, covered.digests));
       }
       return refreshed;
     } catch {

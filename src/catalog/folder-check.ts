@@ -15,6 +15,7 @@
  */
 import { dirName, joinPath } from "../core/storage/paths.ts";
 import type { FileSystem } from "../io/file-system.ts";
+import { namesDigest } from "./folder-digest.ts";
 import type { FolderRecord, FolderSnapshot, RecordStamp, SectionKey } from "./store.ts";
 
 /** `auto`: the quick check when a full one is recent; `full`: stat every file, list every folder. */
@@ -86,7 +87,9 @@ function stillHolds(stored: FolderRecord | undefined, mtimeMs: number | undefine
 /** A stored folder that still holds (`stillHolds`) with the names just listed, in any order. */
 function sameFolder(stored: FolderRecord | undefined, mtimeMs: number, names: readonly string[]): boolean {
   if (!stillHolds(stored, mtimeMs)) return false;
-  // Listed again unchanged, a folder gives its names in the same order: one comparison, no split.
+  // Listed again unchanged, a folder gives its names in the same order: their fingerprint, where
+  // kept, is compared without the stored names read; else one comparison of them, no split.
+  if (stored.digest !== undefined && stored.digest === namesDigest(names)) return true;
   if (stored.lines !== undefined && stored.lines === names.join("\n")) return true;
   const storedNames = stored.names;
   if (storedNames.length !== names.length) return false;
@@ -127,8 +130,11 @@ export async function listThroughFolders(
     const { names, mtimeMs } = await listFolder(fs, folder, keep);
     // A name with a newline cannot be kept in the SQLite store's list: such a folder is listed every time.
     if (mtimeMs !== null && !names.some((n) => n.includes("\n"))) {
-      // Saved again only when it differs from the stored one (a full check lists every folder).
-      if (!sameFolder(snapshot?.folders.get(folder), mtimeMs, names)) listed.push({ path: folder, mtimeMs, listedMs: startedMs, names });
+      // Saved again only when it differs from the stored one (a full check lists every folder), or
+      // to have the fingerprint of its names kept where the stored one has none.
+      const before = snapshot?.folders.get(folder);
+      const undigested = snapshot?.digests === true && before !== undefined && before.digest === undefined;
+      if (undigested || !sameFolder(before, mtimeMs, names)) listed.push({ path: folder, mtimeMs, listedMs: startedMs, names });
       mtimes.set(folder, mtimeMs);
     }
     return () => names;

@@ -58,7 +58,7 @@ export async function unchangedFiles(
     }
     if (work.changed.length > 0 || work.gone.length > 0) return false;
     await host.saveListing(false);
-    await host.saveCoverage(coverage, fullCoverage(listing, coverage));
+    await host.saveCoverage(coverage, fullCoverage(listing, coverage, coverage, work.digests));
     return true;
   }
   const listed = inDirs(options.listedDirs);

@@ -91,6 +91,8 @@ export interface FolderRecord {
   lines?: string;
   /** How many names, where the store can tell without them (a quick check counts the files of unchanged folders). */
   count?: number;
+  /** The fingerprint of `names` in their order (`namesDigest`), where the store keeps one. */
+  digest?: string;
 }
 
 /** What the quick check keeps: listed folders, and when each section was last checked in full. */
@@ -98,6 +100,8 @@ export interface FolderSnapshot {
   folders: Map<string, FolderRecord>;
   /** Section name and version (`listing@2`) → when every file of it was last stat'ed. */
   fullChecks: Map<string, number>;
+  /** True where the store keeps each folder's `digest`: a folder stored without one is saved again when listed. */
+  digests?: boolean;
 }
 
 /**
@@ -109,6 +113,12 @@ export interface FolderSnapshot {
 export interface Coverage {
   folders: Map<string, number>;
   token: number;
+  /**
+   * Where the store keeps them: for covered folders, the fingerprint of the files (names, sizes,
+   * mtimes: `stampsDigest`) that the folder's records were last found current for. The store
+   * forgets a folder's fingerprint as soon as a record of the section in it is written.
+   */
+  stamps?: Map<string, string>;
 }
 
 /**
@@ -209,10 +219,11 @@ export interface CatalogStore {
   /** The coverage of `section` (see `Coverage`), where a store keeps it: with the next three, the quick check without stamps. */
   loadCoverage?(section: SectionKey): Promise<Coverage>;
   /**
-   * Puts the folders of `put` and drops those of `drop` in the coverage of `section`, unless
-   * another process wrote to the store since `token` was read: then nothing, and false.
+   * Puts the folders of `put` (each with its fingerprint in `stamps`, or none) and drops those
+   * of `drop` in the coverage of `section`, unless another process wrote to the store since
+   * `token` was read: then nothing, and false.
    */
-  saveCoverage?(section: SectionKey, put: ReadonlyMap<string, number>, drop: readonly string[], token: number): Promise<boolean>;
+  saveCoverage?(section: SectionKey, put: ReadonlyMap<string, number>, drop: readonly string[], token: number, stamps?: ReadonlyMap<string, string>): Promise<boolean>;
   /** The stamps of the records of `section` whose mtime is `since` or later (found by an index, not a walk). */
   loadRecentStamps?(section: SectionKey, since: number): Promise<Map<string, RecordStamp>>;
   /** The stamps of the records of `section` under `folders` (at any depth). */

@@ -6,6 +6,7 @@
  */
 import { test } from "node:test";
 import assert from "node:assert/strict";
+import { namesDigest } from "../../src/catalog/folder-digest.ts";
 import type { CatalogRecord, CatalogStore } from "../../src/catalog/store.ts";
 import type { DocRow } from "../../src/core/digest/docs-digest.ts";
 
@@ -179,7 +180,11 @@ export function storeContract(name: string, make: () => Promise<{ store: Catalog
 
   it("keeps the quick check's folders and full checks, merged by path and section", async (store) => {
     assert.ok(store.loadFolders && store.saveFolders, "every store keeps them");
-    assert.deepEqual(await store.loadFolders(), { folders: new Map(), fullChecks: new Map() });
+    const empty = async () => {
+      const { folders, fullChecks } = await store.loadFolders!();
+      assert.deepEqual({ folders, fullChecks }, { folders: new Map(), fullChecks: new Map() });
+    };
+    await empty();
     const a = { path: "/s/--a--", mtimeMs: 1748772000123.5, listedMs: 1748772009000, names: ["x.jsonl", "ü 日本.jsonl"] };
     const b = { path: "/s/--b--", mtimeMs: 5, listedMs: 9000, names: [] };
     await store.saveFolders([a, b], [], new Map([["listing@2", 1000]]));
@@ -188,14 +193,18 @@ export function storeContract(name: string, make: () => Promise<{ store: Catalog
     // A store may give the names one a line too (`lines`), and how many (`count`, the SQLite
     // store before reading any name): then exactly those names.
     const loaded = await store.loadFolders();
-    const folders = [...loaded.folders].map(([path, { lines, count, ...folder }]) => {
+    // And the fingerprint of the names (`digest`), where it says it keeps them (`digests`).
+    const folders = [...loaded.folders].map(([path, { lines, count, digest, ...folder }]) => {
       if (store.kind.startsWith("sqlite")) assert.equal(count, 1, "the SQLite store counts the names it has not read");
       if (count !== undefined) assert.equal(count, folder.names.length);
       if (lines !== undefined) assert.equal(lines, folder.names.join("\n"));
+      if (loaded.digests) assert.equal(digest, namesDigest(folder.names));
+      else assert.equal(digest, undefined);
       return [path, { ...folder, names: folder.names }] as const;
     });
+    assert.equal(loaded.digests, store.kind.startsWith("sqlite") ? true : undefined);
     assert.deepEqual({ folders: new Map(folders), fullChecks: loaded.fullChecks }, { folders: new Map([[a.path, a2]]), fullChecks: new Map([["listing@2", 1000], ["docs@2", 2000]]) });
     await store.clear();
-    assert.deepEqual(await store.loadFolders(), { folders: new Map(), fullChecks: new Map() });
+    await empty();
   });
 }

@@ -6,11 +6,13 @@
  * alone so that no query by section and file takes it), and the stamps of a few folders.
  *
  * Triggers drop a section's coverage whenever a record of it is added for a new file or removed,
- * by anyone (an older pi-session too): coverage only ever claims what no write has undone.
+ * and a folder's fingerprint of its files whenever a record in it is written, by anyone (an older
+ * pi-session too): coverage only ever claims what no write has undone.
  * @module
  */
 import type { Coverage, RecordStamp, SectionKey } from "../store.ts";
 import type { SqliteDb } from "./sqlite-db.ts";
+import { addColumn } from "./sqlite-migrate.ts";
 
 export const COVERAGE_TABLE = "covered";
 
@@ -21,9 +23,24 @@ export const COVERAGE_TABLE = "covered";
  */
 const STAMP_INDEX = "records_stamps";
 
-/** `section` is `name@version` (folder-check.ts's `checkKey`), as in `full_checks`. */
-export const COVERAGE_TABLES = `
-CREATE TABLE IF NOT EXISTS ${COVERAGE_TABLE} (section TEXT NOT NULL, folder TEXT NOT NULL, mtime REAL NOT NULL, PRIMARY KEY (section, folder));
+/**
+ * `section` is `name@version` (folder-check.ts's `checkKey`), as in `full_checks`; `stamps` the
+ * fingerprint of the folder's files its records were last found current for (NULL: none known;
+ * a column made after the table, added where missing).
+ */
+const COVERAGE_TABLE_SQL = `CREATE TABLE IF NOT EXISTS ${COVERAGE_TABLE} (section TEXT NOT NULL, folder TEXT NOT NULL, mtime REAL NOT NULL, stamps TEXT, PRIMARY KEY (section, folder));`;
+
+/**
+ * The folder a record's file is directly in, as coverage names it (no separator at its end):
+ * everything up to its last \`/\` (SQLite's \`rtrim\` by every other character of the path).
+ */
+const FOLDER_OF_FILE = "(SELECT substr(p, 1, length(p) - 1) FROM (SELECT rtrim(path, replace(path, '/', '')) AS p FROM files WHERE id = new.file))";
+
+/**
+ * Triggers: a record written for a file ends the fingerprint of its folder (one written over,
+ * \`INSERT OR REPLACE\`, as a new one; an update, never made, ends those of its section).
+ */
+const COVERAGE_TRIGGERS = `
 CREATE INDEX IF NOT EXISTS records_recent ON records (mtime);
 CREATE INDEX IF NOT EXISTS ${STAMP_INDEX} ON records (section, file, version, size, mtime);
 CREATE TRIGGER IF NOT EXISTS covered_insert BEFORE INSERT ON records
@@ -32,7 +49,18 @@ CREATE TRIGGER IF NOT EXISTS covered_insert BEFORE INSERT ON records
 CREATE TRIGGER IF NOT EXISTS covered_update AFTER UPDATE OF section, version, file ON records
   BEGIN DELETE FROM ${COVERAGE_TABLE} WHERE section IN (old.section || '@' || old.version, new.section || '@' || new.version); END;
 CREATE TRIGGER IF NOT EXISTS covered_delete AFTER DELETE ON records
-  BEGIN DELETE FROM ${COVERAGE_TABLE} WHERE section = old.section || '@' || old.version; END;`;
+  BEGIN DELETE FROM ${COVERAGE_TABLE} WHERE section = old.section || '@' || old.version; END;
+CREATE TRIGGER IF NOT EXISTS covered_stamps_insert AFTER INSERT ON records
+  BEGIN UPDATE ${COVERAGE_TABLE} SET stamps = NULL WHERE section = new.section || '@' || new.version AND folder = ${FOLDER_OF_FILE} AND stamps IS NOT NULL; END;
+CREATE TRIGGER IF NOT EXISTS covered_stamps_update AFTER UPDATE ON records
+  BEGIN UPDATE ${COVERAGE_TABLE} SET stamps = NULL WHERE section IN (old.section || '@' || old.version, new.section || '@' || new.version) AND stamps IS NOT NULL; END;`;
+
+/** Makes the coverage's table (with its fingerprints' column), index and triggers, inside the caller's transaction. */
+export function setUpCoverage(db: SqliteDb): void {
+  db.exec(COVERAGE_TABLE_SQL);
+  addColumn(db, COVERAGE_TABLE, "stamps", "TEXT");
+  db.exec(COVERAGE_TRIGGERS);
+}
 
 function key(section: SectionKey): string {
   return `${section.name}@${section.version}`;
@@ -46,17 +74,19 @@ export function dataVersion(db: SqliteDb): number {
 export function loadCoverage(db: SqliteDb, section: SectionKey): Coverage {
   const token = dataVersion(db);
   const folders = new Map<string, number>();
-  for (const [folder, mtime] of db.prepare(`SELECT folder, mtime FROM ${COVERAGE_TABLE} WHERE section = ?`).values(key(section))) {
+  const stamps = new Map<string, string>();
+  for (const [folder, mtime, digest] of db.prepare(`SELECT folder, mtime, stamps FROM ${COVERAGE_TABLE} WHERE section = ?`).values(key(section))) {
     folders.set(String(folder), Number(mtime));
+    if (typeof digest === "string") stamps.set(String(folder), digest);
   }
-  return { folders, token };
+  return { folders, token, stamps };
 }
 
 /** Inside a write transaction: false (nothing saved) when another connection committed since `token`. */
-export function saveCoverage(db: SqliteDb, section: SectionKey, put: ReadonlyMap<string, number>, drop: readonly string[], token: number): boolean {
+export function saveCoverage(db: SqliteDb, section: SectionKey, put: ReadonlyMap<string, number>, drop: readonly string[], token: number, stamps: ReadonlyMap<string, string> = new Map()): boolean {
   if (dataVersion(db) !== token) return false;
-  const set = db.prepare(`INSERT OR REPLACE INTO ${COVERAGE_TABLE} (section, folder, mtime) VALUES (?, ?, ?)`);
-  for (const [folder, mtime] of put) set.run(key(section), folder, mtime);
+  const set = db.prepare(`INSERT OR REPLACE INTO ${COVERAGE_TABLE} (section, folder, mtime, stamps) VALUES (?, ?, ?, ?)`);
+  for (const [folder, mtime] of put) set.run(key(section), folder, mtime, stamps.get(folder) ?? null);
   const unset = db.prepare(`DELETE FROM ${COVERAGE_TABLE} WHERE section = ? AND folder = ?`);
   for (const folder of drop) unset.run(key(section), folder);
   return true;

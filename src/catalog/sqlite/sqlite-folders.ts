@@ -1,10 +1,11 @@
 /**
  * The SQLite store's side of the quick check's folders (folder-check.ts): each listed folder's
- * mtime, when it was listed and its file names (`folders`), and when each section was last
- * checked in full (`full_checks`).
+ * mtime, when it was listed, its file names and their fingerprint (`folders`), and when each
+ * section was last checked in full (`full_checks`).
  * @module
  */
 import { oneByte } from "../../core/intern/one-byte.ts";
+import { namesDigest } from "../folder-digest.ts";
 import type { FolderRecord, FolderSnapshot } from "../store.ts";
 import type { SqliteDb, SqliteStatement } from "./sqlite-db.ts";
 
@@ -17,13 +18,14 @@ import type { SqliteDb, SqliteStatement } from "./sqlite-db.ts";
  * lines it never asked for. A folder whose row is gone by then (another process dropped it) has
  * none: it is listed again.
  */
-function storedFolder(path: string, mtimeMs: number, listedMs: number, counts: () => Map<string, number>, read: (path: string) => string): FolderRecord {
+function storedFolder(path: string, mtimeMs: number, listedMs: number, digest: string | undefined, counts: () => Map<string, number>, read: (path: string) => string): FolderRecord {
   let text: string | undefined;
   const lines = () => (text ??= read(path));
   return {
     path,
     mtimeMs,
     listedMs,
+    digest,
     get count() {
       return counts().get(path);
     },
@@ -37,6 +39,15 @@ function storedFolder(path: string, mtimeMs: number, listedMs: number, counts: (
   };
 }
 
+/**
+ * Each folder's path, stamps and the fingerprint of its names (`digest`: NULL in rows an older
+ * pi-session wrote), in an index of their own: a full check compares the names it lists with the
+ * fingerprint, where it read 1.5 MB of names at 25,000 sessions (20 ms); the index made before
+ * the fingerprints, `folders_stamps`, goes.
+ */
+export const FOLDER_INDEX = `CREATE INDEX IF NOT EXISTS folders_digests ON folders (path, mtime, listed, digest);
+DROP INDEX IF EXISTS folders_stamps;`;
+
 export function loadFolders(db: SqliteDb): FolderSnapshot {
   const folders = new Map<string, FolderRecord>();
   let names: SqliteStatement | undefined;
@@ -49,22 +60,22 @@ export function loadFolders(db: SqliteDb): FolderSnapshot {
       db.prepare("SELECT path, CASE WHEN names = '' THEN 0 ELSE length(names) - length(replace(names, char(10), '')) + 1 END FROM folders").values()
         .map(([path, count]) => [oneByte(String(path)), Number(count)]),
     ));
-  // The names come after the other columns in a row: they are not read here.
-  const rows = db.prepare("SELECT path, mtime, listed FROM folders").values();
-  for (const [path, mtime, listed] of rows) {
+  // Through `FOLDER_INDEX`: the rows' pages, with their names, are not read here.
+  const rows = db.prepare("SELECT path, mtime, listed, digest FROM folders").values();
+  for (const [path, mtime, listed, digest] of rows) {
     const name = oneByte(String(path));
-    folders.set(name, storedFolder(name, Number(mtime), Number(listed), counts, read));
+    folders.set(name, storedFolder(name, Number(mtime), Number(listed), typeof digest === "string" ? digest : undefined, counts, read));
   }
   const fullChecks = new Map<string, number>();
   for (const [section, at] of db.prepare("SELECT section, at FROM full_checks").values()) fullChecks.set(String(section), Number(at));
-  return { folders, fullChecks };
+  return { folders, fullChecks, digests: true };
 }
 
 /** Inside a write transaction. */
 export function saveFolders(db: SqliteDb, folders: readonly FolderRecord[], remove: readonly string[], fullChecks: ReadonlyMap<string, number>): void {
   // Names are kept one a line: a folder with a name holding a newline is never saved (folder-check.ts).
-  const put = db.prepare("INSERT OR REPLACE INTO folders (path, mtime, listed, names) VALUES (?, ?, ?, ?)");
-  for (const f of folders) put.run(f.path, f.mtimeMs, f.listedMs, f.names.join("\n"));
+  const put = db.prepare("INSERT OR REPLACE INTO folders (path, mtime, listed, names, digest) VALUES (?, ?, ?, ?, ?)");
+  for (const f of folders) put.run(f.path, f.mtimeMs, f.listedMs, f.names.join("\n"), namesDigest(f.names));
   const drop = db.prepare("DELETE FROM folders WHERE path = ?");
   for (const path of remove) drop.run(path);
   const check = db.prepare("INSERT OR REPLACE INTO full_checks (section, at) VALUES (?, ?)");

@@ -50,3 +50,14 @@ export function migrateFrom3(db: SqliteDb, tables: { records: string; listRows: 
   db.exec("DROP TABLE docs_v3");
   return true;
 }
+
+/**
+ * Adds `column` (with its type) to `table` where the table lacks it, inside the caller's
+ * transaction: a column made after the layout, for which no new layout (and no rebuild of every
+ * record) is needed. Rows written before, or by an older pi-session that does not name the column,
+ * have it NULL, which its readers take as "not known".
+ */
+export function addColumn(db: SqliteDb, table: string, column: string, type: string): void {
+  const has = db.prepare(`PRAGMA table_info(${table})`).all().some((row) => String(row.name) === column);
+  if (!has) db.exec(`ALTER TABLE ${table} ADD COLUMN ${column} ${type}`);
+}

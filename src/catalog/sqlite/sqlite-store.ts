@@ -22,14 +22,14 @@ import {
   type StoreDescription,
 } from "../store.ts";
 import { LIST_ROW_SECTION, soundListRow } from "../list-row.ts";
-import { COVERAGE_TABLE, COVERAGE_TABLES, loadCoverage, loadNamesIn, loadRecentStamps, loadStampsIn, countFilesIn, saveCoverage } from "./sqlite-coverage.ts";
+import { COVERAGE_TABLE, loadCoverage, setUpCoverage, loadNamesIn, loadRecentStamps, loadStampsIn, countFilesIn, saveCoverage } from "./sqlite-coverage.ts";
 import { filesMentioning, headerIdsFrom, headerlessFiles, RECORD_LOOKUP_TABLES } from "./sqlite-record-lookups.ts";
 import type { SqliteDb, SqliteStatement } from "./sqlite-db.ts";
-import { loadFolders, saveFolders } from "./sqlite-folders.ts";
+import { FOLDER_INDEX, loadFolders, saveFolders } from "./sqlite-folders.ts";
 import { DOC_TABLE_NAMES, DOC_TABLES, ftsTables, SqliteDocs } from "./sqlite-docs.ts";
 import { FILE_TABLE, FILE_TABLES, SqliteFiles } from "./sqlite-files.ts";
 import { eachHeadOf, HEAD_TABLE, headsOf, setUpHeads } from "./sqlite-heads.ts";
-import { migrateFrom3 } from "./sqlite-migrate.ts";
+import { addColumn, migrateFrom3 } from "./sqlite-migrate.ts";
 import { addRecords, COLUMNS, RECORDS } from "./sqlite-record-rows.ts";
 import { ANSWER_TABLE_NAMES, setUpAnswers, SqliteAnswers } from "./sqlite-answers.ts";
 import { StaleVersions } from "./sqlite-stale.ts";
@@ -41,10 +41,11 @@ import { LIST_ROW_TABLE_NAMES, LIST_ROW_TABLES, SqliteListRows } from "./sqlite-
  * timestamps as numbers where they can (sqlite-docs.ts), and an index of the records' mtimes
  * finds the recent ones (sqlite-coverage.ts). 3: no index of the records' stamps (the table's
  * rows have them before their states); documents point at deduplicated texts (sqlite-docs.ts);
- * folders and full checks (the quick check). An index of the folders' paths and stamps
- * (`folders_stamps`, made where missing without a new layout) gives a quick check its folders
- * without the pages of their names: a folder's row held up to 4 KB of them in its own page, so
- * reading 300 folders' stamps read 300 pages (2.7 ms), through the index 8 (0.4 ms).
+ * folders and full checks (the quick check). An index of the folders' paths, stamps and
+ * fingerprints of their names (`folders_digests`, made where missing without a new layout, as
+ * the fingerprints' column) gives a quick check its folders without the pages of their names: a
+ * folder's row held up to 4 KB of them in its own page, so reading 300 folders' stamps read 300
+ * pages (2.7 ms), through the index 8 (0.4 ms).
  */
 const SCHEMA = 4;
 const TABLES = `
@@ -52,8 +53,7 @@ CREATE TABLE IF NOT EXISTS records (
   section TEXT NOT NULL, version INTEGER NOT NULL, file INTEGER NOT NULL, size INTEGER NOT NULL, mtime REAL NOT NULL,
   end_ INTEGER NOT NULL, lines INTEGER NOT NULL, head TEXT NOT NULL, tail TEXT NOT NULL, header_id TEXT,
   state TEXT NOT NULL, final TEXT, PRIMARY KEY (section, file));
-CREATE TABLE IF NOT EXISTS folders (path TEXT PRIMARY KEY, mtime REAL NOT NULL, listed REAL NOT NULL, names TEXT NOT NULL);
-CREATE INDEX IF NOT EXISTS folders_stamps ON folders (path, mtime, listed);
+CREATE TABLE IF NOT EXISTS folders (path TEXT PRIMARY KEY, mtime REAL NOT NULL, listed REAL NOT NULL, names TEXT NOT NULL, digest TEXT);
 CREATE TABLE IF NOT EXISTS full_checks (section TEXT PRIMARY KEY, at REAL NOT NULL);`;
 
 /** Records read per query by `load`. */
@@ -141,7 +141,9 @@ export class SqliteCatalogStore implements CatalogStore {
         }
         db.exec(FILE_TABLES);
         db.exec(TABLES);
-        db.exec(COVERAGE_TABLES);
+        addColumn(db, "folders", "digest", "TEXT");
+        db.exec(FOLDER_INDEX);
+        setUpCoverage(db);
         db.exec(RECORD_LOOKUP_TABLES);
         db.exec(DOC_TABLES);
         setUpHeads(db);
@@ -349,9 +351,9 @@ export class SqliteCatalogStore implements CatalogStore {
     return Promise.resolve(loadCoverage(this.#db, section));
   }
 
-  saveCoverage(section: SectionKey, put: ReadonlyMap<string, number>, drop: readonly string[], token: number): Promise<boolean> {
+  saveCoverage(section: SectionKey, put: ReadonlyMap<string, number>, drop: readonly string[], token: number, stamps?: ReadonlyMap<string, string>): Promise<boolean> {
     let saved = false;
-    this.#transaction(() => (saved = saveCoverage(this.#db, section, put, drop, token)));
+    this.#transaction(() => (saved = saveCoverage(this.#db, section, put, drop, token, stamps)));
     return Promise.resolve(saved);
   }
 
