@@ -1,8 +1,9 @@
 /**
- * The catalog in one SQLite database: `records` (section, file number → record; paths in `files`), the quick check's
- * `folders`, `full_checks` and coverage (sqlite-coverage.ts), and for search the documents (sqlite-docs.ts: deduplicated texts
- * under a contentless FTS5 index). Each save is one `BEGIN IMMEDIATE` transaction, so
- * concurrent indexers queue.
+ * The catalog in one SQLite database: `records` (section, file number → record; paths in `files`;
+ * read in sqlite-record-rows.ts), the quick check's `folders`, `full_checks` and coverage
+ * (sqlite-coverage.ts), and for search the documents (sqlite-docs.ts: deduplicated texts under a
+ * contentless FTS5 index); the layout is set up in sqlite-schema.ts. Each save is one
+ * `BEGIN IMMEDIATE` transaction, so concurrent indexers queue.
  * @module
  */
 import {
@@ -22,59 +23,18 @@ import {
   type StoreDescription,
 } from "../store.ts";
 import { LIST_ROW_SECTION, soundListRow } from "../list-row.ts";
-import { COVERAGE_TABLE, loadCoverage, setUpCoverage, loadNamesIn, loadRecentStamps, loadStampsIn, countFilesIn, saveCoverage } from "./sqlite-coverage.ts";
-import { filesMentioning, headerIdsFrom, headerlessFiles, RECORD_LOOKUP_TABLES } from "./sqlite-record-lookups.ts";
+import { COVERAGE_TABLE, loadCoverage, loadNamesIn, loadRecentStamps, loadStampsIn, countFilesIn, saveCoverage } from "./sqlite-coverage.ts";
+import { filesMentioning, headerIdsFrom, headerlessFiles } from "./sqlite-record-lookups.ts";
 import type { SqliteDb, SqliteStatement } from "./sqlite-db.ts";
-import { FOLDER_INDEX, loadFolders, saveFolders } from "./sqlite-folders.ts";
-import { DOC_TABLE_NAMES, DOC_TABLES, ftsTables, SqliteDocs } from "./sqlite-docs.ts";
-import { FILE_TABLE, FILE_TABLES, SqliteFiles } from "./sqlite-files.ts";
-import { eachHeadOf, HEAD_TABLE, headsOf, setUpHeads } from "./sqlite-heads.ts";
-import { addColumn, migrateFrom3 } from "./sqlite-migrate.ts";
-import { addRecords, COLUMNS, RECORDS } from "./sqlite-record-rows.ts";
-import { ANSWER_TABLE_NAMES, setUpAnswers, SqliteAnswers } from "./sqlite-answers.ts";
+import { loadFolders, saveFolders } from "./sqlite-folders.ts";
+import { SqliteDocs } from "./sqlite-docs.ts";
+import { SqliteFiles } from "./sqlite-files.ts";
+import { eachHeadOf, HEAD_TABLE, headsOf } from "./sqlite-heads.ts";
+import { eachStamp, loadHeaderIds, loadPaths, loadRows, loadSection, loadStamps } from "./sqlite-record-rows.ts";
+import { SqliteAnswers } from "./sqlite-answers.ts";
+import { setUpSchema } from "./sqlite-schema.ts";
 import { StaleVersions } from "./sqlite-stale.ts";
-import { LIST_ROW_TABLE_NAMES, LIST_ROW_TABLES, SqliteListRows } from "./sqlite-list-rows.ts";
-
-/**
- * 4: records, header facts and documents refer to their file by number (sqlite-files.ts), the
- * listing rows are a table without row ids (keyed by path alone), documents keep their
- * timestamps as numbers where they can (sqlite-docs.ts), and an index of the records' mtimes
- * finds the recent ones (sqlite-coverage.ts). 3: no index of the records' stamps (the table's
- * rows have them before their states); documents point at deduplicated texts (sqlite-docs.ts);
- * folders and full checks (the quick check). An index of the folders' paths, stamps and
- * fingerprints of their names (`folders_digests`, made where missing without a new layout, as
- * the fingerprints' column) gives a quick check its folders without the pages of their names: a
- * folder's row held up to 4 KB of them in its own page, so reading 300 folders' stamps read 300
- * pages (2.7 ms), through the index 8 (0.4 ms).
- */
-const SCHEMA = 4;
-const TABLES = `
-CREATE TABLE IF NOT EXISTS records (
-  section TEXT NOT NULL, version INTEGER NOT NULL, file INTEGER NOT NULL, size INTEGER NOT NULL, mtime REAL NOT NULL,
-  end_ INTEGER NOT NULL, lines INTEGER NOT NULL, head TEXT NOT NULL, tail TEXT NOT NULL, header_id TEXT,
-  state TEXT NOT NULL, final TEXT, PRIMARY KEY (section, file));
-CREATE TABLE IF NOT EXISTS folders (path TEXT PRIMARY KEY, mtime REAL NOT NULL, listed REAL NOT NULL, names TEXT NOT NULL, digest TEXT);
-CREATE TABLE IF NOT EXISTS full_checks (section TEXT PRIMARY KEY, at REAL NOT NULL);`;
-
-/** Records read per query by `load`. */
-const LOAD_SLICE = 1000;
-/** Paths per `IN (…)` list: well below SQLite's limit on parameters. */
-const PATHS_PER_QUERY = 500;
-
-/**
- * Runs `work`, trying again for up to about a second while SQLite says the file is locked or
- * busy (another process setting up the same new file).
- */
-function whileLocked(work: () => void): void {
-  for (let attempt = 0; ; attempt++) {
-    try {
-      return work();
-    } catch (error) {
-      if (attempt >= 50 || !/locked|busy/i.test(String((error as Error)?.message))) throw error;
-      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 20);
-    }
-  }
-}
+import { SqliteListRows } from "./sqlite-list-rows.ts";
 
 /**
  * A `CatalogStore` over an open `SqliteDb` (see `openSqliteStore` for picking the binding).
@@ -111,50 +71,16 @@ export class SqliteCatalogStore implements CatalogStore {
     this.#files = new SqliteFiles(db);
     this.location = location;
     this.listRows = new SqliteListRows(db, {
-      load: (section, paths) => this.#loadPaths(section, paths),
+      load: (section, paths) => loadPaths(db, section, paths),
       transaction: (work) => this.#transaction(work),
     });
     this.answers = new SqliteAnswers(db, (work) => this.#transaction(work));
     this.kind = `sqlite (${db.driver})`;
-    db.exec("PRAGMA busy_timeout = 5000");
-    // Switching a new file to WAL takes a lock that the busy timeout does not wait for.
-    whileLocked(() => db.exec("PRAGMA journal_mode = WAL"));
-    db.exec("PRAGMA synchronous = NORMAL");
-    // Each checkpoint of the log waits for the disk twice (fsync): a cold list of 25,000 sessions
-    // made 100 of them at the default 1,000 pages, 25 at 4,000 (16 MB of log at most, gone at close).
-    db.exec("PRAGMA wal_autocheckpoint = 4000");
-    // No memory map: every page a run touched through one counted in its resident memory (a warm
-    // `list --all` of 25,000 sessions: 30 MB more at its peak), for no time measured in return.
-    db.exec("PRAGMA mmap_size = 0");
-    // One transaction, so that two processes opening a new file set it up one after the other.
-    let fullText = false;
-    let migrated = false;
-    whileLocked(() =>
-      this.#transaction(() => {
-        const version = Number(db.prepare("PRAGMA user_version").get()?.user_version ?? 0);
-        if (version === 3 && migrateFrom3(db, { records: TABLES, listRows: LIST_ROW_TABLES, docs: DOC_TABLES })) {
-          db.exec(`PRAGMA user_version = ${SCHEMA}`);
-          migrated = true;
-        } else if (version !== SCHEMA) {
-          for (const table of [...DOC_TABLE_NAMES, ...LIST_ROW_TABLE_NAMES, ...ANSWER_TABLE_NAMES, HEAD_TABLE, COVERAGE_TABLE, "records", FILE_TABLE, "folders", "full_checks"]) db.exec(`DROP TABLE IF EXISTS ${table}`);
-          db.exec(`PRAGMA user_version = ${SCHEMA}`);
-        }
-        db.exec(FILE_TABLES);
-        db.exec(TABLES);
-        addColumn(db, "folders", "digest", "TEXT");
-        db.exec(FOLDER_INDEX);
-        setUpCoverage(db);
-        db.exec(RECORD_LOOKUP_TABLES);
-        db.exec(DOC_TABLES);
-        setUpHeads(db);
-        setUpAnswers(db);
-        // Rows came after schema 3: a file without them gets them made from its records, at the next sync.
-        const hadRows = db.prepare("SELECT 1 AS found FROM sqlite_master WHERE name = 'list_rows'").get() !== undefined;
-        db.exec(LIST_ROW_TABLES);
-        if (!hadRows) this.listRows.markAll();
-        fullText = ftsTables().some((sql) => this.#tryExec(sql));
-      })
-    );
+    const { fullText, migrated } = setUpSchema(db, {
+      transaction: (work) => this.#transaction(work),
+      markRows: () => this.listRows.markAll(),
+      tryExec: (sql) => this.#tryExec(sql),
+    });
     this.supportsDocs = fullText;
     this.#docs = new SqliteDocs(db, this.#files);
     // The old tables' pages are free but still in the file: give them back once.
@@ -213,39 +139,19 @@ export class SqliteCatalogStore implements CatalogStore {
   }
 
   load(section: SectionKey): Promise<Map<string, CatalogRecord>> {
-    const records = new Map<string, CatalogRecord>();
-    // A slice at a time, in path order: the rows of one slice are garbage before the next is read,
-    // so the rows of the whole section (their states as text) are never all held at once.
-    // Through the paths' index (CROSS JOIN keeps that order): by the records' key each slice sorted them all.
-    const slice = this.#db.prepare(
-      `SELECT ${COLUMNS} FROM files f CROSS JOIN records r ON r.section = ? AND r.file = f.id WHERE r.version = ? AND f.path > ? ORDER BY f.path LIMIT ${LOAD_SLICE}`,
-    );
-    for (let after = ""; ;) {
-      const rows = slice.all(section.name, section.version, after);
-      addRecords(section, records, rows);
-      if (rows.length < LOAD_SLICE) break;
-      after = rows[rows.length - 1].path as string;
-    }
-    return Promise.resolve(records);
+    return Promise.resolve(loadSection(this.#db, section));
   }
 
   loadStamps(section: SectionKey): Promise<Map<string, RecordStamp>> {
-    // The stamps come before the states in each row: a state spilling over to other pages is not read.
-    const rows = this.#db.prepare(`SELECT f.path, r.size, r.mtime FROM ${RECORDS} WHERE r.section = ? AND r.version = ?`).values(section.name, section.version);
-    return Promise.resolve(new Map(rows.map(([path, size, mtime]) => [path as string, { size: Number(size), mtimeMs: Number(mtime) }])));
+    return Promise.resolve(loadStamps(this.#db, section));
   }
 
   loadHeaderIds(section: SectionKey): Promise<Map<string, HeaderStamp>> {
-    const rows = this.#db.prepare(`SELECT f.path, r.size, r.mtime, r.header_id FROM ${RECORDS} WHERE r.section = ? AND r.version = ?`).values(section.name, section.version);
-    const stamps = new Map<string, HeaderStamp>();
-    for (const [path, size, mtime, id] of rows) stamps.set(path as string, { size: Number(size), mtimeMs: Number(mtime), headerId: typeof id === "string" ? id : null });
-    return Promise.resolve(stamps);
+    return Promise.resolve(loadHeaderIds(this.#db, section));
   }
 
   eachStamp(section: SectionKey, visit: (path: string, size: number, mtimeMs: number, headerId: string | null) => void): Promise<void> {
-    // Row by row: the rows of 25,000 records, and a map of them, are never held.
-    const rows = this.#db.prepare(`SELECT f.path, r.size, r.mtime, r.header_id FROM ${RECORDS} WHERE r.section = ? AND r.version = ?`).iterate(section.name, section.version);
-    for (const row of rows) visit(row.path as string, Number(row.size), Number(row.mtime), typeof row.header_id === "string" ? row.header_id : null);
+    eachStamp(this.#db, section, visit);
     return Promise.resolve();
   }
 
@@ -267,47 +173,11 @@ export class SqliteCatalogStore implements CatalogStore {
   }
 
   loadRows(section: SectionKey, rows: readonly number[]): Promise<Map<number, StoredRow>> {
-    // By row, in the table itself (by path, its index first, a warm `stats` took twice the time), with its file's number: with its path (a join, a string a row) a third more.
-    const found = new Map<number, StoredRow>();
-    for (let i = 0; i < rows.length; i += PATHS_PER_QUERY) {
-      const some = rows.slice(i, i + PATHS_PER_QUERY);
-      for (const [row, file, text] of this.#rowsStatement(some.length).values(section.name, section.version, ...some)) {
-        if (typeof text === "string") found.set(Number(row), { file: Number(file), text });
-      }
-    }
-    return Promise.resolve(found);
-  }
-
-  /** The query of `loadRows` for `count` rows, prepared once per count (a warm `stats` asks 50 slices of 500). */
-  #rowsStatement(count: number): SqliteStatement {
-    let statement = this.#rowStatements.get(count);
-    if (!statement) {
-      // `+section`: with hundreds of rows asked for, SQLite would rather walk the section's index.
-      statement = this.#db.prepare(
-        `SELECT r.rowid, r.file, coalesce(r.final, r.state) FROM records r WHERE +r.section = ? AND +r.version = ? AND r.rowid IN (${Array(count).fill("?").join(", ")})`,
-      );
-      this.#rowStatements.set(count, statement);
-    }
-    return statement;
+    return Promise.resolve(loadRows(this.#db, section, rows, this.#rowStatements));
   }
 
   loadPaths(section: SectionKey, paths: readonly string[]): Promise<Map<string, CatalogRecord>> {
-    return Promise.resolve(this.#loadPaths(section, paths));
-  }
-
-  #loadPaths(section: SectionKey, paths: readonly string[]): Map<string, CatalogRecord> {
-    const records = new Map<string, CatalogRecord>();
-    for (let i = 0; i < paths.length; i += PATHS_PER_QUERY) {
-      const some = paths.slice(i, i + PATHS_PER_QUERY);
-      // Each path through the paths' index, then its record by key (CROSS JOIN keeps that order): with
-      // a hundred paths asked for SQLite would rather walk every record of the section, and a cold
-      // build of 25,000 sessions asks 250 times (a fourth of its time).
-      const statement = this.#db.prepare(
-        `SELECT ${COLUMNS} FROM files f CROSS JOIN records r ON r.section = ? AND r.file = f.id WHERE r.version = ? AND f.path IN (${some.map(() => "?").join(", ")})`,
-      );
-      addRecords(section, records, statement.all(section.name, section.version, ...some));
-    }
-    return records;
+    return Promise.resolve(loadPaths(this.#db, section, paths));
   }
 
   save(section: SectionKey, changes: SectionChanges): Promise<void> {
