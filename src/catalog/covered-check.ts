@@ -211,8 +211,10 @@ export async function coveredWork(
     }
     // Where no folder is taken whole, a record under the scope's dir but under no folder compared
     // (directly in it, or in a folder not listed) is of a file gone: looked for only where the
-    // store knows more files under the dir than the records compared (a count of paths alone).
-    if (covered.size === 0 && (await store.countFilesIn(listing.dir)) > loaded) {
+    // store holds more records of the section than those compared, and knows more files under
+    // the dir (counts of keys and of paths alone).
+    const more = async () => (store.countRecords ? (await store.countRecords(section)) > loaded : true) && (await store.countFilesIn(listing.dir)) > loaded;
+    if (covered.size === 0 && (await more())) {
       const compared = new Set([...uncovered, ...vanished]);
       for (const path of (await store.loadStampsIn(section, [listing.dir])).keys()) {
         if (!underAny(compared, path)) work.gone.push(path);

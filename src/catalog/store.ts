@@ -232,6 +232,8 @@ export interface CatalogStore {
   loadNamesIn?(section: SectionKey, folder: string): Promise<Map<string, RecordStamp>>;
   /** How many files the store knows under `dir` (at any depth): no fewer than the records of any section there. */
   countFilesIn?(dir: string): Promise<number>;
+  /** How many records of `section`'s name the store holds (any version, anywhere): no fewer than those of the section under any dir. */
+  countRecords?(section: SectionKey): Promise<number>;
   /**
    * The header ids of `section`'s records of files under `dir` (any depth) with their paths, in
    * the ids' order (SQLite's: by UTF-8 bytes) from `from`: the ids below it, highest first

@@ -23,7 +23,7 @@ import {
   type StoreDescription,
 } from "../store.ts";
 import { LIST_ROW_SECTION, soundListRow } from "../list-row.ts";
-import { COVERAGE_TABLE, loadCoverage, loadNamesIn, loadRecentStamps, loadStampsIn, countFilesIn, saveCoverage } from "./sqlite-coverage.ts";
+import { COVERAGE_TABLE, loadCoverage, loadNamesIn, loadRecentStamps, loadStampsIn, countFilesIn, countRecords, saveCoverage } from "./sqlite-coverage.ts";
 import { filesMentioning, headerIdsFrom, headerlessFiles } from "./sqlite-record-lookups.ts";
 import type { SqliteDb, SqliteStatement } from "./sqlite-db.ts";
 import { loadFolders, saveFolders } from "./sqlite-folders.ts";
@@ -241,6 +241,10 @@ export class SqliteCatalogStore implements CatalogStore {
 
   countFilesIn(dir: string): Promise<number> {
     return Promise.resolve(countFilesIn(this.#db, dir));
+  }
+
+  countRecords(section: SectionKey): Promise<number> {
+    return Promise.resolve(countRecords(this.#db, section));
   }
 
   headerIdsFrom(section: SectionKey, dir: string, from: string, direction: "down" | "up"): Iterable<[string, string]> {
