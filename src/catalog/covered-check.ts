@@ -19,7 +19,7 @@ import { stampsDigest } from "./folder-digest.ts";
 import { type FolderListing, HOT_MS } from "./folder-check.ts";
 import { inDirs } from "./in-dirs.ts";
 import { ChangedFiles } from "./changed-files.ts";
-import { statInOrNull } from "./stat-now.ts";
+import { statEachOrNull, statInOrNull } from "./stat-now.ts";
 import type { CatalogStore, Coverage, SectionKey } from "./store.ts";
 
 /** A store that keeps coverage, recent stamps and stamps by folder. */
@@ -153,6 +153,7 @@ export async function coveredWork(
     // A full check stats every file: at once where the file system can, no promise each, and
     // as a folder's stem and a name (no path made where the file system stats them so).
     const statIn = statInOrNull(fs);
+    const statEach = statEachOrNull(fs);
     // The stamps a folder at a time (a full check of 25,000 sessions held all of them at once),
     // by name where the store gives them so: no path per file made, kept or hashed.
     let loaded = 0;
@@ -167,8 +168,11 @@ export async function coveredWork(
       let stats: (FileStat | null)[] | undefined;
       let digest: string | undefined;
       if (!trusted && byName && coverage.stamps !== undefined) {
-        stats = [];
-        for (const name of names) stats.push(statIn ? statIn(stem, name) : await fs.stat(stem + name).catch(() => null));
+        if (statEach) stats = statEach(stem, names);
+        else {
+          stats = [];
+          for (const name of names) stats.push(await fs.stat(stem + name).catch(() => null));
+        }
         digest = stampsDigest(names, stats);
         if (digest !== undefined && coverage.stamps.get(folder) === digest) {
           work.unchanged += names.length;

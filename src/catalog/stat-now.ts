@@ -35,3 +35,22 @@ export function statInOrNull(fs: FileSystem): ((stem: string, name: string) => F
     }
   };
 }
+
+/**
+ * The stats of `stem + name` for each of `names` (null: none), through
+ * `FileSystem.statNowEach` where `fs` has it (the folder resolved once), else one by one as
+ * `statInOrNull`; undefined where `fs` only stats through promises.
+ */
+export function statEachOrNull(fs: FileSystem): ((stem: string, names: readonly string[]) => (FileStat | null)[]) | undefined {
+  const statNowEach = fs.statNow && fs.statNowIn ? fs.statNowEach : undefined;
+  const statIn = statInOrNull(fs);
+  if (!statNowEach || !statIn) return statIn && ((stem, names) => names.map((name) => statIn(stem, name)));
+  return (stem, names) => {
+    try {
+      return statNowEach.call(fs, stem, names);
+    } catch {
+      // One of them threw (a path too long): each on its own, as `statInOrNull` answers it.
+      return names.map((name) => statIn(stem, name));
+    }
+  };
+}

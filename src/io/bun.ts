@@ -40,8 +40,8 @@ async function writeTemp(temp: string, data: WriteData, mode: number): Promise<v
 /** Stats made through the node adapter before `bun:ffi` is set up for the rest. */
 const STATS_BEFORE_FFI = 2000;
 
-/** A blocking stat, and where it has one, its stat of a folder's stem and a name in it. */
-type StagedStat = ((path: string) => FileStat | null) & { in?(stem: string, name: string): FileStat | null };
+/** A blocking stat, and where it has them, its stats of a folder's stem and a name in it, or many. */
+type StagedStat = ((path: string) => FileStat | null) & Partial<Pick<FfiStat, "in" | "each">>;
 
 /**
  * A blocking stat through `statNow` for the first `before` calls (of a path or of a stem and a
@@ -57,14 +57,20 @@ export function statThenFfi(
 ): FfiStat {
   let left = before;
   let fast: StagedStat | undefined;
-  const ready = (): StagedStat | undefined => {
-    if (left > 0 && --left === 0) fast = makeFast();
+  /** The fast stat once `count` more stats make `before` (undefined until then, or without one). */
+  const ready = (count = 1): StagedStat | undefined => {
+    if (left > 0 && (left -= Math.min(count, left)) === 0) fast = makeFast();
     return fast;
   };
   const stat = ((path: string) => (ready() ?? statNow)(path)) as FfiStat;
   stat.in = (stem, name) => {
     const now = ready();
     return now?.in ? now.in(stem, name) : (now ?? statNow)(stem + name);
+  };
+  stat.each = (stem, names) => {
+    const now = ready(names.length);
+    if (now?.each) return now.each(stem, names);
+    return names.map((name) => (now?.in ? now.in(stem, name) : (now ?? statNow)(stem + name)));
   };
   return stat;
 }
@@ -78,5 +84,6 @@ export const bunFileSystem: FileSystem = {
   stat: async (path) => statNow(path),
   statNow,
   statNowIn: statNow.in,
+  statNowEach: statNow.each,
   writeAtomic: atomicWriter(writeTemp),
 };

@@ -112,6 +112,12 @@ export interface FileSystem {
    * Optional, as `statNow` is (and only beside it): a wrapper that changes `stat` must leave it out too.
    */
   statNowIn?(stem: string, name: string): FileStat | null;
+  /**
+   * `statNowIn` of each of `names` in one folder, in their order, the folder resolved once where
+   * the adapter can (bun on Linux: `fstatat`): a full check stats every file of each folder.
+   * Optional, as `statNowIn` is.
+   */
+  statNowEach?(stem: string, names: readonly string[]): (FileStat | null)[];
   /** The entries of a directory, in no particular order. */
   list(dir: string): Promise<DirEntry[]>;
   /**

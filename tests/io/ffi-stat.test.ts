@@ -62,6 +62,16 @@ test("ffiStat() gives what the node adapter's stat gives, and asks the fallback 
     assert.throws(() => stat.in(stem, "y".repeat(5000)), /too long/);
     assert.deepEqual(asked, [`${folder}/x`, stem + "y".repeat(5000)]);
     assert.deepEqual(bunFileSystem.statNowIn!(stem, "big.jsonl"), nodeFileSystem.statNow!(big));
+    // Many names in one folder (opened once): the same answers, in their order, a stem after them too.
+    asked.length = 0;
+    const names = ["a session é.jsonl", "gone.jsonl", "big.jsonl", "link.jsonl", "folder.jsonl"];
+    assert.deepEqual(stat.each(stem, names), names.map((name) => nodeFileSystem.statNow!(stem + name)));
+    assert.deepEqual(asked, [`${stem}gone.jsonl`], "a name C's stat did not find goes to the fallback");
+    assert.deepEqual(stat.in(stem, "big.jsonl"), nodeFileSystem.statNow!(big), "a stem after many names");
+    assert.deepEqual(stat.each(`${dir}/nothing/`, ["a.jsonl", "b.jsonl"]), [null, null], "a folder that is not there");
+    assert.deepEqual(stat.each(stem, []), []);
+    assert.throws(() => stat.each(stem, ["big.jsonl", "y".repeat(5000)]), /too long/);
+    assert.deepEqual(bunFileSystem.statNowEach!(stem, ["big.jsonl", "link.jsonl"]), [big, link].map((path) => nodeFileSystem.statNow!(path)));
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
@@ -80,4 +90,14 @@ test("statThenFfi() stats through the first stat until the call that sets up the
   const without = statThenFfi(stat("first"), () => (tried++, undefined), 2);
   assert.deepEqual(["a", "b", "c", "d"].map((path) => (without(path) as FileStat & { by: string }).by), ["first", "first", "first", "first"]);
   assert.equal(tried, 1);
+});
+
+test("statThenFfi() counts each name of a folder's stats toward the stats before the fast one, which stats them all at once", () => {
+  const stat = (name: string) => (path: string): FileStat => ({ size: path.length, mtimeMs: 0, isFile: true, isDirectory: false, mode: 0o600, by: name }) as FileStat;
+  const fast = Object.assign(stat("fast"), { each: (stem: string, names: readonly string[]) => names.map((name) => ({ ...stat("each")(stem + name) })) });
+  const staged = statThenFfi(stat("first"), () => fast, 5);
+  const by = (stats: (FileStat | null)[]) => stats.map((s) => (s as FileStat & { by: string }).by);
+  assert.deepEqual(by(staged.each("/f/", ["a", "b", "c"])), ["first", "first", "first"]);
+  assert.deepEqual(by(staged.each("/f/", ["d", "e"])), ["each", "each"], "the fifth stat sets up the fast one");
+  assert.deepEqual(staged.each("/f/", ["x"]).map((s) => s!.size), ["/f/x".length]);
 });
