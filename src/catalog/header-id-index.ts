@@ -37,6 +37,8 @@ export interface HeaderIdIndex {
   around(id: string): [below: string | undefined, above: string | undefined];
   /** The files whose stored id starts with `prefix` (a `plainId`). May throw (the store's error). */
   withPrefix(prefix: string): string[];
+  /** `withPrefix` with each file's stored id, in the ids' order: `[id, path]`. */
+  withPrefixIds(prefix: string): [id: string, path: string][];
 }
 
 /**
@@ -76,16 +78,18 @@ export async function headerIdIndex(host: StampCheckHost, kind: AnyKind, listing
     for (const [id, path] of rows) if (id !== skip && inScope(path)) return id;
     return undefined;
   };
+  const withPrefixIds = (prefix: string): [string, string][] => {
+    const found: [string, string][] = [];
+    for (const [id, path] of from(kind, listing.dir, prefix, "up")) {
+      if (!id.startsWith(prefix)) break;
+      if (inScope(path)) found.push([id, path]);
+    }
+    return found;
+  };
   return {
     unread,
     around: (id) => [first(from(kind, listing.dir, id, "down")), first(from(kind, listing.dir, id, "up"), id)],
-    withPrefix(prefix) {
-      const paths: string[] = [];
-      for (const [id, path] of from(kind, listing.dir, prefix, "up")) {
-        if (!id.startsWith(prefix)) break;
-        if (inScope(path)) paths.push(path);
-      }
-      return paths;
-    },
+    withPrefix: (prefix) => withPrefixIds(prefix).map(([, path]) => path),
+    withPrefixIds,
   };
 }

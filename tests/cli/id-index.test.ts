@@ -85,6 +85,22 @@ test(`ids through the catalog's index of header ids print and resolve as ids com
     utimesSync(`${agent}/sessions`, old, old);
     // The listing that covers every folder, then warm.
     await same(["list", "--all"]);
+    // An ambiguous prefix is told by the index's ids: no matched session's header is read to list
+    // them (the adapter's reads watched in place: the SQLite catalog is for the real disk only).
+    const opened: string[] = [];
+    const read = nodeFileSystem.read;
+    nodeFileSystem.read = (path, options) => (opened.push(path), read.call(nodeFileSystem, path, options));
+    const out = { stdout: "", stderr: "" };
+    try {
+      const deps = harnessDeps({ fs: nodeFileSystem, env: { XDG_CACHE_HOME: `${home}/cache-sqlite` }, home, processCwd: "/work/proj-1" }, out);
+      assert.equal(await run(["info", "01a232a0-4dc0", "--agent-dir", agent], deps), 2);
+    } finally {
+      nodeFileSystem.read = read;
+    }
+    assert.match(out.stderr, /matches 12 sessions/);
+    // Only the files whose record holds no usable id: the one that is not a session and the one without a usable header.
+    assert.deepEqual(opened.filter((path) => path.endsWith(".jsonl")).map((path) => path.slice(path.lastIndexOf("/") + 1)).sort(), ["bad.jsonl", "notes.jsonl"]);
+    assert.equal(await same(["info", "01a232a0-4dc0"]), out.stderr);
     await cases(ids);
     // A new session sharing 30 characters with one, one removed, and one rewritten in place under
     // another id with its folder's mtime put back (it was written lately: a quick check stats it).

@@ -98,13 +98,28 @@ export async function knownCandidates(env: QueryEnv, fresh = false): Promise<Can
   return env.keptCandidates(() => packedCandidates(env), fresh);
 }
 
-/** The files whose stored id starts with `ref`, or undefined where the index failed (then every stored id is compared). */
-function withPrefix(index: HeaderIdIndex, ref: string): string[] | undefined {
+/** The files whose stored id starts with `ref` and their ids, or undefined where the index failed (then every stored id is compared). */
+function withPrefix(index: HeaderIdIndex, ref: string): [id: string, path: string][] | undefined {
   try {
-    return index.withPrefix(ref);
+    return index.withPrefixIds(ref);
   } catch {
     return undefined;
   }
+}
+
+/**
+ * The candidates of a reference that the index shows to be ambiguous: `matched` (several stored
+ * ids start with `ref`, none is `ref`) as the index has them, with the headers of the files it
+ * cannot vouch for (`unread`), which are read. Undefined when one of those is `ref` exactly (an
+ * exact id wins over prefixes): then everything is read. A prefix of thousands of sessions
+ * (`info 01a2`: ids made the same day share their first characters) read every one's header
+ * only to list ten of them (1.6 s at 25,000 sessions).
+ */
+async function ambiguousCandidates(env: QueryEnv, ref: string, matched: readonly [string, string][], unread: readonly string[]): Promise<Candidate[] | undefined> {
+  const read = await candidates(env, [...unread]);
+  if (read.some((candidate) => candidate.header.id === ref)) return undefined;
+  // Neither cwd nor mtime is looked at for an ambiguous reference (`pick`); the local files are named by folder.
+  return [...matched.map(([id, path]): Candidate => ({ path, header: { id, cwd: "" }, mtimeMs: 0 })), ...read];
 }
 
 /**
@@ -120,7 +135,13 @@ function catalogCandidates(env: QueryEnv, ref: string): Promise<Candidate[] | un
     // The files whose stored id starts with `ref`, through the catalog's index of ids, and those it cannot vouch for.
     const indexed = scope.listing && plainId(ref) ? await catalog.headerIdIndex(listingDigest, scope.listing, scope.dirs) : undefined;
     const matched = indexed && withPrefix(indexed, ref);
-    if (indexed && matched) return candidates(env, [...new Set([...matched, ...indexed.unread])]);
+    if (indexed && matched) {
+      const ids = new Set(matched.map(([id]) => id));
+      // In a custom folder, which sessions are this directory's is told by their headers' cwds.
+      const ambiguous = ids.size > 1 && !ids.has(ref) && !(await env.sessionDir()).custom;
+      const listed = ambiguous ? await ambiguousCandidates(env, ref, matched, indexed.unread) : undefined;
+      return listed ?? candidates(env, [...new Set([...matched.map(([, path]) => path), ...indexed.unread])]);
+    }
     const ids = scope.listing && await catalog.storedHeaderIds(listingDigest, scope.listing, scope.dirs);
     if (!ids) return undefined;
     const maybe = (path: string) => {
