@@ -1,6 +1,7 @@
 /**
  * A fast, non-cryptographic 64-bit fingerprint of a few bytes (cyrb53's mixing, two 32-bit
- * lanes). The catalog uses it to see whether a file's start and old end are unchanged.
+ * lanes). The catalog uses it to see whether a file's start and old end are unchanged, and (fed
+ * texts and numbers, `Fingerprint`) whether a folder's names and stamps are.
  * @module
  */
 
@@ -70,6 +71,55 @@ export function hashRestAscii(state: HashState, rest: string): string | undefine
     h2 = Math.imul(h2 ^ c, 1597334677);
   }
   return digits(h1, h2);
+}
+
+/** The words of a float64, for feeding a number's exact bits. */
+const float = new Float64Array(1);
+const words = new Int32Array(float.buffer);
+
+/**
+ * A fingerprint fed piece by piece, with the same mixing and digits as `hashBytes`: texts (their
+ * UTF-16 code units, then their length, so that "ab","c" and "a","bc" differ) and numbers (their
+ * float64 bits, fractions included), then `digest()`.
+ *
+ * @example
+ * ```ts
+ * new Fingerprint().text("a.jsonl").number(12.5).digest() !== new Fingerprint().text("a.jsonl").number(12).digest(); // true
+ * ```
+ */
+export class Fingerprint {
+  #h1 = 0xdeadbeef;
+  #h2 = 0x41c6ce57;
+
+  text(text: string): this {
+    // The lanes in locals for the loop: a call per character cost 14 ms over 25,000 names.
+    let h1 = this.#h1;
+    let h2 = this.#h2;
+    for (let i = 0; i < text.length; i++) {
+      const c = text.charCodeAt(i);
+      h1 = Math.imul(h1 ^ c, 2654435761);
+      h2 = Math.imul(h2 ^ c, 1597334677);
+    }
+    this.#h1 = h1;
+    this.#h2 = h2;
+    return this.#word(text.length ^ 0x5bd1e995);
+  }
+
+  number(value: number): this {
+    float[0] = value;
+    return this.#word(words[0]).#word(words[1]);
+  }
+
+  /** 16 hex digits. */
+  digest(): string {
+    return digits(this.#h1, this.#h2);
+  }
+
+  #word(c: number): this {
+    this.#h1 = Math.imul(this.#h1 ^ c, 2654435761);
+    this.#h2 = Math.imul(this.#h2 ^ c, 1597334677);
+    return this;
+  }
 }
 
 /** The 16 hex digits of a fed state. */

@@ -1,7 +1,7 @@
 /** hashBytes() and its two halves: a fingerprint started on a shared prefix and finished on each rest. */
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { hashBytes, hashRest, hashRestAscii, hashStart } from "../../../src/core/digest/hash-bytes.ts";
+import { Fingerprint, hashBytes, hashRest, hashRestAscii, hashStart } from "../../../src/core/digest/hash-bytes.ts";
 
 const bytes = (text: string) => new TextEncoder().encode(text);
 
@@ -28,4 +28,22 @@ test("hashRestAscii() equals hashRest() of the text's bytes when it is ASCII, an
   assert.equal(hashRestAscii(hashStart(bytes(""), 0), ""), hashBytes(bytes("")));
   assert.equal(hashRestAscii(start, "a1b2c3\u00e9\ntool"), undefined);
   assert.equal(hashRestAscii(start, "a1b2c3\u007f\ntool"), hashRest(start, bytes("a1b2c3\u007f\ntool")));
+});
+
+test("Fingerprint tells apart how texts are cut, a number's last bit and sign, and the order of what it is fed", () => {
+  const print = (...parts: (string | number)[]) => parts.reduce((f, part) => (typeof part === "string" ? f.text(part) : f.number(part)), new Fingerprint()).digest();
+  assert.equal(print("a.jsonl", 12, 1.5), print("a.jsonl", 12, 1.5));
+  assert.match(print(), /^[0-9a-f]{16}$/);
+  const seen = new Set([
+    print("ab", "c"),
+    print("a", "bc"),
+    print("abc"),
+    print(1_767_225_600_000.25),
+    print(1_767_225_600_000.25 + 2 ** -12),
+    print(0),
+    print(-0),
+    print("x", 1),
+    print(1, "x"),
+  ]);
+  assert.equal(seen.size, 9);
 });
