@@ -10,7 +10,7 @@
  * @module
  */
 import type { TailScan } from "./skim-line.ts";
-import { stringTailJs, WasmStringScanner } from "./string-scan.ts";
+import { LazyStringScan } from "./string-scan.ts";
 
 /** A member's value in the line: bytes `[start, end)`. */
 export interface ValueSpan {
@@ -36,8 +36,8 @@ const MAX_DEPTH = 64;
 const MAX_KEYS = 64;
 const NAMES = ["type", "id", "parentId", "firstKeptEntryId", "firstKeptEntryIndex", "message"] as const;
 
-const scanner = WasmStringScanner.create();
-const fastTail: TailScan = scanner ? (b, from) => scanner.tail(b, from) : stringTailJs;
+const scanner = new LazyStringScan();
+const fastTail: TailScan = scanner.tail;
 
 function isLowerHex(c: number): boolean {
   return (c >= 0x30 && c <= 0x39) || (c >= 0x61 && c <= 0x66);
@@ -203,7 +203,7 @@ class Scan {
  * ```
  */
 export function canonicalLine(b: Uint8Array, tail: TailScan = fastTail): CanonicalMembers | null {
-  if (tail === fastTail) scanner?.reset();
+  if (tail === fastTail) scanner.reset();
   if (b[0] !== 0x7b) return null;
   const scan = new Scan(b, tail);
   const end = scan.object(0, 1);

@@ -8,7 +8,7 @@
  * (at least `chars` + 1 UTF-16 units, not all blank) is more than a lean entry keeps of it.
  * @module
  */
-import { stepChar, type StringTail, stringTailJs, WasmStringScanner } from "./string-scan.ts";
+import { LazyStringScan, stepChar, type StringTail } from "./string-scan.ts";
 
 /** Strings shorter than this many bytes are left alone. */
 const MIN_CUT = 1024;
@@ -22,9 +22,9 @@ const COLON = 0x3a;
 /** How the rest of a string is scanned once the part that stays is known (see string-scan.ts). */
 export type TailScan = (b: Uint8Array, from: number) => StringTail;
 
-const scanner = WasmStringScanner.create();
+const scanner = new LazyStringScan();
 /** The WebAssembly scan where there is one, else the byte loop: the same answers. */
-const fastTail: TailScan = scanner ? (b, from) => scanner.tail(b, from) : stringTailJs;
+const fastTail: TailScan = scanner.tail;
 
 /**
  * Walks the string literal whose opening quote is at `start`. Returns the index of its closing
@@ -73,7 +73,7 @@ const decoder = new TextDecoder();
  * ```
  */
 export function skimLine(b: Uint8Array, kept: ReadonlySet<string>, chars: number, tail: TailScan = fastTail): Uint8Array | undefined {
-  scanner?.reset();
+  scanner.reset();
   const keepBytes = (chars + 1) * MAX_CHAR_BYTES;
   const minCut = Math.max(MIN_CUT, 2 * keepBytes);
   const parts: Uint8Array[] = [];

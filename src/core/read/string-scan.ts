@@ -153,3 +153,24 @@ export class WasmStringScanner {
     this.#length = length;
   }
 }
+
+/**
+ * A reader's scan: the WebAssembly module where there is one, else the byte loop (the same
+ * answers). The module is made at the first string scanned, not when the reader's module is
+ * loaded: making it took 5-6 ms of every start of the binary (Bun 1.4.5), `--help` and a warm
+ * `list` included, which scan no string.
+ */
+export class LazyStringScan {
+  #scanner: WasmStringScanner | null | undefined;
+
+  /** `tail`, as a function of its own (a reader passes it on as its `TailScan`). */
+  readonly tail = (b: Uint8Array, from: number): StringTail => {
+    if (this.#scanner === undefined) this.#scanner = WasmStringScanner.create();
+    return this.#scanner ? this.#scanner.tail(b, from) : stringTailJs(b, from);
+  };
+
+  /** Forgets the window (see `WasmStringScanner.reset`). */
+  reset(): void {
+    this.#scanner?.reset();
+  }
+}

@@ -6,7 +6,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { STRING_SCAN_WASM } from "../../../src/core/read/string-scan-wasm.ts";
-import { stringTailJs, WasmStringScanner } from "../../../src/core/read/string-scan.ts";
+import { LazyStringScan, stringTailJs, WasmStringScanner } from "../../../src/core/read/string-scan.ts";
 import { skimLine } from "../../../src/core/read/skim-line.ts";
 import { LEAN_KEPT_KEYS } from "../../../src/core/read/lean-entry.ts";
 import { mulberry32 } from "../../../scripts/seeded-random.ts";
@@ -96,6 +96,22 @@ test("WasmStringScanner finds a quote that ends a string right at a window's end
       assert.deepEqual(scanner.tail(bytes, from), stringTailJs(bytes, from), `${n} ${JSON.stringify(piece)}`);
     }
   }
+});
+
+test("LazyStringScan gives the byte loop's answers from its first call on, across lines and after a reset", () => {
+  const lazy = new LazyStringScan();
+  const next = mulberry32(7);
+  for (let round = 0; round < 200; round++) {
+    const { bytes, from } = lineOf(randomText(next, 1 + Math.floor(next() * 300), round % 4 === 0), round % 5 !== 0);
+    if (round % 2 === 0) lazy.reset();
+    assert.deepEqual(lazy.tail(bytes, from), stringTailJs(bytes, from), `round ${round}`);
+  }
+  // A line changed in place after a reset is read again, not from the window of its old bytes.
+  const { bytes, from } = lineOf(enc("a".repeat(100)), true);
+  assert.deepEqual(lazy.tail(bytes, from), stringTailJs(bytes, from));
+  bytes[from + 50] = 0x22;
+  lazy.reset();
+  assert.deepEqual(lazy.tail(bytes, from), { end: from + 50, clean: true });
 });
 
 test("skimLine() cuts the same bytes with the WebAssembly scan as with the byte loop", () => {
