@@ -162,3 +162,52 @@ test("SqliteListRows.tableColumns() gives the sessions of `orderedColumns`, in i
   rows.put([at("/s/--r--/k.jsonl", 1.5, 0)], 2);
   assert.equal(rows.tableColumns(2, ["/s/--r--"], "modified"), undefined);
 });
+
+test("SqliteListRows.tableColumns() keeps each folder's runs, till a row of that folder is written by anyone", { skip }, async (t) => {
+  const dir = mkdtempSync(join(tmpdir(), "pi-session-list-rows-"));
+  const path = join(dir, "catalog.sqlite");
+  const store = await openSqliteStore(path);
+  const raw = "Bun" in globalThis ? await openBunSqlite(path) : await openNodeSqlite(path);
+  t.after(() => {
+    raw.close();
+    store.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+  const rows = store.listRows;
+  const folders = ["/s/--p--", "/s/--q--", "/s/--r--"];
+  const at = (path: string, messages: number) => ({ ...row(path), messages, modified: messages, first: `first of ${path}` });
+  rows.put([at("/s/--p--/a.jsonl", 1), at("/s/--p--/b.jsonl", 2), at("/s/--q--/c.jsonl", 3), at("/s/--r--/d.jsonl", 4)], 2);
+  const kept = () => raw.prepare("SELECT folder FROM list_columns ORDER BY folder").all().map((r) => String(r.folder));
+  const listed = () => {
+    const table = rows.tableColumns(2, folders, "modified")!;
+    return table.order.map((i) => `${table.ids[i]}:${table.messages[i]}`);
+  };
+  assert.deepEqual(kept(), [], "nothing kept before a listing asked");
+  const first = listed();
+  assert.deepEqual(first, ["/s/--r--/d.jsonl:4", "/s/--q--/c.jsonl:3", "/s/--p--/b.jsonl:2", "/s/--p--/a.jsonl:1"]);
+  assert.deepEqual(kept(), folders);
+  assert.deepEqual(listed(), first, "the same from the kept runs");
+  // Kept runs are what the rows give: changed behind the store's back, they are what is listed.
+  raw.exec("UPDATE list_columns SET messages = '77' WHERE folder = '/s/--q--'");
+  assert.deepEqual(listed(), ["/s/--r--/d.jsonl:4", "/s/--q--/c.jsonl:77", "/s/--p--/b.jsonl:2", "/s/--p--/a.jsonl:1"]);
+  // Rows written by another connection, as an older pi-session writes them: an update, a row
+  // written over, a row deleted. Each ends its own folder's runs only.
+  raw.exec("UPDATE list_rows SET messages = 40, modified = 40 WHERE path = '/s/--p--/a.jsonl'");
+  assert.deepEqual(kept(), ["/s/--q--", "/s/--r--"]);
+  raw.exec(`INSERT OR REPLACE INTO list_rows (path, version, size, mtime, id, cwd, messages, first, odd, modified)
+    VALUES ('/s/--q--/c.jsonl', 2, 10, 1, '/s/--q--/c.jsonl', '/w', 30, 'x', 0, 30)`);
+  assert.deepEqual(kept(), ["/s/--r--"]);
+  assert.deepEqual(listed(), ["/s/--p--/a.jsonl:40", "/s/--q--/c.jsonl:30", "/s/--r--/d.jsonl:4", "/s/--p--/b.jsonl:2"]);
+  raw.exec("DELETE FROM list_rows WHERE path = '/s/--r--/d.jsonl'");
+  assert.deepEqual(kept(), ["/s/--p--", "/s/--q--"]);
+  assert.deepEqual(listed(), ["/s/--p--/a.jsonl:40", "/s/--q--/c.jsonl:30", "/s/--p--/b.jsonl:2"]);
+  // A row in a folder under one (not a session of it) ends that folder's runs, not its parent's.
+  rows.put([at("/s/--p--/sub/e.jsonl", 5)], 2);
+  assert.deepEqual(kept(), folders);
+  // Runs are kept per version: another version's are made anew.
+  rows.put([at("/s/--p--/f.jsonl", 6)], 3);
+  assert.deepEqual(rows.tableColumns(3, ["/s/--p--"], "modified")!.ids, ["/s/--p--/f.jsonl"]);
+  assert.deepEqual(raw.prepare("SELECT folder, version FROM list_columns WHERE folder = '/s/--p--' ORDER BY version").all().map((r) => Number(r.version)), [3]);
+  rows.clear();
+  assert.deepEqual(kept(), []);
+});
