@@ -177,7 +177,7 @@ test("SqliteListRows.tableColumns() keeps each folder's runs, till a row of that
   const folders = ["/s/--p--", "/s/--q--", "/s/--r--"];
   const at = (path: string, messages: number) => ({ ...row(path), messages, modified: messages, first: `first of ${path}` });
   rows.put([at("/s/--p--/a.jsonl", 1), at("/s/--p--/b.jsonl", 2), at("/s/--q--/c.jsonl", 3), at("/s/--r--/d.jsonl", 4)], 2);
-  const kept = () => raw.prepare("SELECT folder FROM list_columns ORDER BY folder").all().map((r) => String(r.folder));
+  const kept = () => raw.prepare("SELECT folder FROM list_runs ORDER BY folder").all().map((r) => String(r.folder));
   const listed = () => {
     const table = rows.tableColumns(2, folders, "modified")!;
     return table.order.map((i) => `${table.ids[i]}:${table.messages[i]}`);
@@ -188,8 +188,16 @@ test("SqliteListRows.tableColumns() keeps each folder's runs, till a row of that
   assert.deepEqual(kept(), folders);
   assert.deepEqual(listed(), first, "the same from the kept runs");
   // Kept runs are what the rows give: changed behind the store's back, they are what is listed.
-  raw.exec("UPDATE list_columns SET messages = '77' WHERE folder = '/s/--q--'");
+  const numbers = raw.prepare("SELECT numbers FROM list_runs WHERE folder = '/s/--q--'").get()!.numbers as Uint8Array;
+  const doubles = new Float64Array(numbers.slice().buffer);
+  assert.deepEqual([...doubles], ["/s/--q--/c.jsonl".length, 3, 3, "first of /s/--q--/c.jsonl".length], "id length, time, messages, title length");
+  doubles[2] = 77;
+  raw.prepare("UPDATE list_runs SET numbers = ? WHERE folder = '/s/--q--'").run(new Uint8Array(doubles.buffer));
   assert.deepEqual(listed(), ["/s/--r--/d.jsonl:4", "/s/--q--/c.jsonl:77", "/s/--p--/b.jsonl:2", "/s/--p--/a.jsonl:1"]);
+  // A kept row that is not one `list_runs` holds (numbers of the wrong length) is made again from the rows.
+  raw.prepare("UPDATE list_runs SET numbers = ? WHERE folder = '/s/--q--'").run(new Uint8Array(3));
+  assert.deepEqual(listed(), first);
+  assert.equal((raw.prepare("SELECT numbers FROM list_runs WHERE folder = '/s/--q--'").get()!.numbers as Uint8Array).length, 32);
   // Rows written by another connection, as an older pi-session writes them: an update, a row
   // written over, a row deleted. Each ends its own folder's runs only.
   raw.exec("UPDATE list_rows SET messages = 40, modified = 40 WHERE path = '/s/--p--/a.jsonl'");
@@ -207,7 +215,7 @@ test("SqliteListRows.tableColumns() keeps each folder's runs, till a row of that
   // Runs are kept per version: another version's are made anew.
   rows.put([at("/s/--p--/f.jsonl", 6)], 3);
   assert.deepEqual(rows.tableColumns(3, ["/s/--p--"], "modified")!.ids, ["/s/--p--/f.jsonl"]);
-  assert.deepEqual(raw.prepare("SELECT folder, version FROM list_columns WHERE folder = '/s/--p--' ORDER BY version").all().map((r) => Number(r.version)), [3]);
+  assert.deepEqual(raw.prepare("SELECT folder, version FROM list_runs WHERE folder = '/s/--p--' ORDER BY version").all().map((r) => Number(r.version)), [3]);
   rows.clear();
   assert.deepEqual(kept(), []);
 });

@@ -9,14 +9,9 @@
 import type { CatalogRecord, RecordStamp, SectionKey } from "../store.ts";
 import { LIST_ROW_SECTION, type ListRow, type ListRowStore, listingOrder, soundListRow, type ByIdRow, type OrderedColumns, type OrderedRow, type ProjectRow, type RowOrder, type TableColumns } from "../list-row.ts";
 import type { SqliteDb, SqliteStatement } from "./sqlite-db.ts";
+import { KeptRuns, LIST_RUN_TABLES } from "./sqlite-list-runs.ts";
 
-export const LIST_ROW_TABLE_NAMES = ["list_rows", "list_dirty", "list_columns"];
-
-/**
- * The folder a listing row's file is directly in (no separator at its end), of the row `row`
- * (`new` or `old` in a trigger): everything up to its last `/`.
- */
-const folderOf = (row: string) => `substr(${row}.path, 1, length(rtrim(${row}.path, replace(${row}.path, '/', ''))) - 1)`;
+export const LIST_ROW_TABLE_NAMES = ["list_rows", "list_dirty", "list_runs"];
 
 export const LIST_ROW_TABLES = `
 CREATE TABLE IF NOT EXISTS list_rows (
@@ -31,17 +26,8 @@ CREATE TRIGGER IF NOT EXISTS list_dirty_update AFTER UPDATE ON records WHEN new.
   BEGIN INSERT OR IGNORE INTO list_dirty (path) SELECT path FROM files WHERE id IN (old.file, new.file); END;
 CREATE TRIGGER IF NOT EXISTS list_dirty_delete AFTER DELETE ON records WHEN old.section = '${LIST_ROW_SECTION}'
   BEGIN INSERT OR IGNORE INTO list_dirty (path) SELECT path FROM files WHERE id = old.file; END;
-CREATE TABLE IF NOT EXISTS list_columns (folder TEXT NOT NULL, version INTEGER NOT NULL, n INTEGER NOT NULL, ids TEXT, id_lengths TEXT,
-  modified TEXT, messages TEXT, title_lengths TEXT, titles BLOB, low_cwd TEXT, high_cwd TEXT, odd REAL, PRIMARY KEY (folder, version));
-CREATE TRIGGER IF NOT EXISTS list_columns_put AFTER INSERT ON list_rows WHEN EXISTS (SELECT 1 FROM list_columns)
-  BEGIN DELETE FROM list_columns WHERE folder = ${folderOf("new")}; END;
-CREATE TRIGGER IF NOT EXISTS list_columns_update AFTER UPDATE ON list_rows WHEN EXISTS (SELECT 1 FROM list_columns)
-  BEGIN DELETE FROM list_columns WHERE folder IN (${folderOf("old")}, ${folderOf("new")}); END;
-CREATE TRIGGER IF NOT EXISTS list_columns_drop AFTER DELETE ON list_rows WHEN EXISTS (SELECT 1 FROM list_columns)
-  BEGIN DELETE FROM list_columns WHERE folder = ${folderOf("old")}; END;`;
+${LIST_RUN_TABLES}`;
 
-/** A folder's table columns (`tableColumns`), as the query `TABLE_RUNS` gives them and `list_columns` keeps them. */
-const RUN_COLUMNS = "n, ids, id_lengths, modified, messages, title_lengths, titles, low_cwd, high_cwd, odd";
 
 /** The rows of direct children of the folders of a JSON array (`?1`), of version `?2`, that are sessions. */
 const IN_FOLDERS = `FROM json_each(?1) f JOIN list_rows l ON l.path >= f.value || '/' AND l.path < f.value || '0'
@@ -74,14 +60,13 @@ export class SqliteListRows implements ListRowStore {
   /** Statements prepared once: a cold build puts rows hundreds of times. */
   #clean: SqliteStatement | undefined;
   #drop: SqliteStatement | undefined;
-  #tableRuns: SqliteStatement | undefined;
-  #keptRuns: SqliteStatement | undefined;
-  #keepRuns: SqliteStatement | undefined;
+  #kept: KeptRuns;
   #tableCwds: SqliteStatement | undefined;
 
   constructor(db: SqliteDb, host: ListRowHost) {
     this.#db = db;
     this.#host = host;
+    this.#kept = new KeptRuns(db, (work) => host.transaction(work));
   }
 
   sync(section: SectionKey): void {
@@ -97,7 +82,7 @@ export class SqliteListRows implements ListRowStore {
   /** Marks every listing record dirty: their rows are made at the next `sync` (a store that had no rows). */
   markAll(): void {
     // Kept columns of rows made before are not to be trusted then.
-    this.#db.exec("DELETE FROM list_columns");
+    this.#db.exec("DELETE FROM list_runs");
     this.#db.exec(`INSERT OR IGNORE INTO list_dirty (path) SELECT f.path FROM records r JOIN files f ON f.id = r.file WHERE r.section = '${LIST_ROW_SECTION}'`);
   }
 
@@ -128,7 +113,7 @@ export class SqliteListRows implements ListRowStore {
 
   clear(): void {
     // The kept columns first: with none, the rows' triggers have nothing to look for.
-    this.#db.exec("DELETE FROM list_columns; DELETE FROM list_rows; DELETE FROM list_dirty;");
+    this.#db.exec("DELETE FROM list_runs; DELETE FROM list_rows; DELETE FROM list_dirty;");
   }
 
   /**
@@ -181,34 +166,34 @@ export class SqliteListRows implements ListRowStore {
     // A folder at a time, by path (the table's key: nothing to sort), from its runs; the
     // listing's order is then found from the times alone. Read as rows, 25,000 sessions made an
     // array, an id and a cwd string each.
-    const runs = this.#folderRuns(version, folders);
+    const runs = this.#kept.of(version, folders);
     let table = new TableRoom(room);
     for (const [place, path] of folders.entries()) {
-      const [n, ids, idLengths, modified, messages, titleLengths, run, lowCwd, highCwd, odd] = runs.get(path) ?? [];
-      const rows = Number(n ?? 0);
+      const folder = runs.get(path);
+      if (!folder || folder.odd) return undefined;
+      const { n: rows, ids, numbers, titles: run, lowCwd, highCwd } = folder;
       if (rows === 0) continue;
-      // A value that is not a whole number (never written so: see ListRow.odd): read as text.
-      if (Number(odd) !== 0 || typeof ids !== "string" || !(run instanceof Uint8Array)) return undefined;
       const at = table.count;
       const end = at + rows;
       if (end > table.room) table = new TableRoom(Math.max(2 * table.room, end), table);
       const { columns } = table;
-      // Each id's length first, in `end` (no id is odd: one character, one code unit; see ListRow.odd).
-      if (decimals(idLengths, columns.end, at) !== end || decimals(modified, columns.modified, at) !== end || decimals(messages, columns.messages, at) !== end) return undefined;
+      // No id is odd: one character, one code unit (see ListRow.odd).
       let from = 0;
-      for (let i = at; i < end; i++) columns.ids[i] = ids.slice(from, from += columns.end[i]);
-      if (from !== ids.length || decimals(titleLengths, columns.end, at) !== end) return undefined;
+      for (let i = 0; i < rows; i++) columns.ids[at + i] = ids.slice(from, from += numbers[i]);
+      if (from !== ids.length) return undefined;
+      columns.modified.set(numbers.subarray(rows, 2 * rows), at);
+      columns.messages.set(numbers.subarray(2 * rows, 3 * rows), at);
       from = 0;
-      for (let i = at; i < end; i++) {
-        columns.start[i] = from;
-        columns.end[i] = from += columns.end[i];
-        columns.chunk[i] = columns.titles.length;
-        table.folder[i] = place;
+      for (let i = 0; i < rows; i++) {
+        columns.start[at + i] = from;
+        columns.end[at + i] = from += numbers[3 * rows + i];
+        columns.chunk[at + i] = columns.titles.length;
+        table.folder[at + i] = place;
       }
       if (from !== run.length) return undefined;
       columns.titles.push(run);
       // A folder's sessions share one cwd (a project's folder is named after it); else each has its own.
-      if (lowCwd === highCwd) for (let i = at; i < end; i++) columns.cwds[i] = lowCwd as string;
+      if (lowCwd === highCwd) for (let i = at; i < end; i++) columns.cwds[i] = lowCwd!;
       else {
         this.#tableCwds ??= this.#db.prepare(`SELECT cwd ${IN_FOLDER}`);
         const cwds = this.#tableCwds.values(path, version);
@@ -220,43 +205,6 @@ export class SqliteListRows implements ListRowStore {
     const columns = table.done();
     columns.order = listingOrder(order, columns.modified, columns.messages, table.folder.subarray(0, table.count));
     return columns;
-  }
-
-  /**
-   * Each folder's table columns as one row of runs: the ids as one text, the numbers as decimal
-   * texts, the titles as one run of bytes (no string per title, no array per session). Read from
-   * `list_columns`, where they are kept till a row of the folder is written (its triggers);
-   * else made from the folder's rows and kept, in one transaction (no write of another process
-   * comes between). Made from the rows each time, the runs of 25,000 sessions took a warm
-   * `list --all` about 100 ms (12.7 MB of rows read, and joined by SQLite); read, 40-50 ms.
-   */
-  #folderRuns(version: number, folders: readonly string[]): Map<string, unknown[]> {
-    this.#keptRuns ??= this.#db.prepare(`SELECT folder, ${RUN_COLUMNS} FROM list_columns WHERE version = ?1 AND folder IN (SELECT value FROM json_each(?2))`);
-    const runs = new Map<string, unknown[]>();
-    for (const [folder, ...row] of this.#keptRuns.values(version, JSON.stringify(folders))) runs.set(folder as string, row);
-    const missing = folders.filter((folder) => !runs.has(folder));
-    if (missing.length === 0) return runs;
-    this.#tableRuns ??= this.#db.prepare(`SELECT count(*), group_concat(id, ''), group_concat(length(id)),
-      group_concat(CAST(modified AS INTEGER)), group_concat(CAST(messages AS INTEGER)), group_concat(length(CAST(title AS BLOB))),
-      CAST(group_concat(title, '') AS BLOB), min(cwd), max(cwd), total(modified <> CAST(modified AS INTEGER) OR messages <> CAST(messages AS INTEGER))
-      FROM (SELECT id, cwd, modified, messages, coalesce(name, first) AS title ${IN_FOLDER})`);
-    const make = (keep: boolean) => {
-      for (const folder of missing) {
-        const row = this.#tableRuns!.values(folder, version)[0];
-        runs.set(folder, row);
-        if (keep) {
-          this.#keepRuns ??= this.#db.prepare(`INSERT OR REPLACE INTO list_columns (folder, version, ${RUN_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`);
-          this.#keepRuns.run(folder, version, ...(row as (string | number | Uint8Array | null)[]));
-        }
-      }
-    };
-    try {
-      this.#host.transaction(() => make(true));
-    } catch {
-      // A catalog that cannot be written now (read-only, or busy past the timeout): made, not kept.
-      make(false);
-    }
-    return runs;
   }
 
   byId(version: number, folders: readonly string[], wanted: { path: boolean; first: boolean }): Iterable<ByIdRow> {
@@ -337,29 +285,4 @@ class TableRoom {
     columns.end = columns.end.subarray(0, count);
     return columns;
   }
-}
-
-/**
- * Puts the whole numbers of a comma-separated decimal text (SQLite's `group_concat` of integers)
- * into `into` from `at`; gives the place after the last one put, or -1 for a text that is not
- * such a list (or does not fit).
- */
-function decimals(text: unknown, into: { [i: number]: number; length: number }, at: number): number {
-  if (typeof text !== "string" || text === "") return -1;
-  let value = 0;
-  let digits = 0;
-  let sign = 1;
-  for (let k = 0; k <= text.length; k++) {
-    const c = k < text.length ? text.charCodeAt(k) : 44;
-    if (c >= 48 && c <= 57) {
-      value = value * 10 + (c - 48);
-      digits++;
-    } else if (c === 45 && digits === 0 && sign === 1) sign = -1;
-    else if (c === 44 && digits > 0 && Number.isSafeInteger(value) && at < into.length) {
-      into[at++] = sign * value;
-      value = digits = 0;
-      sign = 1;
-    } else return -1;
-  }
-  return at;
 }
