@@ -7,7 +7,6 @@
  */
 
 import { readFileSync, readlinkSync } from "node:fs";
-import { hostname } from "node:os";
 
 /** What `withFileLock` asks about processes; tests inject their own. */
 export interface ProcessProbe {
@@ -101,9 +100,24 @@ function nodeSignalZero(pid: number): boolean | undefined {
   }
 }
 
+/**
+ * The host's name from `node:os`, loaded only when a lock asks (loading it with the binary took
+ * 1-3 ms of every start, Bun 1.4.5); where the runtime cannot load it so (Node before 20.16),
+ * the kernel's on Linux, else empty.
+ */
+function hostName(): string {
+  const os = (process as { getBuiltinModule?: (id: string) => unknown }).getBuiltinModule?.("node:os") as { hostname(): string } | undefined;
+  if (os) return os.hostname();
+  try {
+    return readFileSync("/proc/sys/kernel/hostname", "latin1").trim();
+  } catch {
+    return "";
+  }
+}
+
 /** The probe for Node (and Bun, which runs the same calls natively). */
 export function nodeProcessProbe(): ProcessProbe {
-  return probeWith(process.pid, hostname(), (path) => readFileSync(path, "latin1"), readlinkSync, nodeSignalZero);
+  return probeWith(process.pid, hostName(), (path) => readFileSync(path, "latin1"), readlinkSync, nodeSignalZero);
 }
 
 // Loose on purpose: the project type-checks against Node's types, where Deno does not exist.

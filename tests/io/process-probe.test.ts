@@ -7,6 +7,7 @@
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
 import { existsSync } from "node:fs";
+import { hostname } from "node:os";
 import { describe, it } from "node:test";
 import { detectProcessProbe, parseProcStat } from "../../src/io/process-probe.ts";
 
@@ -26,7 +27,7 @@ describe("detectProcessProbe()", () => {
   it("detectProcessProbe() sees this process alive, under its own start time", () => {
     const probe = detectProcessProbe();
     assert.ok(probe.pid > 0);
-    assert.ok(probe.hostname.length > 0);
+    assert.equal(probe.hostname, hostname(), "the host name node:os gives");
     assert.equal(probe.isAlive(probe.pid), true);
     assert.equal(probe.startTimeOf(probe.pid), probe.startTime);
     if (existsSync("/proc/self/stat")) assert.match(probe.startTime ?? "", /^\d+$/);
