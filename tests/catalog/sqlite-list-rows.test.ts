@@ -10,6 +10,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { ListRow } from "../../src/catalog/list-row.ts";
 import { openSqliteStore } from "../../src/catalog/sqlite/open-sqlite.ts";
+import { BULK_ROWS } from "../../src/catalog/sqlite/sqlite-list-runs.ts";
 import { openBunSqlite } from "../../src/catalog/sqlite/bun-sqlite.ts";
 import { openNodeSqlite } from "../../src/catalog/sqlite/node-sqlite.ts";
 import { sqliteBinding } from "./_helpers.ts";
@@ -177,7 +178,7 @@ test("SqliteListRows.tableColumns() keeps each folder's runs, till a row of that
   const folders = ["/s/--p--", "/s/--q--", "/s/--r--"];
   const at = (path: string, messages: number) => ({ ...row(path), messages, modified: messages, first: `first of ${path}` });
   rows.put([at("/s/--p--/a.jsonl", 1), at("/s/--p--/b.jsonl", 2), at("/s/--q--/c.jsonl", 3), at("/s/--r--/d.jsonl", 4)], 2);
-  const kept = () => raw.prepare("SELECT folder FROM list_runs ORDER BY folder").all().map((r) => String(r.folder));
+  const kept = () => raw.prepare("SELECT DISTINCT folder FROM list_runs ORDER BY folder").all().map((r) => String(r.folder));
   const listed = () => {
     const table = rows.tableColumns(2, folders, "modified")!;
     return table.order.map((i) => `${table.ids[i]}:${table.messages[i]}`);
@@ -216,6 +217,18 @@ test("SqliteListRows.tableColumns() keeps each folder's runs, till a row of that
   rows.put([at("/s/--p--/f.jsonl", 6)], 3);
   assert.deepEqual(rows.tableColumns(3, ["/s/--p--"], "modified")!.ids, ["/s/--p--/f.jsonl"]);
   assert.deepEqual(raw.prepare("SELECT folder, version FROM list_runs WHERE folder = '/s/--p--' ORDER BY version").all().map((r) => Number(r.version)), [3]);
+  // A bulk write drops every kept run first; one row less, only the folders written.
+  listed();
+  rows.put(Array.from({ length: BULK_ROWS - 1 }, (_, i) => at(`/s/--x--/${i}.jsonl`, i)), 2);
+  assert.deepEqual(kept(), folders);
+  rows.remove(Array.from({ length: BULK_ROWS - 1 }, (_, i) => `/s/--x--/${i}.jsonl`));
+  assert.deepEqual(kept(), folders);
+  rows.put(Array.from({ length: BULK_ROWS }, (_, i) => at(`/s/--x--/${i}.jsonl`, i)), 2);
+  assert.deepEqual(kept(), []);
+  assert.deepEqual(listed(), ["/s/--p--/a.jsonl:40", "/s/--q--/c.jsonl:30", "/s/--p--/b.jsonl:2"]);
+  rows.remove(Array.from({ length: BULK_ROWS }, (_, i) => `/s/--x--/${i}.jsonl`));
+  assert.deepEqual(kept(), []);
+  listed();
   rows.clear();
   assert.deepEqual(kept(), []);
 });

@@ -9,7 +9,7 @@
 import type { CatalogRecord, RecordStamp, SectionKey } from "../store.ts";
 import { LIST_ROW_SECTION, type ListRow, type ListRowStore, listingOrder, soundListRow, type ByIdRow, type OrderedColumns, type OrderedRow, type ProjectRow, type RowOrder, type TableColumns } from "../list-row.ts";
 import type { SqliteDb, SqliteStatement } from "./sqlite-db.ts";
-import { KeptRuns, LIST_RUN_TABLES } from "./sqlite-list-runs.ts";
+import { dropRunsForBulk, KeptRuns, LIST_RUN_TABLES } from "./sqlite-list-runs.ts";
 
 export const LIST_ROW_TABLE_NAMES = ["list_rows", "list_dirty", "list_runs"];
 
@@ -88,6 +88,7 @@ export class SqliteListRows implements ListRowStore {
 
   /** Puts the rows of records just saved (inside the store's transaction), and clears their paths' dirt. */
   put(rows: readonly ListRow[], version: number): void {
+    dropRunsForBulk(this.#db, rows.length);
     this.#put ??= this.#db.prepare("INSERT OR REPLACE INTO list_rows (path, version, size, mtime, id, cwd, name, parent, created, modified, messages, first, bad, odd) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
     const clean = this.#clean ??= this.#db.prepare("DELETE FROM list_dirty WHERE path = ?");
     for (const r of rows) {
@@ -98,6 +99,7 @@ export class SqliteListRows implements ListRowStore {
 
   /** Drops the rows of records just removed (inside the store's transaction), and their paths' dirt. */
   remove(paths: readonly string[]): void {
+    dropRunsForBulk(this.#db, paths.length);
     const drop = this.#drop ??= this.#db.prepare("DELETE FROM list_rows WHERE path = ?");
     const clean = this.#clean ??= this.#db.prepare("DELETE FROM list_dirty WHERE path = ?");
     for (const path of paths) {
