@@ -9,7 +9,7 @@
 import type { CatalogRecord, RecordStamp, SectionKey } from "../store.ts";
 import { LIST_ROW_SECTION, type ListRow, type ListRowStore, listingOrder, soundListRow, type ByIdRow, type OrderedColumns, type OrderedRow, type ProjectRow, type RowOrder, type TableColumns } from "../list-row.ts";
 import type { SqliteDb, SqliteStatement } from "./sqlite-db.ts";
-import { dropRunsForBulk, KeptRuns, LIST_RUN_TABLES } from "./sqlite-list-runs.ts";
+import { dropRunsForBulk, IN_FOLDER, KeptRuns, LIST_RUN_TABLES } from "./sqlite-list-runs.ts";
 
 export const LIST_ROW_TABLE_NAMES = ["list_rows", "list_dirty", "list_runs"];
 
@@ -28,7 +28,6 @@ CREATE TRIGGER IF NOT EXISTS list_dirty_delete AFTER DELETE ON records WHEN old.
   BEGIN INSERT OR IGNORE INTO list_dirty (path) SELECT path FROM files WHERE id = old.file; END;
 ${LIST_RUN_TABLES}`;
 
-
 /** The rows of direct children of the folders of a JSON array (`?1`), of version `?2`, that are sessions. */
 const IN_FOLDERS = `FROM json_each(?1) f JOIN list_rows l ON l.path >= f.value || '/' AND l.path < f.value || '0'
   WHERE l.version = ?2 AND l.id IS NOT NULL AND instr(substr(l.path, length(f.value) + 2), '/') = 0`;
@@ -38,10 +37,6 @@ const ORDERS: Record<RowOrder, string> = {
   modified: "l.modified DESC, f.key, l.path DESC",
   messages: "l.messages DESC, l.modified DESC, f.key, l.path DESC",
 };
-
-/** The rows directly in one folder (`?1`), of version `?2`, that are sessions: a range of the table's key, by path. */
-const IN_FOLDER = `FROM list_rows WHERE path >= ?1 || '/' AND path < ?1 || '0' AND version = ?2 AND id IS NOT NULL
-  AND instr(substr(path, length(?1) + 2), '/') = 0 ORDER BY path`;
 
 /** Paths whose rows are made anew per transaction. */
 const SYNC_SLICE = 500;
@@ -81,7 +76,7 @@ export class SqliteListRows implements ListRowStore {
 
   /** Marks every listing record dirty: their rows are made at the next `sync` (a store that had no rows). */
   markAll(): void {
-    // Kept columns of rows made before are not to be trusted then.
+    // Runs kept of rows made before are not to be trusted then.
     this.#db.exec("DELETE FROM list_runs");
     this.#db.exec(`INSERT OR IGNORE INTO list_dirty (path) SELECT f.path FROM records r JOIN files f ON f.id = r.file WHERE r.section = '${LIST_ROW_SECTION}'`);
   }
@@ -114,7 +109,7 @@ export class SqliteListRows implements ListRowStore {
   }
 
   clear(): void {
-    // The kept columns first: with none, the rows' triggers have nothing to look for.
+    // The kept runs first: with none, the rows' triggers have nothing to look for.
     this.#db.exec("DELETE FROM list_runs; DELETE FROM list_rows; DELETE FROM list_dirty;");
   }
 
