@@ -13,6 +13,7 @@
 import type { Coverage, RecordStamp, SectionKey } from "../store.ts";
 import type { SqliteDb } from "./sqlite-db.ts";
 import { addColumn } from "./sqlite-migrate.ts";
+import { sqlFolderOf } from "./sqlite-paths.ts";
 
 export const COVERAGE_TABLE = "covered";
 
@@ -30,11 +31,8 @@ const STAMP_INDEX = "records_stamps";
  */
 const COVERAGE_TABLE_SQL = `CREATE TABLE IF NOT EXISTS ${COVERAGE_TABLE} (section TEXT NOT NULL, folder TEXT NOT NULL, mtime REAL NOT NULL, stamps TEXT, PRIMARY KEY (section, folder));`;
 
-/**
- * The folder a record's file is directly in, as coverage names it (no separator at its end):
- * everything up to its last `/` (SQLite's `rtrim` by every other character of the path).
- */
-const FOLDER_OF_FILE = "(SELECT substr(p, 1, length(p) - 1) FROM (SELECT rtrim(path, replace(path, '/', '')) AS p FROM files WHERE id = new.file))";
+/** The folder a record's file is directly in, as coverage names it (no separator at its end). */
+const FOLDER_OF_FILE = `(SELECT ${sqlFolderOf("path")} FROM files WHERE id = new.file)`;
 
 /**
  * Triggers: a record written for a file ends the fingerprint of its folder (one written over,

@@ -9,12 +9,10 @@
  * @module
  */
 import type { SqliteDb, SqliteStatement } from "./sqlite-db.ts";
+import { sqlFolderOf } from "./sqlite-paths.ts";
 
-/**
- * The folder a listing row's file is directly in (no separator at its end), of the row `row`
- * (`new` or `old` in a trigger): everything up to its last `/`.
- */
-const folderOf = (row: string) => `substr(${row}.path, 1, length(rtrim(${row}.path, replace(${row}.path, '/', ''))) - 1)`;
+/** The folder a listing row's file is directly in, of the row `row` (`new` or `old` in a trigger). */
+const folderOf = (row: string) => sqlFolderOf(`${row}.path`);
 
 /** `numbers`: the sessions' id lengths, times, message counts and title lengths, `n` of each, as doubles in the machine's byte order. */
 export const LIST_RUN_TABLES = `
