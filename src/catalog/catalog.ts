@@ -68,11 +68,18 @@ export class Catalog {
 
   /**
    * The session files of `dir` (`nested`: of each project folder in it), listing only the folders
-   * whose mtime changed since the catalog last listed them; pass the result to `refresh` as `listing`.
+   * whose mtime changed since the catalog last listed them (with `check` full, or this catalog's
+   * check full, every folder, and its files are then all stat'ed by whatever uses the listing);
+   * pass the result to `refresh` as `listing`.
    */
-  async listFiles(dir: string, nested: boolean): Promise<FolderListing> {
+  async listFiles(dir: string, nested: boolean, check: CheckMode = this.#check): Promise<FolderListing> {
     this.#folders ??= this.#store?.loadFolders ? this.#store.loadFolders().catch(() => null) : Promise.resolve(null);
-    return listThroughFolders(this.fs, await this.#folders, dir, { nested, mode: this.#check, now: this.#now() });
+    return listThroughFolders(this.fs, await this.#folders, dir, { nested, mode: check, now: this.#now() });
+  }
+
+  /** True when `kind`'s records over `listing` are checked in full (every file stat'ed), not by the quick check. */
+  checksInFull(kind: AnyKind, listing: FolderListing): boolean {
+    return this.#trust([kind], listing) === undefined;
   }
 
   /** The quick check's test for `kinds` over `listing`, or undefined for a full check. */

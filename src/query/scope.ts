@@ -4,6 +4,7 @@
  * @module
  */
 import { type Catalog, type RefreshOptions } from "../catalog/catalog.ts";
+import type { CheckMode } from "../catalog/folder-check.ts";
 import type { DigestKind } from "../core/digest/digester.ts";
 import { catalogSessions, listingKinds, recordsInfo, type SessionFiles } from "../catalog/list-cached.ts";
 import { type CatalogRecord, recordState } from "../catalog/store.ts";
@@ -34,15 +35,16 @@ export async function scopePlaces(env: QueryEnv, all: boolean): Promise<Omit<Ses
 /**
  * This directory's sessions, or with `all` every project's (or the custom dir's). Through
  * `catalog`, folders unchanged since it last listed them are not listed again, and the scope
- * carries the listing for the catalog's quick check (pass the scope's `listing` to a refresh).
+ * carries the listing for the catalog's quick check (pass the scope's `listing` to a refresh);
+ * with `check` full, every folder is listed and the listing asks for a full check.
  */
-export async function sessionScope(env: QueryEnv, all: boolean, catalog?: Catalog): Promise<SessionScope> {
+export async function sessionScope(env: QueryEnv, all: boolean, catalog?: Catalog, check?: CheckMode): Promise<SessionScope> {
   const places = await scopePlaces(env, all);
   const { custom } = await env.sessionDir();
   // Every project: one folder per cwd under the sessions dir; else the one flat folder.
   const nested = all && !custom;
   if (catalog) {
-    const listing = await catalog.listFiles(places.dirs[0], nested);
+    const listing = await catalog.listFiles(places.dirs[0], nested, check);
     // Made on first use: a search the catalog's coverage answers needs no path of its files.
     return { ...places, get files() {
       return listing.files;

@@ -126,6 +126,18 @@ for (const place of places()) {
     assert.equal(reads.size, IDS.length + 3);
   });
 
+  test(`resolveSessionRef() of a reference that matches nothing reads no more headers than the catalog cannot vouch for (${place.name})`, async () => {
+    const { fs, reads } = counting(place.fs, place);
+    await cataloguedSessions(envOf(place, fs, "auto"), true);
+    reads.clear();
+    assert.equal(await answer(envOf(place, fs, "auto"), "ffff0000"), 'no-session 2: No session found matching "ffff0000"');
+    // Looked for twice (the quick check, then a full one), never by reading every header.
+    assert.deepEqual([...reads].map((p) => p.slice(p.lastIndexOf("_") + 1)).sort(), ["bad.jsonl", "notes.jsonl"]);
+    reads.clear();
+    assert.equal(await answer(envOf(place, fs, "off"), "ffff0000"), 'no-session 2: No session found matching "ffff0000"');
+    assert.equal(reads.size, IDS.length + 3);
+  });
+
   test(`resolveSessionRef() finds a session made after the catalog was saved, in a known and in a new project (${place.name})`, async () => {
     await cataloguedSessions(envOf(place, place.fs, "auto"), true);
     const known = await session(place, PROJECTS[1], "dddd0000-0001");
@@ -144,7 +156,7 @@ for (const place of places()) {
   });
 }
 
-test("resolveSessionRef() finds a session the catalog's quick check took as it was (an old file rewritten in place) by reading every header", async () => {
+test("resolveSessionRef() finds a session the catalog's quick check took as it was (an old file rewritten in place) by a full check", async () => {
   // The memory file system's mtimes stay at NOW, long before the env's clock: every session is
   // old and no folder's mtime moves, so the quick check takes the stored header ids on trust.
   const place = { ...places()[0], now: undefined };
