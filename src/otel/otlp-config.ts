@@ -1,12 +1,16 @@
 /**
  * Where and how `otel` sends: the command's flags over the standard OTLP exporter environment
- * (`OTEL_EXPORTER_OTLP_*`, `OTEL_SERVICE_NAME`, `OTEL_RESOURCE_ATTRIBUTES`), flags winning.
+ * (`OTEL_EXPORTER_OTLP_*`, `OTEL_SERVICE_NAME`, `OTEL_RESOURCE_ATTRIBUTES`), flags winning. One
+ * default differs from the spec's: bodies are gzipped unless compression is set to none.
  * Pure: the environment comes in as a lookup function.
  * @module
  */
 
 /** The two OTLP/HTTP encodings. */
 export type OtlpProtocol = "http/protobuf" | "http/json";
+
+/** How request bodies go: gzipped (our default, where the spec's is none) or as they are. */
+export type OtlpCompression = "gzip" | "none";
 
 export interface OtlpConfig {
   /** The full traces URL (`…/v1/traces`). */
@@ -15,6 +19,7 @@ export interface OtlpConfig {
   headers: Record<string, string>;
   /** Per request, in milliseconds. */
   timeoutMs: number;
+  compression: OtlpCompression;
   /** Resource attributes, `service.name` included. */
   resource: Record<string, string>;
 }
@@ -25,6 +30,7 @@ export interface OtlpFlags {
   protocol?: string;
   headers?: string;
   timeout?: string;
+  compression?: string;
 }
 
 /** A setting that cannot be used; `setting` names the flag or variable it came from. */
@@ -130,7 +136,17 @@ export function resolveOtlpConfig(flags: OtlpFlags, env: (name: string) => strin
     throw new OtlpConfigError(timeoutSetting, `${timeoutSetting}: "${timeoutText}" is not a positive number of milliseconds`);
   }
 
+  const [compressionSetting, compressionText] = flags.compression !== undefined
+    ? ["--compression", flags.compression]
+    : get("OTEL_EXPORTER_OTLP_TRACES_COMPRESSION")
+    ? ["OTEL_EXPORTER_OTLP_TRACES_COMPRESSION", get("OTEL_EXPORTER_OTLP_TRACES_COMPRESSION")!]
+    : ["OTEL_EXPORTER_OTLP_COMPRESSION", get("OTEL_EXPORTER_OTLP_COMPRESSION") ?? "gzip"];
+  const compression = compressionText.trim().toLowerCase();
+  if (compression !== "gzip" && compression !== "none") {
+    throw new OtlpConfigError(compressionSetting, `${compressionSetting}: "${compressionText}" is not supported (use gzip or none)`);
+  }
+
   const resource = parseKeyValues(get("OTEL_RESOURCE_ATTRIBUTES") ?? "", "OTEL_RESOURCE_ATTRIBUTES");
   resource["service.name"] = get("OTEL_SERVICE_NAME") ?? resource["service.name"] ?? "pi";
-  return { endpoint, protocol: protocolText, headers, timeoutMs, resource };
+  return { endpoint, protocol: protocolText, headers, timeoutMs, compression, resource };
 }

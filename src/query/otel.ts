@@ -29,6 +29,8 @@ export interface OtelOptions {
   headers?: string;
   /** Milliseconds per request, as text or number. */
   timeout?: string | number;
+  /** "gzip" (default) or "none". */
+  compression?: string;
   content?: boolean;
   resend?: boolean;
   dryRun?: boolean;
@@ -131,7 +133,7 @@ export async function otelExport(env: QueryEnv, options: OtelOptions): Promise<O
   let config;
   try {
     config = resolveOtlpConfig(
-      { endpoint: options.endpoint, protocol: options.protocol, headers: options.headers, timeout: options.timeout === undefined ? undefined : String(options.timeout) },
+      { endpoint: options.endpoint, protocol: options.protocol, headers: options.headers, timeout: options.timeout === undefined ? undefined : String(options.timeout), compression: options.compression },
       env.storage.env,
     );
   } catch (error) {

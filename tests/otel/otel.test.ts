@@ -121,6 +121,16 @@ test("otel --protocol http/json sends the same spans with the same ids as protob
   assert.deepEqual(json.spans.map(key).sort(), first.spans.map(key).sort());
 });
 
+test("otel --compression none (or OTEL_EXPORTER_OTLP_COMPRESSION=none) sends bodies as they are, the same spans", async () => {
+  for (const [extra, env] of [[["--compression", "none"], {}], [[], { OTEL_EXPORTER_OTLP_COMPRESSION: "none" }]] as const) {
+    const plain = await exportAll([...extra], { ...env });
+    assert.equal(plain.run.code, 0, plain.run.stderr);
+    assert.ok(plain.requests.length > 0);
+    for (const request of plain.requests) assert.equal(request.contentEncoding, "");
+    assert.deepEqual(plain.spans.map(key).sort(), first.spans.map(key).sort());
+  }
+});
+
 test("otel --out writes one OTLP/JSON ExportTraceServiceRequest per line, the same spans", async () => {
   const out = join(work, "traces.jsonl");
   const run = await cli(["otel", "--all", "--out", out]);

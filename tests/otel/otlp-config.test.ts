@@ -11,6 +11,7 @@ test("resolveOtlpConfig() defaults to http/protobuf on localhost:4318, service p
     protocol: "http/protobuf",
     headers: {},
     timeoutMs: 10_000,
+    compression: "gzip",
     resource: { "service.name": "pi" },
   });
 });
@@ -50,6 +51,16 @@ test("resolveOtlpConfig() refuses grpc, a non-URL, a bad timeout and a header wi
   refused({ timeout: "soon" }, {}, "--timeout");
   refused({}, { OTEL_EXPORTER_OTLP_TIMEOUT: "0" }, "OTEL_EXPORTER_OTLP_TIMEOUT");
   refused({ headers: "token" }, {}, "--headers");
+});
+
+test("resolveOtlpConfig() gzips unless compression is none: flag over the traces variable over the general one", () => {
+  assert.equal(resolveOtlpConfig({}, envOf({ OTEL_EXPORTER_OTLP_COMPRESSION: "none" })).compression, "none");
+  assert.equal(resolveOtlpConfig({}, envOf({ OTEL_EXPORTER_OTLP_COMPRESSION: "none", OTEL_EXPORTER_OTLP_TRACES_COMPRESSION: "GZIP" })).compression, "gzip");
+  assert.equal(resolveOtlpConfig({ compression: "none" }, envOf({ OTEL_EXPORTER_OTLP_TRACES_COMPRESSION: "gzip" })).compression, "none");
+  assert.throws(
+    () => resolveOtlpConfig({}, envOf({ OTEL_EXPORTER_OTLP_TRACES_COMPRESSION: "zstd" })),
+    (e) => e instanceof OtlpConfigError && e.setting === "OTEL_EXPORTER_OTLP_TRACES_COMPRESSION" && e.message.includes('"zstd" is not supported (use gzip or none)'),
+  );
 });
 
 test("parseKeyValues() skips empty parts and keeps = inside values", () => {
