@@ -790,19 +790,28 @@ function runOnce(row: Row, verify: boolean): { sample?: Sample; check?: string; 
     ...(verify ? ["--verify"] : []),
     ...(row.args ?? []),
   ];
+  // A command row's output goes to a file, as `pi-session list --all > sessions.txt` writes it: read
+  // through a pipe, spawnSync's own collecting of it was timed as the child's (`cat` of the 6.5 MB
+  // a `list --all` of 25,000 sessions prints: 65-70 ms into spawnSync, 12 ms into /dev/null, 18 ms
+  // through `| cat`), and the child waited on each 64 KB of pipe meanwhile. Its check needs the
+  // first line only. A script row's output (its BENCH_RESULT line) comes through the pipe.
+  const outPath = join(CACHE, `.out-${process.pid}.txt`);
+  const outFd = row.command ? openSync(outPath, "w") : undefined;
   const started = performance.now();
-  // Output kept as bytes: decoding the 6.4 MB a `list --all` of 25,000 sessions prints took node
-  // 65-90 ms after the child had exited, and that was timed as the child's (a command row's time
-  // is the wall clock of spawnSync). A command row's check needs its first line only.
-  const child = spawnSync("/usr/bin/time", ["-f", "%e %M %R %U %S", "-o", timeOut, ...argv], {
-    cwd: ROOT,
-    env: { ...process.env, ...row.env },
-    maxBuffer: 64 * 1024 * 1024,
-  });
+  let child;
+  try {
+    child = spawnSync("/usr/bin/time", ["-f", "%e %M %R %U %S", "-o", timeOut, ...argv], {
+      cwd: ROOT,
+      env: { ...process.env, ...row.env },
+      stdio: ["ignore", outFd ?? "pipe", "pipe"],
+      maxBuffer: 64 * 1024 * 1024,
+    });
+  } finally {
+    if (outFd !== undefined) closeSync(outFd);
+  }
   const wallMs = performance.now() - started;
   if (child.error) return { error: String(child.error) };
-  const out = child.stdout ?? new Uint8Array(0);
-  const stdout = new TextDecoder().decode(row.command ? out.subarray(0, 4096) : out);
+  const stdout = new TextDecoder().decode(outFd !== undefined ? fileStart(outPath, 4096) : child.stdout ?? new Uint8Array(0));
   const skipLine = stdout.split("\n").find((l) => l.startsWith("BENCH_SKIP "));
   if (skipLine) return { skipped: skipLine.slice("BENCH_SKIP ".length) };
   if (child.status !== 0) {
@@ -831,6 +840,17 @@ function runOnce(row: Row, verify: boolean): { sample?: Sample; check?: string; 
     check = stdout.trim().split("\n")[0]?.slice(0, 80);
   }
   return { sample: { ms, rssKb, wallS, faults, cpuS }, check };
+}
+
+/** The first `bytes` bytes of the file at `path` (fewer when it is shorter). */
+function fileStart(path: string, bytes: number): Uint8Array {
+  const fd = openSync(path, "r");
+  try {
+    const out = new Uint8Array(bytes);
+    return out.subarray(0, readSync(fd, out, 0, bytes, 0));
+  } finally {
+    closeSync(fd);
+  }
 }
 
 function median(xs: number[]): number {
