@@ -49,15 +49,20 @@ export async function unchangedFiles(
   } catch {
     coverage = undefined;
   }
-  if (trust && coverage && listing && files === undefined && keepsCoverage(store) && coversScope(listing, options.listedDirs)) {
+  // By coverage where the store keeps it, the quick check or a full one: a full check then stats
+  // each folder's files in the folder and compares them with the fingerprint the coverage keeps,
+  // no stamp loaded (stamp by stamp, below, a full `search` of 25,000 sessions loaded all 25,000
+  // and stat'ed each by its path).
+  if (coverage && listing && files === undefined && keepsCoverage(store) && coversScope(listing, options.listedDirs)) {
+    const quick = trust !== undefined;
     let work;
     try {
-      work = await coveredWork(host.fs, store, kind, listing, coverage, { quick: true, now: host.now, firstChange: true });
+      work = await coveredWork(host.fs, store, kind, listing, coverage, { quick, now: host.now, firstChange: true });
     } catch {
       return false;
     }
     if (work.changed.length > 0 || work.gone.length > 0) return false;
-    await host.saveListing(false);
+    await host.saveListing(!quick);
     await host.saveCoverage(coverage, fullCoverage(listing, coverage, coverage, work.digests));
     return true;
   }

@@ -68,6 +68,7 @@ async function setup(t: { after(fn: () => void): void }) {
     get(target, key) {
       const value = Reflect.get(target, key);
       if (key === "loadStamps") return (...args: Parameters<typeof target.loadStamps>) => (stampsLoaded++, target.loadStamps(...args));
+      if (key === "eachStamp") return (...args: Parameters<typeof target.eachStamp>) => (stampsLoaded++, target.eachStamp(...args));
       if (key === "listRows") return spiedRows;
       return typeof value === "function" ? value.bind(target) : value;
     },
@@ -174,6 +175,21 @@ test(`a quick check with coverage (${driver}) takes a change that left its folde
   await fs.append(`${Q}/c.jsonl`, utf8(sessionText("c", 1, { from: 1 })));
   tick(1000);
   assert.equal(await check(), true);
+  assert.equal(await check("full"), false);
+  assert.equal(await check("full"), true);
+});
+
+test(`a full check with coverage (${driver}) stats every file and, where the folders' fingerprints hold, loads no stamp`, { skip: noSqlite }, async (t) => {
+  const { fs, check, seen, tick } = await setup(t);
+  await check();
+  assert.equal(await check("full"), true);
+  tick(1000);
+  assert.equal(await check("full"), true);
+  assert.equal(seen.stampsLoaded, false, "compared by the folders' fingerprints");
+  assert.deepEqual(seen.stats.sort(), [SESSIONS, P, `${P}/a.jsonl`, `${P}/b.jsonl`, Q, `${Q}/c.jsonl`]);
+  // An append to an older session (its folder unchanged): its folder's fingerprint differs.
+  await fs.append(`${Q}/c.jsonl`, utf8(sessionText("c", 1, { from: 1 })));
+  tick(1000);
   assert.equal(await check("full"), false);
   assert.equal(await check("full"), true);
 });
