@@ -2,11 +2,11 @@
  * The session ids a reference can name, asked of the store's index of header ids instead of
  * compared one by one: which files have an id starting with `01a2` (`info 01a2`), and which
  * stored ids lie nearest a printed one (its shortest unique prefix). Both need the records of
- * the listing section to be those of the scope's files; the quick check by coverage
- * (covered-check.ts) proves that, and names the few files it cannot vouch for (new, or changed
- * since they were read): their stored ids are passed over and their headers are to be read.
- * The guarantee is the quick check's: a session whose folder did not change and that was last
- * written over a day ago is taken as stored.
+ * the listing section to be those of the scope's files; the check by coverage (covered-check.ts)
+ * proves that, and names the few files it cannot vouch for (new, or changed since they were
+ * read): their stored ids are passed over and their headers are to be read. The guarantee is
+ * that of the check made: in a quick one, a session whose folder did not change and that was
+ * last written over a day ago is taken as stored; a full one stats every file.
  *
  * Only for ids and prefixes of printable ASCII: SQLite orders ids by UTF-8 bytes, JavaScript by
  * UTF-16 code units, and for an ASCII id the two agree on which ids share the longest prefix
@@ -14,7 +14,7 @@
  * @module
  */
 import type { DigestKind } from "../core/digest/digester.ts";
-import { coveredWork, coversScope, keepsCoverage } from "./covered-check.ts";
+import { coveredWork, coversScope, fullCoverage, keepsCoverage } from "./covered-check.ts";
 import type { FolderListing } from "./folder-check.ts";
 import type { StampCheckHost } from "./stamp-checks.ts";
 
@@ -43,19 +43,27 @@ export interface HeaderIdIndex {
 
 /**
  * The index over `listing` (of `kind`, the listing section), or undefined where it cannot
- * answer: no such index in the store, the section's records held in memory, a full check due,
- * or no folder of the scope covered yet (the quick check would stat every file: the caller's
- * own comparison does as well and saves what it lists).
+ * answer: no such index in the store, the section's records held in memory, or no folder of the
+ * scope covered yet (the caller's own comparison, stamp by stamp, then does the same work and
+ * saves what it lists). By the quick check where the host trusts it, else by a full one (every
+ * file stat'ed, each folder compared with the fingerprint its coverage keeps), which when it finds
+ * nothing changed is saved as the listing's full check, with the coverage.
  */
 export async function headerIdIndex(host: StampCheckHost, kind: AnyKind, listing: FolderListing, listedDirs: readonly string[]): Promise<HeaderIdIndex | undefined> {
   const { store } = host;
-  if (!keepsCoverage(store) || !store.headerIdsFrom || !store.headerlessFiles || host.loaded || !host.trust || !coversScope(listing, listedDirs)) return undefined;
+  if (!keepsCoverage(store) || !store.headerIdsFrom || !store.headerlessFiles || host.loaded || !coversScope(listing, listedDirs)) return undefined;
   const from = store.headerIdsFrom.bind(store);
+  const quick = host.trust !== undefined;
   let work;
   try {
     const coverage = await store.loadCoverage(kind);
-    if (!listing.folders.some((folder) => listing.unchanged.has(folder) && coverage.folders.get(folder) === listing.mtimes.get(folder))) return undefined;
-    work = await coveredWork(host.fs, store, kind, listing, coverage, { quick: true, now: host.now });
+    const covered = (folder: string) => coverage.folders.get(folder) === listing.mtimes.get(folder) && (!quick || listing.unchanged.has(folder));
+    if (!listing.folders.some(covered)) return undefined;
+    work = await coveredWork(host.fs, store, kind, listing, coverage, { quick, now: host.now });
+    if (!quick && work.changed.length === 0 && work.gone.length === 0) {
+      await host.saveListing(true);
+      await host.saveCoverage(coverage, fullCoverage(listing, coverage, coverage, work.digests));
+    }
   } catch {
     // A store that cannot answer: the caller compares the stored ids one by one, as without an index.
     return undefined;

@@ -75,15 +75,35 @@ test(`the index of header ids answers as every header would, once a listing cove
   assert.equal(await index(), undefined, "nothing stored yet");
   await list("full");
   tick(1000);
-  assert.equal(await index("full"), undefined, "a full check asked for: the caller compares every file");
-  const found = await index();
-  assert.ok(found, "a covered scope");
-  // A file without a session header is read, as when every stored id is compared.
-  assert.deepEqual(found.unread, [`${FOLDERS[1]}/notes.jsonl`]);
-  for (const id of [...ids, "0190ab", "0190abaaaaaaaa", "0190abbbbbbbbz", "0190ac"]) assert.deepEqual(found.around(id), around(ids, id), id);
-  for (const prefix of ["0190ab", "0190aba", "0190abba", "0190abbab", ids[7], ids[7] + "x", "0190abz", "z"]) {
-    assert.deepEqual(found.withPrefix(prefix).sort(), ids.filter((id) => id.startsWith(prefix)).map((id) => paths.get(id)!).sort(), prefix);
+  // By a full check (every file stat'ed) and by the quick one, the same answers.
+  for (const mode of ["full", "auto"] as const) {
+    const found = await index(mode);
+    assert.ok(found, `a covered scope (${mode})`);
+    // A file without a session header is read, as when every stored id is compared.
+    assert.deepEqual(found.unread, [`${FOLDERS[1]}/notes.jsonl`]);
+    for (const id of [...ids, "0190ab", "0190abaaaaaaaa", "0190abbbbbbbbz", "0190ac"]) assert.deepEqual(found.around(id), around(ids, id), id);
+    for (const prefix of ["0190ab", "0190aba", "0190abba", "0190abbab", ids[7], ids[7] + "x", "0190abz", "z"]) {
+      assert.deepEqual(found.withPrefix(prefix).sort(), ids.filter((id) => id.startsWith(prefix)).map((id) => paths.get(id)!).sort(), prefix);
+    }
   }
+});
+
+test(`the index of header ids by a full check sees an older session rewritten in place that the quick check takes as stored (${driver})`, { skip }, async (t) => {
+  const { fs, ids, paths, index, list, pin, tick } = await setup(t);
+  await list("full");
+  tick(1000);
+  // Written two days ago, rewritten under another id while its folder's mtime stays.
+  const old = ids[6];
+  await pin(FOLDERS[6 % FOLDERS.length]);
+  await fs.writeAtomic(paths.get(old)!, utf8(sessionText("0190abyyyyyyyy", 3)));
+  tick(1000);
+  const quick = await index();
+  assert.ok(quick);
+  assert.deepEqual(quick.withPrefix(old), [paths.get(old)!], "the quick check's documented exception");
+  const full = await index("full");
+  assert.ok(full);
+  assert.deepEqual([...full.unread].sort(), [paths.get(old)!, `${FOLDERS[1]}/notes.jsonl`].sort());
+  assert.deepEqual(full.withPrefix(old), []);
 });
 
 test(`the index of header ids names new, removed and rewritten sessions for what they are (${driver})`, { skip }, async (t) => {
