@@ -13,7 +13,7 @@ import { PACED_LOAD, type RefreshRun, startRun } from "./refresh-run.ts";
 import { refreshRows, type RowsRefresh } from "./refresh-rows.ts";
 import { type LoadedRefreshHost, refreshLoaded } from "./refresh-loaded.ts";
 import { walkRefresh } from "./refresh-walk.ts";
-import { currentHeaderIds, type StampCheckHost, unchangedFiles } from "./stamp-checks.ts";
+import { currentHeaderIds, type StampCheckHost, type UnchangedOptions, unchangedFiles } from "./stamp-checks.ts";
 import type { StoredIds } from "./stamps.ts";
 import { type HeaderIdIndex, headerIdIndex } from "./header-id-index.ts";
 import type { CatalogRecord, CatalogStore, Coverage, FolderSnapshot, RecordStamp, SectionChanges } from "./store.ts";
@@ -68,9 +68,8 @@ export class Catalog {
 
   /**
    * The session files of `dir` (`nested`: of each project folder in it), listing only the folders
-   * whose mtime changed since the catalog last listed them (with `check` full, or this catalog's
-   * check full, every folder, and its files are then all stat'ed by whatever uses the listing);
-   * pass the result to `refresh` as `listing`.
+   * whose mtime changed since the catalog last listed them (every folder with `check` full, its
+   * files then all stat'ed by whatever uses the listing); pass it to `refresh` as `listing`.
    */
   async listFiles(dir: string, nested: boolean, check: CheckMode = this.#check): Promise<FolderListing> {
     this.#folders ??= this.#store?.loadFolders ? this.#store.loadFolders().catch(() => null) : Promise.resolve(null);
@@ -198,12 +197,12 @@ export class Catalog {
 
   /**
    * True when a refresh of `kind` for `files` would change nothing: every file has a record of
-   * the same size and mtime, and none would be dropped from `listedDirs`. Answered without
-   * loading the records where the store can list their stamps; else false (refresh instead).
-   * `files` undefined: those of `options.listing`, which then need not be made at all where the
-   * store keeps the section's coverage (covered-check.ts).
+   * the same size and mtime, and none would be dropped from `listedDirs` (with `readChanged`, once
+   * a few changed files are read: stamp-checks.ts). Answered without loading the records where
+   * the store can list their stamps; else false (refresh instead). `files` undefined: those of
+   * `options.listing`, which then need not be made where the store keeps the section's coverage.
    */
-  unchanged(kind: AnyKind, files: readonly string[] | undefined, options: Pick<RefreshOptions, "listedDirs" | "listing"> = {}): Promise<boolean> {
+  unchanged(kind: AnyKind, files: readonly string[] | undefined, options: UnchangedOptions = {}): Promise<boolean> {
     const store = this.#store;
     if (!store?.loadStamps || this.#loaded.has(kind.name)) return Promise.resolve(false);
     return unchangedFiles(this.#stampHost(store, kind, options.listing), kind, files, options);
@@ -243,6 +242,7 @@ export class Catalog {
       records: () => this.#records(kind),
       saveListing: (full) => this.#saveListing([kind], listing, full),
       saveCoverage: (coverage, change) => this.#saveCoverage(kind, coverage, change),
+      refreshPaths: async (paths) => (await this.refresh([kind], paths, { partial: true })).counts,
     };
   }
 

@@ -124,7 +124,7 @@ export interface CoveredWork {
  * folder is taken whole, the stamps compared are all those under the scope's dir, so that no
  * record outside the folders (one directly in a nested scope's dir) goes unseen: coverage starts
  * from such a check, and holds while no record is added or removed (the store drops it then).
- * With `firstChange`, stops at the first change found (and gives it alone).
+ * With `stopAfter`, stops once that many changes are found (and gives those).
  */
 export async function coveredWork(
   fs: FileSystem,
@@ -132,10 +132,10 @@ export async function coveredWork(
   section: SectionKey,
   listing: FolderListing,
   coverage: Coverage,
-  options: { quick: boolean; now: number; firstChange?: boolean },
+  options: { quick: boolean; now: number; stopAfter?: number },
 ): Promise<CoveredWork> {
   const work: CoveredWork = { changed: new ChangedFiles(), gone: [], unchanged: 0, digests: new Map() };
-  const done = () => options.firstChange === true && (work.changed.length > 0 || work.gone.length > 0);
+  const done = () => options.stopAfter !== undefined && work.changed.length + work.gone.length >= options.stopAfter;
   const belongs = inScope(listing);
   const started = [...coverage.folders.keys()].some(belongs);
   const hotSince = options.now - HOT_MS;
@@ -239,7 +239,7 @@ export async function coveredWork(
   }
   keptDigests(work, covered, coverage);
   // The covered folders' files are counted when asked for: a check that wants only to know
-  // whether anything changed (`firstChange`) does not ask, and the store need not count them.
+  // whether anything changed (`stopAfter`) does not ask, and the store need not count them.
   const counted = work.unchanged - recent;
   let unchanged: number | undefined;
   return {

@@ -114,7 +114,7 @@ async function noteBadHeaders(catalog: Catalog, dirs: readonly string[], onBadHe
  */
 async function indexedFiles(catalog: Catalog, scope: SessionFiles, options: SearchSessionsOptions): Promise<(path: string) => boolean> {
   const refresh = options.refresh ?? {};
-  if (options.cwdFilter === undefined && await catalog.unchanged(docsDigest, refresh.listing ? undefined : scope.files, refresh)) {
+  if (options.cwdFilter === undefined && await catalog.unchanged(docsDigest, refresh.listing ? undefined : scope.files, { ...refresh, readChanged: true })) {
     await noteBadHeaders(catalog, scope.dirs, options.onBadHeader);
     if (scope.dirs.length > 0) return inDirs(scope.dirs);
     const files = new Set(scope.files);

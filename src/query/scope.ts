@@ -139,7 +139,7 @@ export async function eachCurrentRecord(
   const store = catalog.store;
   const listing = scope.listing;
   if (!store?.loadPaths || !listing) return false;
-  for (const kind of kinds) if (!await catalog.unchanged(kind, undefined, { listing, listedDirs: scope.dirs })) return false;
+  for (const kind of kinds) if (!await catalog.unchanged(kind, undefined, { listing, listedDirs: scope.dirs, readChanged: true })) return false;
   const files = scope.files;
   try {
     for (let at = 0; at < files.length; at += CURRENT_SLICE) {

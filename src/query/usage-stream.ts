@@ -104,7 +104,7 @@ async function fromStore(
   const store = catalog.store;
   if (!slicing(store)) return false;
   const { listedDirs, listing } = options;
-  if (!(await catalog.unchanged(usageDigest, listing ? undefined : every.files, { listedDirs, listing }))) {
+  if (!(await catalog.unchanged(usageDigest, listing ? undefined : every.files, { listedDirs, listing, readChanged: true }))) {
     // Only what changed is read, and saved; no record is held (`keep: false`).
     const view = await catalog.refresh([usageDigest], every.files, { ...options, onRecords: undefined, keep: false });
     if (view.counts.unreadable > 0 || catalog.saveProblem !== undefined) return false;

@@ -13,6 +13,7 @@ import { join } from "node:path";
 import { Catalog } from "../../src/catalog/catalog.ts";
 import { type CheckMode, FULL_CHECK_EVERY_MS, RACY_MS } from "../../src/catalog/folder-check.ts";
 import { openSqliteStore } from "../../src/catalog/sqlite/open-sqlite.ts";
+import { FEW_CHANGES } from "../../src/catalog/stamp-checks.ts";
 import type { SqliteCatalogStore } from "../../src/catalog/sqlite/sqlite-store.ts";
 import { docsDigest } from "../../src/core/digest/docs-digest.ts";
 import { listingDigest } from "../../src/core/digest/listing-digest.ts";
@@ -56,6 +57,8 @@ async function setup(t: { after(fn: () => void): void }) {
     rmSync(work, { recursive: true, force: true });
   });
   let stampsLoaded = 0;
+  /** Saves to the store that changed something (records put or removed, documents). */
+  let writes = 0;
   const rows = store.listRows;
   const spiedRows = new Proxy(rows, {
     get(target, key) {
@@ -69,22 +72,38 @@ async function setup(t: { after(fn: () => void): void }) {
       const value = Reflect.get(target, key);
       if (key === "loadStamps") return (...args: Parameters<typeof target.loadStamps>) => (stampsLoaded++, target.loadStamps(...args));
       if (key === "eachStamp") return (...args: Parameters<typeof target.eachStamp>) => (stampsLoaded++, target.eachStamp(...args));
+      if (key === "save") {
+        return (...args: Parameters<typeof target.save>) => {
+          const [, changes] = args;
+          if (changes.put.length + changes.remove.length + (changes.docs?.length ?? 0) > 0) writes++;
+          return target.save(...args);
+        };
+      }
       if (key === "listRows") return spiedRows;
       return typeof value === "function" ? value.bind(target) : value;
     },
   }) as SqliteCatalogStore;
-  const seen = { stats: [] as string[], stampsLoaded: false };
+  /** What the last check saw: its stats, whether it loaded stamps, and whether `unchanged` answered current (having read what changed itself, or not). */
+  const seen = { stats: [] as string[], stampsLoaded: false, current: false };
+  /**
+   * Whether the check found the section current with nothing to read: `unchanged` may read a few
+   * changed files itself (and answer current), else the caller refreshes; either way, false.
+   */
   const check = async (mode: CheckMode = "auto"): Promise<boolean> => {
     stats.length = 0;
     stampsLoaded = 0;
+    writes = 0;
     const catalog = new Catalog(fs, { store: spied, check: mode, now: () => clock });
     const listing = await catalog.listFiles(SESSIONS, true);
     const options = { listing, listedDirs: [SESSIONS] };
-    const current = await catalog.unchanged(docsDigest, undefined, options);
+    // As search asks: the few files that changed read by the check itself.
+    const current = await catalog.unchanged(docsDigest, undefined, { ...options, readChanged: true });
     seen.stats = [...stats];
     seen.stampsLoaded = stampsLoaded > 0;
+    seen.current = current;
+    const wrote = writes > 0;
     if (!current) await catalog.refresh([docsDigest], listing.files, options);
-    return current;
+    return current && !wrote;
   };
   /** What `list --all` shows after a refresh of the listing rows in `mode`: message counts by file name. */
   const list = async (mode: CheckMode = "auto"): Promise<Record<string, number>> => {
@@ -191,6 +210,33 @@ test(`a full check with coverage (${driver}) stats every file and, where the fol
   await fs.append(`${Q}/c.jsonl`, utf8(sessionText("c", 1, { from: 1 })));
   tick(1000);
   assert.equal(await check("full"), false);
+  assert.equal(await check("full"), true);
+});
+
+test(`a check with coverage (${driver}) reads a few changed files itself and answers current, a full check loading no stamp`, { skip: noSqlite }, async (t) => {
+  const { fs, store, check, seen, tick } = await setup(t);
+  await check();
+  assert.equal(await check("full"), true);
+  tick(1000);
+  // An append to an older session, a session removed: a full check finds both and brings them in.
+  await fs.append(`${Q}/c.jsonl`, utf8(sessionText("c", 1, { from: 1 })));
+  await fs.remove(`${P}/b.jsonl`);
+  tick(RACY_MS);
+  assert.equal(await check("full"), false, "something was read");
+  assert.equal(seen.current, true, "read by the check itself");
+  assert.equal(seen.stampsLoaded, false);
+  const stored = await store.loadPaths(docsDigest, [`${Q}/c.jsonl`, `${P}/b.jsonl`]);
+  assert.deepEqual([...stored.keys()], [`${Q}/c.jsonl`]);
+  assert.equal(stored.get(`${Q}/c.jsonl`)!.size, (await fs.stat(`${Q}/c.jsonl`))!.size);
+  tick(1000);
+  assert.equal(await check("full"), true, "and the coverage put again");
+  assert.equal(seen.stampsLoaded, false);
+  // More than FEW_CHANGES new sessions: left to the caller's refresh, which shows its progress.
+  for (let i = 0; i <= FEW_CHANGES; i++) await fs.writeAtomic(`${P}/n${i}.jsonl`, utf8(sessionText(`n${i}`, 1)));
+  tick(RACY_MS);
+  assert.equal(await check("full"), false);
+  assert.equal(seen.current, false, "many changes: the caller refreshes");
+  tick(1000);
   assert.equal(await check("full"), true);
 });
 
