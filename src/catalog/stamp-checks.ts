@@ -37,11 +37,11 @@ export interface StampCheckHost {
 }
 
 /**
- * Changes that `unchangedFiles` reads itself (`readChanged`, through `refreshPaths`) before it answers: an
- * append to a session since the last full check made `stats --all` of 25,000 sessions refresh
- * in full, every file stat'ed and every stamp loaded again (1,275 ms against 351 with nothing
- * changed, by hand under load). More than this many are left to the caller's refresh, which
- * shows its progress.
+ * Changes that `unchangedFiles` reads itself (`readChanged`, through `refreshPaths`) before it
+ * answers: an append to a session since the last full check made `stats --all` of 25,000
+ * sessions refresh in full, every file stat'ed and every stamp loaded again (1,275 ms against
+ * 351 with nothing changed, by hand under load). More than this many are left to the caller's
+ * refresh, which shows its progress.
  */
 export const FEW_CHANGES = 64;
 
