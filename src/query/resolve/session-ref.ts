@@ -192,7 +192,10 @@ function pick(ref: string, set: CandidateSet, local: ReadonlySet<string>): strin
   if (exact.length >= 1) return set.path(preferred(set, exact, local));
   const ids = new Set(prefixed.map((i) => set.id(i)));
   if (ids.size > 1) {
-    prefixed.sort((a, b) => Number(local.has(set.path(b))) - Number(local.has(set.path(a))) || (set.id(a) < set.id(b) ? -1 : 1));
+    // This directory's first, then by id, then (copies of one session) by path: the same list
+    // whichever way the candidates came (the catalog's index of ids, or every header read).
+    const byText = (x: string, y: string) => (x < y ? -1 : x > y ? 1 : 0);
+    prefixed.sort((a, b) => Number(local.has(set.path(b))) - Number(local.has(set.path(a))) || byText(set.id(a), set.id(b)) || byText(set.path(a), set.path(b)));
     const shown = prefixed.slice(0, 10).map((i) => `  ${set.id(i)}  ${set.path(i)}`);
     throw new QueryError(
       "ambiguous-session",
