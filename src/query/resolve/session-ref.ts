@@ -172,9 +172,14 @@ export async function mostRecentLocal(env: QueryEnv): Promise<string | undefined
   return local[0]?.path;
 }
 
-/** Of several files of one session (copies, positions in `set`), the one in this directory, else the newest. */
+/** Text order, for ties broken the same way whatever order the candidates came in. */
+function byText(x: string, y: string): number {
+  return x < y ? -1 : x > y ? 1 : 0;
+}
+
+/** Of several files of one session (copies, positions in `set`), the one in this directory, else the newest, else the first by path. */
 function preferred(set: CandidateSet, list: number[], local: ReadonlySet<string>): number {
-  return [...list].sort((a, b) => Number(local.has(set.path(b))) - Number(local.has(set.path(a))) || set.mtimeMs(b) - set.mtimeMs(a))[0];
+  return [...list].sort((a, b) => Number(local.has(set.path(b))) - Number(local.has(set.path(a))) || set.mtimeMs(b) - set.mtimeMs(a) || byText(set.path(a), set.path(b)))[0];
 }
 
 /**
@@ -194,7 +199,6 @@ function pick(ref: string, set: CandidateSet, local: ReadonlySet<string>): strin
   if (ids.size > 1) {
     // This directory's first, then by id, then (copies of one session) by path: the same list
     // whichever way the candidates came (the catalog's index of ids, or every header read).
-    const byText = (x: string, y: string) => (x < y ? -1 : x > y ? 1 : 0);
     prefixed.sort((a, b) => Number(local.has(set.path(b))) - Number(local.has(set.path(a))) || byText(set.id(a), set.id(b)) || byText(set.path(a), set.path(b)));
     const shown = prefixed.slice(0, 10).map((i) => `  ${set.id(i)}  ${set.path(i)}`);
     throw new QueryError(
