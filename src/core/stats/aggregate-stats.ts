@@ -7,7 +7,8 @@
 import { addRowAt, rowCount, rowEntry, rowKey, rowTime, type UsageSource, usageRow } from "../digest/usage-state.ts";
 import { roundCosts } from "../info/round-cost.ts";
 import { emptyUsage, type UsageTotals } from "../info/usage-totals.ts";
-import { attributionOrder, entryIdentity, UsageAttribution, type UsageSession } from "./attribution.ts";
+import { ExactTotals, RowLimbs, type SavedTotals } from "./exact-totals.ts";
+import { attributionOrder, entryIdentity, type SavedEntries, SeenEntries, UsageAttribution, type UsageSession } from "./attribution.ts";
 import { type DateBound, onOrAfter, onOrBefore } from "./date-bound.ts";
 import { calendarKey, localDays, localHours, type StatsBy } from "./time-buckets.ts";
 
@@ -54,13 +55,23 @@ export interface StatsReport {
 }
 
 interface Group {
-  totals: UsageTotals;
+  totals: ExactTotals;
   /** Sessions that added to the group, counted as they change: a session's rows come together. */
   sessions: number;
   /** The number of the last session counted (the aggregator's count of sessions added). */
   last: number;
-  models: Map<string, UsageTotals>;
+  models: Map<string, ExactTotals>;
   entries: StatsEntry[];
+}
+
+/**
+ * What an aggregator adds up, unrounded, to go on from later (`StatsAggregator.save`, `resume`):
+ * each group as its key, totals, sessions and per-model totals.
+ */
+export interface SavedStats {
+  totals: SavedTotals;
+  copies: { entries: number; usage: SavedTotals };
+  groups: [key: string, totals: SavedTotals, sessions: number, models: [string, SavedTotals][]][];
 }
 
 function groupKey(by: StatsBy, session: UsageSession, i: number, day: string, hour: (ms: number) => string, calendar: (day: string) => string): string {
@@ -84,7 +95,8 @@ function calendarKeys(by: StatsBy): (day: string) => string {
   };
 }
 
-function totalsOnly(t: UsageTotals): UsageTotals {
+function totalsOnly(exact: ExactTotals): UsageTotals {
+  const t = exact.totals();
   return roundCosts({ input: t.input, output: t.output, cacheRead: t.cacheRead, cacheWrite: t.cacheWrite, totalTokens: t.totalTokens, cost: t.cost });
 }
 
@@ -128,8 +140,10 @@ export class StatsAggregator {
   readonly #calendar: (day: string) => string;
   readonly #breakdown: boolean;
   readonly #groups = new Map<string, Group>();
-  readonly #totals = emptyUsage();
-  readonly #copies = { entries: 0, usage: emptyUsage() };
+  #totals = new ExactTotals();
+  /** The row being added, cut once for each total it goes to. */
+  readonly #row = new RowLimbs();
+  #copies = { entries: 0, usage: new ExactTotals() };
   readonly #copyCounts = new Map<string, number>();
   #lastKey: string | undefined;
   #lastGroup: Group | undefined;
@@ -138,8 +152,8 @@ export class StatsAggregator {
   readonly #owned: (session: UsageSession, i: number) => void;
   readonly #copied: (session: UsageSession, i: number) => void;
 
-  /** `rows`: how many usage rows will come, if known. */
-  constructor(options: StatsOptions, rows = 0) {
+  /** `rows`: how many usage rows will come, if known; or the pairs seen by the aggregator resumed. */
+  constructor(options: StatsOptions, rows: number | SeenEntries = 0) {
     this.#options = options;
     this.#attribution = new UsageAttribution(rows);
     this.#day = localDays(options.tz);
@@ -152,10 +166,75 @@ export class StatsAggregator {
     this.#copied = (session, i) => this.#addCopy(session, i);
   }
 
-  /** Adds a session's rows; call in attribution order, every session once. */
-  add(session: UsageSession): void {
+  /**
+   * Adds a session's rows; call in attribution order, every session once. `owner`: the session's
+   * number, kept with the entries it holds first (for `extend`).
+   */
+  add(session: UsageSession, owner = 0): void {
     this.#added++;
-    this.#attribution.add(session, this.#owned, this.#copied);
+    this.#attribution.add(session, this.#owned, this.#copied, owner);
+  }
+
+  /**
+   * What the aggregator holds, to go on from later (`resume`): read with no other call between.
+   * Not with `explain` (its entries are not kept).
+   */
+  save(): { stats: SavedStats; seen: SavedEntries } {
+    const groups = [...this.#groups].map(([key, g]): SavedStats["groups"][number] => [key, g.totals.save(), g.sessions, [...g.models].map(([model, t]) => [model, t.save()])]);
+    const copies = { entries: this.#copies.entries, usage: this.#copies.usage.save() };
+    return { stats: { totals: this.#totals.save(), copies, groups }, seen: this.#attribution.seen.save() };
+  }
+
+  /**
+   * An aggregator that goes on from one saved with the same options; throws `TypeError` for
+   * anything `save` cannot have made.
+   */
+  static resume(options: StatsOptions, saved: SavedStats, seen: SeenEntries): StatsAggregator {
+    const stats = new StatsAggregator(options, seen);
+    if (!Array.isArray(saved?.groups) || !Number.isInteger(saved.copies?.entries)) throw new TypeError("not saved stats");
+    stats.#totals = ExactTotals.from(saved.totals);
+    stats.#copies.entries = saved.copies.entries;
+    stats.#copies.usage = ExactTotals.from(saved.copies.usage);
+    for (const [key, totals, sessions, models] of saved.groups) {
+      if (typeof key !== "string" || !Number.isInteger(sessions) || !Array.isArray(models)) throw new TypeError("not saved stats");
+      const byModel = new Map(models.map(([model, t]) => [String(model), ExactTotals.from(t)]));
+      stats.#groups.set(key, { totals: ExactTotals.from(totals), sessions, last: -1, models: byModel, entries: [] });
+    }
+    return stats;
+  }
+
+  /**
+   * Adds the rows from `from` on of a session whose first `from` rows were added before, as
+   * `owner`, and are the same. A new row whose entry was seen is a copy when the entry's owner
+   * is one `before` says comes before this session in attribution order (itself, its parent);
+   * with any other owner nothing is added and false is returned: the order would have to be
+   * made again. False too when the rows added before do not match what was kept.
+   */
+  extend(session: UsageSession, owner: number, from: number, before: (owner: number) => boolean): boolean {
+    const { seen } = this.#attribution;
+    const usage = session.usage;
+    for (let i = from; i < rowCount(usage); i++) {
+      const first = seen.ownerOf(usage, i);
+      if (first !== undefined && first !== null && !before(first)) return false;
+    }
+    this.#added++;
+    // The groups its rows were the first of count the session already; a pair held twice in the
+    // session is the first time only.
+    const inSession = new SeenEntries(from);
+    for (let i = 0; i < from; i++) {
+      const first = seen.ownerOf(usage, i);
+      if (first === undefined || (first !== null && first !== owner) || inSession.add(usage, i) === false) {
+        if (first === undefined) return false;
+        continue;
+      }
+      const key = this.#keyOf(session, i);
+      if (key === null) continue;
+      const group = this.#groups.get(key);
+      if (!group) return false;
+      group.last = this.#added;
+    }
+    this.#attribution.add(session, this.#owned, this.#copied, owner, from);
+    return true;
   }
 
   /** The row's local day, "" when its timestamp is not a time, or null when it is out of bounds. */
@@ -167,19 +246,25 @@ export class StatsAggregator {
     return (!since || onOrAfter(since, ms, local)) && (!until || onOrBefore(until, ms, local)) ? local : null;
   }
 
-  #addOwned(session: UsageSession, i: number): void {
-    if (!this.#inScope(session)) return;
+  /** The key of the group row `i` adds to when it is the first of its entry; null when none (out of scope or bounds). */
+  #keyOf(session: UsageSession, i: number): string | null {
+    if (!this.#inScope(session)) return null;
     const local = this.#dayInRange(session, i);
-    if (local === null) return;
-    const { by, explain } = this.#options;
-    const key = groupKey(by, session, i, local, this.#hour, this.#calendar);
+    return local === null ? null : groupKey(this.#options.by, session, i, local, this.#hour, this.#calendar);
+  }
+
+  #addOwned(session: UsageSession, i: number): void {
+    const key = this.#keyOf(session, i);
+    if (key === null) return;
+    const { explain } = this.#options;
     // The group of the row before, if the same (a session's rows mostly share a day and model).
     let group = key === this.#lastKey ? this.#lastGroup : this.#groups.get(key);
-    if (!group) this.#groups.set(key, group = { totals: emptyUsage(), sessions: 0, last: -1, models: new Map(), entries: [] });
+    if (!group) this.#groups.set(key, group = { totals: new ExactTotals(), sessions: 0, last: -1, models: new Map(), entries: [] });
     this.#lastKey = key;
     this.#lastGroup = group;
-    addRowAt(this.#totals, session.usage, i);
-    addRowAt(group.totals, session.usage, i);
+    const row = this.#row.read(session.usage, i);
+    this.#totals.add(row);
+    group.totals.add(row);
     if (group.last !== this.#added) {
       group.last = this.#added;
       group.sessions++;
@@ -187,8 +272,8 @@ export class StatsAggregator {
     if (this.#breakdown) {
       const modelKey = rowKey(session.usage, i);
       let model = group.models.get(modelKey);
-      if (!model) group.models.set(modelKey, model = emptyUsage());
-      addRowAt(model, session.usage, i);
+      if (!model) group.models.set(modelKey, model = new ExactTotals());
+      model.add(row);
     }
     if (explain === true || explain === key) group.entries.push(entryOf(session, i));
   }
@@ -202,7 +287,7 @@ export class StatsAggregator {
     }
     if (!this.#inScope(session) || this.#dayInRange(session, i) === null) return;
     this.#copies.entries++;
-    addRowAt(this.#copies.usage, session.usage, i);
+    this.#copies.usage.addRow(session.usage, i);
   }
 
   /** The report of the sessions added so far. */
@@ -213,7 +298,9 @@ export class StatsAggregator {
     const rows = [...this.#groups].map(([key, group]): StatsRow => {
       const row: StatsRow = { key, ...totalsOnly(group.totals), sessions: group.sessions };
       if (breakdown) {
-        row.models = [...group.models].map(([model, t]) => ({ key: model, ...totalsOnly(t) })).sort((a, b) => b.cost.total - a.cost.total);
+        // Equal costs by key: the order models came in is not the same in a report gone on from a base.
+        row.models = [...group.models].map(([model, t]) => ({ key: model, ...totalsOnly(t) }))
+          .sort((a, b) => b.cost.total - a.cost.total || (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
       }
       if (explain === true || explain === key) {
         for (const entry of group.entries) {

@@ -25,14 +25,14 @@ export type AttributionKey = Pick<UsageSession, "path" | "created" | "parentSess
 /**
  * Sessions in attribution order: parents before forks, else oldest header first, then path.
  * Takes anything with a session's path, `created` and `parentSession` (a session's usage need
- * not be loaded yet).
+ * not be loaded yet). `unresolved` is given the parents (normalized) that are none of the sessions.
  *
  * @example
  * ```ts
  * attributionOrder([fork, parent]); // [parent, fork], even if the fork's header is older
  * ```
  */
-export function attributionOrder<T extends AttributionKey>(sessions: readonly T[]): T[] {
+export function attributionOrder<T extends AttributionKey>(sessions: readonly T[], unresolved?: Set<string>): T[] {
   // Each header time parsed once, not once per comparison; sessions go by their index (a typed
   // array says which are done, not a set of 25,000 of them).
   const ms = new Float64Array(sessions.length);
@@ -54,7 +54,9 @@ export function attributionOrder<T extends AttributionKey>(sessions: readonly T[
       byPath = new Map();
       for (const j of byTime) byPath.set(normalizePath(sessions[j].path), j);
     }
-    return byPath.get(normalizePath(parent));
+    const found = byPath.get(normalizePath(parent));
+    if (found === undefined) unresolved?.add(normalizePath(parent));
+    return found;
   };
   // 1: in the order; 2: on the chain being walked.
   const mark = new Uint8Array(sessions.length);
@@ -89,16 +91,18 @@ export function entryIdentity(id: unknown, timestamp: unknown): string | null {
 /**
  * The (id, timestamp) pairs seen so far. Rows that hold them as numbers (nearly all) go into an
  * open-addressing table of typed arrays, outside the JavaScript heap, which doubles once three
- * quarters full (sized up front when the number of rows is known); the odd ones into a set of
+ * quarters full (sized up front when the number of rows is known); the odd ones into a map of
  * strings. A pair is only ever one or the other, so the two never meet. Doubling at half full,
  * the 150,000 pairs of 25,000 sessions took 524,288 slots (6.3 MB, and 9.4 MB as it doubled).
+ * Each pair keeps the number its first holder was added with (its owner: 0 unless given).
  */
 export class SeenEntries {
   #times: Float64Array;
   #ids: Uint32Array;
+  #owners: Uint32Array;
   #mask: number;
   #count = 0;
-  #odd = new Set<string>();
+  #odd = new Map<string, number>();
 
   /** Room for `rows` pairs at most three quarters full. */
   constructor(rows: number) {
@@ -106,53 +110,106 @@ export class SeenEntries {
     while (size * 3 < rows * 4) size *= 2;
     this.#times = new Float64Array(size).fill(NaN);
     this.#ids = new Uint32Array(size);
+    this.#owners = new Uint32Array(size);
     this.#mask = size - 1;
   }
 
-  /** Slots of the table of numeric pairs (12 bytes each). */
+  /** Slots of the table of numeric pairs (16 bytes each). */
   get slots(): number {
     return this.#mask + 1;
   }
 
-  /** Adds the pair of row `i`; false when it was there already, null when the row has none. */
-  add(state: UsageState, i: number): boolean | null {
+  /** Adds the pair of row `i`, owned by `owner`; false when it was there already, null when the row has none. */
+  add(state: UsageState, i: number, owner = 0): boolean | null {
     // Read in place: a tuple per row was most of what attributing 200,000 rows allocated.
     const id = state.numbers[i * ROW_NUMBERS + 2];
     if (id === ODD_ID) {
       const identity = entryIdentity(...rowEntry(state, i));
       if (identity === null) return null;
       if (this.#odd.has(identity)) return false;
-      this.#odd.add(identity);
+      this.#odd.set(identity, owner);
       return true;
     }
-    if (!this.#insert(id, state.numbers[i * ROW_NUMBERS + 3])) return false;
+    if (this.#slot(id, state.numbers[i * ROW_NUMBERS + 3], owner) >= 0) return false;
     if (++this.#count * 4 > (this.#mask + 1) * 3) this.#grow();
     return true;
   }
 
-  /** Puts the pair in the table; false when it was there already. */
-  #insert(id: number, ms: number): boolean {
+  /** The owner of row `i`'s pair: undefined when it was not seen, null when the row has none. */
+  ownerOf(state: UsageState, i: number): number | undefined | null {
+    const id = state.numbers[i * ROW_NUMBERS + 2];
+    if (id === ODD_ID) {
+      const identity = entryIdentity(...rowEntry(state, i));
+      return identity === null ? null : this.#odd.get(identity);
+    }
+    const slot = this.#slot(id, state.numbers[i * ROW_NUMBERS + 3], undefined);
+    return slot < 0 ? undefined : this.#owners[slot];
+  }
+
+  /**
+   * The slot holding the pair, or -1 when it was not there: then, with an `owner`, it is put in
+   * the empty slot the search ended on.
+   */
+  #slot(id: number, ms: number, owner: number | undefined): number {
     const high = Math.floor(ms / 0x1_0000_0000);
     let h = Math.imul((ms | 0) ^ Math.imul(high, 0x9e3779b1), 0x85ebca6b) ^ Math.imul(id, 0xc2b2ae35);
     h ^= h >>> 15;
     for (let slot = h & this.#mask; ; slot = (slot + 1) & this.#mask) {
       const time = this.#times[slot];
       if (Number.isNaN(time)) {
+        if (owner === undefined) return -1;
         this.#times[slot] = ms;
         this.#ids[slot] = id;
-        return true;
+        this.#owners[slot] = owner;
+        return -1;
       }
-      if (time === ms && this.#ids[slot] === id) return false;
+      if (time === ms && this.#ids[slot] === id) return slot;
     }
   }
 
   #grow(): void {
-    const [times, ids] = [this.#times, this.#ids];
+    const [times, ids, owners] = [this.#times, this.#ids, this.#owners];
     this.#times = new Float64Array(times.length * 2).fill(NaN);
     this.#ids = new Uint32Array(times.length * 2);
+    this.#owners = new Uint32Array(times.length * 2);
     this.#mask = times.length * 2 - 1;
-    for (let slot = 0; slot < times.length; slot++) if (!Number.isNaN(times[slot])) this.#insert(ids[slot], times[slot]);
+    for (let slot = 0; slot < times.length; slot++) if (!Number.isNaN(times[slot])) this.#slot(ids[slot], times[slot], owners[slot]);
   }
+
+  /** The pairs and their owners, to be read back by `SeenEntries.from`. */
+  save(): SavedEntries {
+    const count = this.#count;
+    const saved: SavedEntries = { times: new Float64Array(count), ids: new Uint32Array(count), owners: new Uint32Array(count), odd: [...this.#odd] };
+    let k = 0;
+    for (let slot = 0; slot <= this.#mask; slot++) {
+      if (Number.isNaN(this.#times[slot])) continue;
+      saved.times[k] = this.#times[slot];
+      saved.ids[k] = this.#ids[slot];
+      saved.owners[k++] = this.#owners[slot];
+    }
+    return saved;
+  }
+
+  /** The pairs of `save()`; undefined when they are not pairs it saved (a pair twice, a time that is not one). */
+  static from(saved: SavedEntries): SeenEntries | undefined {
+    const count = saved.times.length;
+    if (saved.ids.length !== count || saved.owners.length !== count) return undefined;
+    const seen = new SeenEntries(count);
+    for (let k = 0; k < count; k++) {
+      if (Number.isNaN(saved.times[k]) || seen.#slot(saved.ids[k], saved.times[k], saved.owners[k]) >= 0) return undefined;
+    }
+    seen.#count = count;
+    seen.#odd = new Map(saved.odd);
+    return seen;
+  }
+}
+
+/** The pairs of a `SeenEntries` (each pair's time, id and owner at the same place) and its odd ones. */
+export interface SavedEntries {
+  times: Float64Array;
+  ids: Uint32Array;
+  owners: Uint32Array;
+  odd: [string, number][];
 }
 
 /**
@@ -166,18 +223,21 @@ export class SeenEntries {
  * ```
  */
 export class UsageAttribution {
-  readonly #seen: SeenEntries;
+  readonly seen: SeenEntries;
 
-  /** `rows`: how many rows will come, if known (the table is then sized once). */
-  constructor(rows = 0) {
-    this.#seen = new SeenEntries(rows);
+  /** `rows`: how many rows will come, if known (the table is then sized once); or the pairs seen so far. */
+  constructor(rows: number | SeenEntries = 0) {
+    this.seen = typeof rows === "number" ? new SeenEntries(rows) : rows;
   }
 
-  /** Calls `owned` or `copied` for each row of `session`, in row order. */
-  add(session: UsageSession, owned?: (session: UsageSession, row: number) => void, copied?: (session: UsageSession, row: number) => void): void {
-    for (let i = 0; i < rowCount(session.usage); i++) {
+  /**
+   * Calls `owned` or `copied` for each row of `session`, in row order, from row `from`; `owner`
+   * is the session's number, kept with the entries it is the first to hold.
+   */
+  add(session: UsageSession, owned?: (session: UsageSession, row: number) => void, copied?: (session: UsageSession, row: number) => void, owner = 0, from = 0): void {
+    for (let i = from; i < rowCount(session.usage); i++) {
       // Entries without both (v1 files) have no identity: each counts where it is.
-      if (this.#seen.add(session.usage, i) === false) copied?.(session, i);
+      if (this.seen.add(session.usage, i, owner) === false) copied?.(session, i);
       else owned?.(session, i);
     }
   }
