@@ -150,6 +150,30 @@ export interface AnswerStore {
   load(section: SectionKey, key: string, generation: number): string | undefined;
   /** Keeps an answer made at `generation`, unless the records changed since: then false. */
   save(section: SectionKey, key: string, generation: number, body: string): boolean;
+  /**
+   * The base kept for the section under `key` (`saveBase`) and the files whose records were
+   * written since, now at `generation`; undefined when there is none, or more than `most` files
+   * were written.
+   */
+  loadBase?(section: SectionKey, key: string, generation: number, most: number): AnswerBase | undefined;
+  /** Keeps what an answer made at `generation` was made from, to go on from; false as `save`. */
+  saveBase?(section: SectionKey, key: string, generation: number, body: Uint8Array): boolean;
+  /** The store's number for a file (`StoredHead.file`), undefined when it has none. */
+  fileNumber?(path: string): number | undefined;
+}
+
+/**
+ * What an answer was made from, kept with it for the next one to go on from rather than read
+ * every record again (`stats` after pi wrote to one session of 25,000): one per section.
+ */
+export interface AnswerBase {
+  body: Uint8Array;
+  /**
+   * The files whose records were written since, by number, each once, with their paths (null:
+   * forgotten), and whether a record of theirs was dropped on the way (the number may since be
+   * another path's).
+   */
+  changed: { file: number; path: string | null; dropped: boolean }[];
 }
 
 /** The number of a record's file (`StoredHead.file`) and its effective state as stored (JSON), as `loadRows` gives them. */

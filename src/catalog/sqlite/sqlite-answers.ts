@@ -9,19 +9,44 @@
  * are dropped: their records may have changed uncounted.
  * @module
  */
-import type { AnswerStore, SectionKey } from "../store.ts";
-import type { SqliteDb } from "./sqlite-db.ts";
+import type { AnswerBase, AnswerStore, SectionKey } from "../store.ts";
+import type { SqliteDb, SqliteStatement } from "./sqlite-db.ts";
 
 /** Answers kept per section at most. */
 const KEPT_PER_SECTION = 16;
 
 /** The tables a schema change drops. */
-export const ANSWER_TABLE_NAMES = ["answers", "generations"];
+export const ANSWER_TABLE_NAMES = ["answers", "generations", "answer_bases", "answer_changes"];
 
 /** `section` is the section's name: its version is in the answer's key, and a new version writes new records. */
 const ANSWER_TABLES = `
 CREATE TABLE IF NOT EXISTS answers (key TEXT PRIMARY KEY, section TEXT NOT NULL, generation INTEGER NOT NULL, body TEXT NOT NULL);
-CREATE TABLE IF NOT EXISTS generations (section TEXT PRIMARY KEY, n INTEGER NOT NULL);`;
+CREATE TABLE IF NOT EXISTS generations (section TEXT PRIMARY KEY, n INTEGER NOT NULL);
+CREATE TABLE IF NOT EXISTS answer_bases (section TEXT PRIMARY KEY, key TEXT NOT NULL, generation INTEGER NOT NULL, logged INTEGER NOT NULL, body BLOB NOT NULL);
+CREATE TABLE IF NOT EXISTS answer_changes (seq INTEGER PRIMARY KEY AUTOINCREMENT, section TEXT NOT NULL, file INTEGER NOT NULL, dropped INTEGER NOT NULL);`;
+
+/**
+ * Changes logged after a section's base at most: the next write drops the base and the log (a
+ * new catalog layout written in full would otherwise log every record).
+ */
+const LOGGED_MOST = 1024;
+
+/**
+ * A write to a record of `row`'s section logged, while the section has a base (as many rows as
+ * the generation counts: an update counts and logs both its old and new file), `dropped` 1 where
+ * the file's record may be gone (a delete, an update's old row).
+ */
+const LOG = (row: string, dropped: 0 | 1) => `
+  INSERT INTO answer_changes (section, file, dropped) SELECT ${row}.section, ${row}.file, ${dropped} WHERE EXISTS (SELECT 1 FROM answer_bases WHERE section = ${row}.section);
+  DELETE FROM answer_bases WHERE section = ${row}.section AND logged < (SELECT max(seq) FROM answer_changes) - ${LOGGED_MOST};
+  DELETE FROM answer_changes WHERE section = ${row}.section AND NOT EXISTS (SELECT 1 FROM answer_bases WHERE section = ${row}.section);`;
+
+/** The log's triggers; `answer_changes_logged` is made last, so its presence says the rest is there. */
+const LOG_TRIGGERS = `
+CREATE TRIGGER IF NOT EXISTS answer_changes_update AFTER UPDATE ON records WHEN old.section IN ${"('usage')"} OR new.section IN ${"('usage')"}
+  BEGIN ${LOG("old", 1)} ${LOG("new", 0)} END;
+CREATE TRIGGER IF NOT EXISTS answer_changes_delete AFTER DELETE ON records WHEN old.section IN ${"('usage')"} BEGIN ${LOG("old", 1)} END;
+CREATE TRIGGER IF NOT EXISTS answer_changes_logged AFTER INSERT ON records WHEN new.section IN ${"('usage')"} BEGIN ${LOG("new", 0)} END;`;
 
 const COUNT = (row: string) =>
   `INSERT INTO generations (section, n) VALUES (${row}.section, 1) ON CONFLICT (section) DO UPDATE SET n = n + 1;`;
@@ -39,15 +64,20 @@ CREATE TRIGGER IF NOT EXISTS answers_counted AFTER INSERT ON records WHEN new.se
 /** Makes what is missing; call inside the transaction that sets the schema up. */
 export function setUpAnswers(db: SqliteDb): void {
   db.exec(ANSWER_TABLES);
+  if (!db.prepare("SELECT 1 AS found FROM sqlite_master WHERE type = 'trigger' AND name = 'answer_changes_logged'").get()) {
+    db.exec(LOG_TRIGGERS);
+    db.exec("DELETE FROM answer_bases; DELETE FROM answer_changes");
+  }
   if (db.prepare("SELECT 1 AS found FROM sqlite_master WHERE type = 'trigger' AND name = 'answers_counted'").get()) return;
   db.exec(TRIGGERS);
-  db.exec("DELETE FROM answers");
+  db.exec("DELETE FROM answers; DELETE FROM answer_bases; DELETE FROM answer_changes");
 }
 
 /** The answers of one database (see `AnswerStore`). */
 export class SqliteAnswers implements AnswerStore {
   #db: SqliteDb;
   #transaction: (work: () => void) => void;
+  #findFile: SqliteStatement | undefined;
 
   constructor(db: SqliteDb, transaction: (work: () => void) => void) {
     this.#db = db;
@@ -76,5 +106,38 @@ export class SqliteAnswers implements AnswerStore {
       saved = true;
     });
     return saved;
+  }
+
+  loadBase(section: SectionKey, key: string, generation: number, most: number): AnswerBase | undefined {
+    const db = this.#db;
+    const base = db.prepare("SELECT generation, logged FROM answer_bases WHERE section = ? AND key = ?").values(section.name, key)[0];
+    if (!base) return undefined;
+    const [made, logged] = [Number(base[0]), Number(base[1])];
+    // Every change counted since is logged: else (an older program's writes before the log) no base.
+    const since = Number(db.prepare("SELECT count(*) FROM answer_changes WHERE section = ? AND seq > ?").values(section.name, logged)[0][0]);
+    if (made + since !== generation || since > most * 2) return undefined;
+    const changed = db.prepare(
+      "SELECT c.file, f.path, c.dropped FROM (SELECT file, max(dropped) AS dropped FROM answer_changes WHERE section = ? AND seq > ? GROUP BY file) c LEFT JOIN files f ON f.id = c.file",
+    ).values(section.name, logged).map(([file, path, dropped]) => ({ file: Number(file), path: typeof path === "string" ? path : null, dropped: Number(dropped) === 1 }));
+    if (changed.length > most) return undefined;
+    const body = db.prepare("SELECT body FROM answer_bases WHERE section = ? AND generation = ?").values(section.name, made)[0]?.[0];
+    return body instanceof Uint8Array ? { body, changed } : undefined;
+  }
+
+  saveBase(section: SectionKey, key: string, generation: number, body: Uint8Array): boolean {
+    let saved = false;
+    this.#transaction(() => {
+      if (this.generation(section) !== generation) return;
+      const logged = Number(this.#db.prepare("SELECT coalesce(max(seq), 0) FROM answer_changes").values()[0][0]);
+      this.#db.prepare("DELETE FROM answer_changes WHERE section = ?").run(section.name);
+      this.#db.prepare("INSERT OR REPLACE INTO answer_bases (section, key, generation, logged, body) VALUES (?, ?, ?, ?, ?)").run(section.name, key, generation, logged, body);
+      saved = true;
+    });
+    return saved;
+  }
+
+  fileNumber(path: string): number | undefined {
+    const row = (this.#findFile ??= this.#db.prepare("SELECT id FROM files WHERE path = ?")).values(path)[0];
+    return row === undefined ? undefined : Number(row[0]);
   }
 }
