@@ -4,8 +4,8 @@
  * clones copied it; `explain` keeps the entries behind each figure.
  * @module
  */
-import { aggregateStats, StatsAggregator, type StatsReport } from "../core/stats/aggregate-stats.ts";
-import type { UsageSession } from "../core/stats/attribution.ts";
+import { aggregateStats, type SavedStats, StatsAggregator, type StatsReport } from "../core/stats/aggregate-stats.ts";
+import type { SavedEntries, UsageSession } from "../core/stats/attribution.ts";
 import type { StatsBy } from "../core/stats/time-buckets.ts";
 import { dateOption, timeZoneOption } from "./date-options.ts";
 import type { QueryEnv } from "./env.ts";
@@ -68,14 +68,36 @@ export async function usageStats(env: QueryEnv, options: StatsOptions = {}): Pro
       key,
       found: (body) => (report = readReport(body)) !== undefined,
       made: () => keptReport(report = reportOf(stats.report())),
+      base: {
+        save: () => saved(stats),
+        resume: (answer, seen) => {
+          let going: StatsAggregator;
+          try {
+            going = StatsAggregator.resume(aggregate, answer as SavedStats, seen);
+          } catch {
+            return undefined;
+          }
+          return {
+            extend: (session, owner, from, before) => going.extend(session, owner, from, before),
+            made: () => keptReport(reportOf(going.report())),
+            save: () => saved(going),
+          };
+        },
+      },
     };
     await eachUsageSession(env, () => {
       stats = new StatsAggregator(aggregate);
-      return (session) => stats.add(session);
+      return (session, file) => stats.add(session, file);
     }, kept);
     report ??= stats.report();
   }
   return { value: reportOf(report), sessions };
+}
+
+/** What an aggregator holds, as a base keeps it (usage-base.ts). */
+function saved(stats: StatsAggregator): { answer: unknown; seen: SavedEntries } {
+  const { stats: answer, seen } = stats.save();
+  return { answer, seen };
 }
 
 /** The report's own fields, in the order printed. */

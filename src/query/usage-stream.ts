@@ -16,6 +16,7 @@ import { PassCollector } from "../catalog/stamps.ts";
 import { collectGarbage } from "../io/collect-garbage.ts";
 import { GarbagePacer } from "../io/garbage-pacer.ts";
 import type { QueryEnv } from "./env.ts";
+import { answerFromBase, BaseRecorder, type ResumableAnswer } from "./usage-base.ts";
 import { type ProgressOptions, type SessionScope, sessionScope, withCatalog, withProgress } from "./scope.ts";
 import { usageSessionOfState, usageSessionsOf } from "./usage-sessions.ts";
 
@@ -59,6 +60,8 @@ interface Place extends AttributionKey {
 export interface KeptAnswer {
   /** What names the answer (besides the records): see stats-answer.ts. */
   key: string;
+  /** Where the answer can be kept with what it was made from, and go on from that (usage-base.ts). */
+  base?: ResumableAnswer;
   /** The answer kept from an earlier walk over the same records: true when it reads, and no session is handed on. */
   found(body: string): boolean;
   /** The answer once every session went by, to keep; undefined when it is not to be kept. */
@@ -73,7 +76,7 @@ export interface KeptAnswer {
  * sessions came from: the store a slice at a time, or a refresh holding them all; or, with
  * `kept`, "kept" when the store had the answer (`kept.found` was called, no visitor made).
  */
-export function eachUsageSession(env: QueryEnv, start: () => (session: UsageSession) => void, kept?: KeptAnswer): Promise<"store" | "refresh" | "kept"> {
+export function eachUsageSession(env: QueryEnv, start: () => (session: UsageSession, file?: number) => void, kept?: KeptAnswer): Promise<"store" | "refresh" | "kept"> {
   return withCatalog(env, async (catalog) => {
     const every = await sessionScope(env, true, catalog);
     const [options, done] = withProgress(env, "Reading usage", { listedDirs: every.dirs, listing: every.listing });
@@ -98,7 +101,7 @@ async function fromStore(
   catalog: Catalog,
   every: SessionScope,
   options: ProgressOptions,
-  start: () => (session: UsageSession) => void,
+  start: () => (session: UsageSession, file?: number) => void,
   kept: KeptAnswer | undefined,
 ): Promise<"store" | "kept" | false> {
   const store = catalog.store;
@@ -114,12 +117,19 @@ async function fromStore(
   const generation = keptGeneration(answers);
   const body = generation === undefined ? undefined : keptBody(answers!, kept!.key, generation);
   if (body !== undefined && kept!.found(body)) return "kept";
+  // Else from what an earlier answer was made from, where only a few sessions changed since.
+  if (kept?.base && answers && generation !== undefined) {
+    const made = await answerFromBase(store, answers, kept.key, generation, every, kept.base).catch(() => undefined);
+    if (made !== undefined && kept.found(made)) return "kept";
+  }
+  const recordBase = kept?.base !== undefined && answers?.saveBase !== undefined;
   // What checking the files left (a stamp, and in a full check a stat, per file), and then what
   // putting them in order left, is collected before the next step adds its own.
   collectGarbage();
   let noted = 0;
   const order = await sessionOrder(store, every, { ...options, onBadHeader: (path, why) => (noted++, options.onBadHeader(path, why)) });
   if (!order) return false;
+  const recorder = recordBase ? new BaseRecorder(order.dangling) : undefined;
   collectGarbage();
   // Rows loaded in the current slice.
   let loaded = 0;
@@ -130,7 +140,7 @@ async function fromStore(
   const visit = start();
   // A state read, and handed on; false when it no longer loads. Its own function, so that
   // nothing of the state is left on the loop's stack for a collection after a big one.
-  const add = (path: string, text: string): boolean => {
+  const add = (path: string, text: string, file: number): boolean => {
     const state = storedState(section, text);
     if (!state) return false;
     const session = usageSessionOfState(path, state);
@@ -138,7 +148,8 @@ async function fromStore(
       scratch.done();
       return true;
     }
-    visit(session);
+    visit(session, file);
+    recorder?.add(session, file);
     loaded += rowCount(session.usage);
     scratch.done();
     return true;
@@ -157,7 +168,7 @@ async function fromStore(
       // Replaced since (another process saved it), or no longer sound: the refresh reads the file.
       if (record?.file !== order.files[at + k]) return false;
       records.delete(row);
-      if (!add(path, record.text)) return false;
+      if (!add(path, record.text, record.file)) return false;
       if (record.text.length >= BIG_STATE) collectGarbage();
     }
     // A young collection after each slice, a full one instead once COLLECT_EVERY_ROWS rows went by.
@@ -165,7 +176,7 @@ async function fromStore(
     loaded = 0;
   }
   // Kept where nothing was noted on the way: an answer read back would not note it again.
-  if (answers && generation !== undefined && noted === 0) keep(answers, kept!, generation);
+  if (answers && generation !== undefined && noted === 0) keep(answers, kept!, generation, recorder);
   return "store";
 }
 
@@ -188,10 +199,11 @@ function keptBody(answers: AnswerStore, key: string, generation: number): string
 }
 
 /** Keeps the answer made; one that cannot be kept (a store that cannot be written) is just not. */
-function keep(answers: AnswerStore, kept: KeptAnswer, generation: number): void {
+function keep(answers: AnswerStore, kept: KeptAnswer, generation: number, recorder: BaseRecorder | undefined): void {
   const body = kept.made();
   if (body === undefined) return;
   try {
+    if (recorder && kept.base) answers.saveBase?.(usageDigest, kept.key, generation, recorder.bytes(kept.base.save()));
     answers.save(usageDigest, kept.key, generation, body);
   } catch {
     // The next run makes it again.
@@ -233,7 +245,11 @@ function inScope(scope: SessionScope): { of: (path: string) => string | undefine
  * paths, from the headers the store holds (and each skipped file's note); undefined when the
  * store cannot give them.
  */
-async function sessionOrder(store: SlicingStore, scope: SessionScope, options: ProgressOptions): Promise<{ rows: number[]; files: Float64Array; paths: string[] } | undefined> {
+async function sessionOrder(
+  store: SlicingStore,
+  scope: SessionScope,
+  options: ProgressOptions,
+): Promise<{ rows: number[]; files: Float64Array; paths: string[]; dangling: Set<string> } | undefined> {
   const asked = inScope(scope);
   // Each head makes the session's place and is dropped: where the store hands them one at a
   // time, the rows of every head and the heads themselves are never held together.
@@ -257,8 +273,9 @@ async function sessionOrder(store: SlicingStore, scope: SessionScope, options: P
   }
   collector.end();
   // Held while the sessions are read: two numbers and a shared path per session.
-  const order = attributionOrder(places);
-  const held = { rows: order.map((place) => place.row), files: Float64Array.from(order, (place) => place.file), paths: order.map((place) => place.path) };
+  const dangling = new Set<string>();
+  const order = attributionOrder(places, dangling);
+  const held = { rows: order.map((place) => place.row), files: Float64Array.from(order, (place) => place.file), paths: order.map((place) => place.path), dangling };
   // Emptied, not just dropped: Bun's engine kept an array of 25,000 places alive from the code
   // that had made it (a heap snapshot after a full collection), with every head and its strings.
   for (const array of [places, order]) array.length = 0;
