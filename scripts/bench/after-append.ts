@@ -1,8 +1,9 @@
 /**
  * `search` and `stats --all` right after pi wrote to a session, beside the same with nothing
- * changed: before each timed run a user turn is appended to SESSION_FILE, and after it the file
- * is put back byte for byte with its mtime (so the corpus is left as it was, and the catalog reads
- * the change back once more, untimed). Builds side by side, runs interleaved:
+ * changed: before each timed run a turn (the user's message and a paid answer) is appended to
+ * SESSION_FILE, and after it the file is put back byte for byte with its mtime (so the corpus is
+ * left as it was; the run after that, timed too, reads a session cut short). Builds side by side,
+ * runs interleaved:
  *
  *   npx tsx scripts/bench/after-append.ts AGENT_DIR SESSION_FILE CACHE_DIR BINARY… [--runs 3]
  *
@@ -44,6 +45,22 @@ function time(binary: string, argv: string[]): number {
   return performance.now() - started;
 }
 
+/** A turn as pi appends it: the user's message, and the model's answer with its usage. */
+function turn(i: number, name: string): string {
+  const at = Date.now();
+  const ids = [0, 1].map((k) => (0xa0000000 + i * 16 + k * 8 + name.length).toString(16));
+  const usage = { input: 1200 + i, output: 80, cacheRead: 9000, cacheWrite: 0, totalTokens: 10280 + i, cost: { input: 0.0036, output: 0.0012, cacheRead: 0.0027, cacheWrite: 0, total: 0.0075 } };
+  const user = { type: "message", id: ids[0], parentId, timestamp: new Date(at).toISOString(), message: { role: "user", content: [{ type: "text", text: `again ${i}` }], timestamp: at } };
+  const reply = {
+    type: "message",
+    id: ids[1],
+    parentId: ids[0],
+    timestamp: new Date(at + 1).toISOString(),
+    message: { role: "assistant", content: [{ type: "text", text: "done" }], provider: "anthropic", model: "claude-sonnet-4-5", usage, stopReason: "stop", timestamp: at + 1 },
+  };
+  return JSON.stringify(user) + "\n" + JSON.stringify(reply) + "\n";
+}
+
 const commands: [string, string[]][] = [
   ["search", ["search", "flaky", "--all", "--json", "--agent-dir", agentDir]],
   ["stats", ["stats", "--all", "--json", "--agent-dir", agentDir]],
@@ -54,13 +71,12 @@ try {
   for (let i = 0; i < runs; i++) {
     for (const binary of binaries) {
       for (const [name, argv] of commands) {
-        const turn = { type: "message", id: `ap${i}${name.slice(0, 2)}zz`, parentId, timestamp: new Date().toISOString(), message: { role: "user", content: [{ type: "text", text: `again ${i}` }], timestamp: Date.now() } };
-        appendFileSync(file, JSON.stringify(turn) + "\n");
+        appendFileSync(file, turn(i, name));
         record(`${binary} ${name} after an append`, time(binary, argv));
         record(`${binary} ${name} nothing changed`, time(binary, argv));
         restore();
-        // The catalog reads the file back as it was, untimed.
-        time(binary, argv);
+        // The catalog reads the file back as it was: a session cut short, which no kept answer goes on from.
+        record(`${binary} ${name} put back`, time(binary, argv));
       }
     }
   }
