@@ -617,6 +617,11 @@ function corpusRows(agentDir: string, tag: string, targets: boolean, appended?: 
       beforeEach: () => appended.reset(appendCache),
       note: "on a hard-linked copy: before each run the catalog is as primed on it (by this build) and a turn is appended to 10 sessions (real copies); PI_SESSION_CHECK=full",
     }));
+    rows.push(row("stats --all (10 appended)", ["stats", "--all", "--json", "--agent-dir", appended.agentDir], { timeMs: 600, rssMb: 200, source }, {
+      env: { XDG_CACHE_HOME: appendCache, PI_SESSION_CHECK: "full" },
+      beforeEach: () => appended.reset(appendCache),
+      note: "as the row above: the report primed on the copy goes on from its base with the 10 turns; PI_SESSION_CHECK=full",
+    }));
   }
   rows.push(
     ...warmRows(`search ${SEARCH_WORD}`, ["search", SEARCH_WORD, ...scope, "--json"], { timeMs: 100, source }, "SQLite FTS5, index built by the warm-up run; "),
@@ -656,8 +661,11 @@ async function corpusReport(): Promise<string> {
   const appended = appendedLinks(agentDir, join(scaleDir, "corpus-appended"), join(scaleDir, "corpus-appended-primed"), (copy, cacheDir) => {
     // Then a full check, as a user's catalog has had one within a minute of any use: it keeps the
     // fingerprints of the folders found current, which a cold build (every file read) has none of.
-    for (const check of ["auto", "full"]) {
-      execFileSync(binary, ["list", "--all", "--agent-dir", copy], { env: { ...process.env, XDG_CACHE_HOME: cacheDir, PI_SESSION_CHECK: check }, stdio: "ignore" });
+    // The usage report too, for `stats` after the appends (its report and what it was made from kept).
+    for (const argv of [["list", "--all"], ["stats", "--all", "--json"]]) {
+      for (const check of ["auto", "full"]) {
+        execFileSync(binary, [...argv, "--agent-dir", copy], { env: { ...process.env, XDG_CACHE_HOME: cacheDir, PI_SESSION_CHECK: check }, stdio: "ignore" });
+      }
     }
   });
   const bigResults = runRows("corpus", corpusRows(agentDir, "scale", true, appended), settings.runs, false);

@@ -11,16 +11,7 @@ import { pushRow, type UsageRow, usageRows } from "../../../src/core/digest/usag
 import { aggregateStats, type StatsOptions, StatsAggregator } from "../../../src/core/stats/aggregate-stats.ts";
 import { attributionOrder, SeenEntries, type UsageSession } from "../../../src/core/stats/attribution.ts";
 import { ExactTotals } from "../../../src/core/stats/exact-totals.ts";
-
-/** A seeded generator (mulberry32). */
-function random(seed: number): () => number {
-  return () => {
-    seed = (seed + 0x6d2b79f5) | 0;
-    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { mulberry32 as random } from "../../../scripts/seeded-random.ts";
 
 /** A paid row: pi-like costs (tokens times a price per million), its own id and second. */
 function row(n: number, next: () => number, model = `anthropic/claude-${n % 3}`): UsageRow {
