@@ -84,12 +84,15 @@ function endPrint(): number {
 /** The fingerprint of a state's first `rows` rows: their numbers, the cost keys they name, their odd ids. */
 export function rowsFingerprint(state: UsageState, rows: number): number {
   const numbers = state.numbers;
-  const words = new Uint32Array(numbers.buffer, numbers.byteOffset, rows * ROW_NUMBERS * 2);
+  const words = new Int32Array(numbers.buffer, numbers.byteOffset, rows * ROW_NUMBERS * 2);
   startPrint();
   let [a, b] = [h1, h2];
-  for (let i = 0; i < words.length; i++) {
-    a = Math.imul(a ^ words[i], 2654435761);
-    b = Math.imul(b ^ words[i], 1597334677);
+  // A number's two words folded into one before they are mixed (half the mixing of a walk over
+  // 150,000 rows): no change a rewrite makes folds to the same word but by chance.
+  for (let i = 0; i < words.length; i += 2) {
+    const w = words[i] ^ ((words[i + 1] << 13) | (words[i + 1] >>> 19));
+    a = Math.imul(a ^ w, 2654435761);
+    b = Math.imul(b ^ w, 1597334677);
   }
   [h1, h2] = [a, b];
   let keys = 0;

@@ -25,29 +25,6 @@ CREATE TABLE IF NOT EXISTS generations (section TEXT PRIMARY KEY, n INTEGER NOT 
 CREATE TABLE IF NOT EXISTS answer_bases (section TEXT PRIMARY KEY, key TEXT NOT NULL, generation INTEGER NOT NULL, logged INTEGER NOT NULL, body BLOB NOT NULL);
 CREATE TABLE IF NOT EXISTS answer_changes (seq INTEGER PRIMARY KEY AUTOINCREMENT, section TEXT NOT NULL, file INTEGER NOT NULL, dropped INTEGER NOT NULL);`;
 
-/**
- * Changes logged after a section's base at most: the next write drops the base and the log (a
- * new catalog layout written in full would otherwise log every record).
- */
-const LOGGED_MOST = 1024;
-
-/**
- * A write to a record of `row`'s section logged, while the section has a base (as many rows as
- * the generation counts: an update counts and logs both its old and new file), `dropped` 1 where
- * the file's record may be gone (a delete, an update's old row).
- */
-const LOG = (row: string, dropped: 0 | 1) => `
-  INSERT INTO answer_changes (section, file, dropped) SELECT ${row}.section, ${row}.file, ${dropped} WHERE EXISTS (SELECT 1 FROM answer_bases WHERE section = ${row}.section);
-  DELETE FROM answer_bases WHERE section = ${row}.section AND logged < (SELECT max(seq) FROM answer_changes) - ${LOGGED_MOST};
-  DELETE FROM answer_changes WHERE section = ${row}.section AND NOT EXISTS (SELECT 1 FROM answer_bases WHERE section = ${row}.section);`;
-
-/** The log's triggers; `answer_changes_logged` is made last, so its presence says the rest is there. */
-const LOG_TRIGGERS = `
-CREATE TRIGGER IF NOT EXISTS answer_changes_update AFTER UPDATE ON records WHEN old.section IN ${"('usage')"} OR new.section IN ${"('usage')"}
-  BEGIN ${LOG("old", 1)} ${LOG("new", 0)} END;
-CREATE TRIGGER IF NOT EXISTS answer_changes_delete AFTER DELETE ON records WHEN old.section IN ${"('usage')"} BEGIN ${LOG("old", 1)} END;
-CREATE TRIGGER IF NOT EXISTS answer_changes_logged AFTER INSERT ON records WHEN new.section IN ${"('usage')"} BEGIN ${LOG("new", 0)} END;`;
-
 const COUNT = (row: string) =>
   `INSERT INTO generations (section, n) VALUES (${row}.section, 1) ON CONFLICT (section) DO UPDATE SET n = n + 1;`;
 
@@ -60,6 +37,35 @@ CREATE TRIGGER IF NOT EXISTS answers_count_update AFTER UPDATE ON records WHEN o
   BEGIN ${COUNT("old")} ${COUNT("new")} END;
 CREATE TRIGGER IF NOT EXISTS answers_count_delete AFTER DELETE ON records WHEN old.section IN ${SECTIONS} BEGIN ${COUNT("old")} END;
 CREATE TRIGGER IF NOT EXISTS answers_counted AFTER INSERT ON records WHEN new.section IN ${SECTIONS} BEGIN ${COUNT("new")} END;`;
+
+/**
+ * Changes logged after a section's base at most: the next write drops the base and the log (a
+ * new catalog layout written in full would otherwise log every record).
+ */
+const LOGGED_MOST = 1024;
+
+/**
+ * A write to a record of `row`'s section logged, while the section has a base (as many rows as
+ * the generation counts: an update counts and logs both its old and new file), `dropped` 1 where
+ * the file's record may be gone (a delete, an update's old row).
+ */
+const LOG = (row: string, dropped: 0 | 1) => `
+  INSERT INTO answer_changes (section, file, dropped) SELECT ${row}.section, ${row}.file, ${dropped} WHERE EXISTS (${BASED(row)});
+  DELETE FROM answer_bases WHERE section = ${row}.section AND logged < (SELECT max(seq) FROM answer_changes) - ${LOGGED_MOST};
+  DELETE FROM answer_changes WHERE section = ${row}.section AND NOT EXISTS (SELECT 1 FROM answer_bases WHERE section = ${row}.section);`;
+
+/** Whether `row`'s section has a base: without one (a cold build), a trigger does nothing more. */
+const BASED = (row: string) => `SELECT 1 FROM answer_bases WHERE section = ${row}.section`;
+
+/** The log's triggers; `answer_changes_logged` is made last, so its presence says the rest is there. */
+const LOG_TRIGGERS = `
+CREATE TRIGGER IF NOT EXISTS answer_changes_update AFTER UPDATE ON records
+  WHEN (old.section IN ${SECTIONS} AND EXISTS (${BASED("old")})) OR (new.section IN ${SECTIONS} AND EXISTS (${BASED("new")}))
+  BEGIN ${LOG("old", 1)} ${LOG("new", 0)} END;
+CREATE TRIGGER IF NOT EXISTS answer_changes_delete AFTER DELETE ON records WHEN old.section IN ${SECTIONS} AND EXISTS (${BASED("old")})
+  BEGIN ${LOG("old", 1)} END;
+CREATE TRIGGER IF NOT EXISTS answer_changes_logged AFTER INSERT ON records WHEN new.section IN ${SECTIONS} AND EXISTS (${BASED("new")})
+  BEGIN ${LOG("new", 0)} END;`;
 
 /** Makes what is missing; call inside the transaction that sets the schema up. */
 export function setUpAnswers(db: SqliteDb): void {
