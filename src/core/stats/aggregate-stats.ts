@@ -223,10 +223,10 @@ export class StatsAggregator {
     const inSession = new SeenEntries(from);
     for (let i = 0; i < from; i++) {
       const first = seen.ownerOf(usage, i);
-      if (first === undefined || (first !== null && first !== owner) || inSession.add(usage, i) === false) {
-        if (first === undefined) return false;
-        continue;
-      }
+      // An entry added before is in the table, else the kept state is not this session's.
+      if (first === undefined) return false;
+      const itsOwn = first === null || (first === owner && inSession.add(usage, i) !== false);
+      if (!itsOwn) continue;
       const key = this.#keyOf(session, i);
       if (key === null) continue;
       const group = this.#groups.get(key);
