@@ -127,6 +127,9 @@ function createdMs(session: UsageSession): number {
   return Number.isNaN(ms) ? Infinity : ms;
 }
 
+/** What a base keeps of a session: its file's number, rows, their fingerprint, its header's, its header time. */
+type SessionFacts = [file: number, rows: number, print: number, header: number, created: number];
+
 /** Per session (by the store's number for its file): rows, their fingerprint, the header's, its header time. */
 class SessionTable {
   files: Uint32Array;
@@ -160,7 +163,7 @@ class SessionTable {
   }
 
   /** A table of these sessions, sorted by file number. */
-  static of(entries: readonly [file: number, rows: number, print: number, header: number, created: number][]): SessionTable {
+  static of(entries: readonly SessionFacts[]): SessionTable {
     const sorted = [...entries].sort((a, b) => a[0] - b[0]);
     const table = new SessionTable(sorted.length);
     sorted.forEach(([file, rows, print, header, created], i) => {
@@ -174,9 +177,9 @@ class SessionTable {
   }
 
   /** This table with `added` sessions put in. */
-  with(added: readonly [number, number, number, number, number][]): SessionTable {
+  with(added: readonly SessionFacts[]): SessionTable {
     if (added.length === 0) return this;
-    const all: [number, number, number, number, number][] = [];
+    const all: SessionFacts[] = [];
     for (let i = 0; i < this.length; i++) all.push([this.files[i], this.rows[i], this.prints[i], this.headers[i], this.created[i]]);
     return SessionTable.of([...all, ...added]);
   }
@@ -184,8 +187,10 @@ class SessionTable {
 
 /** What a walk over every session gathers for its base, a session at a time. */
 export class BaseRecorder {
-  /** Five numbers a session, as `SessionTable.of` takes them. */
+  /** Each session's facts, one after another (no array of its own). */
   #sessions: number[] = [];
+  /** False once a file's number is not one the base can keep (32 bits). */
+  #keepable = true;
   /** Parents (normalized) that are none of the sessions, as attribution order found them. */
   readonly #dangling: ReadonlySet<string>;
 
@@ -195,14 +200,16 @@ export class BaseRecorder {
 
   /** A session as it goes by, with the store's number for its file. */
   add(session: UsageSession, file: number): void {
+    if (!(file >= 0 && file <= 0xffff_ffff && Number.isInteger(file))) this.#keepable = false;
     const rows = rowCount(session.usage);
     this.#sessions.push(file, rows, rowsFingerprint(session.usage, rows), headerFingerprint(session), createdMs(session));
   }
 
-  /** The base once every session went by, with the visitor's state. */
-  bytes(saved: { answer: unknown; seen: SavedEntries }): Uint8Array {
-    const sessions: [number, number, number, number, number][] = [];
-    for (let at = 0; at < this.#sessions.length; at += 5) sessions.push(this.#sessions.slice(at, at + 5) as [number, number, number, number, number]);
+  /** The base once every session went by, with the visitor's state; undefined when it cannot be kept. */
+  bytes(saved: { answer: unknown; seen: SavedEntries }): Uint8Array | undefined {
+    if (!this.#keepable) return undefined;
+    const sessions: SessionFacts[] = [];
+    for (let at = 0; at < this.#sessions.length; at += 5) sessions.push(this.#sessions.slice(at, at + 5) as SessionFacts);
     this.#sessions = [];
     return encodeBase(saved, SessionTable.of(sessions), [...this.#dangling]);
   }
@@ -352,10 +359,10 @@ export async function answerFromBase(
     sessions.prints[at] = rowsFingerprint(session.usage, rows);
   }
   added.sort(([a], [b]) => createdMs(a) - createdMs(b) || (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
-  const news: [number, number, number, number, number][] = [];
+  const news: SessionFacts[] = [];
   const newAt = new Map<number, number>();
   for (const [session, file] of added) {
-    if (dangling.has(normalizePath(session.path))) return undefined;
+    if (dangling.has(normalizePath(session.path)) || file > 0xffff_ffff) return undefined;
     const parent = parentFile(session);
     const parentAt = parent === undefined ? -1 : sessions.find(parent);
     const parentCreated = parentAt >= 0 ? sessions.created[parentAt] : newAt.has(parent!) ? news[newAt.get(parent!)!][4] : undefined;

@@ -203,7 +203,8 @@ function keep(answers: AnswerStore, kept: KeptAnswer, generation: number, record
   const body = kept.made();
   if (body === undefined) return;
   try {
-    if (recorder && kept.base) answers.saveBase?.(usageDigest, kept.key, generation, recorder.bytes(kept.base.save()));
+    const base = recorder && kept.base ? recorder.bytes(kept.base.save()) : undefined;
+    if (base) answers.saveBase?.(usageDigest, kept.key, generation, base);
     answers.save(usageDigest, kept.key, generation, body);
   } catch {
     // The next run makes it again.
