@@ -18,6 +18,7 @@
  * every session, and a new base kept.
  * @module
  */
+import { Fingerprint } from "../core/digest/hash-bytes.ts";
 import { rowCount, ROW_NUMBERS, type UsageState } from "../core/digest/usage-state.ts";
 import { usageDigest } from "../core/digest/usage-digest.ts";
 import { type SavedEntries, SeenEntries, type UsageSession } from "../core/stats/attribution.ts";
@@ -52,59 +53,17 @@ export interface GoingOn {
   save(): { answer: unknown; seen: SavedEntries };
 }
 
-/**
- * A fingerprint's two lanes (cyrb53's mixing), fed 32-bit words and strings: module state, so
- * that a fingerprint allocates nothing (each of 25,000 sessions takes one).
- */
-let h1 = 0;
-let h2 = 0;
-
-function startPrint(): void {
-  h1 = 0xdeadbeef;
-  h2 = 0x41c6ce57;
-}
-
-function mixText(text: string): void {
-  for (let i = 0; i < text.length; i++) {
-    const w = text.charCodeAt(i);
-    h1 = Math.imul(h1 ^ w, 2654435761);
-    h2 = Math.imul(h2 ^ w, 1597334677);
-  }
-  h1 = Math.imul(h1 ^ (0x1_0000 + text.length), 2654435761);
-  h2 = Math.imul(h2 ^ (0x1_0000 + text.length), 1597334677);
-}
-
-/** The 53 bits of the lanes. */
-function endPrint(): number {
-  const a = Math.imul(h1 ^ (h1 >>> 16), 2246822507) ^ Math.imul(h2 ^ (h2 >>> 13), 3266489909);
-  const b = Math.imul(h2 ^ (h2 >>> 16), 2246822507) ^ Math.imul(a ^ (a >>> 13), 3266489909);
-  return 4294967296 * (2097151 & b) + (a >>> 0);
-}
-
 /** The fingerprint of a state's first `rows` rows: their numbers, the cost keys they name, their odd ids. */
 export function rowsFingerprint(state: UsageState, rows: number): number {
-  const numbers = state.numbers;
-  const words = new Int32Array(numbers.buffer, numbers.byteOffset, rows * ROW_NUMBERS * 2);
-  startPrint();
-  let [a, b] = [h1, h2];
-  // A number's two words folded into one before they are mixed (half the mixing of a walk over
-  // 150,000 rows): no change a rewrite makes folds to the same word but by chance.
-  for (let i = 0; i < words.length; i += 2) {
-    const w = words[i] ^ ((words[i + 1] << 13) | (words[i + 1] >>> 19));
-    a = Math.imul(a ^ w, 2654435761);
-    b = Math.imul(b ^ w, 1597334677);
-  }
-  [h1, h2] = [a, b];
+  const print = new Fingerprint().numbers(state.numbers.subarray(0, rows * ROW_NUMBERS));
   let keys = 0;
-  for (let i = 0; i < rows; i++) keys = Math.max(keys, numbers[i * ROW_NUMBERS + 1] + 1);
-  for (let k = 0; k < keys; k++) mixText(state.keys[k]);
+  for (let i = 0; i < rows; i++) keys = Math.max(keys, state.numbers[i * ROW_NUMBERS + 1] + 1);
+  for (let k = 0; k < keys; k++) print.text(state.keys[k]);
   for (const [row, id, timestamp] of state.odd) {
     if (row >= rows) break;
-    mixText(String(row));
-    mixText(id ?? "\u0000null");
-    mixText(timestamp ?? "\u0000null");
+    print.number(row).text(id ?? "\u0000null").text(timestamp ?? "\u0000null");
   }
-  return endPrint();
+  return print.value();
 }
 
 /**
@@ -113,12 +72,7 @@ export function rowsFingerprint(state: UsageState, rows: number): number {
  * only once the file's record was dropped (and then the session is not gone on from).
  */
 export function headerFingerprint(session: UsageSession): number {
-  startPrint();
-  mixText(session.id);
-  mixText(session.created);
-  mixText(session.parentSession ?? "\u0000none");
-  mixText(session.cwd);
-  return endPrint();
+  return new Fingerprint().text(session.id).text(session.created).text(session.parentSession ?? "\u0000none").text(session.cwd).value();
 }
 
 /** A header time as attribution order puts it (Infinity when it is not a time). */

@@ -110,9 +110,29 @@ export class Fingerprint {
     return this.#word(words[0]).#word(words[1]);
   }
 
+  /** Each of `values` as `number` feeds it (their float64 bits), read in place. */
+  numbers(values: Float64Array): this {
+    const bits = new Int32Array(values.buffer, values.byteOffset, values.length * 2);
+    let h1 = this.#h1;
+    let h2 = this.#h2;
+    for (let i = 0; i < bits.length; i++) {
+      h1 = Math.imul(h1 ^ bits[i], 2654435761);
+      h2 = Math.imul(h2 ^ bits[i], 1597334677);
+    }
+    this.#h1 = h1;
+    this.#h2 = h2;
+    return this;
+  }
+
   /** 16 hex digits. */
   digest(): string {
     return digits(this.#h1, this.#h2);
+  }
+
+  /** 53 bits of the same fingerprint as a number, for a store of numbers. */
+  value(): number {
+    const [h1, h2] = mixed(this.#h1, this.#h2);
+    return 4294967296 * (2097151 & h2) + (h1 >>> 0);
   }
 
   #word(c: number): this {
@@ -122,9 +142,15 @@ export class Fingerprint {
   }
 }
 
-/** The 16 hex digits of a fed state. */
-function digits(h1: number, h2: number): string {
+/** A fed state's final mixing. */
+function mixed(h1: number, h2: number): [number, number] {
   h1 = Math.imul(h1 ^ (h1 >>> 16), 2246822507) ^ Math.imul(h2 ^ (h2 >>> 13), 3266489909);
   h2 = Math.imul(h2 ^ (h2 >>> 16), 2246822507) ^ Math.imul(h1 ^ (h1 >>> 13), 3266489909);
+  return [h1, h2];
+}
+
+/** The 16 hex digits of a fed state. */
+function digits(h1: number, h2: number): string {
+  [h1, h2] = mixed(h1, h2);
   return (h2 >>> 0).toString(16).padStart(8, "0") + (h1 >>> 0).toString(16).padStart(8, "0");
 }

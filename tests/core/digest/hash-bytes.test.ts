@@ -47,3 +47,16 @@ test("Fingerprint tells apart how texts are cut, a number's last bit and sign, a
   ]);
   assert.equal(seen.size, 9);
 });
+
+test("Fingerprint.numbers feeds an array as number() feeds each, and value() is the digest's low 53 bits", () => {
+  const values = Float64Array.from([3, -0.5, 1_767_225_600_000.25, NaN, 1e-300]);
+  const byOne = [...values].reduce((f, x) => f.number(x), new Fingerprint().text("k"));
+  const byArray = new Fingerprint().text("k").numbers(values);
+  assert.equal(byArray.digest(), byOne.digest());
+  // A view into a larger buffer reads only its own numbers.
+  const wide = new Float64Array(9);
+  wide.set(values, 2);
+  assert.equal(new Fingerprint().text("k").numbers(wide.subarray(2, 7)).digest(), byOne.digest());
+  assert.equal(byArray.value(), Number(BigInt(`0x${byArray.digest()}`) & ((1n << 53n) - 1n)));
+  assert.notEqual(new Fingerprint().numbers(Float64Array.from([1, 2])).value(), new Fingerprint().numbers(Float64Array.from([2, 1])).value());
+});
