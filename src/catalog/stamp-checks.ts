@@ -138,6 +138,9 @@ export async function currentHeaderIds(
   listedDirs: readonly string[],
 ): Promise<StoredIds | undefined> {
   const { store, trust } = host;
+  // Loaded first, so that saving it finds whether another process wrote meanwhile.
+  let coverage: Coverage | undefined;
+  if (keepsCoverage(store) && !host.loaded && coversScope(listing, listedDirs)) coverage = await store.loadCoverage(kind).catch(() => undefined);
   // A few numbers and an id per file (stamps.ts), the stored rows gone through one at a time.
   const index = fileIndex(listing.files);
   const listed = inDirs(listedDirs);
@@ -168,6 +171,11 @@ export async function currentHeaderIds(
   });
   collector.end();
   const ids = new StoredIds(index, current, stamps.headerIds!);
-  if (ids.size === listing.files.length && !dropped) await host.saveListing(trust === undefined);
+  if (ids.size === listing.files.length && !dropped) {
+    await host.saveListing(trust === undefined);
+    // Every file of the listing has its current record and no other lies under its scope: what
+    // coverage says, so that the next run asks the index of ids (header-id-index.ts) instead.
+    if (coverage) await host.saveCoverage(coverage, fullCoverage(listing, coverage));
+  }
   return ids;
 }

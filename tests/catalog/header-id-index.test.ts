@@ -66,8 +66,19 @@ async function setup(t: { after(fn: () => void): void }) {
     const listing = await catalog.listFiles(SESSIONS, true);
     assert.ok(await catalog.refreshRows(listingDigest, listing, SESSIONS));
   };
+  /** The stored ids compared one by one, as a caller does where the index gives no answer. */
+  const stored = async (mode: CheckMode = "auto") => {
+    const catalog = new Catalog(fs, { store, check: mode, now: () => clock });
+    const listing = await catalog.listFiles(SESSIONS, true);
+    return catalog.storedHeaderIds(listingDigest, listing, [SESSIONS]);
+  };
+  /** Forgets every folder of the listing's coverage (as a trigger does when a record is added for a new path). */
+  const uncover = async () => {
+    const coverage = await store.loadCoverage!(listingDigest);
+    assert.ok(await store.saveCoverage!(listingDigest, new Map(), [...coverage.folders.keys()], coverage.token));
+  };
   const pin = async (dir: string) => pinned.set(dir, (await memory.stat(dir))!.mtimeMs);
-  return { fs: memory, ids, paths, index, list, pin, tick: (ms: number) => (clock += ms) };
+  return { fs: memory, ids, paths, index, list, stored, uncover, pin, tick: (ms: number) => (clock += ms) };
 }
 
 test(`the index of header ids answers as every header would, once a listing covers the scope (${driver})`, { skip }, async (t) => {
@@ -138,4 +149,30 @@ test(`the index of header ids names new, removed and rewritten sessions for what
   assert.deepEqual(after.unread, [`${FOLDERS[1]}/notes.jsonl`]);
   assert.deepEqual(after.withPrefix("0190abnew"), [added]);
   assert.deepEqual(after.withPrefix("0190abzzz"), [paths.get(rewritten)!]);
+});
+
+test(`stored ids compared one by one leave the scope covered again, so that the next run asks the index (${driver})`, { skip }, async (t) => {
+  const { fs, ids, paths, index, list, stored, uncover, tick } = await setup(t);
+  await list("full");
+  tick(1000);
+  await uncover();
+  assert.equal(await index(), undefined, "no folder covered");
+  for (const mode of ["auto", "full"] as const) {
+    // Every stored id current: the comparison saves the coverage it proved.
+    const byOne = await stored(mode);
+    assert.ok(byOne);
+    assert.equal(byOne.size, ids.length + 1, "every session and the headerless file");
+    tick(1000);
+    const found = await index(mode);
+    assert.ok(found, `covered again after the comparison (${mode})`);
+    for (const id of ids) assert.deepEqual(found.around(id), around(ids, id), id);
+    assert.deepEqual(found.withPrefix(ids[3]), [paths.get(ids[3])!]);
+    await uncover();
+    tick(1000);
+  }
+  // A file with no stored record yet: nothing proved, nothing covered.
+  await fs.writeAtomic(`${FOLDERS[0]}/2026-01-03T00-00-00-000Z_0190abnew.jsonl`, utf8(sessionText("0190abnew", 1)));
+  tick(60_000);
+  assert.equal((await stored("full"))?.size, ids.length + 1);
+  assert.equal(await index("full"), undefined, "not covered while a file lacks its record");
 });
