@@ -168,12 +168,17 @@ export async function coveredWork(
       let stats: (FileStat | null)[] | undefined;
       let digest: string | undefined;
       if (!trusted && byName && coverage.stamps !== undefined) {
-        if (statEach) stats = statEach(stem, names);
-        else {
-          stats = [];
-          for (const name of names) stats.push(await fs.stat(stem + name).catch(() => null));
+        let made = listing.folderStats.get(folder);
+        if (!made) {
+          if (statEach) stats = statEach(stem, names);
+          else {
+            stats = [];
+            for (const name of names) stats.push(await fs.stat(stem + name).catch(() => null));
+          }
+          made = { stats, digest: stampsDigest(names, stats) };
+          listing.folderStats.set(folder, made);
         }
-        digest = stampsDigest(names, stats);
+        ({ stats, digest } = made);
         if (digest !== undefined && coverage.stamps.get(folder) === digest) {
           work.unchanged += names.length;
           loaded += names.length;

@@ -14,7 +14,7 @@
  * @module
  */
 import { dirName, joinPath } from "../core/storage/paths.ts";
-import type { FileSystem } from "../io/file-system.ts";
+import type { FileStat, FileSystem } from "../io/file-system.ts";
 import { namesDigest } from "./folder-digest.ts";
 import type { FolderRecord, FolderSnapshot, RecordStamp, SectionKey } from "./store.ts";
 
@@ -59,6 +59,19 @@ export interface FolderListing {
   snapshot: FolderSnapshot | null;
   /** When the listing started: a full check counts from then. */
   startedMs: number;
+  /**
+   * The stats of a folder's files (in `namesIn` order) and their fingerprint, made once for this
+   * listing by the first full check of a folder (covered-check.ts): a run that checks two sections
+   * (`search` printing short ids checks its documents and the listing) stats each file once.
+   */
+  readonly folderStats: Map<string, FolderStats>;
+}
+
+/** A folder's files stat'ed for a listing (`FolderListing.folderStats`). */
+export interface FolderStats {
+  stats: (FileStat | null)[];
+  /** `stampsDigest` of them, undefined where it makes none. */
+  digest: string | undefined;
 }
 
 /** The key a section's full check is kept under. */
@@ -208,6 +221,7 @@ export async function listThroughFolders(
     removed,
     snapshot,
     startedMs,
+    folderStats: new Map(),
   };
 }
 

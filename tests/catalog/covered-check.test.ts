@@ -132,7 +132,20 @@ async function setup(t: { after(fn: () => void): void }) {
     seen.stampsLoaded = stampsLoaded > 0;
     return found.indexCold === true;
   };
-  return { fs: memory, store, check, list, search, seen, pin, tick: (ms: number) => (clock += ms) };
+  /**
+   * Two sections checked over one listing, as `search` printing short ids does: the documents
+   * (`unchanged`), then the listing's ids (`headerIdIndex`). Its stats are in `seen.stats`.
+   */
+  const twoSections = async (mode: CheckMode) => {
+    stats.length = 0;
+    const catalog = new Catalog(fs, { store: spied, check: mode, now: () => clock });
+    const listing = await catalog.listFiles(SESSIONS, true);
+    const docs = await catalog.unchanged(docsDigest, undefined, { listing, listedDirs: [SESSIONS] });
+    const ids = await catalog.headerIdIndex(listingDigest, listing, [SESSIONS]);
+    seen.stats = [...stats];
+    return { docs, unread: ids?.unread };
+  };
+  return { fs: memory, store, check, list, search, twoSections, seen, pin, tick: (ms: number) => (clock += ms) };
 }
 
 test(`a quick check with coverage (${driver}) loads no stamp and stats the folders only, then the recent files`, { skip: noSqlite }, async (t) => {
@@ -211,6 +224,21 @@ test(`a full check with coverage (${driver}) stats every file and, where the fol
   tick(1000);
   assert.equal(await check("full"), false);
   assert.equal(await check("full"), true);
+});
+
+test(`a full check of two sections over one listing (${driver}) stats each file once, and both see an append`, { skip: noSqlite }, async (t) => {
+  const { fs, check, list, twoSections, seen, tick } = await setup(t);
+  await list("full");
+  await check("full");
+  tick(1000);
+  const files = [`${P}/a.jsonl`, `${P}/b.jsonl`, `${Q}/c.jsonl`];
+  assert.deepEqual(await twoSections("full"), { docs: true, unread: [] });
+  assert.deepEqual(seen.stats.filter((path) => path.endsWith(".jsonl")).sort(), files);
+  // An append to an older session (its folder unchanged): each section finds it from the one stat.
+  await fs.append(`${Q}/c.jsonl`, utf8(sessionText("c", 1, { from: 1 })));
+  tick(1000);
+  assert.deepEqual(await twoSections("full"), { docs: false, unread: [`${Q}/c.jsonl`] });
+  assert.deepEqual(seen.stats.filter((path) => path.endsWith(".jsonl")).sort(), files);
 });
 
 test(`a check with coverage (${driver}) reads a few changed files itself and answers current, a full check loading no stamp`, { skip: noSqlite }, async (t) => {
