@@ -624,7 +624,8 @@ function corpusRows(agentDir: string, tag: string, targets: boolean, appended?: 
     }));
   }
   rows.push(
-    ...warmRows(`search ${SEARCH_WORD}`, ["search", SEARCH_WORD, ...scope, "--json"], { timeMs: 100, source }, "SQLite FTS5, index built by the warm-up run; "),
+    // As a user reads it: the text, whose short ids are unique among every session (`--json` prints full ids).
+    ...warmRows(`search ${SEARCH_WORD}`, ["search", SEARCH_WORD, ...scope], { timeMs: 100, source }, "SQLite FTS5, index built by the warm-up run; text output; "),
     ...warmRows("stats --all", ["stats", ...scope, "--json"], { timeMs: 600, rssMb: 200, source }),
     {
       name: "pick --all (warm)",
