@@ -184,6 +184,8 @@ export interface ListRowStore {
   tableColumns?(version: number, folders: readonly string[], order: RowOrder, room?: number): TableColumns | undefined;
   /** The sessions directly in `folders`, by id; path and first message only when `wanted` (else ""). */
   byId(version: number, folders: readonly string[], wanted: { path: boolean; first: boolean }): Iterable<ByIdRow>;
+  /** The ids of `byId`'s sessions alone, in the same order (a string each, no row object), where the store can. */
+  ids?(version: number, folders: readonly string[]): string[];
   /**
    * The sessions directly in `folders` added up by cwd: as many, and as many messages, as
    * `ordered` gives (in no order). Where absent, a reader adds up `ordered`'s rows itself.

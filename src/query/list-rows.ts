@@ -28,8 +28,13 @@ const COLLECT_AFTER_BYTES = 64 * 1024 * 1024;
 
 /** A listing to read, as many times as wanted, while its catalog is open. */
 export interface ListedRows {
-  /** The listed sessions in order (filters and `limit` applied); without `full`, no path, parent or created. */
-  rows(full?: boolean): Iterable<OrderedRow>;
+  /**
+   * The listed sessions in order (filters and, unless `limited` is false, `limit` applied);
+   * without `full`, no path, parent or created.
+   */
+  rows(full?: boolean, limited?: boolean): Iterable<OrderedRow>;
+  /** The ids of `byId`'s sessions alone, in its order, where the store can give them so. */
+  ids?(): Iterable<string>;
   /**
    * Every known session (with `shortIds`: of every project, or the whole custom session dir),
    * by id; `first` only `withFirst` (else ""), and a path only where `listed` needs it (else "").
@@ -119,19 +124,21 @@ export async function withListedRows<T>(env: QueryEnv, options: ListOptions, wor
     const inShown = (path: string) => path.startsWith(places.dirs[0] + "/");
     // Rows of every project, unfiltered, are all listed: no test per row.
     const listed = all ? (filtered ? keep : undefined) : (row: ByIdRow) => inShown(row.path) && keep(row);
-    const kept = function* (rows: Iterable<OrderedRow>): Generator<OrderedRow> {
+    const kept = function* (rows: Iterable<OrderedRow>, most: number): Generator<OrderedRow> {
       let count = 0;
       for (const row of rows) {
         if (!keep(row)) continue;
         yield row;
-        if (++count >= limit) return;
+        if (++count >= most) return;
       }
     };
     const listing: ListedRows = {
-      rows(full = true) {
+      rows(full = true, limited = true) {
         const rows = rowStore.ordered(version, shownFolders, sort as RowOrder, full);
-        return filtered || limit !== Infinity ? kept(rows) : rows;
+        if (!limited) return filtered ? kept(rows, Infinity) : rows;
+        return filtered || limit !== Infinity ? kept(rows, limit) : rows;
       },
+      ids: rowStore.ids ? () => rowStore.ids!(version, folders) : undefined,
       columns: rowStore.orderedColumns && !filtered && limit === Infinity ? () => rowStore.orderedColumns!(version, shownFolders, sort as RowOrder) : undefined,
       // Room for every file listed: no session more, and at most a few files that are none.
       tableColumns: rowStore.tableColumns && !filtered && limit === Infinity ? () => rowStore.tableColumns!(version, shownFolders, sort as RowOrder, refreshed.counts.files) : undefined,

@@ -212,6 +212,10 @@ export class SqliteListRows implements ListRowStore {
     return statement.iterate(JSON.stringify(folders), version) as Iterable<Record<string, unknown>> as Iterable<ByIdRow>;
   }
 
+  ids(version: number, folders: readonly string[]): string[] {
+    return this.#db.prepare(`SELECT l.id ${IN_FOLDERS} ORDER BY l.id`).values(JSON.stringify(folders), version).map((row) => row[0] as string);
+  }
+
   projects(version: number, folders: readonly string[]): Iterable<ProjectRow> {
     // Added up by SQLite: one row per project comes back, where a row per session (each with
     // its first message) made 20 MB of garbage at 25,000 sessions, and a sort.

@@ -198,15 +198,29 @@ export function printListedTable(listed: ListedRows, all: boolean, to: TableTarg
     lengthAt = prefixLengthsAt(held.ids);
     for (let i = 0; i < count; i++) widen(held.ids[i], lengthAt[i]);
   } else {
-    // Else a first read by id: the short ids among every known session, and the widest cells of those listed.
     const prefixes = new SortedPrefixes();
-    const isListed = listed.listed;
-    for (const row of listed.byId(titled)) {
-      const shown = isListed === undefined || isListed(row);
-      prefixes.push(row.id, shown);
-      if (!shown) continue;
-      count++;
-      measure(row);
+    // One project's sessions: its rows measured, then the ids of every known session alone for
+    // the short ids (a project of 80 sessions among 25,000 read every session's row by id: 100
+    // ms). Every project's, filtered: one read by id (the rows in order and the ids, 100 ms more).
+    const ids = all ? undefined : listed.ids?.();
+    if (ids) {
+      const shown = new Set<string>();
+      for (const row of listed.rows(false, false)) {
+        shown.add(row.id);
+        count++;
+        measure(row);
+      }
+      for (const id of ids) prefixes.push(id, shown.has(id));
+    } else {
+      // Else a first read by id: the short ids among every known session, and the widest cells of those listed.
+      const isListed = listed.listed;
+      for (const row of listed.byId(titled)) {
+        const shown = isListed === undefined || isListed(row);
+        prefixes.push(row.id, shown);
+        if (!shown) continue;
+        count++;
+        measure(row);
+      }
     }
     lengthOf = prefixes.end();
     // By forEach, not for…of: no [id, length] pair per id.

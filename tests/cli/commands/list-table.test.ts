@@ -44,3 +44,28 @@ test("printListedTable() lays out short ids of ASCII as printTable() does", () =
   const [fromRows, held] = bothTables(rows);
   assert.equal(fromRows, held);
 });
+
+test("printListedTable() of one project gives the same table through the ids alone as through every row by id", () => {
+  const target = (out: string[]) => ({ colors: createColors(false), width: Infinity, now: new Date(Date.UTC(2026, 0, 2)), home: "/home/u", write: (text: string) => void out.push(text) });
+  const here = [row("01a232a0-4dc1-7700-ac0a-b0d20000001", 9), row("01a232a0-4dc1-7700-ac0a-b0d20000777", 7), row("9abc0000", 3)];
+  // Other projects' sessions, unshown: one shares 34 characters with a shown id, one has a shown id's id too.
+  const there = [{ ...row("01a232a0-4dc1-7700-ac0a-b0d20000002", 8), cwd: "/work/q" }, { ...row("9abc0000", 1), cwd: "/work/q" }, { ...row("77", 2), cwd: "/work/q" }];
+  const byId = [...here, ...there].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  const table = (withIds: boolean): string => {
+    const out: string[] = [];
+    const listed: ListedRows = {
+      rows: () => here,
+      byId: () => byId,
+      listed: (r) => r.cwd === "/work/p",
+      ids: withIds ? () => byId.map((r) => r.id) : undefined,
+      shortIds: () => new Map(),
+    };
+    printListedTable(listed, false, target(out));
+    return out.join("");
+  };
+  const throughIds = table(true);
+  assert.equal(throughIds, table(false));
+  // The neighbour of another project lengthens the first id's prefix past the shown ones' own.
+  assert.match(throughIds, /01a232a0-4dc1-7700-ac0a-b0d20000001 /);
+  assert.equal(throughIds.split("\n").filter(Boolean).length, 3);
+});
