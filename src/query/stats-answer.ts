@@ -41,12 +41,11 @@ export interface StatsAsked {
 }
 
 /**
- * The key of the report asked for, or undefined for one that is not kept: grouped by session
- * (whose printing needs every session's name), with the entries behind its figures (as many as
- * the usage rows), or in a zone that cannot be named.
+ * The key of the report asked for, or undefined for one that is not kept: with the entries behind
+ * its figures (as many as the usage rows), or in a zone that cannot be named.
  */
 export async function statsAnswerKey(env: QueryEnv, asked: StatsAsked): Promise<string | undefined> {
-  if (asked.by === "session" || (asked.explain !== undefined && asked.explain !== false)) return undefined;
+  if (asked.explain !== undefined && asked.explain !== false) return undefined;
   const zone = asked.tz !== undefined ? `tz=${asked.tz}` : await machineZone(env);
   if (zone === undefined) return undefined;
   const places = await scopePlaces(env, asked.all);

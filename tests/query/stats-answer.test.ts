@@ -17,6 +17,7 @@ import { detectFileSystem } from "../../src/io/mod.ts";
 import { createQueryEnv, type QueryEnv } from "../../src/query/env.ts";
 import { type StatsOptions, usageStats } from "../../src/query/stats.ts";
 import { eachUsageSession } from "../../src/query/usage-stream.ts";
+import { cataloguedSessions } from "../../src/query/scope.ts";
 import { statsAnswerKey } from "../../src/query/stats-answer.ts";
 import { sqliteBinding } from "../catalog/_helpers.ts";
 
@@ -112,4 +113,27 @@ test("a usage record rewritten by another program, or changed while its changes 
   db.exec("UPDATE answers SET body = '{\"rows\": 1'");
   db.close();
   assert.equal(await report(env, options), await walked(options));
+});
+
+test("a report by session is kept like the others, and its rows are labelled from the listing as from every session held", withSqlite, async () => {
+  const env = envFor();
+  const options: StatsOptions = { all: true, tz: "UTC", by: "session", labels: true };
+  const first = await usageStats(env, options);
+  assert.ok(first.value.rows.length > 10);
+  assert.equal(JSON.stringify(first.value), await walked({ ...options, labels: false }));
+  assert.deepEqual((await walk(env, { tz: "UTC", by: "session" }, true)).from, "kept", "kept by the report");
+  const again = await usageStats(env, options);
+  assert.deepEqual(again, first, "read back, with the same labels");
+  // The labels: what the listing of every session says of each row's session, and every id known.
+  const listed = await cataloguedSessions(env, true, { knownIds: true });
+  const byId = new Map(listed.sessions.map((s) => [s.id, s]));
+  assert.deepEqual([...first.labels!.knownIds].sort(), [...listed.knownIds].sort());
+  assert.equal(first.labels!.sessions.length, first.value.rows.length);
+  for (const label of first.labels!.sessions) {
+    const session = byId.get(label.id)!;
+    assert.deepEqual(label, { id: session.id, name: session.name, cwd: session.cwd });
+  }
+  assert.ok(first.labels!.sessions.some((s) => s.name !== undefined), "some sessions are named");
+  // Without `labels` (`--json`, serve, mcp), none are read.
+  assert.equal((await usageStats(env, { ...options, labels: false })).labels, undefined);
 });

@@ -6,10 +6,9 @@
  */
 import type { UsageTotals } from "../../core/info/usage-totals.ts";
 import type { StatsReport } from "../../core/stats/aggregate-stats.ts";
-import type { UsageSession } from "../../core/stats/attribution.ts";
 import type { StatsBy } from "../../core/stats/time-buckets.ts";
 import { tildePath } from "../../core/storage/paths.ts";
-import { STATS_BY, usageStats } from "../../query/stats.ts";
+import { STATS_BY, type StatsResult, usageStats } from "../../query/stats.ts";
 import type { CommandSpec } from "../command.ts";
 import type { CliContext } from "../context.ts";
 import { groupDigits } from "../../render/numbers.ts";
@@ -23,12 +22,12 @@ const n = groupDigits;
 const usd = (value: number) => `$${value.toFixed(3)}`;
 const cells = (t: UsageTotals) => [n(t.input), n(t.output), n(t.cacheRead), n(t.cacheWrite), n(t.totalTokens), usd(t.cost.total)];
 
-function printReport(ctx: CliContext, report: StatsReport, by: StatsBy, sessions: UsageSession[]): void {
+function printReport(ctx: CliContext, report: StatsReport, by: StatsBy, labels: StatsResult["labels"]): void {
   const c = ctx.color;
   const home = ctx.deps.storage.home;
-  const byId = new Map(sessions.map((s) => [s.id, s]));
-  // `sessions` is every project's: a printed id names one session from any directory.
-  const short = uniquePrefixesAmong(by === "session" ? report.rows.map((r) => r.key) : [], sessions.map((s) => s.id));
+  const byId = new Map(labels?.sessions.map((s) => [s.id, s]));
+  // `knownIds` is every project's: a printed id names one session from any directory.
+  const short = uniquePrefixesAmong(by === "session" ? report.rows.map((r) => r.key) : [], labels?.knownIds ?? []);
   const label = (key: string) =>
     oneLine(by === "project" ? tildePath(key, home) : by === "session" ? `${short.get(key)}  ${byId.get(key)?.name ?? tildePath(byId.get(key)?.cwd ?? "", home)}` : key);
   const rows: string[][] = [[HEADINGS[by], "Input", "Output", "Cache read", "Cache write", "Tokens", "Cost", "Sessions"]];
@@ -77,7 +76,7 @@ export const statsCommand: CommandSpec = {
   examples: ["pi-session stats --all --by month", "pi-session stats --by model --since 30d --json", "pi-session stats --all --by day --tz UTC --explain 2025-06-01"],
   async run(ctx, _args, opts) {
     const by = String(opts.by) as StatsBy;
-    const { value: report, sessions } = await usageStats(ctx, {
+    const { value: report, labels } = await usageStats(ctx, {
       all: Boolean(opts.all),
       by,
       since: typeof opts.since === "string" ? opts.since : undefined,
@@ -85,6 +84,7 @@ export const statsCommand: CommandSpec = {
       tz: typeof opts.tz === "string" ? opts.tz : undefined,
       breakdown: Boolean(opts.breakdown),
       explain: opts.explain === undefined ? undefined : opts.explain === true ? true : String(opts.explain),
+      labels: !ctx.json,
     });
     if (ctx.json) {
       ctx.outJson(report);
@@ -94,7 +94,7 @@ export const statsCommand: CommandSpec = {
       ctx.note(opts.all ? "No usage found." : `No usage found for ${ctx.cwd}; try --all`);
       return 1;
     }
-    printReport(ctx, report, by, sessions);
+    printReport(ctx, report, by, labels);
     return 0;
   },
 };
