@@ -104,6 +104,9 @@ export interface OrderedRow {
 /** A listed session as read by id. */
 export type ByIdRow = Omit<OrderedRow, "parent" | "created">;
 
+/** A listed session with its file's size when it was last checked (`du`). */
+export type SizedRow = ByIdRow & { size: number };
+
 /** The sessions of one header cwd, and their messages, as `ListRowStore.projects` adds them up. */
 export interface ProjectRow {
   cwd: string;
@@ -184,6 +187,8 @@ export interface ListRowStore {
   tableColumns?(version: number, folders: readonly string[], order: RowOrder, room?: number): TableColumns | undefined;
   /** The sessions directly in `folders`, by id; path and first message only when `wanted` (else ""). */
   byId(version: number, folders: readonly string[], wanted: { path: boolean; first: boolean }): Iterable<ByIdRow>;
+  /** The sessions directly in `folders`, in no order, with their files' sizes, where the store can. */
+  sized?(version: number, folders: readonly string[]): Iterable<SizedRow>;
   /** The ids of `byId`'s sessions alone, in the same order (a string each, no row object), where the store can. */
   ids?(version: number, folders: readonly string[]): string[];
   /**

@@ -2,9 +2,11 @@
  * `du`: the disk use of the sessions, per project and the largest sessions.
  * @module
  */
+import { resolvePath } from "../core/storage/paths.ts";
 import type { QueryEnv } from "./env.ts";
 import { QueryError } from "./errors.ts";
-import { type SizedSession, sizedSessions } from "./sized-sessions.ts";
+import { withListedRows } from "./list-rows.ts";
+import { sizedSessions } from "./sized-sessions.ts";
 
 export interface DuOptions {
   /** How many of the largest sessions to give (a whole number, 0 for none; a string is read as one); default 10. */
@@ -39,35 +41,92 @@ export interface DuJson {
   largest: LargeSessionJson[];
 }
 
+/** One of the largest sessions, with what the table prints of it. */
+export interface LargeSession {
+  path: string;
+  id: string;
+  cwd: string;
+  name?: string;
+  firstMessage: string;
+  bytes: number;
+  modified: Date;
+}
+
 export interface DuResult {
   value: DuJson;
   /** The largest sessions with their listing details (first message), and every known session id. */
-  largest: SizedSession[];
+  largest: LargeSession[];
   knownIds: string[];
 }
 
-function byProject(sessions: SizedSession[]): ProjectUse[] {
-  const projects = new Map<string, ProjectUse>();
-  for (const s of sessions) {
-    let p = projects.get(s.cwd);
-    if (!p) projects.set(s.cwd, p = { cwd: s.cwd, sessions: 0, bytes: 0 });
-    p.sessions++;
-    p.bytes += s.bytes;
+/** What `du` adds up: each session of its scope in turn, the largest few kept. */
+class DiskTally {
+  readonly knownIds: string[];
+  readonly #projects = new Map<string, ProjectUse>();
+  #largest: LargeSession[] = [];
+  #total = 0;
+  #count = 0;
+  readonly #limit: number;
+
+  /** `knownIds`: every known session's id, or none yet (then push them as they come). */
+  constructor(limit: number, knownIds: string[] = []) {
+    this.#limit = limit;
+    this.knownIds = knownIds;
   }
-  return [...projects.values()].sort((a, b) => b.bytes - a.bytes || (a.cwd < b.cwd ? -1 : 1));
+
+  add(session: LargeSession): void {
+    this.#total += session.bytes;
+    this.#count++;
+    let p = this.#projects.get(session.cwd);
+    if (!p) this.#projects.set(session.cwd, p = { cwd: session.cwd, sessions: 0, bytes: 0 });
+    p.sessions++;
+    p.bytes += session.bytes;
+    if (this.#limit === 0) return;
+    this.#largest.push(session);
+    // Cut back now and then: at most about twice the limit held, whatever the number of sessions.
+    if (this.#largest.length >= 2 * this.#limit + 64) this.#largest = this.#top();
+  }
+
+  #top(): LargeSession[] {
+    return this.#largest.sort((a, b) => b.bytes - a.bytes || (a.path < b.path ? -1 : 1)).slice(0, this.#limit);
+  }
+
+  result(): DuResult {
+    const largest = this.#top();
+    const projects = [...this.#projects.values()].sort((a, b) => b.bytes - a.bytes || (a.cwd < b.cwd ? -1 : 1));
+    const value: DuJson = {
+      totalBytes: this.#total,
+      sessionCount: this.#count,
+      projects,
+      largest: largest.map((s) => ({ path: s.path, id: s.id, cwd: s.cwd, name: s.name ?? null, bytes: s.bytes, modified: s.modified.toISOString() })),
+    };
+    return { value, largest, knownIds: this.knownIds };
+  }
 }
 
 /** Disk use of every project's sessions (or one project's). */
 export async function diskUse(env: QueryEnv, options: DuOptions = {}): Promise<DuResult> {
   const limit = Number(options.limit ?? 10);
   if (!Number.isInteger(limit) || limit < 0) throw new QueryError("bad-option", `--limit must be a whole number, not "${options.limit}"`, "Pass e.g. --limit 20");
+  const base = env.storage.processCwd;
+  const wanted = options.project === undefined ? undefined : resolvePath(base, options.project);
+  const inProject = (cwd: string) => wanted === undefined || (cwd !== "" && resolvePath(base, cwd) === wanted);
+  // From the listing's rows where the catalog keeps them, their sizes as last checked (as `list`
+  // trusts them): one session at a time. Every session held with a fresh stat of each file took
+  // 0.87 s and 166 MB at 25,000 sessions.
+  const fromRows = await withListedRows(env, { all: true }, async (listed) => {
+    if (!listed.sized) return undefined;
+    const tally = new DiskTally(limit);
+    for (const row of listed.sized()) {
+      tally.knownIds.push(row.id);
+      if (!inProject(row.cwd)) continue;
+      tally.add({ path: row.path, id: row.id, cwd: row.cwd, name: row.name ?? undefined, firstMessage: row.first, bytes: row.size, modified: new Date(row.modified) });
+    }
+    return tally.result();
+  });
+  if (fromRows) return fromRows;
   const { sessions, knownIds } = await sizedSessions(env, options.project);
-  const largest = [...sessions].sort((a, b) => b.bytes - a.bytes || (a.path < b.path ? -1 : 1)).slice(0, limit);
-  const value: DuJson = {
-    totalBytes: sessions.reduce((n, s) => n + s.bytes, 0),
-    sessionCount: sessions.length,
-    projects: byProject(sessions),
-    largest: largest.map((s) => ({ path: s.path, id: s.id, cwd: s.cwd, name: s.name ?? null, bytes: s.bytes, modified: s.modified.toISOString() })),
-  };
-  return { value, largest, knownIds };
+  const tally = new DiskTally(limit, knownIds);
+  for (const s of sessions) tally.add(s);
+  return tally.result();
 }

@@ -8,7 +8,7 @@
  * @module
  */
 import type { Catalog } from "../catalog/catalog.ts";
-import type { ByIdRow, OrderedColumns, OrderedRow, ProjectRow, RowOrder, TableColumns } from "../catalog/list-row.ts";
+import type { ByIdRow, OrderedColumns, OrderedRow, ProjectRow, RowOrder, SizedRow, TableColumns } from "../catalog/list-row.ts";
 import type { RowsRefresh } from "../catalog/refresh-rows.ts";
 import { inCwd } from "../catalog/list-cached.ts";
 import { onOrAfter, onOrBefore } from "../core/stats/date-bound.ts";
@@ -35,6 +35,8 @@ export interface ListedRows {
   rows(full?: boolean, limited?: boolean): Iterable<OrderedRow>;
   /** The ids of `byId`'s sessions alone, in its order, where the store can give them so. */
   ids?(): Iterable<string>;
+  /** `byId`'s sessions in no order, with their files' sizes and paths, where the store can. */
+  sized?(): Iterable<SizedRow>;
   /**
    * Every known session (with `shortIds`: of every project, or the whole custom session dir),
    * by id; `first` only `withFirst` (else ""), and a path only where `listed` needs it (else "").
@@ -139,6 +141,7 @@ export async function withListedRows<T>(env: QueryEnv, options: ListOptions, wor
         return filtered || limit !== Infinity ? kept(rows, limit) : rows;
       },
       ids: rowStore.ids ? () => rowStore.ids!(version, folders) : undefined,
+      sized: rowStore.sized ? () => rowStore.sized!(version, folders) : undefined,
       columns: rowStore.orderedColumns && !filtered && limit === Infinity ? () => rowStore.orderedColumns!(version, shownFolders, sort as RowOrder) : undefined,
       // Room for every file listed: no session more, and at most a few files that are none.
       tableColumns: rowStore.tableColumns && !filtered && limit === Infinity ? () => rowStore.tableColumns!(version, shownFolders, sort as RowOrder, refreshed.counts.files) : undefined,

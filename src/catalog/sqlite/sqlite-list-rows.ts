@@ -7,7 +7,7 @@
  * @module
  */
 import type { CatalogRecord, RecordStamp, SectionKey } from "../store.ts";
-import { LIST_ROW_SECTION, type ListRow, type ListRowStore, listingOrder, soundListRow, type ByIdRow, type OrderedColumns, type OrderedRow, type ProjectRow, type RowOrder, type TableColumns } from "../list-row.ts";
+import { LIST_ROW_SECTION, type ListRow, type ListRowStore, listingOrder, soundListRow, type ByIdRow, type OrderedColumns, type OrderedRow, type ProjectRow, type RowOrder, type SizedRow, type TableColumns } from "../list-row.ts";
 import type { SqliteDb, SqliteStatement } from "./sqlite-db.ts";
 import { dropRunsForBulk, IN_FOLDER, KeptRuns, LIST_RUN_TABLES } from "./sqlite-list-runs.ts";
 
@@ -210,6 +210,11 @@ export class SqliteListRows implements ListRowStore {
         ${wanted.first ? "l.first" : "''"} AS first ${IN_FOLDERS} ORDER BY l.id`,
     );
     return statement.iterate(JSON.stringify(folders), version) as Iterable<Record<string, unknown>> as Iterable<ByIdRow>;
+  }
+
+  sized(version: number, folders: readonly string[]): Iterable<SizedRow> {
+    const statement = this.#db.prepare(`SELECT l.path AS path, ${ROW_COLUMNS}, l.size AS size ${IN_FOLDERS}`);
+    return statement.iterate(JSON.stringify(folders), version) as Iterable<Record<string, unknown>> as Iterable<SizedRow>;
   }
 
   ids(version: number, folders: readonly string[]): string[] {
