@@ -5,10 +5,11 @@
  */
 import { onOrAfter } from "../core/stats/date-bound.ts";
 import { localDays } from "../core/stats/time-buckets.ts";
-import { type UsageBlock, usageBlocks } from "../core/stats/usage-blocks.ts";
+import { BlocksAggregator, type UsageBlock } from "../core/stats/usage-blocks.ts";
 import { dateOption, timeZoneOption } from "./date-options.ts";
 import type { QueryEnv } from "./env.ts";
-import { usageScope, usageSessions } from "./usage-sessions.ts";
+import { usageScope } from "./usage-sessions.ts";
+import { eachUsageSession } from "./usage-stream.ts";
 
 /** How long a block lasts. */
 export const BLOCK_HOURS = 5;
@@ -41,10 +42,17 @@ export async function usageBlockReport(env: QueryEnv, options: BlocksOptions = {
   const tz = timeZoneOption(options.tz);
   const since = dateOption(env, "since", options.since);
   const day = localDays(tz);
-  const sessions = await usageSessions(env, false);
   const inScope = await usageScope(env, Boolean(options.all));
   const now = env.now().getTime();
-  let blocks = usageBlocks(sessions, { now, hours: BLOCK_HOURS, inScope, since: since && ((ms) => onOrAfter(since, ms, day(ms))) });
+  const cut = { now, hours: BLOCK_HOURS, inScope, since: since && ((ms: number) => onOrAfter(since, ms, day(ms))) };
+  // One session at a time, each row added to its hour as it comes: every session's usage held
+  // till the end took 0.8 s and 178 MB at 25,000 sessions.
+  let aggregator = new BlocksAggregator(cut);
+  await eachUsageSession(env, () => {
+    aggregator = new BlocksAggregator(cut);
+    return (session) => aggregator.add(session);
+  });
+  let blocks = aggregator.blocks();
   if (options.active) blocks = blocks.filter((b) => b.active);
   return { value: { blockHours: BLOCK_HOURS, now: new Date(now).toISOString(), blocks } };
 }

@@ -3,7 +3,6 @@
  * copies are recognised across projects), and which of them a command reports on.
  * @module
  */
-import { listingDigest } from "../core/digest/listing-digest.ts";
 import { usageDigest } from "../core/digest/usage-digest.ts";
 import type { DigestState } from "../core/digest/digester.ts";
 import type { UsageSession } from "../core/stats/attribution.ts";
@@ -12,18 +11,17 @@ import { type CatalogRecord, recordState } from "../catalog/store.ts";
 import { sessionScope, withCatalog, withProgress } from "./scope.ts";
 import type { QueryEnv } from "./env.ts";
 
-/** Every session's usage rows (for attribution), with names when grouping by session. */
-export async function usageSessions(env: QueryEnv, withNames: boolean): Promise<UsageSession[]> {
-  const kinds = withNames ? [usageDigest, listingDigest] : [usageDigest];
+/**
+ * Every session's usage rows (for attribution), every record held at once: what `stats` and
+ * `blocks` read before they took one session at a time (`eachUsageSession`), and what the tests
+ * compare that with.
+ */
+export async function usageSessions(env: QueryEnv): Promise<UsageSession[]> {
   return withCatalog(env, async (catalog) => {
     const every = await sessionScope(env, true, catalog);
     const [options, done] = withProgress(env, "Reading usage", { listedDirs: every.dirs, listing: every.listing });
-    const view = await catalog.refresh(kinds, every.files, options).finally(done);
-    const names = view.records(listingDigest);
-    return usageSessionsOf(view.records(usageDigest), (path) => {
-      const listing = names.get(path);
-      return (listing && recordState(listing).data.name) || undefined;
-    });
+    const view = await catalog.refresh([usageDigest], every.files, options).finally(done);
+    return usageSessionsOf(view.records(usageDigest));
   });
 }
 

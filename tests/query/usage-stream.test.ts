@@ -84,7 +84,7 @@ function envFor(cwd?: string, vars: Record<string, string> = {}): { env: QueryEn
 
 /** The report as `usageStats` made it before: every record held by a refresh, then aggregated. */
 async function heldStats(env: QueryEnv, options: StatsOptions): Promise<unknown> {
-  const sessions = await usageSessions(env, options.by === "session");
+  const sessions = await usageSessions(env);
   const inScope = await usageScope(env, Boolean(options.all));
   const report = aggregateStats(sessions, {
     by: options.by ?? "day",
@@ -113,7 +113,7 @@ async function streamed(env: QueryEnv): Promise<{ from: string; sessions: Return
 }
 
 async function held(env: QueryEnv) {
-  return attributionOrder(await usageSessions(env, false)).map(plain);
+  return attributionOrder(await usageSessions(env)).map(plain);
 }
 
 test("eachUsageSession hands on the sessions of a refresh, in attribution order, with their rows: from SQLite a slice at a time", withSqlite, async () => {

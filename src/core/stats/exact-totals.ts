@@ -88,6 +88,17 @@ export class ExactTotals {
     }
   }
 
+  /** Adds every row `other` holds. */
+  merge(other: ExactTotals): void {
+    const limbs = this.#limbs;
+    const from = other.#limbs;
+    for (let k = 0; k < FIELDS * LIMBS; k++) limbs[k] += from[k];
+    if (other.#special) {
+      const special = (this.#special ??= new Float64Array(FIELDS));
+      for (let k = 0; k < FIELDS; k++) special[k] += other.#special[k];
+    }
+  }
+
   /** The totals. */
   totals(): UsageTotals {
     const v = Array.from({ length: FIELDS }, (_, field) => this.#value(field));

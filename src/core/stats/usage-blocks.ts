@@ -5,10 +5,11 @@
  * its end. Every entry counts once, as in `stats`.
  * @module
  */
-import { addRowAt, rowKey, rowTime } from "../digest/usage-state.ts";
+import { rowKey, rowTime } from "../digest/usage-state.ts";
 import { roundCost, roundCosts } from "../info/round-cost.ts";
-import { emptyUsage, type UsageTotals } from "../info/usage-totals.ts";
-import { attributeUsage, type UsageSession } from "./attribution.ts";
+import type { UsageTotals } from "../info/usage-totals.ts";
+import { attributionOrder, UsageAttribution, type UsageSession } from "./attribution.ts";
+import { ExactTotals, RowLimbs } from "./exact-totals.ts";
 
 const HOUR = 3600e3;
 
@@ -46,14 +47,89 @@ export interface UsageBlock extends UsageTotals {
   projection: { totalTokens: number; cost: number } | null;
 }
 
-interface Open {
+/** The activity of one hour (UTC) as rows come in attribution order, or of a block as its hours are gathered into it. */
+interface Hour {
   startMs: number;
   firstMs: number;
   lastMs: number;
-  totals: UsageTotals;
+  totals: ExactTotals;
   entries: number;
   sessions: Set<string>;
-  models: string[];
+  /** Each model's first row: its time, then its place among every row added. */
+  models: Map<string, [ms: number, seq: number]>;
+}
+
+/**
+ * The blocks of sessions handed on one at a time in attribution order, every session once: each
+ * row a session holds first is added to its hour at once, and nothing of the session is kept but
+ * its path. Blocks are whole hours (they start at an hour and last whole hours), so the hours,
+ * taken in order, cut into the same blocks as the rows would; the sums are exact (ExactTotals),
+ * so they do not depend on the order the rows came in, and a block's models are in the order of
+ * their first rows by time (ties by the order rows came), as rows sorted by time give them.
+ *
+ * @example
+ * ```ts
+ * const blocks = new BlocksAggregator({ now: Date.now() });
+ * for (const session of attributionOrder(sessions)) blocks.add(session);
+ * blocks.blocks(); // oldest first
+ * ```
+ */
+export class BlocksAggregator {
+  readonly #options: BlocksOptions;
+  readonly #attribution = new UsageAttribution();
+  readonly #hours = new Map<number, Hour>();
+  readonly #row = new RowLimbs();
+  #seq = 0;
+  readonly #owned: (session: UsageSession, i: number) => void;
+
+  constructor(options: BlocksOptions) {
+    this.#options = options;
+    this.#owned = (session, i) => this.#add(session, i);
+  }
+
+  /** Adds the rows `session` holds first; call in attribution order. */
+  add(session: UsageSession): void {
+    this.#attribution.add(session, this.#owned);
+  }
+
+  #add(session: UsageSession, i: number): void {
+    const { inScope, since } = this.#options;
+    if (inScope && !inScope(session)) return;
+    const ms = rowTime(session.usage, i);
+    if (Number.isNaN(ms) || (since && !since(ms))) return;
+    const startMs = Math.floor(ms / HOUR) * HOUR;
+    let hour = this.#hours.get(startMs);
+    if (!hour) this.#hours.set(startMs, hour = { startMs, firstMs: ms, lastMs: ms, totals: new ExactTotals(), entries: 0, sessions: new Set(), models: new Map() });
+    hour.firstMs = Math.min(hour.firstMs, ms);
+    hour.lastMs = Math.max(hour.lastMs, ms);
+    hour.entries++;
+    hour.sessions.add(session.path);
+    hour.totals.add(this.#row.read(session.usage, i));
+    const seq = this.#seq++;
+    const model = rowKey(session.usage, i);
+    const first = hour.models.get(model);
+    if (!first || ms < first[0]) hour.models.set(model, [ms, seq]);
+  }
+
+  /** The blocks, oldest first. */
+  blocks(): UsageBlock[] {
+    const { now } = this.#options;
+    const length = (this.#options.hours ?? 5) * HOUR;
+    const open: Hour[] = [];
+    for (const hour of [...this.#hours.values()].sort((a, b) => a.startMs - b.startMs)) {
+      let block = open[open.length - 1];
+      if (!block || hour.startMs >= block.startMs + length) {
+        block = { startMs: hour.startMs, firstMs: hour.firstMs, lastMs: hour.lastMs, totals: new ExactTotals(), entries: 0, sessions: new Set(), models: new Map() };
+        open.push(block);
+      }
+      block.lastMs = hour.lastMs;
+      block.entries += hour.entries;
+      for (const path of hour.sessions) block.sessions.add(path);
+      block.totals.merge(hour.totals);
+      for (const [model, first] of hour.models) if (!block.models.has(model)) block.models.set(model, first);
+    }
+    return open.map((b) => finish(b, now, length));
+  }
 }
 
 /**
@@ -65,38 +141,17 @@ interface Open {
  * ```
  */
 export function usageBlocks(sessions: readonly UsageSession[], options: BlocksOptions): UsageBlock[] {
-  const { now, inScope = () => true, since } = options;
-  const length = (options.hours ?? 5) * HOUR;
-  const rows: { ms: number; session: UsageSession; i: number }[] = [];
-  attributeUsage(sessions, (session, i) => {
-    if (!inScope(session)) return;
-    const ms = rowTime(session.usage, i);
-    if (Number.isNaN(ms) || (since && !since(ms))) return;
-    rows.push({ ms, session, i });
-  });
-  rows.sort((a, b) => a.ms - b.ms);
-  const open: Open[] = [];
-  for (const { ms, session, i } of rows) {
-    let block = open[open.length - 1];
-    if (!block || ms >= block.startMs + length) {
-      block = { startMs: Math.floor(ms / HOUR) * HOUR, firstMs: ms, lastMs: ms, totals: emptyUsage(), entries: 0, sessions: new Set(), models: [] };
-      open.push(block);
-    }
-    block.lastMs = ms;
-    block.entries++;
-    block.sessions.add(session.path);
-    addRowAt(block.totals, session.usage, i);
-    const model = rowKey(session.usage, i);
-    if (!block.models.includes(model)) block.models.push(model);
-  }
-  return open.map((b) => finish(b, now, length));
+  const blocks = new BlocksAggregator(options);
+  for (const session of attributionOrder(sessions)) blocks.add(session);
+  return blocks.blocks();
 }
 
-function finish(b: Open, now: number, length: number): UsageBlock {
+function finish(b: Hour, now: number, length: number): UsageBlock {
   const endMs = b.startMs + length;
+  const totals = b.totals.totals();
   const active = now >= b.startMs && now < endMs;
   const minutes = (b.lastMs - b.firstMs) / 60e3;
-  const burnRate = active && minutes > 0 ? { tokensPerMinute: b.totals.totalTokens / minutes, costPerHour: b.totals.cost.total / (minutes / 60) } : null;
+  const burnRate = active && minutes > 0 ? { tokensPerMinute: totals.totalTokens / minutes, costPerHour: totals.cost.total / (minutes / 60) } : null;
   const left = (endMs - now) / 60e3;
   const iso = (ms: number) => new Date(ms).toISOString();
   return {
@@ -107,12 +162,12 @@ function finish(b: Open, now: number, length: number): UsageBlock {
     active,
     entries: b.entries,
     sessions: b.sessions.size,
-    models: b.models,
-    ...roundCosts(b.totals),
+    models: [...b.models].sort(([, x], [, y]) => x[0] - y[0] || x[1] - y[1]).map(([model]) => model),
+    ...roundCosts(totals),
     burnRate: burnRate && { tokensPerMinute: Math.round(burnRate.tokensPerMinute), costPerHour: roundCost(burnRate.costPerHour) },
     projection: burnRate && {
-      totalTokens: Math.round(b.totals.totalTokens + burnRate.tokensPerMinute * left),
-      cost: roundCost(b.totals.cost.total + (burnRate.costPerHour * left) / 60),
+      totalTokens: Math.round(totals.totalTokens + burnRate.tokensPerMinute * left),
+      cost: roundCost(totals.cost.total + (burnRate.costPerHour * left) / 60),
     },
   };
 }
