@@ -163,6 +163,30 @@ function catalogCandidates(env: QueryEnv, ref: string, check?: CheckMode): Promi
   });
 }
 
+/**
+ * The sessions of every project whose id starts with `prefix`, for shell completion: through the
+ * catalog's index of ids where it can answer (each match stat'ed for its mtime, and the files it
+ * cannot vouch for read), else every header read (`globalCandidates`), as a TAB at 25,000
+ * sessions did each time (1.1 s for a prefix of one session). The index's promise is the quick
+ * check's (catalog.ts); a candidate's cwd is not given.
+ */
+export async function completionCandidates(env: QueryEnv, prefix: string): Promise<Candidate[]> {
+  const indexed = prefix === "" || plainId(prefix) ? await env.withCatalog(async (catalog) => {
+    if (!catalog.store) return undefined;
+    const scope = await sessionScope(env, true, catalog);
+    const index = scope.listing && await catalog.headerIdIndex(listingDigest, scope.listing, scope.dirs);
+    const matched = index && withPrefix(index, prefix);
+    if (!index || !matched) return undefined;
+    const stated = await mapConcurrent(matched, READ_CONCURRENCY, async ([id, path]): Promise<Candidate | null> => {
+      const stat = await env.fs.stat(path).catch(() => null);
+      return stat ? { path, header: { id, cwd: "" }, mtimeMs: stat.mtimeMs } : null;
+    });
+    const read = await candidates(env, [...index.unread]);
+    return [...stated, ...read].filter((c): c is Candidate => c !== null && c.header.id.startsWith(prefix));
+  }) : undefined;
+  return indexed ?? (await globalCandidates(env)).filter((c) => c.header.id.startsWith(prefix));
+}
+
 /** The most recently written session of the current directory (pi -c), or undefined. */
 export async function mostRecentLocal(env: QueryEnv): Promise<string | undefined> {
   const local = await localCandidates(env);

@@ -5,7 +5,7 @@
  * @module
  */
 import assert from "node:assert/strict";
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, readdirSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, test } from "node:test";
@@ -83,5 +83,27 @@ test("a prefix shared by sessions of several projects is ambiguous from each of 
     assert.equal(run.code, 2, run.stderr);
     assert.match(run.stderr, new RegExp(`Session reference "${prefix}" matches \\d+ sessions:`));
     assert.ok(run.stderr.includes(a) && run.stderr.includes(b), run.stderr);
+  }
+});
+
+test("completion offers the same ids through the catalog's index as from every header read: this directory's first, newest first", async () => {
+  // The catalog's listing first (its index of ids covers every project once a listing saw them all).
+  assert.equal((await cli(["list", "--all"], PROJECTS[0])).code, 0);
+  const offline = (argv: string[], cwd: string) =>
+    runCli([...argv, "--cwd", cwd], { fs: detectFileSystem(), env: { PI_CODING_AGENT_DIR: agentDir, XDG_CACHE_HOME: join(work, "cache"), PI_SESSION_CATALOG: "off" }, home: work, processCwd: work });
+  const mtime = (id: string) => statSync(join(getDefaultSessionDir(PROJECTS[ids.indexOf(id) % 3], agentDir), readdirSync(getDefaultSessionDir(PROJECTS[ids.indexOf(id) % 3], agentDir)).find((name) => name.includes(id))!)).mtimeMs;
+  for (const prefix of ["", ids[4].slice(0, 9), ids[7], "0", "zz"]) {
+    for (const cwd of PROJECTS) {
+      const indexed = await cli(["__complete-sessions", prefix], cwd);
+      const read = await offline(["__complete-sessions", prefix], cwd);
+      assert.equal(indexed.code, 0, indexed.stderr);
+      const offered = indexed.stdout.split("\n").filter(Boolean);
+      assert.deepEqual(offered, read.stdout.split("\n").filter(Boolean), `prefix "${prefix}" from ${cwd}`);
+      assert.deepEqual([...offered].sort(), ids.filter((id) => id.startsWith(prefix)).sort());
+      // This directory's sessions first, then the others, each newest first.
+      const here = offered.filter((id) => ids.indexOf(id) % 3 === PROJECTS.indexOf(cwd));
+      assert.deepEqual(offered.slice(0, here.length), here);
+      for (const part of [here, offered.slice(here.length)]) for (let i = 1; i < part.length; i++) assert.ok(mtime(part[i - 1]) >= mtime(part[i]));
+    }
   }
 });
