@@ -84,9 +84,10 @@ async function refreshListing(env: QueryEnv, catalog: Catalog, dir: string, nest
 /**
  * Runs `work` over the listing of `options` read from the catalog's rows, and gives its result;
  * undefined (nothing done, nothing printed) where rows cannot give it: call `listSessions`.
- * Throws the same errors as `listSessions` for bad options.
+ * Throws the same errors as `listSessions` for bad options. `notes.badHeaders` false: files whose
+ * header cannot be used are not told of (a caller whose own walk told of them already).
  */
-export async function withListedRows<T>(env: QueryEnv, options: ListOptions, work: (listed: ListedRows) => Promise<T>): Promise<T | undefined> {
+export async function withListedRows<T>(env: QueryEnv, options: ListOptions, work: (listed: ListedRows) => Promise<T>, notes: { badHeaders?: boolean } = {}): Promise<T | undefined> {
   const sort = options.sort ?? "modified";
   if (options.search !== undefined || options.model?.trim() || options.cursor !== undefined) return undefined;
   if (!(LIST_SORTS as readonly string[]).includes(sort) || (sort !== "modified" && sort !== "messages")) return undefined;
@@ -112,7 +113,7 @@ export async function withListedRows<T>(env: QueryEnv, options: ListOptions, wor
     // 12% of its CPU (and the allocations after them, page faults), for 6 MB more at its peak.
     if (refreshed.counts.bytesRead >= COLLECT_AFTER_BYTES) collectGarbage();
     const version = listingDigest.version;
-    for (const [path, why] of refreshed.bad ? rowStore.badHeaders(version, folders) : []) {
+    for (const [path, why] of refreshed.bad && notes.badHeaders !== false ? rowStore.badHeaders(version, folders) : []) {
       env.report.note(`pi-session: skipped ${oneLine(path)}: line 1 is a session header but ${why}`);
     }
     const shownFolders = all ? folders : places.dirs;

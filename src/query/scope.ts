@@ -62,9 +62,10 @@ export interface ProgressOptions extends RefreshOptions {
 /**
  * Refresh options with a progress reporter for `label`, and the function that ends it. Files
  * skipped for a header that cannot be used (`badHeader`) get a one-line note each, once the
- * progress is over: a scan never stops for one bad file, and never hides it either.
+ * progress is over: a scan never stops for one bad file, and never hides it either (unless
+ * `notes.badHeaders` is false: a caller whose own walk told of them already).
  */
-export function withProgress(env: QueryEnv, label: string, options: RefreshOptions = {}): [ProgressOptions, () => void] {
+export function withProgress(env: QueryEnv, label: string, options: RefreshOptions = {}, notes: { badHeaders?: boolean } = {}): [ProgressOptions, () => void] {
   const progress = env.report.progress(label);
   const skipped = new Map<string, string>();
   const onRecords = (path: string, records: readonly CatalogRecord[]) => {
@@ -76,7 +77,7 @@ export function withProgress(env: QueryEnv, label: string, options: RefreshOptio
   };
   const end = () => {
     progress.end();
-    for (const [path, why] of skipped) env.report.note(`pi-session: skipped ${oneLine(path)}: line 1 is a session header but ${why}`);
+    if (notes.badHeaders !== false) for (const [path, why] of skipped) env.report.note(`pi-session: skipped ${oneLine(path)}: line 1 is a session header but ${why}`);
     skipped.clear();
   };
   const onBadHeader = (path: string, why: string) => skipped.set(path, why);
@@ -92,7 +93,7 @@ export function withProgress(env: QueryEnv, label: string, options: RefreshOptio
 export async function cataloguedSessions(
   env: QueryEnv,
   all: boolean,
-  options: { withText?: boolean; knownIds?: boolean; keep?: (info: SessionInfo) => boolean } = {},
+  options: { withText?: boolean; knownIds?: boolean; keep?: (info: SessionInfo) => boolean; badHeaders?: boolean } = {},
 ): Promise<{ sessions: SessionInfo[]; knownIds: string[]; kept?: true }> {
   return withCatalog(env, async (catalog) => {
     const processCwd = env.storage.processCwd;
@@ -100,7 +101,7 @@ export async function cataloguedSessions(
     // section first would hold every session's texts (607 MB at 25,000 sessions).
     const kept = options.keep && await keptSessions(catalog, await sessionScope(env, all, catalog), options.keep, { withText: options.withText, processCwd });
     if (!kept) catalog.preload(listingKinds(options.withText));
-    const [progress, done] = withProgress(env, "Reading sessions");
+    const [progress, done] = withProgress(env, "Reading sessions", {}, { badHeaders: options.badHeaders });
     try {
       if (kept) {
         if (!options.knownIds) return { sessions: kept.sessions, knownIds: [], kept: true };

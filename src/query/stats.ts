@@ -112,8 +112,9 @@ async function statsLabels(env: QueryEnv, ids: ReadonlySet<string>): Promise<Sta
       if (ids.has(id)) sessions.push({ id, name: name ?? undefined, cwd });
     }
     return { sessions, knownIds };
-  });
-  return fromRows ?? await cataloguedSessions(env, true, { knownIds: true, keep: (info) => ids.has(info.id) });
+    // The walk that made the report told of files with a bad header already.
+  }, { badHeaders: false });
+  return fromRows ?? await cataloguedSessions(env, true, { knownIds: true, keep: (info) => ids.has(info.id), badHeaders: false });
 }
 
 /** What an aggregator holds, as a base keeps it (usage-base.ts). */

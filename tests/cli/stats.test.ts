@@ -4,7 +4,12 @@
  */
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { addSession, harnessDeps, memoryFs, runCli } from "./_harness.ts";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { addSession, harnessDeps, memoryFs, runCli, sessionDir, writeText } from "./_harness.ts";
+import { dirName } from "../../src/core/storage/paths.ts";
+import { detectFileSystem } from "../../src/io/mod.ts";
 import { run as runMain } from "../../src/cli/run.ts";
 import type { FileSystem } from "../../src/io/file-system.ts";
 import { usageSessions } from "./_usage-sessions.ts";
@@ -159,3 +164,43 @@ test("stats --by hour groups by local hour, in time order", async () => {
   const tokyo = JSON.parse((await runCli(["stats", "--json", "--by", "hour", "--tz", "Asia/Kolkata"], { fs })).stdout).rows;
   assert.deepEqual(tokyo.map((r: { key: string }) => r.key), ["2025-06-01 15:00", "2025-06-01 17:00"]);
 });
+
+test("stats --by session tells of a file with a bad header once, on disk through the runtime's catalog and in memory", async () => {
+  const bad = '{"type":"session","version":3,"id":123,"timestamp":"2025-06-01T00:00:00Z","cwd":"/work/p"}\n';
+  // In memory (no SQLite catalog: its rows' labels come from the sessions listed).
+  const { fs, stats } = await setup();
+  await writeText(fs, `${sessionDir()}/2025-06-09T00-00-00-000Z_bad.jsonl`, bad);
+  // On a real disk (SQLite where the runtime has it: labels from the listing's rows).
+  const work = mkdtempSync(join(tmpdir(), "pi-session-stats-bad-"));
+  try {
+    const agentDir = join(work, "agent");
+    const disk = detectFileSystem();
+    await copySessions(fs, disk, join(agentDir, "sessions"));
+    const onDisk = (...argv: string[]) => runCli(["stats", "--tz", "UTC", ...argv], { fs: disk, env: { PI_CODING_AGENT_DIR: agentDir, XDG_CACHE_HOME: join(work, "cache") }, home: work, processCwd: work });
+    for (const run of [stats, onDisk]) {
+      for (let i = 0; i < 2; i++) {
+        const out = await run("--all", "--by", "session");
+        assert.equal(out.code, 0, out.stderr);
+        assert.equal(out.stderr.split("\n").filter((line) => line.includes("_bad.jsonl: line 1 is a session header but")).length, 1, out.stderr);
+        // Rows labelled by name or cwd.
+        assert.match(out.stdout, /^33333333  \/work\/other /m);
+        assert.match(out.stdout, /^11111111  Parser fix /m);
+      }
+    }
+  } finally {
+    rmSync(work, { recursive: true, force: true });
+  }
+});
+
+/** Every session file of the memory disk's sessions folder, copied to `to` on `disk` (folders kept). */
+async function copySessions(from: FileSystem, disk: FileSystem, to: string): Promise<void> {
+  const root = dirName(sessionDir());
+  for (const folder of await from.list(root)) {
+    for (const file of await from.list(`${root}/${folder.name}`)) {
+      const chunks: Uint8Array[] = [];
+      for await (const chunk of from.read(`${root}/${folder.name}/${file.name}`)) chunks.push(chunk.slice());
+      await disk.mkdir(`${to}/${folder.name}`, { recursive: true });
+      await disk.writeAtomic(`${to}/${folder.name}/${file.name}`, Buffer.concat(chunks));
+    }
+  }
+}
