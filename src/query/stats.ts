@@ -71,7 +71,10 @@ export async function usageStats(env: QueryEnv, options: StatsOptions = {}): Pro
     key,
     found: (body) => (report = readReport(body)) !== undefined,
     made: () => keptReport(report = reportOf(stats.report())),
-    base: {
+    // Grouped by session, a base (every session's group, 25,000 at the scale corpus) took 250-290
+    // MB to go on from and keep again, and a section keeps one base: it would take the place of
+    // the other groupings' (by day, most often asked). Its report is kept, and made again by a walk.
+    base: by === "session" ? undefined : {
       save: () => saved(stats),
       resume: (answer, seen) => {
         let going: StatsAggregator;

@@ -136,4 +136,20 @@ test("a report by session is kept like the others, and its rows are labelled fro
   assert.ok(first.labels!.sessions.some((s) => s.name !== undefined), "some sessions are named");
   // Without `labels` (`--json`, serve, mcp), none are read.
   assert.equal((await usageStats(env, { ...options, labels: false })).labels, undefined);
+  // Its walk keeps no base: the base a report by day keeps (the one a section has) stays.
+  const day: StatsOptions = { all: true, tz: "UTC", by: "day" };
+  await usageStats(env, { ...day, since: "2000-01-01" });
+  const bases = async () => {
+    const db = await openDb();
+    try {
+      return db.prepare("SELECT key FROM answer_bases").all().map((row) => row.key);
+    } finally {
+      db.close();
+    }
+  };
+  const before = await bases();
+  assert.equal(before.length, 1);
+  assert.match(String(before[0]), /"by":"day"/);
+  await usageStats(env, { ...options, since: "2000-01-01" });
+  assert.deepEqual(await bases(), before, "a report by session made by a walk left the base alone");
 });
