@@ -25,16 +25,12 @@ export async function usageSessions(env: QueryEnv): Promise<UsageSession[]> {
   });
 }
 
-/**
- * The sessions of usage-digest records (those with a header, not rejected), each named by
- * `nameOf` when given.
- */
-export function usageSessionsOf(records: Iterable<[string, CatalogRecord]>, nameOf?: (path: string) => string | undefined): UsageSession[] {
+/** The sessions of usage-digest records (those with a header, not rejected). */
+export function usageSessionsOf(records: Iterable<[string, CatalogRecord]>): UsageSession[] {
   const sessions: UsageSession[] = [];
   for (const [path, record] of records) {
     const session = usageSessionOf(path, record);
     if (!session) continue;
-    if (nameOf) session.name = nameOf(path);
     sessions.push(session);
   }
   return sessions;
