@@ -11,7 +11,7 @@
 import type { DocRow } from "../../core/digest/docs-digest.ts";
 import { ftsText, FTS_TOKENIZE } from "../../core/search/words.ts";
 import type { DocBatch, IndexedDoc } from "../store.ts";
-import type { SqliteDb, SqliteStatement } from "./sqlite-db.ts";
+import { readMapped, type SqliteDb, type SqliteStatement } from "./sqlite-db.ts";
 import type { SqliteFiles } from "./sqlite-files.ts";
 
 export const DOC_TABLES = `
@@ -170,10 +170,12 @@ export class SqliteDocs {
   search(expression: string, offset: number, limit: number): IndexedDoc[] {
     // Timestamps kept as text (not as toISOString writes them) are found through a partial index of them alone.
     const oddTimes = this.#db.prepare("SELECT 1 FROM docs WHERE typeof(ts) = 'text' LIMIT 1").values().length > 0;
-    const rows = this.#db.prepare(
+    // Through a memory map: the uses of a word are scattered over the file's pages (a warm search
+    // of 25,000 sessions: 14 → 6 ms for 419 uses).
+    const rows = readMapped(this.#db, () => this.#db.prepare(
       `SELECT f.path, d.ts, d.role, d.part, d.line, d.off, d.len FROM docs d JOIN files f ON f.id = d.file
        WHERE d.text IN (SELECT rowid FROM docs_fts WHERE docs_fts MATCH ?) ORDER BY ${oddTimes ? TIME_TEXT : "d.ts"} DESC, f.path, d.line, d.part LIMIT ? OFFSET ?`,
-    ).values(expression, limit, offset);
+    ).values(expression, limit, offset));
     return rows.map(([path, ts, role, part, line, off, len]) => ({
       path: path as string,
       // Not kept: read back from the entry's line when the hit is confirmed.

@@ -8,7 +8,7 @@
  * runs are kept at all, so a cold build, which writes every row, never does.
  * @module
  */
-import type { SqliteDb, SqliteStatement } from "./sqlite-db.ts";
+import { readMapped, type SqliteDb, type SqliteStatement } from "./sqlite-db.ts";
 import { sqlFolderOf } from "./sqlite-paths.ts";
 
 /** The folder a listing row's file is directly in, of the row `row` (`new` or `old` in a trigger). */
@@ -65,9 +65,6 @@ const RUNS_OF_ROWS = `SELECT count(*), group_concat(id, ''), group_concat(length
 
 const COLUMNS = "n, ids, numbers, titles, low_cwd, high_cwd, odd";
 
-/** Bytes of the file mapped while the kept runs are read (SQLite maps no more than the file holds). */
-const MAP_BYTES = 1 << 30;
-
 /** Doubles as this machine lays them out are kept only where that is little-endian (every runtime's usual platform). */
 const LITTLE_ENDIAN = new Uint8Array(new Float64Array([1]).buffer)[7] === 0x3f;
 
@@ -93,7 +90,9 @@ export class KeptRuns {
     const runs = new Map<string, FolderRuns | undefined>();
     if (LITTLE_ENDIAN) {
       this.#read ??= this.#db.prepare(`SELECT folder, ${COLUMNS} FROM list_runs WHERE version = ?1 AND folder IN (SELECT value FROM json_each(?2))`);
-      for (const [folder, n, ids, numbers, titles, lowCwd, highCwd, odd] of this.#mapped(() => this.#read!.values(version, JSON.stringify(folders)))) {
+      // Through a memory map: the kept runs of 25,000 sessions are 6.5 MB on 1,592 pages, which a
+      // warm `list --all` read 10-20 ms sooner so, peaking no higher (74-75 MB, 250 fewer page faults).
+      for (const [folder, n, ids, numbers, titles, lowCwd, highCwd, odd] of readMapped(this.#db, () => this.#read!.values(version, JSON.stringify(folders)))) {
         const kept = keptRuns(Number(n), ids, numbers, titles, lowCwd, highCwd, odd);
         if (kept) runs.set(folder as string, kept);
       }
@@ -122,21 +121,6 @@ export class KeptRuns {
       make(false);
     }
     return runs;
-  }
-
-  /**
-   * `read`, through a memory map of the file (the catalog's pages are otherwise read with a call
-   * each, and copied, and the store keeps no map: see setUpSchema). The kept runs of 25,000
-   * sessions are 6.5 MB on 1,592 pages: a warm `list --all` read them 10-20 ms sooner so, and
-   * peaked no higher (74-75 MB, 250 fewer page faults).
-   */
-  #mapped<T>(read: () => T): T {
-    this.#db.exec(`PRAGMA mmap_size = ${MAP_BYTES}`);
-    try {
-      return read();
-    } finally {
-      this.#db.exec("PRAGMA mmap_size = 0");
-    }
   }
 }
 
