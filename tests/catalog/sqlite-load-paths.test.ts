@@ -83,3 +83,37 @@ test(`SQLite loads the stamps of folder after folder with one statement, from an
     rmSync(dir, { recursive: true, force: true });
   }
 });
+
+test(`SQLite gives the ids from one, down and up, page after page, each row once, with one statement each way (${driver})`, { skip }, async () => {
+  const { dir, asked, store } = await askedStore("pi-session-ids-from-");
+  try {
+    const section = { name: "listing", version: 1 };
+    // 1,200 files, every 7th a copy of the one before (the same id): past the first pages of 4, 64 and 1,024 rows.
+    const files = Array.from({ length: 1200 }, (_, n) => ({ path: `/s/${n % 3 ? "a" : "b"}/p${String(n).padStart(4, "0")}.jsonl`, id: `id-${String(n - (n % 7 === 6 ? 1 : 0)).padStart(4, "0")}` }));
+    await store.save(section, { put: files.map((file, n) => ({ ...sampleRecord(file.path, n), headerId: file.id })), remove: [] });
+    // Out of the scope: a path beside `/s`, which the scope's bounds must leave out.
+    await store.save(section, { put: [{ ...sampleRecord("/s0/p.jsonl", 0), headerId: "id-0500" }], remove: [] });
+    asked.length = 0;
+    const pairs = (rows: Iterable<[string, string]>) => [...rows].map(([id, path]) => `${id} ${path}`);
+    const byId = files.map((file) => `${file.id} ${file.path}`).sort();
+    const up = pairs(store.headerIdsFrom(section, "/s", "", "up"));
+    assert.deepEqual([...up].sort(), byId, "every row of the scope, once");
+    assert.deepEqual(up.map((pair) => pair.split(" ")[0]), byId.map((pair) => pair.split(" ")[0]), "in the ids' order");
+    const from = "id-0600";
+    const down = pairs(store.headerIdsFrom(section, "/s", from, "down"));
+    assert.deepEqual([...down].sort(), byId.filter((pair) => pair < from));
+    assert.deepEqual(down.map((pair) => pair.split(" ")[0]), byId.filter((pair) => pair < from).map((pair) => pair.split(" ")[0]).reverse());
+    // A lookup that stops early (the first id in scope) reads no further, and the next starts afresh.
+    for (const [id] of store.headerIdsFrom(section, "/s", from, "up")) {
+      assert.equal(id, from);
+      break;
+    }
+    assert.deepEqual(pairs(store.headerIdsFrom(section, "/s/a", "id-1190", "up")), byId.filter((pair) => pair >= "id-1190" && pair.includes(" /s/a/")));
+    const statements = new Set(asked.filter((sql) => /header_id [<>]/.test(sql)));
+    assert.equal(statements.size, 2, [...statements].join(" | "));
+    assert.equal(asked.filter((sql) => /header_id [<>]/.test(sql)).length, 2, "each prepared once");
+  } finally {
+    store.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+});

@@ -5,7 +5,7 @@
  * @module
  */
 import type { SectionKey } from "../store.ts";
-import type { SqliteDb } from "./sqlite-db.ts";
+import type { SqliteDb, SqliteStatement } from "./sqlite-db.ts";
 import { RECORDS } from "./sqlite-record-rows.ts";
 
 /**
@@ -19,15 +19,25 @@ const HEADER_ID_INDEX = "records_ids";
 /** The lookups' index, made where missing when a store opens. */
 export const RECORD_LOOKUP_TABLES = `CREATE INDEX IF NOT EXISTS ${HEADER_ID_INDEX} ON records (section, version, header_id);`;
 
-/** `CatalogStore.headerIdsFrom` (see there): through the index of header ids, each row's path by its file's key. */
-export function* headerIdsFrom(db: SqliteDb, section: SectionKey, dir: string, from: string, direction: "down" | "up"): Generator<[string, string]> {
+/** Rows of `headerIdsFrom`'s first page: a short id needs the first id in scope, most often the first row. */
+const FIRST_PAGE = 4;
+
+/**
+ * `CatalogStore.headerIdsFrom` (see there): through the index of header ids, each row's path by
+ * its file's key, a page at a time (each larger than the last). `prepare` gives the store's
+ * statement of a text, prepared once: short ids look up two neighbours of each id printed, and a
+ * statement prepared, or stepped through row by row, for each took most of its time.
+ */
+export function* headerIdsFrom(prepare: (sql: string) => SqliteStatement, section: SectionKey, dir: string, from: string, direction: "down" | "up"): Generator<[string, string]> {
   const [compare, order] = direction === "down" ? ["<", "DESC"] : [">=", "ASC"];
-  const rows = db.prepare(`SELECT r.header_id, f.path FROM records r INDEXED BY ${HEADER_ID_INDEX} JOIN files f ON f.id = r.file
-    WHERE r.section = ?1 AND r.version = ?2 AND r.header_id ${compare} ?3 AND f.path >= ?4 AND f.path < ?5 ORDER BY r.header_id ${order}`)
-    .iterate(section.name, section.version, from, dir + "/", dir + "0") as Iterable<Record<string, unknown>>;
-  for (const row of rows) {
-    const id = row.header_id;
-    if (typeof id === "string") yield [id, row.path as string];
+  // The index's rows in its own order (a copied session's id is stored once per copy): pages meet exactly.
+  const page = prepare(`SELECT r.header_id, f.path FROM records r INDEXED BY ${HEADER_ID_INDEX} JOIN files f ON f.id = r.file
+    WHERE r.section = ?1 AND r.version = ?2 AND r.header_id ${compare} ?3 AND f.path >= ?4 AND f.path < ?5
+    ORDER BY r.header_id ${order}, r.rowid ${order} LIMIT ?6 OFFSET ?7`);
+  for (let offset = 0, size = FIRST_PAGE;; offset += size, size *= 16) {
+    const rows = page.values(section.name, section.version, from, dir + "/", dir + "0", size, offset);
+    for (const [id, path] of rows) if (typeof id === "string") yield [id, path as string];
+    if (rows.length < size) return;
   }
 }
 

@@ -248,7 +248,7 @@ export class SqliteCatalogStore implements CatalogStore {
   }
 
   headerIdsFrom(section: SectionKey, dir: string, from: string, direction: "down" | "up"): Iterable<[string, string]> {
-    return headerIdsFrom(this.#db, section, dir, from, direction);
+    return headerIdsFrom((sql) => this.#prepared(sql), section, dir, from, direction);
   }
 
   filesMentioning(section: SectionKey, text: string, limit: number): Promise<Set<string> | undefined> {
