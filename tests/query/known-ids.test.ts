@@ -73,7 +73,8 @@ test("shortSessionIds() without a kept catalog reads the headers only, and short
 });
 
 test("shortSessionIds() through the SQLite catalog's index of ids shortens as every header would, and without it when the index fails", { skip: noSqlite }, async (t) => {
-  const ids = collidingIds(90, 3);
+  // Beside the colliding ids, two shown ids that share exactly 8 and 9 characters with one other each.
+  const ids = [...collidingIds(90, 3), "0190zzzzAAAA", "0190zzzzBBBB", "0190yyyyyAAA", "0190yyyyyBBB"];
   const fs = await corpus(ids);
   const work = mkdtempSync(join(tmpdir(), "pi-session-known-ids-"));
   const store = await openSqliteStore(join(work, "catalog.sqlite"));
@@ -87,8 +88,10 @@ test("shortSessionIds() through the SQLite catalog's index of ids shortens as ev
   const lister = new Catalog(fs, { store, check: "full", now: () => now });
   assert.ok(await lister.refreshRows(listingDigest, await lister.listFiles(sessions, true), sessions));
   const { env } = testEnv(fs);
-  const shown = ids.filter((_, i) => i % 5 === 1);
+  const shown = [...ids.filter((_, i) => i % 5 === 1 && i < 90), "0190zzzzAAAA", "0190yyyyyAAA"];
   const expected = uniquePrefixesAmong(shown, ids);
+  assert.equal(expected.get("0190zzzzAAAA"), "0190zzzzA");
+  assert.equal(expected.get("0190yyyyyAAA"), "0190yyyyyA");
   let asked = 0;
   const counted = new Proxy(store, {
     get(target, key) {
