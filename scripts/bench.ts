@@ -442,6 +442,8 @@ const cases: Record<string, BenchCase> = {
         ours("context", "context"),
         ours("info", "info"),
         ours("check", "check"),
+        // As a user types it (the default filter: every message, tool calls' lines), and pi's /tree's lightest view.
+        { ...ours("tree"), command: ["sh", "-c", 'exec "$@" > /dev/null', "sh", binary, "tree", huge] },
         ours("tree --filter user-only", "tree", "--filter", "user-only"),
         // A v3 file: nothing to rewrite (the header is all it reads); the file is not written.
         { ...ours("migrate (v3: left as it is)", "migrate"), target: memoryOnly },
