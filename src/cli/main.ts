@@ -60,7 +60,7 @@ function utf8(): (text: string) => Uint8Array {
  * process quietly when it was stdout. `bytes` writes UTF-8 bytes the same way (`list`'s table
  * copies its titles' bytes straight from the catalog).
  */
-function writer(fd: 1 | 2): { text: (text: string) => void; bytes: (bytes: Uint8Array) => void } {
+function writer(fd: 1 | 2): { text: (text: string) => void; bytes: (bytes: Uint8Array) => void; streaming: () => boolean } {
   let useStream = false;
   const bytesOf = utf8();
   const bytes = (bytes: Uint8Array) => {
@@ -90,7 +90,7 @@ function writer(fd: 1 | 2): { text: (text: string) => void; bytes: (bytes: Uint8
     if (useStream) return void STREAMS[fd]().write(text);
     bytes(bytesOf(text));
   };
-  return { text, bytes };
+  return { text, bytes, streaming: () => useStream };
 }
 
 const exec: ExecFn = async (command, args) => {
@@ -160,7 +160,7 @@ async function confirm(question: string): Promise<boolean> {
   }
 }
 
-const { text: stdout, bytes: stdoutBytes } = writer(1);
+const { text: stdout, bytes: stdoutBytes, streaming: stdoutStreams } = writer(1);
 const argv = process.argv.slice(2);
 if (argv.length === 1 && (argv[0] === "--version" || argv[0] === "-V")) {
   // Answered before loading anything else.
@@ -175,12 +175,16 @@ if (argv.length === 1 && (argv[0] === "--version" || argv[0] === "-V")) {
   const stdoutIsTTY = isTerminal(1);
   const stderrIsTTY = isTerminal(2);
   const stdinIsTTY = isTerminal(0);
+  const stderr = writer(2);
+  // Whether a prompt drew on the terminal: its last writes go through a stream.
+  let prompted = false;
+  const terminal = stdinIsTTY && stderrIsTTY ? createTerminal({ input: process.stdin, output: process.stderr }) : undefined;
   const deps: CliDeps = {
     fs: detectFileSystem(),
     storage: processEnvironment(),
     stdout,
     stdoutBytes,
-    stderr: writer(2).text,
+    stderr: stderr.text,
     stdoutIsTTY,
     stderrIsTTY,
     stdinIsTTY,
@@ -192,7 +196,12 @@ if (argv.length === 1 && (argv[0] === "--version" || argv[0] === "-V")) {
     spawn: spawnInherited,
     confirm: stdinIsTTY ? confirm : undefined,
     // Prompts draw on stderr so that stdout carries only the result: `pi --session "$(pi-session pick)"`.
-    terminal: stdinIsTTY && stderrIsTTY ? createTerminal({ input: process.stdin, output: process.stderr }) : undefined,
+    terminal: terminal && { ...terminal, run: (program) => ((prompted = true), terminal.run(program)) },
   };
   process.exitCode = await run(argv, deps);
+  // Done, every word written (synchronously): leave at once. Left to itself, Bun first idles
+  // through a collection of what the run left behind, which nothing needs: about 60 ms after a
+  // cold `stats --all` of 2,400 sessions. Not when output waits in a stream (a full non-blocking
+  // pipe), a prompt's last frame may, or a pager or prompt answered on stdin left it reading.
+  if (!stdoutStreams() && !stderr.streaming() && !prompted) process.exit();
 }

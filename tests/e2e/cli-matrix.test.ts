@@ -7,7 +7,7 @@
  */
 import { execFile, execFileSync } from "node:child_process";
 import { createHash } from "node:crypto";
-import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
+import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
@@ -132,5 +132,21 @@ describe("CLI end to end", { skip: isNode ? false : "runs under Node; it drives 
     }
     assert.deepEqual(hashTree(join(work, "examples")), before, "a read command changed a file");
     console.log(`e2e: ${matrix.length} commands x ${runtimes.length} runtimes, ${compared} outputs compared byte for byte`);
+  });
+
+  it("writes every byte into a full non-blocking pipe before it exits (the rest goes through a stream, which the binary waits for)", { skip: process.platform === "linux" ? false : "sets the pipe's flag with Linux's fcntl values" }, async () => {
+    // A session whose transcript (300 KB) is far more than a pipe holds (64 KB) while its reader sleeps.
+    const session = join(work, "long.jsonl");
+    const header = { type: "session", version: 3, id: "0a1b2c3d-0000-4000-8000-00000000abcd", timestamp: "2026-03-02T09:00:00.000Z", cwd: "/home/dev/long" };
+    const message = { type: "message", id: "e0000001", parentId: null, timestamp: "2026-03-02T09:00:01.000Z", message: { role: "user", content: "word ".repeat(60_000), timestamp: 1772442001000 } };
+    writeFileSync(session, `${JSON.stringify(header)}\n${JSON.stringify(message)}\n`);
+    const direct = await exec(binary, ["show", session], env);
+    assert.equal(direct.code, 0, direct.stderr);
+    assert.ok(direct.stdout.length > 256 * 1024, `${direct.stdout.length} characters`);
+    const out = join(work, "through-pipe.txt");
+    const script = join(root, "tests/e2e/_nonblocking-stdout.ts");
+    const piped = await exec("sh", ["-c", '"$0" "$1" "$2" show "$3" | { sleep 1; cat; } > "$4"', bin("bun"), script, binary, session, out], env);
+    assert.equal(piped.code, 0, piped.stderr);
+    assert.equal(readFileSync(out, "utf8"), direct.stdout);
   });
 });
