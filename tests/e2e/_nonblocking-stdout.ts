@@ -6,7 +6,16 @@
  * fails with EAGAIN instead of waiting. Linux only (the flag's value), under Bun (`bun:ffi` calls
  * the C library).
  */
-import { dlopen, ptr } from "bun:ffi";
+
+/** The slice of `bun:ffi` used (typed here: the project's types are Node's). */
+interface Ffi {
+  dlopen(name: string, symbols: Record<string, { args: string[]; returns: string }>): {
+    symbols: { fcntl(fd: number, command: number, arg: number): number; execvp(file: number, argv: number): number };
+  };
+  ptr(view: ArrayBufferView): number;
+}
+const specifier = "bun:ffi";
+const { dlopen, ptr } = await import(specifier) as Ffi;
 
 const F_GETFL = 3;
 const F_SETFL = 4;
