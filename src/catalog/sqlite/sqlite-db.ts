@@ -32,8 +32,9 @@ const MAP_BYTES = 1 << 30;
 
 /**
  * `read`, through a memory map of the file: the store keeps no map (see setUpSchema: every page a
- * run touches through one counts in its resident memory), but a read of pages scattered over the
- * file, each otherwise fetched with a call of its own and copied, is done sooner so.
+ * run touches through one counts in its resident memory), but a read of many pages (a whole
+ * index walked, or rows scattered over the file), each otherwise fetched with a call of its own
+ * and copied, is done sooner so.
  */
 export function readMapped<T>(db: SqliteDb, read: () => T): T {
   db.exec(`PRAGMA mmap_size = ${MAP_BYTES}`);
