@@ -202,6 +202,7 @@ if (argv.length === 1 && (argv[0] === "--version" || argv[0] === "-V")) {
   // Done, every word written (synchronously): leave at once. Left to itself, Bun first idles
   // through a collection of what the run left behind, which nothing needs: about 60 ms after a
   // cold `stats --all` of 2,400 sessions. Not when output waits in a stream (a full non-blocking
-  // pipe), a prompt's last frame may, or a pager or prompt answered on stdin left it reading.
+  // pipe), nor after a prompt drew (its last frame goes out through one too). A pager and a y/N
+  // question are over by now: the command waited for them.
   if (!stdoutStreams() && !stderr.streaming() && !prompted) process.exit();
 }
