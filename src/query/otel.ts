@@ -148,6 +148,8 @@ export async function otelExport(env: QueryEnv, options: OtelOptions): Promise<O
   const { files, cwd } = await scopeFiles(env, options.refs ?? [], Boolean(options.all));
   const backoffText = env.storage.env("PI_SESSION_OTEL_BACKOFF_MS");
   const backoff = Number(backoffText);
+  const saveText = env.storage.env("PI_SESSION_OTEL_SAVE_MS");
+  const saveEvery = Number(saveText);
   const summary = await runOtelExport(env, {
     ...otelWorkers(env),
     streamMinBytes: streamMinBytes(env),
@@ -163,6 +165,7 @@ export async function otelExport(env: QueryEnv, options: OtelOptions): Promise<O
     redactor: new Redactor(),
     wanted: since && ((ms) => onOrAfter(since, ms, new Date(ms).toISOString().slice(0, 10))),
     baseDelayMs: backoffText && Number.isFinite(backoff) && backoff >= 0 ? backoff : undefined,
+    saveEveryMs: saveText && Number.isFinite(saveEvery) && saveEvery >= 0 ? saveEvery : undefined,
   });
   const failure = summary.failure as (SendResult & { ok: false }) | undefined;
   return {

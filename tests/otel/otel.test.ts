@@ -5,7 +5,7 @@
  */
 import { after, test } from "node:test";
 import assert from "node:assert/strict";
-import { appendFileSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { appendFileSync, existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { generateSessions } from "../../scripts/gen-sessions.ts";
@@ -149,6 +149,41 @@ test("otel with worker threads sends the same spans, attributes and ids as witho
   assert.equal(words(pooled.run.stdout), words(alone.run.stdout));
   assert.deepEqual(pooled.spans.map(full).sort(), alone.spans.map(full).sort());
   assert.equal(pooled.spans.length, first.spans.length);
+});
+
+test("otel saves what was accepted during a run as often as PI_SESSION_OTEL_SAVE_MS says, and at its end", { timeout: 60_000 }, async () => {
+  /** Sessions the store on disk holds as each request arrives, then after the run. */
+  const recordsSeen = async (saveMs: string) => {
+    const cache = mkdtempSync(join(work, "save-"));
+    const store = join(cache, "pi-session", "otel-sent-v1.json");
+    const held = () => {
+      if (!existsSync(store)) return 0;
+      const receivers = Object.values(JSON.parse(readFileSync(store, "utf8")).receivers) as object[];
+      return receivers.reduce((n, records) => n + Object.keys(records).length, 0);
+    };
+    const during: number[] = [];
+    const receiver = await startReceiver(() => {
+      during.push(held());
+      return { status: 200 };
+    });
+    try {
+      const run = await cli(["otel", "--all", "--endpoint", receiver.url], { XDG_CACHE_HOME: cache, PI_SESSION_OTEL_SAVE_MS: saveMs });
+      assert.equal(run.code, 0, run.stderr);
+      return { during, after: held() };
+    } finally {
+      await receiver.close();
+    }
+  };
+  const sessions = new Set(first.spans.map((s) => s.traceId)).size;
+  const often = await recordsSeen("0");
+  assert.ok(often.during.length > 2, `a run of several requests (${often.during.length})`);
+  // Saved after each accepted request: every request after the first finds more sessions kept.
+  assert.equal(often.during[0], 0);
+  for (let i = 1; i < often.during.length; i++) assert.ok(often.during[i] > often.during[i - 1], `request ${i}: ${often.during.join(",")}`);
+  assert.equal(often.after, sessions);
+  const never = await recordsSeen("3600000");
+  assert.deepEqual(never.during, never.during.map(() => 0), "nothing saved before the end");
+  assert.equal(never.after, sessions);
 });
 
 test("otel --dry-run counts what would be sent and sends nothing", async () => {
