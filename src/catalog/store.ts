@@ -261,16 +261,22 @@ export interface CatalogStore {
   /**
    * The header ids of `section`'s records of files under `dir` (any depth) with their paths, in
    * the ids' order (SQLite's: by UTF-8 bytes) from `from`: the ids below it, highest first
-   * (`down`), or `from` and those above it (`up`). Read as iterated: a caller that stops early
+   * (`down`), `from` and those above it (`up`), or only those above it (`above`). Read as iterated: a caller that stops early
    * reads a few rows of an index, not 25,000 records (header-id-index.ts).
    */
-  headerIdsFrom?(section: SectionKey, dir: string, from: string, direction: "down" | "up"): Iterable<[id: string, path: string]>;
+  headerIdsFrom?(section: SectionKey, dir: string, from: string, direction: "down" | "up" | "above"): Iterable<[id: string, path: string]>;
   /**
    * The files whose stored state of `section` contains `text` (as JSON writes it) or a `file:`
    * URL: a few rows' worth where most records cannot hold it (`RefreshOptions.mentioning`).
    * Undefined when there are more than `limit` of them (none is held).
    */
   filesMentioning?(section: SectionKey, text: string, limit: number): Promise<Set<string> | undefined>;
+  /**
+   * Runs `read`, whose lookups (`headerIdsFrom` many times over) touch pages scattered over the
+   * store, where those pages come cheapest: through a memory map of the file (sqlite-db.ts's
+   * `readMapped`). A store without one runs it as it is.
+   */
+  readingScattered?<T>(read: () => T): T;
   /** With `headerIdsFrom`: the files under `dir` (any depth) whose record of `section` has no header id. */
   headerlessFiles?(section: SectionKey, dir: string): string[];
   /** The listing section's rows (list-row.ts), where a store keeps them: a listing read in order without loading records. */

@@ -80,7 +80,7 @@ class SharedPrefixes {
 /** The stored ids nearest each of `ids` (below and above), or undefined where the index failed (then every stored id is compared). */
 function nearestIds(index: HeaderIdIndex, ids: readonly string[]): string[] | undefined {
   try {
-    return ids.flatMap((id) => index.around(id)).filter((id): id is string => id !== undefined);
+    return index.aroundEach(ids).flat().filter((id): id is string => id !== undefined);
   } catch {
     return undefined;
   }

@@ -84,11 +84,11 @@ test(`SQLite loads the stamps of folder after folder with one statement, from an
   }
 });
 
-test(`SQLite gives the ids from one, down and up, page after page, each row once, with one statement each way (${driver})`, { skip }, async () => {
-  const { dir, asked, store } = await askedStore("pi-session-ids-from-");
+test(`SQLite gives the ids from one, down, up and above, page after page, each row once, with one statement each way, no record read (${driver})`, { skip }, async () => {
+  const { dir, raw, asked, store } = await askedStore("pi-session-ids-from-");
   try {
     const section = { name: "listing", version: 1 };
-    // 1,200 files, every 7th a copy of the one before (the same id): past the first pages of 4, 64 and 1,024 rows.
+    // 1,200 files, every 7th a copy of the one before (the same id): past the first pages of 1, 16 and 256 rows.
     const files = Array.from({ length: 1200 }, (_, n) => ({ path: `/s/${n % 3 ? "a" : "b"}/p${String(n).padStart(4, "0")}.jsonl`, id: `id-${String(n - (n % 7 === 6 ? 1 : 0)).padStart(4, "0")}` }));
     await store.save(section, { put: files.map((file, n) => ({ ...sampleRecord(file.path, n), headerId: file.id })), remove: [] });
     // Out of the scope: a path beside `/s`, which the scope's bounds must leave out.
@@ -109,9 +109,21 @@ test(`SQLite gives the ids from one, down and up, page after page, each row once
       break;
     }
     assert.deepEqual(pairs(store.headerIdsFrom(section, "/s/a", "id-1190", "up")), byId.filter((pair) => pair >= "id-1190" && pair.includes(" /s/a/")));
-    const statements = new Set(asked.filter((sql) => /header_id [<>]/.test(sql)));
-    assert.equal(statements.size, 2, [...statements].join(" | "));
-    assert.equal(asked.filter((sql) => /header_id [<>]/.test(sql)).length, 2, "each prepared once");
+    // Above: the ids past `from` only, its copies too left out (id-0601 is stored twice).
+    const above = pairs(store.headerIdsFrom(section, "/s", "id-0601", "above"));
+    const past = byId.filter((pair) => pair.split(" ")[0] > "id-0601");
+    assert.deepEqual([...above].sort(), past);
+    assert.deepEqual(above.map((pair) => pair.split(" ")[0]), past.map((pair) => pair.split(" ")[0]), "in the ids' order");
+    const statements = [...new Set(asked.filter((sql) => /header_id [<>]/.test(sql)))];
+    assert.equal(statements.length, 3, statements.join(" | "));
+    assert.equal(asked.filter((sql) => /header_id [<>]/.test(sql)).length, 3, "each prepared once");
+    for (const sql of statements) {
+      const plan = raw.prepare(`EXPLAIN QUERY PLAN ${sql}`).all().map((row) => String(row.detail));
+      const ofRecords = plan.filter((line) => /\brecords\b|\br\b/.test(line));
+      assert.ok(ofRecords.length > 0, plan.join("\n"));
+      for (const line of ofRecords) assert.match(line, /COVERING INDEX/, `an id and its file are found in the index, the record not read: ${plan.join(" | ")}`);
+      assert.ok(!plan.some((line) => /TEMP B-TREE/.test(line)), `in the index's order, not sorted: ${plan.join(" | ")}`);
+    }
   } finally {
     store.close();
     rmSync(dir, { recursive: true, force: true });

@@ -9,18 +9,25 @@ import type { SqliteDb, SqliteStatement } from "./sqlite-db.ts";
 import { RECORDS } from "./sqlite-record-rows.ts";
 
 /**
- * The records' header ids in order, per section: a session reference (`info 01a2`) finds the
- * files whose id starts with it, and a printed id its nearest ids, in a few rows of this index
- * (header-id-index.ts), where comparing every stored id took a warm `search` of 25,000 sessions
- * 200 ms. Made at the first open of a catalog without it.
+ * The records' header ids in order, per section, each with its file: a session reference
+ * (`info 01a2`) finds the files whose id starts with it, and a printed id its nearest ids, in a
+ * few rows of this index (header-id-index.ts), where comparing every stored id took a warm
+ * `search` of 25,000 sessions 200 ms. With the file in the index a row needs no read of its
+ * record (the records' rows are large and scattered): the 100 lookups of a search's 50 ids took
+ * 7-8 ms without it, 3 with it and a memory map (by hand, the binary). Made at the first open
+ * of a catalog without it, in place of the index of ids alone that came before it.
  */
-const HEADER_ID_INDEX = "records_ids";
+const HEADER_ID_INDEX = "records_header_ids";
 
-/** The lookups' index, made where missing when a store opens. */
-export const RECORD_LOOKUP_TABLES = `CREATE INDEX IF NOT EXISTS ${HEADER_ID_INDEX} ON records (section, version, header_id);`;
+/** The lookups' index, made where missing when a store opens (replacing `records_ids`, without the file). */
+export const RECORD_LOOKUP_TABLES = `DROP INDEX IF EXISTS records_ids;
+CREATE INDEX IF NOT EXISTS ${HEADER_ID_INDEX} ON records (section, version, header_id, file);`;
 
-/** Rows of `headerIdsFrom`'s first page: a short id needs the first id in scope, most often the first row. */
-const FIRST_PAGE = 4;
+/** Rows of `headerIdsFrom`'s first page: a nearest id is most often the first row. */
+const FIRST_PAGE = 1;
+
+/** Each direction's comparison with `from`, and order. */
+const DIRECTIONS = { down: ["<", "DESC"], up: [">=", "ASC"], above: [">", "ASC"] } as const;
 
 /**
  * `CatalogStore.headerIdsFrom` (see there): through the index of header ids, each row's path by
@@ -28,12 +35,13 @@ const FIRST_PAGE = 4;
  * statement of a text, prepared once: short ids look up two neighbours of each id printed, and a
  * statement prepared, or stepped through row by row, for each took most of its time.
  */
-export function* headerIdsFrom(prepare: (sql: string) => SqliteStatement, section: SectionKey, dir: string, from: string, direction: "down" | "up"): Generator<[string, string]> {
-  const [compare, order] = direction === "down" ? ["<", "DESC"] : [">=", "ASC"];
-  // The index's rows in its own order (a copied session's id is stored once per copy): pages meet exactly.
+export function* headerIdsFrom(prepare: (sql: string) => SqliteStatement, section: SectionKey, dir: string, from: string, direction: "down" | "up" | "above"): Generator<[string, string]> {
+  const [compare, order] = DIRECTIONS[direction];
+  // The index's rows in its own order (a copied session's id is stored once per copy, a file
+  // once per section): pages meet exactly.
   const page = prepare(`SELECT r.header_id, f.path FROM records r INDEXED BY ${HEADER_ID_INDEX} JOIN files f ON f.id = r.file
     WHERE r.section = ?1 AND r.version = ?2 AND r.header_id ${compare} ?3 AND f.path >= ?4 AND f.path < ?5
-    ORDER BY r.header_id ${order}, r.rowid ${order} LIMIT ?6 OFFSET ?7`);
+    ORDER BY r.header_id ${order}, r.file ${order} LIMIT ?6 OFFSET ?7`);
   for (let offset = 0, size = FIRST_PAGE;; offset += size, size *= 16) {
     const rows = page.values(section.name, section.version, from, dir + "/", dir + "0", size, offset);
     for (const [id, path] of rows) if (typeof id === "string") yield [id, path as string];

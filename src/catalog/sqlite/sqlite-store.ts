@@ -25,7 +25,7 @@ import {
 import { LIST_ROW_SECTION, soundListRow } from "../list-row.ts";
 import { COVERAGE_TABLE, loadCoverage, loadNamesIn, loadRecentStamps, loadStampsIn, countFilesIn, countRecords, saveCoverage } from "./sqlite-coverage.ts";
 import { filesMentioning, headerIdsFrom, headerlessFiles } from "./sqlite-record-lookups.ts";
-import type { SqliteDb, SqliteStatement } from "./sqlite-db.ts";
+import { readMapped, type SqliteDb, type SqliteStatement } from "./sqlite-db.ts";
 import { loadFolders, saveFolders } from "./sqlite-folders.ts";
 import { SqliteDocs } from "./sqlite-docs.ts";
 import { SqliteFiles } from "./sqlite-files.ts";
@@ -247,8 +247,12 @@ export class SqliteCatalogStore implements CatalogStore {
     return Promise.resolve(countRecords(this.#db, section));
   }
 
-  headerIdsFrom(section: SectionKey, dir: string, from: string, direction: "down" | "up"): Iterable<[string, string]> {
+  headerIdsFrom(section: SectionKey, dir: string, from: string, direction: "down" | "up" | "above"): Iterable<[string, string]> {
     return headerIdsFrom((sql) => this.#prepared(sql), section, dir, from, direction);
+  }
+
+  readingScattered<T>(read: () => T): T {
+    return readMapped(this.#db, read);
   }
 
   filesMentioning(section: SectionKey, text: string, limit: number): Promise<Set<string> | undefined> {
