@@ -58,7 +58,7 @@ test("a refresh's reads do not give pages back at every look when what is live s
   assert.deepEqual(kept, [8, 16, 24, 32]);
 });
 
-test("a read's end gives pages back after a long read, looks after a shorter one, and does nothing under the budgets", () => {
+test("a read's end gives pages back after a long read (under the budgets too), looks after a shorter one, and does nothing for a short one under the budgets", () => {
   let rss = 130 * MB;
   const garbage = new ReadGarbage({ resident: () => rss, collect: () => {}, keep: () => {} });
   garbage.readDone(LONG_READ);
@@ -68,8 +68,10 @@ test("a read's end gives pages back after a long read, looks after a shorter one
   garbage.readDone(READ_CHECK_EVERY - 1);
   assert.deepEqual([garbage.collections, garbage.kept], [1, 1]);
   rss = 100 * MB;
-  garbage.readDone(LONG_READ);
+  garbage.readDone(READ_CHECK_EVERY);
   assert.deepEqual([garbage.collections, garbage.kept], [1, 1]);
+  garbage.readDone(LONG_READ);
+  assert.deepEqual([garbage.collections, garbage.kept], [2, 1]);
 });
 
 test("refreshFile() counts what it reads into the refresh's pacer, and looks again before a long read's records are saved", async () => {
