@@ -203,6 +203,10 @@ test(`SQLite reads the header facts of a long state from its head, before its da
       nested: JSON.stringify({ header: { ...header, cwd: { x: 1, data: 2 } }, rejected: false, data: { packed: long } }),
       // A bad header's note written after the data: the whole is read.
       noted: JSON.stringify({ header: null, rejected: true, data: { packed: long }, badHeader: "no id" }),
+      // The data past the part of a long state looked at first (its header longer than that): the whole is read.
+      far: JSON.stringify({ header: { ...header, cwd: "/".repeat(70_000) }, rejected: false, data: { packed: long } }),
+      // A bad header's note before the data: the head is read, and has it.
+      early: JSON.stringify({ header: null, rejected: true, badHeader: "no id", data: { packed: long } }).slice(0, -2),
     };
     const put = db.prepare(`INSERT INTO records (section, version, file, size, mtime, end_, lines, head, tail, header_id, state, final)
       VALUES ('usage', 1, ?, 0, 0, 0, 0, '', '', NULL, ?, NULL)`);
@@ -220,6 +224,8 @@ test(`SQLite reads the header facts of a long state from its head, before its da
       "/short.jsonl": [-1, null, null, null],
       "/nested.jsonl": [1, header.timestamp, header.parentSession, null],
       "/noted.jsonl": [0, null, null, "no id"],
+      "/far.jsonl": [1, header.timestamp, header.parentSession, null],
+      "/early.jsonl": [0, null, null, "no id"],
     });
   } finally {
     rmSync(dir, { recursive: true, force: true });
