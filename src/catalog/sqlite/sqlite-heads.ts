@@ -44,8 +44,8 @@ const LONG_STATE = 65_536;
  * The state itself is read twice only, into `w`, its first `WINDOW` characters (all of a short
  * one), and `b`, where its `"badHeader":` is: SQLite copies a long text into a buffer of its own
  * at each mention of it in a statement, and keeps the buffer till the statement ends. Mentioned at
- * each step of the cut (ten times), the 2.8 MB state took SQLite 35 MB at its peak to save; 21.6
- * MB with the window, 15.6 without this trigger at all (`sqlite3`'s `.stats`, the same insert
+ * each step of the cut (ten times), the 2.8 MB state took SQLite 33.5 MB at its peak to save; 20.6
+ * MB with the window, 14.8 without this trigger at all (`sqlite3`'s `.stats`, the same insert
  * into a copy of the 25,000-session catalog). A cold `index` of that session alone grew by 36-37
  * MB while it saved the state, by 25 MB now (the binary, 3 runs each). `whole` is the text again,
  * read only when the cut fails: a `,"data":` not in the window, inside the header, or before a
