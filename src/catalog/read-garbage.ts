@@ -111,8 +111,8 @@ export class ReadGarbage {
    * (`LONG_READ`), whatever the process holds, else a look after one of `READ_CHECK_EVERY` or
    * more. Under the budgets too: each giant's read left the process a few megabytes larger for
    * the rest of the run (a cold `list --all` of the 25,000 sessions climbed 90, 99, 107, 111 MB
-   * after its giants, to a peak of 124-125), and one collection after each held the peak at
-   * 117-118 MB for 0.2 s more (3.7 → 3.9 s; the binary by hand, 2 runs each).
+   * after its giants, to a peak of 122-123), and one collection after each held the peak at
+   * 115 MB for 0.2 s more (3.7 → 3.9 s; the binary by hand, 2 runs each).
    */
   readDone(bytes: number): void {
     if (bytes >= LONG_READ) this.#giveBack();
