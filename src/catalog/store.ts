@@ -261,8 +261,9 @@ export interface CatalogStore {
   /**
    * The header ids of `section`'s records of files under `dir` (any depth) with their paths, in
    * the ids' order (SQLite's: by UTF-8 bytes) from `from`: the ids below it, highest first
-   * (`down`), `from` and those above it (`up`), or only those above it (`above`). Read as iterated: a caller that stops early
-   * reads a few rows of an index, not 25,000 records (header-id-index.ts).
+   * (`down`), `from` and those above it (`up`), or only those above it (`above`). Read as
+   * iterated: a caller that stops early reads a few rows of an index, not 25,000 records
+   * (header-id-index.ts).
    */
   headerIdsFrom?(section: SectionKey, dir: string, from: string, direction: "down" | "up" | "above"): Iterable<[id: string, path: string]>;
   /**

@@ -59,8 +59,6 @@ export interface OtelRun {
   baseDelayMs?: number;
   /** Default `SAVE_EVERY_MS`. */
   saveEveryMs?: number;
-  /** Milliseconds on a monotonic clock, for when to save; default `performance.now`. */
-  clock?: () => number;
 }
 
 export interface OtelSummary {
@@ -153,9 +151,8 @@ async function exportChanged(env: QueryEnv, run: OtelRun, state: RunState): Prom
    * are to come (`open`: a streamed session whose spans are still being made).
    */
   const waiting = new Map<string, { left: number; open: boolean; record: SentRecord }>();
-  const clock = run.clock ?? (() => performance.now());
   const saveEvery = run.saveEveryMs ?? SAVE_EVERY_MS;
-  let savedAt = clock();
+  let savedAt = performance.now();
   if (run.mode === "out" && !run.write) await env.fs.writeAtomic(run.out!, new Uint8Array(0));
 
   const deliver = async (batch: Batch): Promise<boolean> => {
@@ -188,9 +185,9 @@ async function exportChanged(env: QueryEnv, run: OtelRun, state: RunState): Prom
       if (w.left === 0 && !w.open) finish(key);
     }
     // Now and then, so that a run cut short does not send it all again.
-    if (run.mode === "send" && clock() - savedAt >= saveEvery) {
+    if (run.mode === "send" && performance.now() - savedAt >= saveEvery) {
       await store!.save();
-      savedAt = clock();
+      savedAt = performance.now();
     }
     return true;
   };

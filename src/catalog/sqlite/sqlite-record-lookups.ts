@@ -14,7 +14,7 @@ import { RECORDS } from "./sqlite-record-rows.ts";
  * few rows of this index (header-id-index.ts), where comparing every stored id took a warm
  * `search` of 25,000 sessions 200 ms. With the file in the index a row needs no read of its
  * record (the records' rows are large and scattered): the 100 lookups of a search's 50 ids took
- * 7-8 ms without it, 3 with it and a memory map (by hand, the binary). Made at the first open
+ * 8 ms without it, 4 with it and a memory map (by hand, the binary). Made at the first open
  * of a catalog without it, in place of the index of ids alone that came before it.
  */
 const HEADER_ID_INDEX = "records_header_ids";
