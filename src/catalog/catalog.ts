@@ -83,7 +83,7 @@ export class Catalog {
 
   /** The quick check's test for `kinds` over `listing`, or undefined for a full check. */
   #trust(kinds: readonly AnyKind[], listing: FolderListing | undefined): ((path: string, stamp: RecordStamp) => boolean) | undefined {
-    return listing && quickTrust(listing, kinds, { mode: this.#check, now: this.#now() });
+    return listing && quickTrust(listing, kinds, { mode: this.#check, now: this.#now(), later: this.#options.later });
   }
 
   /** Saves the folders `listing` listed and, when every file was stat'ed, the full check of `kinds`. */

@@ -34,6 +34,8 @@ export interface OpenCatalogOptions {
   noteSaveFailures?: boolean;
   /** See `CatalogOptions.check`. */
   check?: CheckMode;
+  /** See `CatalogOptions.later`. */
+  later?: () => void;
 }
 
 /** The cache directory for pi-session under `$XDG_CACHE_HOME` (when absolute) or `~/.cache`. */
@@ -93,7 +95,7 @@ export async function openCatalog(options: OpenCatalogOptions): Promise<Catalog>
   const { fs, cacheDir, mode = "auto", note = () => {} } = options;
   const now = options.now;
   const make = (store: Catalog["store"]) =>
-    new Catalog(fs, { store, note, concurrency: options.concurrency, noteSaveFailures: options.noteSaveFailures, check: options.check, now: now && (() => now().getTime()) });
+    new Catalog(fs, { store, note, concurrency: options.concurrency, noteSaveFailures: options.noteSaveFailures, check: options.check, later: options.later, now: now && (() => now().getTime()) });
   if (mode === "off") return make(null);
   // What an older version made readable by others (0755, 0644) is narrowed first.
   const made = await makePrivate(fs, cacheDir).catch((error: Error) => void note(`The catalog folder ${cacheDir} cannot be made private (${error.message})`));

@@ -25,6 +25,11 @@ export interface CatalogOptions {
   clock?: () => number;
   /** `auto` (default): the quick check where a full one is recent (see folder-check.ts); `full`: always full. */
   check?: CheckMode;
+  /**
+   * Given, a section whose last full check is over a minute old is checked by the quick check
+   * all the same, and this is called: the caller makes a full check soon after (folder-check.ts).
+   */
+  later?: () => void;
   /** The clock of the quick check, in ms; default `Date.now`. */
   now?: () => number;
   /** Full-text records saved from which `close` compacts the store first; default `COMPACT_AFTER` (catalog.ts). */

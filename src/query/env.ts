@@ -104,6 +104,11 @@ export interface QueryEnvInit {
   sessionIndexes?: SessionIndexes;
   /** Keeps every session's header between queries (see `QueryEnv.keptCandidates`). */
   keptCandidates?: <T>(compute: () => Promise<T>, fresh?: boolean) => Promise<T>;
+  /**
+   * For the catalogs this env opens itself: given, a full check over a minute old is put off and
+   * this is called; the caller makes one soon (`CatalogOptions.later`). Absent: made at once.
+   */
+  fullCheckLater?: () => void;
 }
 
 /** How a call opens its own catalog. */
@@ -128,7 +133,7 @@ export function openQueryCatalog(
   fs: FileSystem,
   storage: StorageEnv,
   note: (message: string) => void = () => {},
-  options: CatalogUse & { now?: () => Date } = {},
+  options: CatalogUse & { now?: () => Date; later?: () => void } = {},
 ): Promise<Catalog> {
   const wanted = storage.env("PI_SESSION_CATALOG") ?? "auto";
   return openCatalog({
@@ -144,6 +149,7 @@ export function openQueryCatalog(
     now: options.now,
     // `full`: every run lists every folder and stats every file (see src/catalog/folder-check.ts).
     check: storage.env("PI_SESSION_CHECK") === "full" ? "full" : "auto",
+    later: options.later,
   });
 }
 
@@ -229,7 +235,7 @@ export function createQueryEnv(init: QueryEnvInit): QueryEnv {
     },
     async withCatalog(work, use = {}) {
       if (init.catalog) return work(init.catalog);
-      const catalog = await openQueryCatalog(fs, storage, report.note, { ...use, now: env.now });
+      const catalog = await openQueryCatalog(fs, storage, report.note, { ...use, now: env.now, later: init.fullCheckLater });
       try {
         return await work(catalog);
       } finally {

@@ -89,6 +89,36 @@ test("listAllCached() makes a full check again once the last one is over a minut
   assert.deepEqual(await list(), { "a.jsonl": 4, "b.jsonl": 6 });
 });
 
+test("listAllCached() with `later` puts off a full check over a minute old: the quick check, and the promise called", async () => {
+  const { fs, list, tick, now } = await setup();
+  await list();
+  tick(1000);
+  await fs.append(B, utf8(sessionText("b", 2, { from: 1 })));
+  tick(FULL_CHECK_EVERY_MS);
+  let promised = 0;
+  const later = async () => {
+    const sessions = await listAllCached(fs, { agentDir: AGENT }, { cacheDir: "/cache", mode: "file" as CatalogMode, now: () => new Date(now()), later: () => void promised++ });
+    return Object.fromEntries(sessions.map((s) => [s.path.slice(DIR.length + 1), s.messageCount]));
+  };
+  // Older b was changed without its folder: taken on trust, and the caller told it owes a full check.
+  assert.deepEqual(await later(), { "a.jsonl": 4, "b.jsonl": 2 });
+  assert.ok(promised > 0);
+  // The full check it makes sees the change and is recorded: a run within the minute has nothing to put off.
+  assert.deepEqual(await list("full"), { "a.jsonl": 4, "b.jsonl": 6 });
+  promised = 0;
+  tick(1000);
+  assert.deepEqual(await later(), { "a.jsonl": 4, "b.jsonl": 6 });
+  assert.equal(promised, 0);
+});
+
+test("listAllCached() with `later` still checks in full at once a catalog that never had a full check", async () => {
+  const { fs, now } = await setup();
+  let promised = 0;
+  const sessions = await listAllCached(fs, { agentDir: AGENT }, { cacheDir: "/cache", mode: "file" as CatalogMode, now: () => new Date(now()), later: () => void promised++ });
+  assert.equal(sessions.length, 2);
+  assert.equal(promised, 0);
+});
+
 test("listAllCached() in a quick check still sees a new session, a removed one, and an append to a recent one", async () => {
   const { fs, list, tick } = await setup();
   await list();
