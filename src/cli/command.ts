@@ -29,5 +29,11 @@ export interface CommandSpec {
   hidden?: boolean;
   /** Output taller than the terminal goes through the pager (`--no-pager` prints it as it is). */
   paged?: boolean;
+  /**
+   * A command that only reads, safe to run twice: when its catalog's last full check is over a
+   * minute old, it answers by the quick check and runs again in the background to check in full
+   * (check-later.ts).
+   */
+  checksLater?: boolean;
   run(ctx: CliContext, args: string[], options: Record<string, unknown>): Promise<number>;
 }

@@ -12,6 +12,7 @@ import { type CatalogUse, createQueryEnv, type QueryEnv, type QueryReport } from
 import { type Colors, createColors } from "../render/colors.ts";
 import { printable } from "../render/control-chars.ts";
 import { PrettyJsonArray } from "../render/pretty-json-stream.ts";
+import { endCheckLater, startCheckLater } from "./check-later.ts";
 import type { CliDeps } from "./deps.ts";
 import { colorEnabled } from "./output/color-choice.ts";
 import { startProgress } from "./progress.ts";
@@ -48,8 +49,11 @@ export class CliContext implements QueryEnv {
   readonly errColor: Colors;
   readonly report: QueryReport;
   readonly #env: QueryEnv;
+  /** Whether a catalog of this run put off a full check (see check-later.ts). */
+  #checkPutOff = false;
 
-  constructor(deps: CliDeps, options: GlobalOptions) {
+  /** `checksLater`: the command may put off its catalog's full check (`CommandSpec.checksLater`). */
+  constructor(deps: CliDeps, options: GlobalOptions, use: { checksLater?: boolean } = {}) {
     this.deps = deps;
     this.fs = deps.fs;
     this.options = options;
@@ -60,7 +64,8 @@ export class CliContext implements QueryEnv {
       warn: (line) => this.warn(line),
       progress: (label) => startProgress(this, label),
     };
-    this.#env = createQueryEnv({ fs: deps.fs, storage, agentDir: options.agentDir, sessionDir: options.sessionDir, cwd: options.cwd, now: deps.now, report: this.report });
+    const fullCheckLater = use.checksLater && deps.runAgainDetached ? () => void (this.#checkPutOff = true) : undefined;
+    this.#env = createQueryEnv({ fs: deps.fs, storage, agentDir: options.agentDir, sessionDir: options.sessionDir, cwd: options.cwd, now: deps.now, report: this.report, fullCheckLater });
     this.cwd = this.#env.cwd;
     this.agentDir = this.#env.agentDir;
     this.json = options.json ?? false;
@@ -150,6 +155,15 @@ export class CliContext implements QueryEnv {
   /** The session directory for the effective cwd, by SPEC precedence. */
   sessionDir(): Promise<SessionDirChoice> {
     return this.#env.sessionDir();
+  }
+
+  /**
+   * After the command: starts the full check it put off, in the background; in that background
+   * run, removes its mark (check-later.ts).
+   */
+  async afterCommand(): Promise<void> {
+    await endCheckLater(this.deps);
+    if (this.#checkPutOff) await startCheckLater(this.deps);
   }
 
   /** Runs `work` with a catalog opened for it, and closes it afterwards. */

@@ -42,6 +42,12 @@ export interface CliDeps {
   spawn?: SpawnFn;
   /** Asks a yes/no question on the terminal; absent means no terminal to ask on. */
   confirm?: (question: string) => Promise<boolean>;
+  /**
+   * Starts this same command line again in the background, detached from this process and the
+   * terminal (no input, output dropped), with `env` added to the environment; absent where the
+   * program cannot start itself (check-later.ts).
+   */
+  runAgainDetached?: (env: Record<string, string>) => Promise<void>;
   /** Runs interactive prompts (pick, tree -i, fork's selector); absent unless stdin and stderr are terminals. */
   terminal?: Terminal;
 }

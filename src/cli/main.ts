@@ -149,6 +149,33 @@ const spawnInherited: SpawnFn = async (command, args, { cwd }) => {
   }
 };
 
+/**
+ * How this program starts itself again: Bun's executable alone; the sources or a bundle under
+ * Node or Bun, their runtime with its flags (tsx's loader) and the script. Not under Deno, whose
+ * permission flags a process cannot read back: no background run there (the full check is then
+ * made at once, as before).
+ */
+function selfCommand(): string[] | undefined {
+  if (import.meta.url.includes("/$bunfs/")) return [process.execPath];
+  if ((globalThis as { Deno?: unknown }).Deno !== undefined || !process.argv[1]) return undefined;
+  return [process.execPath, ...process.execArgv, process.argv[1]];
+}
+
+/**
+ * This command line again, detached from us and the terminal (its own session, no input, output
+ * dropped), with `env` added: it goes on after we exit.
+ */
+async function runAgainDetached(self: string[], env: Record<string, string>): Promise<void> {
+  const { spawn } = await import("node:child_process");
+  try {
+    const child = spawn(self[0], [...self.slice(1), ...argv], { detached: true, stdio: "ignore", windowsHide: true, env: { ...process.env, ...env } });
+    child.on("error", () => {});
+    child.unref();
+  } catch {
+    // Not started: the next run that finds the full check old tries again.
+  }
+}
+
 /** A y/N question on the terminal (stderr), answered on stdin. */
 async function confirm(question: string): Promise<boolean> {
   const { createInterface } = await import("node:readline/promises");
@@ -179,6 +206,7 @@ if (argv.length === 1 && (argv[0] === "--version" || argv[0] === "-V")) {
   // Whether a prompt drew on the terminal: its last writes go through a stream.
   let prompted = false;
   const terminal = stdinIsTTY && stderrIsTTY ? createTerminal({ input: process.stdin, output: process.stderr }) : undefined;
+  const self = selfCommand();
   const deps: CliDeps = {
     fs: detectFileSystem(),
     storage: processEnvironment(),
@@ -197,6 +225,7 @@ if (argv.length === 1 && (argv[0] === "--version" || argv[0] === "-V")) {
     confirm: stdinIsTTY ? confirm : undefined,
     // Prompts draw on stderr so that stdout carries only the result: `pi --session "$(pi-session pick)"`.
     terminal: terminal && { ...terminal, run: (program) => ((prompted = true), terminal.run(program)) },
+    runAgainDetached: self && ((env) => runAgainDetached(self, env)),
   };
   process.exitCode = await run(argv, deps);
   // Done, every word written (synchronously): leave at once. Left to itself, Bun first idles

@@ -31,13 +31,19 @@ function addCommand(program: Command, spec: CommandSpec, deps: CliDeps, setExit:
     const args = received.slice(0, -2).flatMap((a) => (Array.isArray(a) ? a : a === undefined ? [] : [a])) as string[];
     const globals = program.opts() as GlobalOptions;
     const pager = spec.paged && globals.pager !== false && deps.stdoutIsTTY && deps.page ? pagerCommand(deps.storage.env) : undefined;
+    const use = { checksLater: spec.checksLater };
     if (pager === undefined) {
-      setExit(await spec.run(new CliContext(deps, globals), args, options));
+      const ctx = new CliContext(deps, globals, use);
+      try {
+        setExit(await spec.run(ctx, args, options));
+      } finally {
+        await ctx.afterCommand();
+      }
       return;
     }
     // Held back until the command is done, to know whether it fits on the screen.
     const held: string[] = [];
-    const ctx = new CliContext({ ...deps, stdout: (text) => void held.push(text) }, globals);
+    const ctx = new CliContext({ ...deps, stdout: (text) => void held.push(text) }, globals, use);
     let paged = false;
     try {
       setExit(await spec.run(ctx, args, options));
@@ -46,6 +52,7 @@ function addCommand(program: Command, spec: CommandSpec, deps: CliDeps, setExit:
     } finally {
       // A failing command's output comes out before its error, and so does a text no pager showed.
       if (!paged && held.length > 0) deps.stdout(held.join(""));
+      await ctx.afterCommand();
     }
   });
 }

@@ -55,6 +55,7 @@ function printBlocks(ctx: CliContext, blocks: UsageBlock[], tz: string | undefin
 /** `pi-session blocks [--all] [--since D] [--active] [--tz Z]` */
 export const blocksCommand: CommandSpec = {
   name: "blocks",
+  checksLater: true,
   summary: "Usage in 5-hour blocks (as ccusage shows them), with the active block's burn rate and projection",
   options: [
     { flags: "-a, --all", description: "every project (default: the sessions of this directory)" },

@@ -15,6 +15,7 @@ import { uniquePrefixesAmong } from "../../render/unique-prefix.ts";
 /** One project's share. */
 export const duCommand: CommandSpec = {
   name: "du",
+  checksLater: true,
   summary: "Disk use of the sessions: per project, and the largest sessions",
   options: [
     { flags: "--limit <n>", description: "how many of the largest sessions to show", default: "10" },

@@ -13,6 +13,7 @@ import { oneLine } from "../../render/control-chars.ts";
 /** `pi-session files <path|glob>`. */
 export const filesCommand: CommandSpec = {
   name: "files",
+  checksLater: true,
   summary: "Show which sessions and entries read, edited or wrote a file (or anything in a directory, or what a glob matches)",
   args: ["<path>"],
   options: [{ flags: "-a, --all", description: "search every project (default: the sessions of this directory)" }],

@@ -16,6 +16,7 @@ const LIST_JIT_POLICY = 8;
 
 export const listCommand: CommandSpec = {
   name: "list",
+  checksLater: true,
   summary: "List the sessions of the current directory (or of all projects), newest first",
   options: [
     { flags: "-a, --all", description: "list the sessions of every project" },

@@ -8,6 +8,7 @@ import { mostRecentLocal } from "../../query/resolve/session-ref.ts";
 
 export const recentCommand: CommandSpec = {
   name: "recent",
+  checksLater: true,
   summary: "Print the path of the most recent session of the current directory (pi -c)",
   examples: ["pi-session recent", 'pi --session "$(pi-session recent)"'],
   async run(ctx) {

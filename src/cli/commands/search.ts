@@ -27,6 +27,7 @@ function marked(snippet: Snippet, c: Colors): string {
 /** `pi-session search <query>`. */
 export const searchCommand: CommandSpec = {
   name: "search",
+  checksLater: true,
   summary: "Search the text of sessions: messages, tool output, names, labels and summaries",
   args: ["<query...>"],
   options: [

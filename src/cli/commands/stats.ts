@@ -63,6 +63,7 @@ function printReport(ctx: CliContext, report: StatsReport, by: StatsBy, labels: 
 /** `pi-session stats`. */
 export const statsCommand: CommandSpec = {
   name: "stats",
+  checksLater: true,
   summary: "Tokens and cost by hour, day, week, month, session, model or project, counting forked entries once",
   options: [
     { flags: "-a, --all", description: "every project (default: the sessions of this directory)" },
