@@ -14,9 +14,9 @@
  *
  * A caller that promises a full check of its own soon after (`later`: the CLI's read-only
  * commands run themselves again in the background, see src/cli/check-later.ts) is given the
- * quick check even when the last full check is over a minute old, provided there was one: at
- * 25,000 sessions the stats alone are 80-90 ms, most of a warm `search`. Such a change is then
- * seen by the runs that start after that background check ends.
+ * quick check even when the last full check is over a minute old, provided there was one in the
+ * last day (`PUT_OFF_AT_MOST_MS`): at 25,000 sessions the stats alone are 80-90 ms, most of a warm
+ * `search`. Such a change is then seen by the runs that start after that background check ends.
  * @module
  */
 import { dirName, joinPath } from "../core/storage/paths.ts";
@@ -29,6 +29,12 @@ export type CheckMode = "auto" | "full";
 
 /** A section is checked in full again when its last full check is older than this. */
 export const FULL_CHECK_EVERY_MS = 60_000;
+/**
+ * A full check older than this is made at once even by a caller that would put it off (`later`
+ * in `quickTrust`): should the promised checks never come (a background run that cannot start,
+ * a cache that cannot be written), an answer is never more than this behind.
+ */
+export const PUT_OFF_AT_MOST_MS = 24 * 60 * 60 * 1000;
 /** Files modified this recently (as last seen) are stat'ed even in the quick check. */
 export const HOT_MS = 24 * 60 * 60 * 1000;
 /**
@@ -234,8 +240,9 @@ export async function listThroughFolders(
 /**
  * For a refresh of `sections` over `listing`: the test of files taken on trust (the quick check),
  * or undefined when this refresh must be a full check (mode `full`, no snapshot, a section never
- * checked in full, or one whose last full check is older than `FULL_CHECK_EVERY_MS` or in the
- * future, unless `later` is given: then it is called, the caller's promise of a full check soon).
+ * checked in full or whose last full check is in the future or older than `PUT_OFF_AT_MOST_MS`,
+ * or one whose last full check is older than `FULL_CHECK_EVERY_MS`, unless `later` is given:
+ * then it is called, the caller's promise of a full check soon).
  */
 export function quickTrust(
   listing: FolderListing,
@@ -247,8 +254,8 @@ export function quickTrust(
   let stale = false;
   for (const section of sections) {
     const at = snapshot.fullChecks.get(checkKey(section));
-    if (at === undefined) return undefined;
-    if (options.now - at > FULL_CHECK_EVERY_MS || at > options.now) stale = true;
+    if (at === undefined || options.now - at > PUT_OFF_AT_MOST_MS || at > options.now) return undefined;
+    if (options.now - at > FULL_CHECK_EVERY_MS) stale = true;
   }
   if (stale) {
     if (!options.later) return undefined;

@@ -9,7 +9,9 @@
  * What it changes in the guarantee: a session changed without a change of its folder (an older
  * session resumed and appended to), not seen by the quick check, is seen by the runs that start
  * after that background run ends (at the latest a minute and a run's time after the change, for
- * a user running commands), or at once with `PI_SESSION_CHECK=full`.
+ * a user running commands), or at once with `PI_SESSION_CHECK=full`. A last full check over a day
+ * old is made at once, not put off (`PUT_OFF_AT_MOST_MS`): should the background runs never
+ * start or never record (a cache dir that cannot be written), no answer is more than a day behind.
  *
  * One background run at a time: a mark file in the cache dir is made (exclusively) before the
  * start and removed by that run at its end; a mark older than `MARK_STALE_MS` (a run killed

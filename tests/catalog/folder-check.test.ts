@@ -8,7 +8,7 @@ import assert from "node:assert/strict";
 import { mkdtempSync, rmSync, utimesSync, appendFileSync, statSync, mkdirSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { FULL_CHECK_EVERY_MS, HOT_MS, listThroughFolders, RACY_MS } from "../../src/catalog/folder-check.ts";
+import { FULL_CHECK_EVERY_MS, HOT_MS, listThroughFolders, PUT_OFF_AT_MOST_MS, RACY_MS } from "../../src/catalog/folder-check.ts";
 import type { FolderRecord } from "../../src/catalog/store.ts";
 import { listAllCached } from "../../src/catalog/list-cached.ts";
 import type { CatalogMode } from "../../src/catalog/open-catalog.ts";
@@ -108,6 +108,11 @@ test("listAllCached() with `later` puts off a full check over a minute old: the 
   promised = 0;
   tick(1000);
   assert.deepEqual(await later(), { "a.jsonl": 4, "b.jsonl": 6 });
+  assert.equal(promised, 0);
+  // A last full check over a day old is not put off (the promised checks may never have come): made at once.
+  await fs.append(A, utf8(sessionText("a", 1, { from: 2 })));
+  tick(PUT_OFF_AT_MOST_MS + 1000);
+  assert.deepEqual(await later(), { "a.jsonl": 6, "b.jsonl": 6 });
   assert.equal(promised, 0);
 });
 
