@@ -49,8 +49,10 @@ export async function startCheckLater(deps: CliDeps): Promise<boolean> {
     // Another run made it first, or the cache dir cannot be written (then neither can the check).
     return false;
   }
-  await deps.runAgainDetached({ PI_SESSION_CHECK: "full", [LATER_MARK_ENV]: mark });
-  return true;
+  if (await deps.runAgainDetached({ PI_SESSION_CHECK: "full", [LATER_MARK_ENV]: mark })) return true;
+  // Not started: the next run that finds the full check old tries again.
+  await deps.fs.remove(mark).catch(() => {});
+  return false;
 }
 
 /** In the background run (its environment names the mark): removes the mark, the run being over. */

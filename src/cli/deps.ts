@@ -44,10 +44,10 @@ export interface CliDeps {
   confirm?: (question: string) => Promise<boolean>;
   /**
    * Starts this same command line again in the background, detached from this process and the
-   * terminal (no input, output dropped), with `env` added to the environment; absent where the
-   * program cannot start itself (check-later.ts).
+   * terminal (no input, output dropped), with `env` added to the environment; false when it could
+   * not be started; absent where the program cannot start itself (check-later.ts).
    */
-  runAgainDetached?: (env: Record<string, string>) => Promise<void>;
+  runAgainDetached?: (env: Record<string, string>) => Promise<boolean>;
   /** Runs interactive prompts (pick, tree -i, fork's selector); absent unless stdin and stderr are terminals. */
   terminal?: Terminal;
 }

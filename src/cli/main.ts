@@ -171,18 +171,22 @@ interface BunSpawn {
  * dropped), with `env` added: it goes on after we exit. Under Bun through its own `spawn`: 1 to 3
  * ms, where loading `node:child_process` and spawning through it took 9 to 10 (by hand, the binary).
  */
-async function runAgainDetached(self: string[], env: Record<string, string>): Promise<void> {
+async function runAgainDetached(self: string[], env: Record<string, string>): Promise<boolean> {
   const command = [...self, ...argv];
   const merged = { ...process.env, ...env };
   try {
     const bun = (globalThis as { Bun?: BunSpawn }).Bun;
-    if (bun) return void bun.spawn(command, { stdio: ["ignore", "ignore", "ignore"], env: merged, detached: true, windowsHide: true }).unref();
+    if (bun) {
+      bun.spawn(command, { stdio: ["ignore", "ignore", "ignore"], env: merged, detached: true, windowsHide: true }).unref();
+      return true;
+    }
     const { spawn } = await import("node:child_process");
     const child = spawn(command[0], command.slice(1), { detached: true, stdio: "ignore", windowsHide: true, env: merged });
     child.on("error", () => {});
     child.unref();
+    return child.pid !== undefined;
   } catch {
-    // Not started: the next run that finds the full check old tries again.
+    return false;
   }
 }
 

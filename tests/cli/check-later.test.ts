@@ -29,7 +29,7 @@ function world() {
   const env: Record<string, string> = { PI_SESSION_CATALOG: "file" };
   const cli = async (argv: string[], extra: Record<string, string> = {}) => {
     const out = { stdout: "", stderr: "" };
-    const deps = { ...harnessDeps({ fs, env: { ...env, ...extra }, now: new Date(clock) }, out), runAgainDetached: async (e: Record<string, string>) => void starts.push(e) };
+    const deps = { ...harnessDeps({ fs, env: { ...env, ...extra }, now: new Date(clock) }, out), runAgainDetached: async (e: Record<string, string>) => (starts.push(e), true) };
     assert.equal(await run(argv, deps), 0, out.stderr);
     return out.stdout;
   };
@@ -82,6 +82,27 @@ describe("a read-only command puts off a stale full check (in process)", () => {
     tick(1000);
     await cli(["list", "--all"], { [LATER_MARK_ENV]: "/home/u/keep.txt" });
     assert.equal(await readText(fs, "/home/u/keep.txt"), "mine\n");
+  });
+
+  it("a start that fails leaves no mark behind: the next run tries again", async () => {
+    const { fs, mark, tick } = world();
+    await writeText(fs, FILE, jsonl(header("s1"), userEntry("u1", null, "question")));
+    let tries = 0;
+    const cli = async (argv: string[], at: number) => {
+      const out = { stdout: "", stderr: "" };
+      const deps = { ...harnessDeps({ fs, env: { PI_SESSION_CATALOG: "file" }, now: new Date(at) }, out), runAgainDetached: async () => (tries++, false) };
+      assert.equal(await run(argv, deps), 0, out.stderr);
+    };
+    const t0 = NOW.getTime() + DAY;
+    tick(DAY);
+    await cli(["list", "--all"], t0);
+    tick(2 * MINUTE);
+    await cli(["list", "--all"], t0 + 2 * MINUTE);
+    assert.equal(tries, 1);
+    assert.equal(await fs.stat(mark), null);
+    tick(1000);
+    await cli(["list", "--all"], t0 + 2 * MINUTE + 1000);
+    assert.equal(tries, 2);
   });
 
   it("a command not marked read-only (`info`) makes the full check at once and starts nothing", async () => {
