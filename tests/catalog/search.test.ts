@@ -209,6 +209,27 @@ test(`indexSearch() (${"driver" in binding ? binding.driver : "no SQLite"}) agre
     const scanned = await scanSearch(fs, files, parseSearchQuery("parser"), { limit: 3, filter: docFilter({}) });
     assert.deepEqual(limited!.hits.map(key), scanned.hits.map(key));
     assert.equal(limited!.more, true);
+    // Candidates come a page at a time, the first twice the hits wanted and one more, each next eight
+    // times the last: one file in scope makes most candidates fall out, and more pages asked for.
+    const sizes: number[] = [];
+    const spied = new Proxy(store, {
+      get(target, name) {
+        if (name === "searchDocs") return (expression: string, offset: number, limit: number) => (sizes.push(limit), target.searchDocs!(expression, offset, limit));
+        const value = Reflect.get(target, name, target);
+        return typeof value === "function" ? value.bind(target) : value;
+      },
+    });
+    let paged = 0;
+    for (const file of files) {
+      sizes.length = 0;
+      const one = await indexSearch(fs, spied, (path) => path === file, parseSearchQuery("parser"), { limit: 2, filter: docFilter({}) });
+      const scannedOne = await scanSearch(fs, [file], parseSearchQuery("parser"), { limit: 2, filter: docFilter({}) });
+      assert.deepEqual(one!.hits.map(key), scannedOne.hits.map(key), file);
+      assert.equal(sizes[0], 5);
+      for (let i = 1; i < sizes.length; i++) assert.equal(sizes[i], Math.min(sizes[i - 1] * 8, 4096));
+      if (sizes.length > 1) paged++;
+    }
+    assert.ok(paged > 0, "some file's hits are past the first page");
   } finally {
     catalog.close();
   }

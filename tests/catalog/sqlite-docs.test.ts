@@ -64,3 +64,60 @@ test(`SQLite search gives every timestamp back as written, newest first in the t
     rmSync(dir, { recursive: true, force: true });
   }
 });
+
+test(`SQLite search pages cut inside a run of equal timestamps as the whole order does: by path, line and part after the time (${"driver" in binding ? binding.driver : "no SQLite"})`, { skip }, async () => {
+  const dir = mkdtempSync(join(tmpdir(), "pi-session-docties-"));
+  const docs = { name: "docs", version: 1 };
+  const stamps = ["2025-06-01T00:00:02.000Z", "2025-06-01T00:00:01.000Z", null];
+  // Three files, each with uses at three times (one null), both parts, some texts shared between files.
+  const rowsOf = (file: number): DocRow[] =>
+    Array.from({ length: 9 }, (_, i) => ({
+      entryId: null,
+      timestamp: stamps[(i + file) % 3],
+      role: "user",
+      part: i % 2 === 0 ? "text" : "thinking",
+      text: `flaky run ${i % 4}`,
+      line: 10 - i,
+      offset: i * 100,
+      length: 5,
+    }) as unknown as DocRow);
+  const paths = ["/s/b", "/s/a", "/s/c"];
+  const all = paths.flatMap((path, file) => rowsOf(file).map((row) => ({ path, ...row })));
+  const rank = (t: string | null) => (t === null ? "" : t);
+  const order = [...all].sort((x, y) =>
+    rank(y.timestamp).localeCompare(rank(x.timestamp)) || x.path.localeCompare(y.path) || x.line - y.line || x.part.localeCompare(y.part)
+  ).map((row) => `${row.path}:${row.offset}`);
+  const store = await openSqliteStore(join(dir, "catalog.sqlite"));
+  try {
+    await store.save(docs, { put: [], remove: [], docs: paths.map((path, file) => ({ path, from: 0, rows: rowsOf(file) })) });
+    const page = async (offset: number, limit: number) => (await store.searchDocs!('"flaky"', offset, limit)).map((hit) => `${hit.path}:${hit.offset}`);
+    assert.deepEqual(await page(0, 100), order);
+    for (let offset = 0; offset <= order.length; offset++) {
+      for (const limit of [1, 2, 3, 5, 8, 30]) assert.deepEqual(await page(offset, limit), order.slice(offset, offset + limit), `${limit} from ${offset}`);
+    }
+  } finally {
+    store.close();
+  }
+  // A catalog made with the index of texts alone gets the index with timestamps when it opens.
+  const indexes = async (change?: string) => {
+    const raw = "Bun" in globalThis ? await openBunSqlite(join(dir, "catalog.sqlite")) : await openNodeSqlite(join(dir, "catalog.sqlite"));
+    try {
+      if (change) raw.exec(change);
+      return raw.prepare("SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'docs' ORDER BY name").all().map((r) => String(r.name));
+    } finally {
+      raw.close();
+    }
+  };
+  try {
+    assert.deepEqual(await indexes("DROP INDEX docs_text_ts; CREATE INDEX docs_text ON docs (text)"), ["docs_file", "docs_odd_ts", "docs_text"]);
+    const reopened = await openSqliteStore(join(dir, "catalog.sqlite"));
+    try {
+      assert.deepEqual((await reopened.searchDocs!('"flaky"', 4, 7)).map((hit) => `${hit.path}:${hit.offset}`), order.slice(4, 11));
+    } finally {
+      reopened.close();
+    }
+    assert.deepEqual(await indexes(), ["docs_file", "docs_odd_ts", "docs_text_ts"]);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});

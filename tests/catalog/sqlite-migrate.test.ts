@@ -54,7 +54,7 @@ function toLayout3(db: SqliteDb): void {
       DELETE FROM heads WHERE section = old.section AND path = old.path AND record = old.rowid; END;
     CREATE TRIGGER list_dirty_insert AFTER INSERT ON records WHEN new.section = 'listing'
       BEGIN INSERT OR IGNORE INTO list_dirty (path) VALUES (new.path); END;
-    DROP INDEX docs_file; DROP INDEX docs_text; DROP INDEX docs_odd_ts;
+    DROP INDEX docs_file; DROP INDEX docs_text_ts; DROP INDEX docs_odd_ts;
     CREATE TABLE docs3 (
       id INTEGER PRIMARY KEY, file INTEGER NOT NULL, off INTEGER NOT NULL, len INTEGER NOT NULL, line INTEGER NOT NULL,
       ts TEXT, role NOT NULL, part INTEGER NOT NULL, text INTEGER NOT NULL);

@@ -21,7 +21,8 @@ CREATE TABLE IF NOT EXISTS docs (
   id INTEGER PRIMARY KEY, file INTEGER NOT NULL, off INTEGER NOT NULL, len INTEGER NOT NULL, line INTEGER NOT NULL,
   ts, role NOT NULL, part INTEGER NOT NULL, text INTEGER NOT NULL);
 CREATE INDEX IF NOT EXISTS docs_file ON docs (file, off);
-CREATE INDEX IF NOT EXISTS docs_text ON docs (text);
+DROP INDEX IF EXISTS docs_text;
+CREATE INDEX IF NOT EXISTS docs_text_ts ON docs (text, ts);
 CREATE INDEX IF NOT EXISTS docs_odd_ts ON docs (id) WHERE typeof(ts) = 'text';`;
 
 /**
@@ -46,6 +47,24 @@ export function docTimeText(stored: unknown): string | null {
  * where some are kept as text: numbers alone sort as their texts do.
  */
 const TIME_TEXT = "CASE WHEN typeof(d.ts) = 'integer' THEN strftime('%Y-%m-%dT%H:%M:%fZ', d.ts / 1000.0, 'unixepoch') ELSE d.ts END";
+
+/**
+ * The uses of the texts matching ?1, newest first, ?3 of them from ?2 on. Each use's timestamp is
+ * in the index of texts (\`docs_text_ts\`): the newest are found there, and only the rows at least
+ * as new as the last one asked for (ties with it included, as the order goes on by path) are read
+ * from the table. Reading every use's row took a warm search of 25,000 sessions 5.5 ms for the 419
+ * uses of a word, against 3 (SQLite alone, by hand), and a word of 500,000 uses 170 ms against 100.
+ * A cut at a null timestamp (or beyond the last use) reads them all.
+ */
+const SEARCH = `WITH hits AS (SELECT id, ts FROM docs WHERE text IN (SELECT rowid FROM docs_fts WHERE docs_fts MATCH ?1)),
+  cut AS (SELECT ts FROM hits ORDER BY ts DESC LIMIT 1 OFFSET ?2 + ?3 - 1)
+  SELECT f.path, d.ts, d.role, d.part, d.line, d.off, d.len FROM hits h JOIN docs d ON d.id = h.id JOIN files f ON f.id = d.file
+  WHERE (SELECT ts FROM cut) IS NULL OR h.ts >= (SELECT ts FROM cut)
+  ORDER BY d.ts DESC, f.path, d.line, d.part LIMIT ?3 OFFSET ?2`;
+
+/** \`SEARCH\` where some timestamps are kept as text: ordered by every use's timestamp as text. */
+const ODD_TIMES_SEARCH = `SELECT f.path, d.ts, d.role, d.part, d.line, d.off, d.len FROM docs d JOIN files f ON f.id = d.file
+  WHERE d.text IN (SELECT rowid FROM docs_fts WHERE docs_fts MATCH ?1) ORDER BY ${TIME_TEXT} DESC, f.path, d.line, d.part LIMIT ?3 OFFSET ?2`;
 
 /** Roles kept as small numbers (any other as its text); parts: 0 text, 1 thinking (their order as text). */
 const ROLES = ["user", "assistant", "toolResult", "summary", "label", "name"];
@@ -168,14 +187,13 @@ export class SqliteDocs {
 
   /** Uses of texts matching `expression`, newest first (then by path, line and part), `limit` from `offset` on. */
   search(expression: string, offset: number, limit: number): IndexedDoc[] {
-    // Timestamps kept as text (not as toISOString writes them) are found through a partial index of them alone.
-    const oddTimes = this.#db.prepare("SELECT 1 FROM docs WHERE typeof(ts) = 'text' LIMIT 1").values().length > 0;
+    // Timestamps kept as text (not as toISOString writes them) are found through a partial index of
+    // them alone, named: SQLite would rather scan every entry of the index of texts, which has the
+    // timestamps too (30 ms at 25,000 sessions).
+    const oddTimes = this.#db.prepare("SELECT 1 FROM docs INDEXED BY docs_odd_ts WHERE typeof(ts) = 'text' LIMIT 1").values().length > 0;
     // Through a memory map: the uses of a word are scattered over the file's pages (a warm search
     // of 25,000 sessions: 14 → 6 ms for 419 uses).
-    const rows = readMapped(this.#db, () => this.#db.prepare(
-      `SELECT f.path, d.ts, d.role, d.part, d.line, d.off, d.len FROM docs d JOIN files f ON f.id = d.file
-       WHERE d.text IN (SELECT rowid FROM docs_fts WHERE docs_fts MATCH ?) ORDER BY ${oddTimes ? TIME_TEXT : "d.ts"} DESC, f.path, d.line, d.part LIMIT ? OFFSET ?`,
-    ).values(expression, limit, offset));
+    const rows = readMapped(this.#db, () => this.#db.prepare(oddTimes ? ODD_TIMES_SEARCH : SEARCH).values(expression, offset, limit));
     return rows.map(([path, ts, role, part, line, off, len]) => ({
       path: path as string,
       // Not kept: read back from the entry's line when the hit is confirmed.
