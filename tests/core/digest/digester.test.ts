@@ -179,6 +179,10 @@ test("filesDigest finds tool calls, bash commands and summary file lists", () =>
     ["c1", "read", "compaction", ["src/a.ts"]],
     ["c1", "modified", "compaction", ["src/b.ts"]],
   ]);
+  // A list of paths named again is the one instance the state already holds; another is its own.
+  const refs = result.state.data.refs;
+  assert.equal(refs[2][4], refs[0][4]);
+  assert.notEqual(refs[3][4], refs[0][4]);
 });
 
 test("docsDigest emits the texts with where their lines are", () => {
