@@ -129,3 +129,27 @@ test(`SQLite gives the ids from one, down, up and above, page after page, each r
     rmSync(dir, { recursive: true, force: true });
   }
 });
+
+test(`SQLite reads a scattered lookup's statements in one read transaction: a write made meanwhile is seen after it, not half-way (${driver})`, { skip }, async () => {
+  const { dir, raw, store } = await askedStore("pi-session-reading-together-");
+  const path = join(dir, "catalog.sqlite");
+  const other = new SqliteCatalogStore(await openRawSqlite(path), path);
+  try {
+    const section = { name: "listing", version: 1 };
+    await store.save(section, { put: [{ ...sampleRecord("/s/a.jsonl", 1), headerId: "id-a" }], remove: [] });
+    const ids = () => [...store.headerIdsFrom(section, "/s", "", "up")].map(([id]) => id);
+    const seen = store.readingScattered!(() => {
+      const before = ids();
+      // Another process saves a record between two of the lookups.
+      void other.save(section, { put: [{ ...sampleRecord("/s/b.jsonl", 2), headerId: "id-b" }], remove: [] });
+      return [before, ids()];
+    });
+    assert.deepEqual(seen, [["id-a"], ["id-a"]]);
+    assert.deepEqual(ids(), ["id-a", "id-b"]);
+    assert.equal(raw.prepare("SELECT count(*) AS n FROM records").get()?.n, 2);
+  } finally {
+    other.close();
+    store.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
