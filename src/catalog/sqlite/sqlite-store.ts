@@ -257,7 +257,7 @@ export class SqliteCatalogStore implements CatalogStore {
 
   /**
    * `read`'s statements in one read transaction (where none is open): each statement on its own
-   * is a transaction of its own, which takes SQLite's locks and gives them back, four calls to
+   * is a transaction of its own, which takes SQLite's locks and gives them back, about two calls to
    * the system (the 100 lookups of a search's short ids: 265 \`fcntl\` calls in the whole run).
    */
   #readingTogether<T>(read: () => T): T {
