@@ -13,12 +13,14 @@ import type { FileSystem } from "../io/file-system.ts";
 import { readBytes } from "../io/read-bytes.ts";
 import { mapConcurrent } from "../session/list-sessions.ts";
 import { HitCollector, hitOf, type SearchHit, type SearchResult } from "./search-hit.ts";
-import type { CatalogStore, IndexedDoc } from "./store.ts";
+import type { CatalogStore, DocScope, IndexedDoc } from "./store.ts";
 
 /** How many hits to keep and which documents count. */
 export interface IndexSearchOptions {
   limit: number;
   filter: (doc: DocFacts) => boolean;
+  /** The files `inScope` accepts, or more: the store may read only their documents. */
+  within?: DocScope;
 }
 
 /**
@@ -54,10 +56,14 @@ export async function indexSearch(
   if (!canIndexSearch(store, query) || expression === null) return null;
   const hits = new HitCollector(options.limit);
   let found = 0;
-  for (let offset = 0, size = Math.min(FIRST_PAGE_PER_HIT * options.limit + 1, PAGE_AT_MOST); ; offset += size, size = Math.min(size * PAGE_GROWTH, PAGE_AT_MOST)) {
+  // Within a scope, the store lists the matching texts for each page: a first page as large as a
+  // second (one project of the bench, "test": 101 candidates gave 45 hits, and a second page took
+  // as long again, 65 ms).
+  const first = (FIRST_PAGE_PER_HIT * options.limit + 1) * (options.within ? PAGE_GROWTH : 1);
+  for (let offset = 0, size = Math.min(first, PAGE_AT_MOST); ; offset += size, size = Math.min(size * PAGE_GROWTH, PAGE_AT_MOST)) {
     let page;
     try {
-      page = await store!.searchDocs!(expression, offset, size);
+      page = await store!.searchDocs!(expression, offset, size, options.within);
     } catch {
       return offset === 0 ? null : hits.result();
     }

@@ -17,7 +17,7 @@ import type { SearchResult } from "./search-hit.ts";
 import { canIndexSearch, indexSearch } from "./search-index.ts";
 import { scanSearch } from "./search-scan.ts";
 import { eachStamp } from "./stamps.ts";
-import { recordState } from "./store.ts";
+import { type DocScope, recordState } from "./store.ts";
 
 /** What to search for, among which sessions, and how many hits to keep. */
 export interface SearchSessionsOptions {
@@ -131,6 +131,15 @@ async function indexedFiles(catalog: Catalog, scope: SessionFiles, options: Sear
 }
 
 /**
+ * Where the store may look for hits: the scope's folders, or its files when it names no folder.
+ * None for every project's folders (a listing `nested`): most documents are theirs.
+ */
+function docScope(scope: SessionFiles): DocScope | undefined {
+  if (scope.listing?.nested) return undefined;
+  return scope.dirs.length > 0 ? { dirs: scope.dirs } : { paths: scope.files };
+}
+
+/**
  * Searches the sessions of `scope`, newest hits first.
  *
  * @example
@@ -145,7 +154,7 @@ export async function searchSessions(catalog: Catalog, scope: SessionFiles, quer
   let indexCold = false;
   if (canIndexSearch(catalog.store, query)) {
     indexCold = Boolean(options.scanWhenCold) && await indexIsCold(catalog, scope);
-    if (!indexCold) result = await indexSearch(catalog.fs, catalog.store, await indexedFiles(catalog, scope, options), query, { limit, filter });
+    if (!indexCold) result = await indexSearch(catalog.fs, catalog.store, await indexedFiles(catalog, scope, options), query, { limit, filter, within: docScope(scope) });
   }
   result ??= await scanSearch(catalog.fs, scope.files, query, { limit, filter, accept: headerTest(options), onProgress: refresh?.onProgress, onBadHeader: options.onBadHeader });
   const paths = [...new Set(result.hits.map((hit) => hit.path))];

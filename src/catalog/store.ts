@@ -79,6 +79,12 @@ export interface IndexedDoc {
 }
 
 /**
+ * The files a search keeps hits of: those anywhere under `dirs`, or the files `paths`. A store
+ * may read only their documents, or give others too (the caller keeps its scope's).
+ */
+export type DocScope = { dirs: readonly string[] } | { paths: readonly string[] };
+
+/**
  * A listed folder as last seen: its mtime, when it was listed, and the names of the session
  * files in it then. While its mtime stays the same, no name was added, removed or renamed.
  */
@@ -284,8 +290,11 @@ export interface CatalogStore {
   readonly listRows?: ListRowStore;
   /** Answers kept beside the records they were made from, where a store keeps them. */
   readonly answers?: AnswerStore;
-  /** Candidate documents for an FTS5 MATCH expression, newest first, `limit` from `offset` on. */
-  searchDocs?(expression: string, offset: number, limit: number): Promise<IndexedDoc[]>;
+  /**
+   * Candidate documents for an FTS5 MATCH expression, newest first, `limit` from `offset` on;
+   * with `within`, those of its files at least (pages from the same `within` meet exactly).
+   */
+  searchDocs?(expression: string, offset: number, limit: number, within?: DocScope): Promise<IndexedDoc[]>;
   clear(): Promise<void>;
   describe(): Promise<StoreDescription>;
   /**

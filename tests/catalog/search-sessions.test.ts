@@ -13,7 +13,7 @@ import { Catalog } from "../../src/catalog/catalog.ts";
 import { FileCatalogStore } from "../../src/catalog/file-store.ts";
 import { searchSessions } from "../../src/catalog/search-sessions.ts";
 import { openSqliteStore } from "../../src/catalog/sqlite/open-sqlite.ts";
-import type { CatalogStore } from "../../src/catalog/store.ts";
+import type { CatalogStore, DocScope } from "../../src/catalog/store.ts";
 import { docsDigest } from "../../src/core/digest/docs-digest.ts";
 import { listingDigest } from "../../src/core/digest/listing-digest.ts";
 import { docFilter } from "../../src/core/search/doc-filter.ts";
@@ -138,5 +138,29 @@ test("a partial refresh loads and gives only the files asked for, the same recor
     assert.deepEqual(again.records(listingDigest).get(A), partial.records(listingDigest).get(A));
   } finally {
     store.close();
+  }
+});
+
+test(`searchSessions() asks the index (${"driver" in binding ? binding.driver : "no SQLite"}) for the documents of its scope: its folders, or its files`, { skip: noSqlite }, async () => {
+  const fs = await sessions();
+  const store = await openSqliteStore(join(work, "scoped.sqlite"));
+  const asked: unknown[] = [];
+  const spied = new Proxy(store, {
+    get(target, name) {
+      if (name === "searchDocs") return (e: string, offset: number, limit: number, within?: DocScope) => (asked.push(within), target.searchDocs!(e, offset, limit, within));
+      const value = Reflect.get(target, name, target);
+      return typeof value === "function" ? value.bind(target) : value;
+    },
+  });
+  const catalog = new Catalog(fs, { store: spied });
+  try {
+    for (const [scope, within] of [[{ files: FILES, dirs: [DIR] }, { dirs: [DIR] }], [{ files: [B], dirs: [] }, { paths: [B] }]] as const) {
+      asked.length = 0;
+      const { result } = await searchSessions(catalog, { files: [...scope.files], dirs: [...scope.dirs] }, parseSearchQuery("question"), { limit: 50, filter: docFilter({}) });
+      assert.deepEqual(asked, [within]);
+      assert.deepEqual([...new Set(result.hits.map((h) => h.path))].sort(), scope.dirs.length > 0 ? [A, B, C] : [B]);
+    }
+  } finally {
+    catalog.close();
   }
 });

@@ -15,6 +15,7 @@ import type { SearchHit } from "../../src/catalog/search-hit.ts";
 import { indexSearch } from "../../src/catalog/search-index.ts";
 import { SCAN_COLLECT_DECODED, SCAN_COLLECT_EVERY, scanSearch } from "../../src/catalog/search-scan.ts";
 import { openSqliteStore } from "../../src/catalog/sqlite/open-sqlite.ts";
+import type { DocScope, IndexedDoc } from "../../src/catalog/store.ts";
 import { docFilter, type DocFilterOptions } from "../../src/core/search/doc-filter.ts";
 import { entryDocs } from "../../src/core/search/entry-docs.ts";
 import { matchText, parseSearchQuery } from "../../src/core/search/query.ts";
@@ -230,6 +231,36 @@ test(`indexSearch() (${"driver" in binding ? binding.driver : "no SQLite"}) agre
       if (sizes.length > 1) paged++;
     }
     assert.ok(paged > 0, "some file's hits are past the first page");
+    // Within a scope the store reads the documents of its files alone (one page, as large as a
+    // second would be, holds them all here); the hits are the same.
+    const asked: { limit: number; docs: IndexedDoc[] }[] = [];
+    const scoped = new Proxy(store, {
+      get(target, name) {
+        if (name === "searchDocs") {
+          return async (expression: string, offset: number, limit: number, within?: DocScope) => {
+            const docs = await target.searchDocs!(expression, offset, limit, within);
+            asked.push({ limit, docs });
+            return docs;
+          };
+        }
+        const value = Reflect.get(target, name, target);
+        return typeof value === "function" ? value.bind(target) : value;
+      },
+    });
+    for (const [file, within] of files.flatMap((file) => [[file, { paths: [file] }], [file, { dirs: ["/s"] }]] as const)) {
+      asked.length = 0;
+      const one = await indexSearch(fs, scoped, (path) => path === file, parseSearchQuery("parser"), { limit: 2, filter: docFilter({}), within });
+      const scannedOne = await scanSearch(fs, [file], parseSearchQuery("parser"), { limit: 2, filter: docFilter({}) });
+      assert.deepEqual(one!.hits.map(key), scannedOne.hits.map(key), file);
+      assert.equal(asked[0].limit, 40);
+      if ("paths" in within) {
+        assert.equal(asked.length, 1, file);
+        assert.ok(asked[0].docs.every((doc) => doc.path === file), file);
+      }
+    }
+    asked.length = 0;
+    assert.deepEqual((await indexSearch(fs, scoped, () => true, parseSearchQuery("parser"), { limit: 2, filter: docFilter({}), within: { dirs: ["/nowhere"] } }))!.hits, []);
+    assert.deepEqual(asked.map((a) => a.docs.length), [0]);
   } finally {
     catalog.close();
   }

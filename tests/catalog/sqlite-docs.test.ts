@@ -13,6 +13,7 @@ import { openBunSqlite } from "../../src/catalog/sqlite/bun-sqlite.ts";
 import { openNodeSqlite } from "../../src/catalog/sqlite/node-sqlite.ts";
 import { docTime, docTimeText } from "../../src/catalog/sqlite/sqlite-docs.ts";
 import type { DocRow } from "../../src/core/digest/docs-digest.ts";
+import type { DocScope } from "../../src/catalog/store.ts";
 import { sqliteBinding } from "./_helpers.ts";
 
 const binding = await sqliteBinding();
@@ -49,6 +50,9 @@ test(`SQLite search gives every timestamp back as written, newest first in the t
         // Paged as one page.
         const paged = [...await store.searchDocs!('"flaky"', 0, 5), ...await store.searchDocs!('"flaky"', 5, 100)];
         assert.deepEqual(paged, hits, what);
+        // Within the file's folder: the same.
+        const within = { dirs: ["/s"] };
+        assert.deepEqual([...await store.searchDocs!('"flaky"', 0, 5, within), ...await store.searchDocs!('"flaky"', 5, 100, within)], hits, what);
       } finally {
         store.close();
       }
@@ -94,6 +98,15 @@ test(`SQLite search pages cut inside a run of equal timestamps as the whole orde
     assert.deepEqual(await page(0, 100), order);
     for (let offset = 0; offset <= order.length; offset++) {
       for (const limit of [1, 2, 3, 5, 8, 30]) assert.deepEqual(await page(offset, limit), order.slice(offset, offset + limit), `${limit} from ${offset}`);
+    }
+    // Within a scope: its files' documents alone, in the same order, paged the same way.
+    const scopes: DocScope[] = [{ paths: ["/s/c", "/s/a"] }, { paths: ["/s/b"] }, { dirs: ["/s"] }, { dirs: ["/s/a"] }, { paths: [] }];
+    for (const within of scopes) {
+      const kept = order.filter((key) => "dirs" in within ? within.dirs.some((dir) => key.startsWith(dir + "/")) : within.paths.some((path) => key.startsWith(path + ":")));
+      const scoped = async (offset: number, limit: number) => (await store.searchDocs!('"flaky"', offset, limit, within)).map((hit) => `${hit.path}:${hit.offset}`);
+      for (let offset = 0; offset <= kept.length; offset++) {
+        for (const limit of [1, 3, 30]) assert.deepEqual(await scoped(offset, limit), kept.slice(offset, offset + limit), `${JSON.stringify(within)} ${limit} from ${offset}`);
+      }
     }
   } finally {
     store.close();

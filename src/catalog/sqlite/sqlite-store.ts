@@ -14,6 +14,7 @@ import {
   type FolderSnapshot,
   type HeaderStamp,
   encodeState,
+  type DocScope,
   type IndexedDoc,
   type RecordStamp,
   type StoredRow,
@@ -281,8 +282,8 @@ export class SqliteCatalogStore implements CatalogStore {
     return headerlessFiles(this.#db, section, dir);
   }
 
-  searchDocs(expression: string, offset: number, limit: number): Promise<IndexedDoc[]> {
-    return Promise.resolve(this.#docs.search(expression, offset, limit));
+  searchDocs(expression: string, offset: number, limit: number, within?: DocScope): Promise<IndexedDoc[]> {
+    return Promise.resolve(this.#docs.search(expression, offset, limit, within));
   }
 
   clear(): Promise<void> {
