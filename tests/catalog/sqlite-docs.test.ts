@@ -134,3 +134,46 @@ test(`SQLite search pages cut inside a run of equal timestamps as the whole orde
     rmSync(dir, { recursive: true, force: true });
   }
 });
+
+test(`SQLite search within a scope of every size (small, up to a quarter of the documents, more) gives its files' documents in the whole order (${"driver" in binding ? binding.driver : "no SQLite"})`, { skip, timeout: 120_000 }, async () => {
+  const dir = mkdtempSync(join(tmpdir(), "pi-session-docscopes-"));
+  const docs = { name: "docs", version: 1 };
+  // Few texts, many uses: 10,500 documents under /s (past the small scopes), 33,000 under /t;
+  // 1,000 times, each in every file (the order goes on by path).
+  const rowsOf = (n: number): DocRow[] =>
+    Array.from({ length: n }, (_, i) => ({
+      entryId: null,
+      timestamp: new Date(Date.UTC(2025, 0, 1) + ((i * 7) % 1000) * 1000).toISOString(),
+      role: "user",
+      part: "text",
+      text: i % 3 === 0 ? `flaky run ${i % 5}` : `steady run ${i % 5}`,
+      line: i + 1,
+      offset: i * 10,
+      length: 5,
+    }) as unknown as DocRow);
+  const sizes = { "/s/a": 500, "/s/b": 10_000, "/t/c": 16_500, "/t/d": 16_500 };
+  const store = await openSqliteStore(join(dir, "catalog.sqlite"));
+  try {
+    await store.save(docs, { put: [], remove: [], docs: Object.entries(sizes).map(([path, n]) => ({ path, from: 0, rows: rowsOf(n) })) });
+    const key = (hit: { path: string; offset: number }) => `${hit.path}:${hit.offset}`;
+    const every = (await store.searchDocs!('"flaky"', 0, 1_000_000)).map(key);
+    assert.equal(every.length, Object.values(sizes).reduce((n, size) => n + Math.ceil(size / 3), 0));
+    // The last scope is too large for a search of its own: every file's documents come (the
+    // caller keeps its scope's); the others get theirs alone.
+    const scopes: [DocScope, (key: string) => boolean, boolean][] = [
+      [{ paths: ["/s/a"] }, (k) => k.startsWith("/s/a:"), true],
+      [{ dirs: ["/s"] }, (k) => k.startsWith("/s/"), true],
+      [{ dirs: ["/t"] }, (k) => k.startsWith("/t/"), false],
+    ];
+    for (const [within, keeps, alone] of scopes) {
+      const found = (await store.searchDocs!('"flaky"', 0, 1_000_000, within)).map(key);
+      assert.deepEqual(found, alone ? every.filter(keeps) : every, JSON.stringify(within));
+      for (const [offset, limit] of [[0, 101], [101, 808], [3000, 50]]) {
+        assert.deepEqual((await store.searchDocs!('"flaky"', offset, limit, within)).map(key), found.slice(offset, offset + limit), `${JSON.stringify(within)} ${limit} from ${offset}`);
+      }
+    }
+  } finally {
+    store.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
