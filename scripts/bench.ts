@@ -108,6 +108,23 @@ let scaleDir = join(CACHE, "scale");
 /** A word of the corpus's session names: a search whose hits are few, among 208 MB of common words. */
 const SEARCH_WORD = "flaky";
 
+/** A word of nearly every session: a project's search of it finds its hits among 150,000 texts (25,000 sessions). */
+const COMMON_WORD = "test";
+
+/** The cwd of the first session of the first project folder (by name): a project's search names it with `--cwd`. */
+function firstProjectCwd(agentDir: string): string {
+  const sessions = join(agentDir, "sessions");
+  const folder = join(sessions, readdirSync(sessions).sort()[0]!);
+  const fd = openSync(join(folder, readdirSync(folder).filter((name) => name.endsWith(".jsonl")).sort()[0]!), "r");
+  try {
+    const head = Buffer.alloc(4096);
+    const n = readSync(fd, head, 0, head.length, 0);
+    return String(JSON.parse(head.subarray(0, n).toString("utf8").split("\n")[0]!).cwd);
+  } finally {
+    closeSync(fd);
+  }
+}
+
 const cases: Record<string, BenchCase> = {
   context: {
     title: "context at the default leaf of a 90 MB, 11k-entry session",
@@ -634,6 +651,8 @@ function corpusRows(agentDir: string, tag: string, targets: boolean, appended?: 
   rows.push(
     // As a user reads it: the text, whose short ids are unique among every session (`--json` prints full ids).
     ...warmRows(`search ${SEARCH_WORD}`, ["search", SEARCH_WORD, ...scope], { timeMs: 100, source }, "SQLite FTS5, index built by the warm-up run; text output; "),
+    // The search a user types in a project: its sessions only, a word of nearly every one.
+    ...warmRows(`search ${COMMON_WORD}, one project`, ["--cwd", firstProjectCwd(agentDir), "search", COMMON_WORD, "--agent-dir", agentDir], { timeMs: 100, source }, "the first project folder's sessions (--cwd), a word of nearly every session; text output; "),
     ...warmRows("stats --all", ["stats", ...scope, "--json"], { timeMs: 600, rssMb: 200, source }),
     {
       name: "pick --all (warm)",
