@@ -131,12 +131,14 @@ async function indexedFiles(catalog: Catalog, scope: SessionFiles, options: Sear
 }
 
 /**
- * Where the store may look for hits: the scope's folders, or its files when it names no folder.
- * None for every project's folders (a listing `nested`): most documents are theirs.
+ * Where the store may look for hits: the scope's folders (with their number of files, where the
+ * listing counts them without making their paths), or its files when it names no folder.
  */
-function docScope(scope: SessionFiles): DocScope | undefined {
-  if (scope.listing?.nested) return undefined;
-  return scope.dirs.length > 0 ? { dirs: scope.dirs } : { paths: scope.files };
+function docScope(scope: SessionFiles): DocScope {
+  if (scope.dirs.length === 0) return { paths: scope.files };
+  const { listing } = scope;
+  const files = listing ? listing.folders.reduce((n, folder) => n + listing.countIn(folder), 0) : undefined;
+  return files === undefined ? { dirs: scope.dirs } : { dirs: scope.dirs, files };
 }
 
 /**

@@ -79,10 +79,11 @@ export interface IndexedDoc {
 }
 
 /**
- * The files a search keeps hits of: those anywhere under `dirs`, or the files `paths`. A store
- * may read only their documents, or give others too (the caller keeps its scope's).
+ * The files a search keeps hits of: those anywhere under `dirs` (`files` of them, where the
+ * caller knows), or the files `paths`. A store may read only their documents, or give others too
+ * (the caller keeps its scope's).
  */
-export type DocScope = { dirs: readonly string[] } | { paths: readonly string[] };
+export type DocScope = { dirs: readonly string[]; files?: number } | { paths: readonly string[] };
 
 /**
  * A listed folder as last seen: its mtime, when it was listed, and the names of the session
@@ -295,6 +296,11 @@ export interface CatalogStore {
    * with `within`, those of its files at least (pages from the same `within` meet exactly).
    */
   searchDocs?(expression: string, offset: number, limit: number, within?: DocScope): Promise<IndexedDoc[]>;
+  /**
+   * True when `searchDocs` given `within` reads the documents of its files alone: then each page
+   * costs about what all of them would. May throw (the store's error).
+   */
+  searchesWithin?(within: DocScope): boolean;
   clear(): Promise<void>;
   describe(): Promise<StoreDescription>;
   /**

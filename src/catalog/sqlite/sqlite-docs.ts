@@ -105,7 +105,8 @@ const smallScopeSearch = (within: DocScope, order: string) => `WITH sf AS MATERI
   SELECT d.path, d.ts, d.role, d.part, d.line, d.off, d.len FROM sd d WHERE d.text IN matching ORDER BY ${order} DESC, d.path, d.line, d.part LIMIT ?3 OFFSET ?2`;
 
 /**
- * The most documents of a scope searched on their own: `SMALL_SCOPE` by `smallScopeSearch`, then
+ * The most documents of a scope searched on their own (a scope of a quarter of the files or more,
+ * where the caller tells their number, is not counted): `SMALL_SCOPE` by `smallScopeSearch`, then
  * `SCOPED_AT_LEAST` or a quarter of the documents (of the largest number given to one, an upper
  * bound of their count) by `scopedSearch`. Past it, the newest uses of the words are mostly the
  * scope's, and a page of them costs less (25,000 sessions, 534,000 documents, `"test" *`: a page
@@ -113,6 +114,9 @@ const smallScopeSearch = (within: DocScope, order: string) => `WITH sf AS MATERI
  * matching texts, 64 projects' (73,000 documents) 85 ms, every project's 302 ms).
  */
 const SMALL_SCOPE = 10_000;
+
+/** How a scope's documents are searched: see `SMALL_SCOPE`. */
+type ScopeWay = "small" | "scoped" | "every";
 const SCOPED_AT_LEAST = 10_000;
 const SCOPED_SHARE = 4;
 
@@ -155,6 +159,8 @@ export class SqliteDocs {
   #db: SqliteDb;
   #files: SqliteFiles;
   readonly #statements = new Map<string, SqliteStatement>();
+  /** How each scope given is searched (`#scopeWay`). */
+  readonly #ways = new WeakMap<DocScope, ScopeWay>();
 
   constructor(db: SqliteDb, files: SqliteFiles) {
     this.#db = db;
@@ -227,11 +233,27 @@ export class SqliteDocs {
     return id;
   }
 
+  /** True when `search` reads the documents of `within`'s files alone. */
+  searchesWithin(within: DocScope): boolean {
+    return this.#scopeWay(within) !== "every";
+  }
+
   /**
    * How `within` is searched: `small` (`smallScopeSearch`) or `scoped` (`scopedSearch`), or
-   * through the uses of every file where it has too many documents (see `SCOPED_AT_LEAST`).
+   * through the uses of every file where it has too many documents (see `SCOPED_AT_LEAST`). Told
+   * once for each scope: its pages are searched the same way.
    */
-  #scopeWay(within: DocScope, scope: string): "small" | "scoped" | "every" {
+  #scopeWay(within: DocScope): ScopeWay {
+    let way = this.#ways.get(within);
+    if (way === undefined) this.#ways.set(within, way = readMapped(this.#db, () => this.#countedWay(within)));
+    return way;
+  }
+
+  #countedWay(within: DocScope): ScopeWay {
+    const scope = JSON.stringify("dirs" in within ? within.dirs : within.paths);
+    // Most of the files (every project's): not worth counting their documents.
+    const files = "dirs" in within ? within.files : undefined;
+    if (files !== undefined && files * SCOPED_SHARE > Number(this.#db.prepare("SELECT max(id) FROM files").values()[0]?.[0] ?? 0)) return "every";
     const top = Number(this.#db.prepare("SELECT max(id) FROM docs").values()[0]?.[0] ?? 0);
     const most = Math.max(SCOPED_AT_LEAST, SMALL_SCOPE, Math.floor(top / SCOPED_SHARE));
     const count = Number(this.#prepared(scopeDocCount(within)).values(scope, most + 1)[0]?.[0] ?? 0);
@@ -258,12 +280,11 @@ export class SqliteDocs {
     const oddTimes = this.#db.prepare("SELECT 1 FROM docs INDEXED BY docs_odd_ts WHERE typeof(ts) = 'text' LIMIT 1").values().length > 0;
     // Through a memory map: the uses of a word are scattered over the file's pages (a warm search
     // of 25,000 sessions: 14 → 6 ms for 419 uses).
+    const way = within ? this.#scopeWay(within) : "every";
     const rows = readMapped(this.#db, () => {
-      const scope = within && JSON.stringify("dirs" in within ? within.dirs : within.paths);
-      const way = within && scope ? this.#scopeWay(within, scope) : "every";
       if (way === "every") return this.#db.prepare(oddTimes ? ODD_TIMES_SEARCH : SEARCH).values(expression, offset, limit);
       const sql = way === "small" ? smallScopeSearch : scopedSearch;
-      return this.#prepared(sql(within!, oddTimes ? TIME_TEXT : "d.ts")).values(expression, offset, limit, scope!);
+      return this.#prepared(sql(within!, oddTimes ? TIME_TEXT : "d.ts")).values(expression, offset, limit, JSON.stringify("dirs" in within! ? within.dirs : within!.paths));
     });
     return rows.map(([path, ts, role, part, line, off, len]) => ({
       path: path as string,

@@ -286,6 +286,10 @@ export class SqliteCatalogStore implements CatalogStore {
     return Promise.resolve(this.#docs.search(expression, offset, limit, within));
   }
 
+  searchesWithin(within: DocScope): boolean {
+    return this.#docs.searchesWithin(within);
+  }
+
   clear(): Promise<void> {
     this.#transaction(() => {
       this.#db.exec(`DELETE FROM records; DELETE FROM ${HEAD_TABLE}; DELETE FROM folders; DELETE FROM full_checks; DELETE FROM ${COVERAGE_TABLE};`);
