@@ -8,7 +8,7 @@ import type { HeaderFacts } from "../core/digest/digester.ts";
 import { docsDigest } from "../core/digest/docs-digest.ts";
 import { listingDigest } from "../core/digest/listing-digest.ts";
 import type { SessionInfo } from "../core/info/session-info.ts";
-import type { DocFacts } from "../core/search/doc-filter.ts";
+import type { DocBounds, DocFacts } from "../core/search/doc-filter.ts";
 import type { SearchQuery } from "../core/search/query.ts";
 import type { Catalog, RefreshOptions } from "./catalog.ts";
 import { inDirs } from "./in-dirs.ts";
@@ -23,6 +23,8 @@ import { type DocScope, recordState } from "./store.ts";
 export interface SearchSessionsOptions {
   limit: number;
   filter: (doc: DocFacts) => boolean;
+  /** What `filter` keeps has these in common (`docBounds` of its options): the index may leave the rest out. */
+  bounds?: DocBounds;
   /** Keep only sessions whose header cwd resolves to this directory (custom session dirs). */
   cwdFilter?: string;
   /** Base for resolving relative cwds; defaults to "/". */
@@ -156,7 +158,7 @@ export async function searchSessions(catalog: Catalog, scope: SessionFiles, quer
   let indexCold = false;
   if (canIndexSearch(catalog.store, query)) {
     indexCold = Boolean(options.scanWhenCold) && await indexIsCold(catalog, scope);
-    if (!indexCold) result = await indexSearch(catalog.fs, catalog.store, await indexedFiles(catalog, scope, options), query, { limit, filter, within: docScope(scope) });
+    if (!indexCold) result = await indexSearch(catalog.fs, catalog.store, await indexedFiles(catalog, scope, options), query, { limit, filter, within: docScope(scope), bounds: options.bounds });
   }
   result ??= await scanSearch(catalog.fs, scope.files, query, { limit, filter, accept: headerTest(options), onProgress: refresh?.onProgress, onBadHeader: options.onBadHeader });
   const paths = [...new Set(result.hits.map((hit) => hit.path))];

@@ -5,6 +5,7 @@
  */
 import type { DigestState } from "../core/digest/digester.ts";
 import type { DocRow } from "../core/digest/docs-digest.ts";
+import type { DocBounds } from "../core/search/doc-filter.ts";
 import { isObject } from "../core/read/decode-line.ts";
 import type { ListRowStore } from "./list-row.ts";
 
@@ -293,9 +294,10 @@ export interface CatalogStore {
   readonly answers?: AnswerStore;
   /**
    * Candidate documents for an FTS5 MATCH expression, newest first, `limit` from `offset` on;
-   * with `within`, those of its files at least (pages from the same `within` meet exactly).
+   * with `within`, those of its files at least (pages from the same `within` meet exactly); with
+   * `bounds`, those in them at least (the caller's filter keeps its own).
    */
-  searchDocs?(expression: string, offset: number, limit: number, within?: DocScope): Promise<IndexedDoc[]>;
+  searchDocs?(expression: string, offset: number, limit: number, within?: DocScope, bounds?: DocBounds): Promise<IndexedDoc[]>;
   /**
    * True when `searchDocs` given `within` reads the documents of its files alone: then each page
    * costs about what all of them would. May throw (the store's error).

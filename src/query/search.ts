@@ -5,7 +5,7 @@
  * @module
  */
 import type { SessionInfo } from "../core/info/session-info.ts";
-import { docFilter } from "../core/search/doc-filter.ts";
+import { docBounds, docFilter } from "../core/search/doc-filter.ts";
 import { DOC_ROLES } from "../core/search/entry-docs.ts";
 import { parseSearchQuery, type SearchQuery } from "../core/search/query.ts";
 import type { Snippet } from "../core/search/snippet.ts";
@@ -117,13 +117,14 @@ function hitJson(hit: SearchHit, session: SessionInfo | undefined): SearchHitJso
 export async function searchText(env: QueryEnv, options: SearchOptions): Promise<SearchResultValue> {
   const q = parseQuery(options.query, options);
   const limit = checkLimit(options.limit ?? 50);
-  const filter = docFilter({
+  const kept = {
     roles: checkRoles(options.roles),
     thinking: Boolean(options.thinking),
     since: dateOption(env, "since", options.since),
     until: dateOption(env, "until", options.until),
     tz: timeZoneOption(options.tz),
-  });
+  };
+  const filter = docFilter(kept);
   // One session: its file alone is the scope (through the same index, so a 1 GB session is searched as fast).
   const only = options.session === undefined ? undefined : await resolveSessionRef(env, options.session);
   const { result, sessions, shortIds, indexCold } = await env.withCatalog(async (catalog) => {
@@ -133,6 +134,7 @@ export async function searchText(env: QueryEnv, options: SearchOptions): Promise
       const found = await searchSessions(catalog, scope, q, {
         limit,
         filter,
+        bounds: docBounds(kept),
         cwdFilter: scope.cwdFilter,
         processCwd: env.storage.processCwd,
         refresh,

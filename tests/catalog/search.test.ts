@@ -12,11 +12,11 @@ import { generateSessions } from "../../scripts/gen-sessions.ts";
 import { Catalog } from "../../src/catalog/catalog.ts";
 import { docsDigest } from "../../src/core/digest/docs-digest.ts";
 import type { SearchHit } from "../../src/catalog/search-hit.ts";
-import { indexSearch } from "../../src/catalog/search-index.ts";
+import { indexSearch, PAGE_AT_MOST } from "../../src/catalog/search-index.ts";
 import { SCAN_COLLECT_DECODED, SCAN_COLLECT_EVERY, scanSearch } from "../../src/catalog/search-scan.ts";
 import { openSqliteStore } from "../../src/catalog/sqlite/open-sqlite.ts";
 import type { DocScope, IndexedDoc } from "../../src/catalog/store.ts";
-import { docFilter, type DocFilterOptions } from "../../src/core/search/doc-filter.ts";
+import { docBounds, docFilter, type DocFilterOptions } from "../../src/core/search/doc-filter.ts";
 import { entryDocs } from "../../src/core/search/entry-docs.ts";
 import { matchText, parseSearchQuery } from "../../src/core/search/query.ts";
 import { MemoryFileSystem } from "../../src/io/memory.ts";
@@ -59,6 +59,20 @@ const QUERIES: [string, { regex?: boolean; ignoreCase?: boolean }?][] = [
   ["naïve|日本", { regex: true }], ["PARSER", { regex: true, ignoreCase: true }], ["zzzz-no-such"],
 ];
 const FILTERS: DocFilterOptions[] = [{}, { thinking: true }, { roles: ["user", "label"] }];
+
+/** Time bounds through the middle of the generated sessions' entries: a day, an instant, a month, in three zones. */
+const TIME_FILTERS: DocFilterOptions[] = (() => {
+  const stamps = generated.flatMap((path) => [...readFileSync(path, "utf8").matchAll(/"timestamp":"([^"]+)"/g)].map((m) => m[1])).sort();
+  const middle = stamps[stamps.length >> 1];
+  const day = middle.slice(0, 10);
+  return [
+    { since: { day } },
+    { until: { day }, tz: "Asia/Tokyo" },
+    { since: { ms: Date.parse(middle) }, roles: ["assistant"] },
+    { until: { ms: Date.parse(middle) } },
+    { since: { day: middle.slice(0, 7) }, until: { day }, tz: "America/Los_Angeles", thinking: true },
+  ];
+})();
 
 async function readText(path: string): Promise<string> {
   const decoder = new TextDecoder();
@@ -188,14 +202,20 @@ test(`indexSearch() (${"driver" in binding ? binding.driver : "no SQLite"}) agre
   const catalog = new Catalog(fs, { store });
   try {
     const compare = async () => {
-      for (const [source, options = {}] of QUERIES) {
-        for (const filter of FILTERS) {
-          const expected = await bruteForce(source, options, filter);
-          await catalog.refresh([docsDigest], files);
-          const result = await indexSearch(fs, store, (path) => files.includes(path), parseSearchQuery(source, options), { limit: 100_000, filter: docFilter(filter) }) ??
-            await scanSearch(fs, files, parseSearchQuery(source, options), { limit: 100_000, filter: docFilter(filter) });
-          assert.deepEqual(result.hits.map(key).sort(), expected, `${source} ${JSON.stringify(filter)}`);
-        }
+      const cases = [...QUERIES.flatMap(([source, options]) => FILTERS.map((filter) => [source, options, filter] as const)), ...TIME_FILTERS.map((filter) => ["fix", {}, filter] as const)];
+      for (const [source, options = {}, filter] of cases) {
+        const expected = await bruteForce(source, options, filter);
+        await catalog.refresh([docsDigest], files);
+        // The filter's bounds given to the store, as the CLI gives them: the hits stay the same.
+        const result = await indexSearch(fs, store, (path) => files.includes(path), parseSearchQuery(source, options), { limit: 100_000, filter: docFilter(filter), bounds: docBounds(filter) }) ??
+          await scanSearch(fs, files, parseSearchQuery(source, options), { limit: 100_000, filter: docFilter(filter) });
+        assert.deepEqual(result.hits.map(key).sort(), expected, `${source} ${JSON.stringify(filter)}`);
+      }
+      // The time filters cut the hits: some left out, some kept.
+      const all = (await bruteForce("fix", {}, {})).length;
+      for (const filter of TIME_FILTERS.slice(0, 4)) {
+        const kept = (await bruteForce("fix", {}, filter)).length;
+        assert.ok(kept > 0 && kept < all, `${JSON.stringify(filter)}: ${kept} of ${all}`);
       }
     };
     await compare();
@@ -227,7 +247,7 @@ test(`indexSearch() (${"driver" in binding ? binding.driver : "no SQLite"}) agre
       const scannedOne = await scanSearch(fs, [file], parseSearchQuery("parser"), { limit: 2, filter: docFilter({}) });
       assert.deepEqual(one!.hits.map(key), scannedOne.hits.map(key), file);
       assert.equal(sizes[0], 5);
-      for (let i = 1; i < sizes.length; i++) assert.equal(sizes[i], Math.min(sizes[i - 1] * 8, 4096));
+      for (let i = 1; i < sizes.length; i++) assert.equal(sizes[i], Math.min(sizes[i - 1] * 8, PAGE_AT_MOST));
       if (sizes.length > 1) paged++;
     }
     assert.ok(paged > 0, "some file's hits are past the first page");

@@ -53,6 +53,11 @@ test(`SQLite search gives every timestamp back as written, newest first in the t
         // Within the file's folder: the same.
         const within = { dirs: ["/s"] };
         assert.deepEqual([...await store.searchDocs!('"flaky"', 0, 5, within), ...await store.searchDocs!('"flaky"', 5, 100, within)], hits, what);
+        // A time bound leaves out the timestamps kept as numbers outside it, and null ones; those
+        // kept as text are the caller's to judge.
+        const bounds = { fromMs: Date.parse("2025-06-01T00:00:01.000Z"), toMs: Date.parse("2025-06-01T00:00:03.000Z") };
+        const kept = hits.filter((hit) => hit.timestamp !== null && (docTime(hit.timestamp) === hit.timestamp || (Date.parse(hit.timestamp) >= bounds.fromMs && Date.parse(hit.timestamp) < bounds.toMs)));
+        for (const scope of [undefined, within]) assert.deepEqual(await store.searchDocs!('"flaky"', 0, 100, scope, bounds), kept, `${what} ${JSON.stringify(scope)}`);
       } finally {
         store.close();
       }
@@ -168,7 +173,15 @@ test(`SQLite search within a scope of every size (small, up to a quarter of the 
       [{ dirs: ["/t"] }, (k) => k.startsWith("/t/"), false],
       [{ dirs: ["/s"], files: 2 }, (k) => k.startsWith("/s/"), false],
     ];
+    // Bounds of time and role: the documents outside them are left out, whichever way.
+    const t0 = Date.UTC(2025, 0, 1);
+    const inTime = (hit: { timestamp: string | null }) => hit.timestamp !== null && Date.parse(hit.timestamp) >= t0 + 100e3 && Date.parse(hit.timestamp) < t0 + 200e3;
+    const everyHit = await store.searchDocs!('"flaky"', 0, 1_000_000);
     for (const [within, keeps, alone] of scopes) {
+      const bounded = (await store.searchDocs!('"flaky"', 0, 1_000_000, within, { fromMs: t0 + 100e3, toMs: t0 + 200e3, roles: ["user", "label"] })).map(key);
+      assert.deepEqual(bounded, everyHit.filter((hit) => inTime(hit) && (!alone || keeps(key(hit)))).map(key), `${JSON.stringify(within)} bounded`);
+      assert.ok(bounded.length > 0);
+      assert.deepEqual(await store.searchDocs!('"flaky"', 0, 10, within, { roles: ["assistant", "bashExecution"] }), [], `${JSON.stringify(within)} roles`);
       const found = (await store.searchDocs!('"flaky"', 0, 1_000_000, within)).map(key);
       assert.deepEqual(found, alone ? every.filter(keeps) : every, JSON.stringify(within));
       for (const [offset, limit] of [[0, 101], [101, 808], [3000, 50]]) {

@@ -23,6 +23,7 @@ import {
   type StoredHead,
   type StoreDescription,
 } from "../store.ts";
+import type { DocBounds } from "../../core/search/doc-filter.ts";
 import { LIST_ROW_SECTION, soundListRow } from "../list-row.ts";
 import { COVERAGE_TABLE, loadCoverage, loadNamesIn, loadRecentStamps, loadStampsIn, countFilesIn, countRecords, saveCoverage } from "./sqlite-coverage.ts";
 import { filesMentioning, headerIdsFrom, headerlessFiles } from "./sqlite-record-lookups.ts";
@@ -282,8 +283,8 @@ export class SqliteCatalogStore implements CatalogStore {
     return headerlessFiles(this.#db, section, dir);
   }
 
-  searchDocs(expression: string, offset: number, limit: number, within?: DocScope): Promise<IndexedDoc[]> {
-    return Promise.resolve(this.#docs.search(expression, offset, limit, within));
+  searchDocs(expression: string, offset: number, limit: number, within?: DocScope, bounds?: DocBounds): Promise<IndexedDoc[]> {
+    return Promise.resolve(this.#docs.search(expression, offset, limit, within, bounds));
   }
 
   searchesWithin(within: DocScope): boolean {
