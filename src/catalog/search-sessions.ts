@@ -109,18 +109,18 @@ async function noteBadHeaders(catalog: Catalog, dirs: readonly string[], onBadHe
 
 /**
  * The test of the files whose documents count, once the `docs` section is up to date for the
- * scope. When it already is and every session counts, that is any file in the scope's
- * directories: the section's records there are exactly the scope's files (`unchanged` says so),
- * and files that are not sessions have no documents. Else the refresh's records tell sessions,
- * and their directories, apart.
+ * scope, and where the store may look for them (`within`). When it already is and every session
+ * counts, that is any file in the scope's directories: the section's records there are exactly
+ * the scope's files (`unchanged` says so), and files that are not sessions have no documents.
+ * Else the refresh's records tell sessions, and their directories, apart.
  */
-async function indexedFiles(catalog: Catalog, scope: SessionFiles, options: SearchSessionsOptions): Promise<(path: string) => boolean> {
+async function indexedFiles(catalog: Catalog, scope: SessionFiles, options: SearchSessionsOptions): Promise<{ test: (path: string) => boolean; within: DocScope }> {
   const refresh = options.refresh ?? {};
   if (options.cwdFilter === undefined && await catalog.unchanged(docsDigest, refresh.listing ? undefined : scope.files, { ...refresh, readChanged: true })) {
     await noteBadHeaders(catalog, scope.dirs, options.onBadHeader);
-    if (scope.dirs.length > 0) return inDirs(scope.dirs);
+    if (scope.dirs.length > 0) return { test: inDirs(scope.dirs), within: docScope(scope) };
     const files = new Set(scope.files);
-    return (path) => files.has(path);
+    return { test: (path) => files.has(path), within: docScope(scope) };
   }
   const accepts = headerTest(options);
   const view = await catalog.refresh([docsDigest], scope.files, refresh);
@@ -129,7 +129,8 @@ async function indexedFiles(catalog: Catalog, scope: SessionFiles, options: Sear
     const state = recordState(record);
     if (!state.rejected && state.header !== null && accepts(state.header)) files.add(path);
   }
-  return (path) => files.has(path);
+  // The files themselves: with a cwd filter, a folder of every project's sessions may hold few of them.
+  return { test: (path) => files.has(path), within: options.cwdFilter === undefined ? docScope(scope) : { paths: [...files] } };
 }
 
 /**
@@ -158,7 +159,10 @@ export async function searchSessions(catalog: Catalog, scope: SessionFiles, quer
   let indexCold = false;
   if (canIndexSearch(catalog.store, query)) {
     indexCold = Boolean(options.scanWhenCold) && await indexIsCold(catalog, scope);
-    if (!indexCold) result = await indexSearch(catalog.fs, catalog.store, await indexedFiles(catalog, scope, options), query, { limit, filter, within: docScope(scope), bounds: options.bounds });
+    if (!indexCold) {
+      const { test, within } = await indexedFiles(catalog, scope, options);
+      result = await indexSearch(catalog.fs, catalog.store, test, query, { limit, filter, within, bounds: options.bounds });
+    }
   }
   result ??= await scanSearch(catalog.fs, scope.files, query, { limit, filter, accept: headerTest(options), onProgress: refresh?.onProgress, onBadHeader: options.onBadHeader });
   const paths = [...new Set(result.hits.map((hit) => hit.path))];

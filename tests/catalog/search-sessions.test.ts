@@ -16,7 +16,7 @@ import { openSqliteStore } from "../../src/catalog/sqlite/open-sqlite.ts";
 import type { CatalogStore, DocScope } from "../../src/catalog/store.ts";
 import { docsDigest } from "../../src/core/digest/docs-digest.ts";
 import { listingDigest } from "../../src/core/digest/listing-digest.ts";
-import { docFilter } from "../../src/core/search/doc-filter.ts";
+import { type DocBounds, docFilter } from "../../src/core/search/doc-filter.ts";
 import { parseSearchQuery } from "../../src/core/search/query.ts";
 import { sessionText, sqliteBinding, tickingFs, utf8 } from "./_helpers.ts";
 
@@ -144,21 +144,27 @@ test("a partial refresh loads and gives only the files asked for, the same recor
 test(`searchSessions() asks the index (${"driver" in binding ? binding.driver : "no SQLite"}) for the documents of its scope: its folders, or its files`, { skip: noSqlite }, async () => {
   const fs = await sessions();
   const store = await openSqliteStore(join(work, "scoped.sqlite"));
-  const asked: unknown[] = [];
+  const asked: (DocScope | undefined)[] = [];
   const spied = new Proxy(store, {
     get(target, name) {
-      if (name === "searchDocs") return (e: string, offset: number, limit: number, within?: DocScope) => (asked.push(within), target.searchDocs!(e, offset, limit, within));
+      if (name === "searchDocs") return (e: string, offset: number, limit: number, within?: DocScope, bounds?: DocBounds) => (asked.push(within), target.searchDocs!(e, offset, limit, within, bounds));
       const value = Reflect.get(target, name, target);
       return typeof value === "function" ? value.bind(target) : value;
     },
   });
   const catalog = new Catalog(fs, { store: spied });
   try {
-    for (const [scope, within] of [[{ files: FILES, dirs: [DIR] }, { dirs: [DIR] }], [{ files: [B], dirs: [] }, { paths: [B] }]] as const) {
+    const cases = [
+      [{ files: FILES, dirs: [DIR] }, undefined, { dirs: [DIR] }, [A, B, C]],
+      [{ files: [B], dirs: [] }, undefined, { paths: [B] }, [B]],
+      // A cwd filter: the sessions of that cwd, not the folder of every one.
+      [{ files: FILES, dirs: [DIR] }, "/work/p", { paths: [A, C] }, [A, C]],
+    ] as const;
+    for (const [scope, cwdFilter, within, found] of cases) {
       asked.length = 0;
-      const { result } = await searchSessions(catalog, { files: [...scope.files], dirs: [...scope.dirs] }, parseSearchQuery("question"), { limit: 50, filter: docFilter({}) });
-      assert.deepEqual(asked, [within]);
-      assert.deepEqual([...new Set(result.hits.map((h) => h.path))].sort(), scope.dirs.length > 0 ? [A, B, C] : [B]);
+      const { result } = await searchSessions(catalog, { files: [...scope.files], dirs: [...scope.dirs] }, parseSearchQuery("question"), { limit: 50, filter: docFilter({}), cwdFilter });
+      assert.deepEqual(asked.map((w) => w && "paths" in w ? { paths: [...w.paths].sort() } : w), [within]);
+      assert.deepEqual([...new Set(result.hits.map((h) => h.path))].sort(), found);
     }
   } finally {
     catalog.close();
