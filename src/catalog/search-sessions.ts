@@ -114,7 +114,7 @@ async function noteBadHeaders(catalog: Catalog, dirs: readonly string[], onBadHe
  * the scope's files (`unchanged` says so), and files that are not sessions have no documents.
  * Else the refresh's records tell sessions, and their directories, apart.
  */
-async function indexedFiles(catalog: Catalog, scope: SessionFiles, options: SearchSessionsOptions): Promise<{ test: (path: string) => boolean; within: DocScope }> {
+async function indexedFiles(catalog: Catalog, scope: SessionFiles, options: SearchSessionsOptions): Promise<{ test: (path: string) => boolean; within: DocScope | undefined }> {
   const refresh = options.refresh ?? {};
   if (options.cwdFilter === undefined && await catalog.unchanged(docsDigest, refresh.listing ? undefined : scope.files, { ...refresh, readChanged: true })) {
     await noteBadHeaders(catalog, scope.dirs, options.onBadHeader);
@@ -134,14 +134,16 @@ async function indexedFiles(catalog: Catalog, scope: SessionFiles, options: Sear
 }
 
 /**
- * Where the store may look for hits: the scope's folders (with their number of files, where the
- * listing counts them without making their paths), or its files when it names no folder.
+ * Where the store may look for hits: the scope's folders, or its files when it names no folder.
+ * Every project's folders are most of the store's documents, unless there are none: searched
+ * through every file's uses, uncounted (counting their files read every folder's names, 1.7 MB at
+ * 25,000 sessions: 10 ms of a warm search).
  */
-function docScope(scope: SessionFiles): DocScope {
+function docScope(scope: SessionFiles): DocScope | undefined {
   if (scope.dirs.length === 0) return { paths: scope.files };
   const { listing } = scope;
-  const files = listing ? listing.folders.reduce((n, folder) => n + listing.countIn(folder), 0) : undefined;
-  return files === undefined ? { dirs: scope.dirs } : { dirs: scope.dirs, files };
+  if (listing?.nested) return listing.folders.length === 0 ? { paths: [] } : undefined;
+  return { dirs: scope.dirs };
 }
 
 /**

@@ -80,11 +80,10 @@ export interface IndexedDoc {
 }
 
 /**
- * The files a search keeps hits of: those anywhere under `dirs` (`files` of them, where the
- * caller knows), or the files `paths`. A store may read only their documents, or give others too
- * (the caller keeps its scope's).
+ * The files a search keeps hits of: those anywhere under `dirs`, or the files `paths`. A store
+ * may read only their documents, or give others too (the caller keeps its scope's).
  */
-export type DocScope = { dirs: readonly string[]; files?: number } | { paths: readonly string[] };
+export type DocScope = { dirs: readonly string[] } | { paths: readonly string[] };
 
 /**
  * A listed folder as last seen: its mtime, when it was listed, and the names of the session

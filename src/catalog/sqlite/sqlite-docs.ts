@@ -128,8 +128,7 @@ const smallScopeSearch = (within: DocScope, order: string, where: string) => `WI
   SELECT d.path, d.ts, d.role, d.part, d.line, d.off, d.len FROM sd d WHERE d.text IN matching ORDER BY ${order} DESC, d.path, d.line, d.part LIMIT ?3 OFFSET ?2`;
 
 /**
- * The most documents of a scope searched on their own (a scope of a quarter of the files or more,
- * where the caller tells their number, is not counted): `SMALL_SCOPE` by `smallScopeSearch`, then
+ * The most documents of a scope searched on their own: `SMALL_SCOPE` by `smallScopeSearch`, then
  * `SCOPED_AT_LEAST` or a quarter of the documents (of the largest number given to one, an upper
  * bound of their count) by `scopedSearch`. Past it, the newest uses of the words are mostly the
  * scope's, and a page of them costs less (25,000 sessions, 534,000 documents, `"test" *`: a page
@@ -274,9 +273,6 @@ export class SqliteDocs {
 
   #countedWay(within: DocScope): ScopeWay {
     const scope = JSON.stringify("dirs" in within ? within.dirs : within.paths);
-    // Most of the files (every project's): not worth counting their documents.
-    const files = "dirs" in within ? within.files : undefined;
-    if (files !== undefined && files * SCOPED_SHARE > Number(this.#db.prepare("SELECT max(id) FROM files").values()[0]?.[0] ?? 0)) return "every";
     const top = Number(this.#db.prepare("SELECT max(id) FROM docs").values()[0]?.[0] ?? 0);
     const most = Math.max(SCOPED_AT_LEAST, SMALL_SCOPE, Math.floor(top / SCOPED_SHARE));
     const count = Number(this.#prepared(scopeDocCount(within)).values(scope, most + 1)[0]?.[0] ?? 0);
