@@ -28,7 +28,7 @@ CREATE INDEX IF NOT EXISTS docs_odd_ts ON docs (id) WHERE typeof(ts) = 'text';`;
 
 /**
  * A document's timestamp as stored: milliseconds since 1970 where the text is what
- * \`toISOString\` makes of them (every one pi writes: 24 bytes of text become 6 of integer, 10 MB
+ * `toISOString` makes of them (every one pi writes: 24 bytes of text become 6 of integer, 10 MB
  * of a 25,000-session catalog), else the text itself (or null).
  */
 export function docTime(timestamp: string | null): string | number | null {
@@ -37,7 +37,7 @@ export function docTime(timestamp: string | null): string | number | null {
   return Number.isInteger(ms) && new Date(ms).toISOString() === timestamp ? ms : timestamp;
 }
 
-/** The text of a stored timestamp (\`docTime\`'s inverse). */
+/** The text of a stored timestamp (`docTime`'s inverse). */
 export function docTimeText(stored: unknown): string | null {
   if (typeof stored === "number" || typeof stored === "bigint") return new Date(Number(stored)).toISOString();
   return typeof stored === "string" ? stored : null;
@@ -51,7 +51,7 @@ const TIME_TEXT = "CASE WHEN typeof(d.ts) = 'integer' THEN strftime('%Y-%m-%dT%H
 
 /**
  * The uses of the texts matching ?1, newest first, ?3 of them from ?2 on. Each use's timestamp is
- * in the index of texts (\`docs_text_ts\`): the newest are found there, and only the rows at least
+ * in the index of texts (`docs_text_ts`): the newest are found there, and only the rows at least
  * as new as the last one asked for (ties with it included, as the order goes on by path) are read
  * from the table. Reading every use's row took a warm search of 25,000 sessions 5.5 ms for the 419
  * uses of a word, against 3 (SQLite alone, by hand), and a word of 500,000 uses 170 ms against 100.
@@ -63,15 +63,15 @@ const search = (where: string) => `WITH hits AS (SELECT id, ts FROM docs WHERE t
   WHERE (SELECT ts FROM cut) IS NULL OR h.ts >= (SELECT ts FROM cut)
   ORDER BY d.ts DESC, f.path, d.line, d.part LIMIT ?3 OFFSET ?2`;
 
-/** \`search\` where some timestamps are kept as text: ordered by every use's timestamp as text. */
+/** `search` where some timestamps are kept as text: ordered by every use's timestamp as text. */
 const oddTimesSearch = (where: string) => `SELECT f.path, d.ts, d.role, d.part, d.line, d.off, d.len FROM docs d JOIN files f ON f.id = d.file
   WHERE d.text IN (SELECT rowid FROM docs_fts WHERE docs_fts MATCH ?1)${where} ORDER BY ${TIME_TEXT} DESC, f.path, d.line, d.part LIMIT ?3 OFFSET ?2`;
 
 /**
- * The conditions of \`bounds\` on a document (its columns named with \`alias\`), each after an AND,
- * their parameters numbered from \`first\` on; with \`oddTimes\`, a timestamp kept as text passes
+ * The conditions of `bounds` on a document (its columns named with `alias`), each after an AND,
+ * their parameters numbered from `first` on; with `oddTimes`, a timestamp kept as text passes
  * (the caller's filter reads it). A time bound leaves out the uses of a word outside it without
- * reading their rows (\`docs_text_ts\`): \`search test --all --since\` a day without hits read every
+ * reading their rows (`docs_text_ts`): `search test --all --since` a day without hits read every
  * use, a page at a time, 66 s at 25,000 sessions.
  */
 function boundsWhere(bounds: DocBounds | undefined, alias: string, first: number, oddTimes: boolean): { sql: string; values: (number | string)[] } {
@@ -103,7 +103,7 @@ const scopeDocCount = (within: DocScope) => `WITH sf AS MATERIALIZED (${scopeFil
   SELECT count(*) FROM (SELECT 1 FROM sf CROSS JOIN docs d INDEXED BY docs_file ON d.file = sf.id LIMIT ?2)`;
 
 /**
- * `SEARCH` among a scope's (`?4`) documents alone, ordered by `order`: the texts matching the
+ * `search` among a scope's (`?4`) documents alone, ordered by `order`: the texts matching the
  * expression are listed once, and each document of the scope's files is looked up among them.
  * Through the index of texts, the search of one project of 70 sessions among 25,000 read every
  * use of a common word, a page at a time, to find the few in its files: 19 s for "test" (and
@@ -136,11 +136,11 @@ const smallScopeSearch = (within: DocScope, order: string, where: string) => `WI
  * matching texts, 64 projects' (73,000 documents) 85 ms, every project's 302 ms).
  */
 const SMALL_SCOPE = 10_000;
+const SCOPED_AT_LEAST = 10_000;
+const SCOPED_SHARE = 4;
 
 /** How a scope's documents are searched: see `SMALL_SCOPE`. */
 type ScopeWay = "small" | "scoped" | "every";
-const SCOPED_AT_LEAST = 10_000;
-const SCOPED_SHARE = 4;
 
 /** Roles kept as small numbers (any other as its text); parts: 0 text, 1 thinking (their order as text). */
 const ROLES = ["user", "assistant", "toolResult", "summary", "label", "name"];

@@ -5,20 +5,11 @@
  */
 import { test } from "node:test";
 import assert from "node:assert/strict";
+import { mulberry32 as random } from "../../../scripts/seeded-random.ts";
 import { BOUND_MARGIN_MS, docBounds, docFilter, type DocFilterOptions } from "../../../src/core/search/doc-filter.ts";
 
 const ZONES = ["UTC", "Asia/Tokyo", "America/Los_Angeles", "Pacific/Kiritimati", "Pacific/Pago_Pago", "Asia/Kathmandu", "Australia/Lord_Howe", "Europe/Berlin", "America/Santiago"];
 const PREFIXES = ["2025", "2025-03", "2025-03-30", "2025-10-26", "2025-12-31", "2024-02-29", "2026-04-05"];
-
-/** A small deterministic generator (mulberry32). */
-function random(seed: number): () => number {
-  return () => {
-    seed = (seed + 0x6d2b79f5) | 0;
-    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 test("docBounds() holds every document docFilter() keeps, for day, month and year bounds in many zones", () => {
   const next = random(7);
