@@ -117,14 +117,14 @@ function hitJson(hit: SearchHit, session: SessionInfo | undefined): SearchHitJso
 export async function searchText(env: QueryEnv, options: SearchOptions): Promise<SearchResultValue> {
   const q = parseQuery(options.query, options);
   const limit = checkLimit(options.limit ?? 50);
-  const kept = {
+  const filterOptions = {
     roles: checkRoles(options.roles),
     thinking: Boolean(options.thinking),
     since: dateOption(env, "since", options.since),
     until: dateOption(env, "until", options.until),
     tz: timeZoneOption(options.tz),
   };
-  const filter = docFilter(kept);
+  const filter = docFilter(filterOptions);
   // One session: its file alone is the scope (through the same index, so a 1 GB session is searched as fast).
   const only = options.session === undefined ? undefined : await resolveSessionRef(env, options.session);
   const { result, sessions, shortIds, indexCold } = await env.withCatalog(async (catalog) => {
@@ -134,7 +134,7 @@ export async function searchText(env: QueryEnv, options: SearchOptions): Promise
       const found = await searchSessions(catalog, scope, q, {
         limit,
         filter,
-        bounds: docBounds(kept),
+        bounds: docBounds(filterOptions),
         cwdFilter: scope.cwdFilter,
         processCwd: env.storage.processCwd,
         refresh,
