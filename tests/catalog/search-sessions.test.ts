@@ -16,7 +16,7 @@ import { openSqliteStore } from "../../src/catalog/sqlite/open-sqlite.ts";
 import type { CatalogStore, DocScope } from "../../src/catalog/store.ts";
 import { docsDigest } from "../../src/core/digest/docs-digest.ts";
 import { listingDigest } from "../../src/core/digest/listing-digest.ts";
-import { type DocBounds, docFilter } from "../../src/core/search/doc-filter.ts";
+import { type DocBounds, docBounds, docFilter } from "../../src/core/search/doc-filter.ts";
 import { parseSearchQuery } from "../../src/core/search/query.ts";
 import { sessionText, sqliteBinding, tickingFs, utf8 } from "./_helpers.ts";
 
@@ -145,9 +145,10 @@ test(`searchSessions() asks the index (${"driver" in binding ? binding.driver : 
   const fs = await sessions();
   const store = await openSqliteStore(join(work, "scoped.sqlite"));
   const asked: (DocScope | undefined)[] = [];
+  const given: (DocBounds | undefined)[] = [];
   const spied = new Proxy(store, {
     get(target, name) {
-      if (name === "searchDocs") return (e: string, offset: number, limit: number, within?: DocScope, bounds?: DocBounds) => (asked.push(within), target.searchDocs!(e, offset, limit, within, bounds));
+      if (name === "searchDocs") return (e: string, offset: number, limit: number, within?: DocScope, bounds?: DocBounds) => (asked.push(within), given.push(bounds), target.searchDocs!(e, offset, limit, within, bounds));
       const value = Reflect.get(target, name, target);
       return typeof value === "function" ? value.bind(target) : value;
     },
@@ -166,6 +167,11 @@ test(`searchSessions() asks the index (${"driver" in binding ? binding.driver : 
       assert.deepEqual(asked.map((w) => w && "paths" in w ? { paths: [...w.paths].sort() } : w), [within]);
       assert.deepEqual([...new Set(result.hits.map((h) => h.path))].sort(), found);
     }
+    // The filter's bounds reach the store.
+    given.length = 0;
+    const bounds = docBounds({ since: { ms: 0 }, roles: ["user"] });
+    await searchSessions(catalog, { files: [...FILES], dirs: [DIR] }, parseSearchQuery("question"), { limit: 50, filter: docFilter({}), bounds });
+    assert.deepEqual(given, [bounds]);
   } finally {
     catalog.close();
   }
