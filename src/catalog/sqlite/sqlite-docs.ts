@@ -129,14 +129,13 @@ const smallScopeSearch = (within: DocScope, order: string, where: string) => `WI
 
 /**
  * The most documents of a scope searched on their own: `SMALL_SCOPE` by `smallScopeSearch`, then
- * `SCOPED_AT_LEAST` or a quarter of the documents (of the largest number given to one, an upper
+ * as many or a quarter of the documents (of the largest number given to one, an upper
  * bound of their count) by `scopedSearch`. Past it, the newest uses of the words are mostly the
  * scope's, and a page of them costs less (25,000 sessions, 534,000 documents, `"test" *`: a page
  * of every session's uses 128 ms; by `scopedSearch`, one project's 80 ms, mostly listing the
  * matching texts, 64 projects' (73,000 documents) 85 ms, every project's 302 ms).
  */
 const SMALL_SCOPE = 10_000;
-const SCOPED_AT_LEAST = 10_000;
 const SCOPED_SHARE = 4;
 
 /** How a scope's documents are searched: see `SMALL_SCOPE`. */
@@ -262,7 +261,7 @@ export class SqliteDocs {
 
   /**
    * How `within` is searched: `small` (`smallScopeSearch`) or `scoped` (`scopedSearch`), or
-   * through the uses of every file where it has too many documents (see `SCOPED_AT_LEAST`). Told
+   * through the uses of every file where it has too many documents (see `SMALL_SCOPE`). Told
    * once for each scope: its pages are searched the same way.
    */
   #scopeWay(within: DocScope): ScopeWay {
@@ -274,7 +273,7 @@ export class SqliteDocs {
   #countedWay(within: DocScope): ScopeWay {
     const scope = JSON.stringify("dirs" in within ? within.dirs : within.paths);
     const top = Number(this.#db.prepare("SELECT max(id) FROM docs").values()[0]?.[0] ?? 0);
-    const most = Math.max(SCOPED_AT_LEAST, SMALL_SCOPE, Math.floor(top / SCOPED_SHARE));
+    const most = Math.max(SMALL_SCOPE, Math.floor(top / SCOPED_SHARE));
     const count = Number(this.#prepared(scopeDocCount(within)).values(scope, most + 1)[0]?.[0] ?? 0);
     return count <= SMALL_SCOPE ? "small" : count <= most ? "scoped" : "every";
   }
@@ -290,7 +289,7 @@ export class SqliteDocs {
   /**
    * Uses of texts matching `expression`, newest first (then by path, line and part), `limit` from
    * `offset` on; with `within`, only those of its files where they are few enough to be searched
-   * on their own (`SCOPED_AT_LEAST`), else of every file.
+   * on their own (`SMALL_SCOPE`), else of every file.
    */
   search(expression: string, offset: number, limit: number, within?: DocScope, bounds?: DocBounds): IndexedDoc[] {
     // Timestamps kept as text (not as toISOString writes them) are found through a partial index of
