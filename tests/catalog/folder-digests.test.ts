@@ -217,7 +217,7 @@ test(`a catalog made before the fingerprints (${driver}) gets their columns, kee
   await reopen((raw) => {
     indexes = raw.prepare("SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'folders' AND sql IS NOT NULL").values().map((row) => String(row[0]));
   });
-  assert.deepEqual(indexes, ["folders_digests"]);
+  assert.deepEqual(indexes.sort(), ["folders_counts", "folders_digests"]);
   // The next full check saves each folder again with the fingerprint of its names, and the files' fingerprints.
   tick(1000);
   assert.deepEqual(await list("full"), ALL);

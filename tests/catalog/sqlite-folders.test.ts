@@ -51,3 +51,69 @@ test(`SQLite reads the folders' stamps through their index, and their names and 
     rmSync(dir, { recursive: true, force: true });
   }
 });
+
+test(`SQLite counts a folder's names from its stored count, and from the names where an older pi-session kept none (${driver})`, { skip }, async () => {
+  const dir = mkdtempSync(join(tmpdir(), "pi-session-folders-"));
+  const path = join(dir, "catalog.sqlite");
+  try {
+    const store = await openSqliteStore(path);
+    await store.saveFolders([
+      { path: "/s/--a--", mtimeMs: 1000, listedMs: 5000, names: ["1.jsonl", "2.jsonl", "3.jsonl"] },
+      { path: "/s/--b--", mtimeMs: 2000, listedMs: 6000, names: ["1.jsonl"] },
+    ], [], new Map());
+    store.close();
+
+    const raw = await openRawSqlite(path);
+    try {
+      const plan = raw.prepare("EXPLAIN QUERY PLAN SELECT path, count FROM folders INDEXED BY folders_counts").values().map((row) => String(row.at(-1))).join("\n");
+      assert.match(plan, /COVERING INDEX folders_counts/);
+      // Names no longer matching the count kept: the count is what is read, not the names.
+      raw.exec("UPDATE folders SET names = 'x.jsonl' WHERE path = '/s/--a--'");
+      // A row as an older pi-session wrote it: no count.
+      raw.exec("INSERT INTO folders (path, mtime, listed, names, digest) VALUES ('/s/--c--', 3000, 7000, 'a.jsonl' || char(10) || 'b.jsonl', NULL)");
+      raw.exec("INSERT INTO folders (path, mtime, listed, names, digest) VALUES ('/s/--d--', 3000, 7000, '', NULL)");
+    } finally {
+      raw.close();
+    }
+
+    const again = await openSqliteStore(path);
+    try {
+      const { folders } = await again.loadFolders();
+      assert.deepEqual(["/s/--a--", "/s/--b--", "/s/--c--", "/s/--d--"].map((folder) => folders.get(folder)!.count), [3, 1, 2, 0]);
+    } finally {
+      again.close();
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test(`SQLite gives the folders of a catalog kept before counts their counts when it opens it (${driver})`, { skip }, async () => {
+  const dir = mkdtempSync(join(tmpdir(), "pi-session-folders-"));
+  const path = join(dir, "catalog.sqlite");
+  try {
+    const store = await openSqliteStore(path);
+    await store.saveFolders([
+      { path: "/s/--a--", mtimeMs: 1000, listedMs: 5000, names: ["1.jsonl", "2.jsonl", "3.jsonl"] },
+      { path: "/s/--b--", mtimeMs: 2000, listedMs: 6000, names: [] },
+    ], [], new Map());
+    store.close();
+    const raw = await openRawSqlite(path);
+    try {
+      // The layout before counts: no column, no index.
+      raw.exec("DROP INDEX folders_counts");
+      raw.exec("ALTER TABLE folders DROP COLUMN count");
+    } finally {
+      raw.close();
+    }
+    (await openSqliteStore(path)).close();
+    const after = await openRawSqlite(path);
+    try {
+      assert.deepEqual(after.prepare("SELECT path, count FROM folders ORDER BY path").values(), [["/s/--a--", 3], ["/s/--b--", 0]]);
+    } finally {
+      after.close();
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});

@@ -55,9 +55,10 @@ export function migrateFrom3(db: SqliteDb, tables: { records: string; listRows: 
  * Adds `column` (with its type) to `table` where the table lacks it, inside the caller's
  * transaction: a column made after the layout, for which no new layout (and no rebuild of every
  * record) is needed. Rows written before, or by an older pi-session that does not name the column,
- * have it NULL, which its readers take as "not known".
+ * have it NULL, which its readers take as "not known". True when it was added.
  */
-export function addColumn(db: SqliteDb, table: string, column: string, type: string): void {
+export function addColumn(db: SqliteDb, table: string, column: string, type: string): boolean {
   const has = db.prepare(`PRAGMA table_info(${table})`).all().some((row) => String(row.name) === column);
   if (!has) db.exec(`ALTER TABLE ${table} ADD COLUMN ${column} ${type}`);
+  return !has;
 }

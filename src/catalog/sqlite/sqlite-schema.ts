@@ -9,7 +9,7 @@ import { COVERAGE_TABLE, setUpCoverage } from "./sqlite-coverage.ts";
 import type { SqliteDb } from "./sqlite-db.ts";
 import { DOC_TABLE_NAMES, DOC_TABLES, ftsTables } from "./sqlite-docs.ts";
 import { FILE_TABLE, FILE_TABLES } from "./sqlite-files.ts";
-import { FOLDER_INDEX } from "./sqlite-folders.ts";
+import { countFolderNames, FOLDER_INDEX } from "./sqlite-folders.ts";
 import { HEAD_TABLE, setUpHeads } from "./sqlite-heads.ts";
 import { LIST_ROW_TABLE_NAMES, LIST_ROW_TABLES } from "./sqlite-list-rows.ts";
 import { addColumn, migrateFrom3 } from "./sqlite-migrate.ts";
@@ -92,6 +92,7 @@ export function setUpSchema(db: SqliteDb, host: SchemaHost): { fullText: boolean
       db.exec(FILE_TABLES);
       db.exec(TABLES);
       addColumn(db, "folders", "digest", "TEXT");
+      if (addColumn(db, "folders", "count", "INTEGER")) countFolderNames(db);
       db.exec(FOLDER_INDEX);
       setUpCoverage(db);
       db.exec(RECORD_LOOKUP_TABLES);
