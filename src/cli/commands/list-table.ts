@@ -154,10 +154,11 @@ function heldColumns(columns: OrderedColumns, measure?: (row: ListedSession) => 
  * Prints the table of every listed session of `listed` (no `limit`): the short ids and each
  * column's widest cell, from the rows in order, held, where every known session is listed (one
  * read: the 25,000 rows of `--all` held cost 9 MB, a second read 10% more CPU), else from a
- * first read by id; then the rows in order, in pieces.
+ * first read by id (or, given the `shorts` of the ids listed, from a first read of the rows
+ * listed); then the rows in order, in pieces.
  * Gives how many sessions were printed (nothing is printed for none). The same lines as `printTable`.
  */
-export function printListedTable(listed: ListedRows, all: boolean, to: TableTarget): number {
+export function printListedTable(listed: ListedRows, all: boolean, to: TableTarget, shorts?: ReadonlyMap<string, string>): number {
   const columns = listColumns(to.colors, all);
   const unmeasured = unmeasuredColumn(columns, to.width);
   const last = columns.length - 1;
@@ -197,6 +198,17 @@ export function printListedTable(listed: ListedRows, all: boolean, to: TableTarg
     count = held.ids.length;
     lengthAt = prefixLengthsAt(held.ids);
     for (let i = 0; i < count; i++) widen(held.ids[i], lengthAt[i]);
+  } else if (shorts) {
+    // The short ids found already (`shortIdsOf`): the rows alone are read.
+    for (const row of listed.rows(false, false)) {
+      count++;
+      measure(row);
+    }
+    lengthOf = new Map();
+    for (const [id, short] of shorts) {
+      lengthOf.set(id, short.length);
+      widen(id, short.length);
+    }
   } else {
     const prefixes = new SortedPrefixes();
     // One project's sessions: its rows measured, then the ids of every known session alone for
@@ -232,7 +244,7 @@ export function printListedTable(listed: ListedRows, all: boolean, to: TableTarg
   const widths = columnWidths(widest, columns, to.width);
   // The garbage of a first read (a row object per session) is let go before the second; rows
   // read as columns leave little (their arrays of values).
-  if (!listed.columns) collectGarbage();
+  if (!listed.columns && !shorts) collectGarbage();
   const cells: string[] = [];
   const cellWidths: number[] = [];
   let piece = "";

@@ -8,7 +8,7 @@ import type { OrderedRow } from "../../../src/catalog/list-row.ts";
 import { printListedTable, printTable } from "../../../src/cli/commands/list-table.ts";
 import type { ListedRows } from "../../../src/query/list-rows.ts";
 import { createColors } from "../../../src/render/colors.ts";
-import { uniquePrefixes } from "../../../src/render/unique-prefix.ts";
+import { uniquePrefixes, uniquePrefixesAmong } from "../../../src/render/unique-prefix.ts";
 
 function row(id: string, minute: number): OrderedRow {
   return { path: "", id, cwd: "/work/p", name: null, parent: null, created: null, modified: Date.UTC(2026, 0, 1, 10, minute), messages: minute, first: `question ${minute}` };
@@ -22,6 +22,7 @@ function bothTables(rows: OrderedRow[]): [string, string] {
     byId: () => [...rows].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0)),
     listed: undefined,
     shortIds: () => new Map(),
+    shortIdsOf: () => Promise.resolve(new Map()),
   };
   const fromRows: string[] = [];
   printListedTable(listed, true, target(fromRows));
@@ -51,20 +52,27 @@ test("printListedTable() of one project gives the same table through the ids alo
   // Other projects' sessions, unshown: one shares 34 characters with a shown id, one has a shown id's id too.
   const there = [{ ...row("01a232a0-4dc1-7700-ac0a-b0d20000002", 8), cwd: "/work/q" }, { ...row("9abc0000", 1), cwd: "/work/q" }, { ...row("77", 2), cwd: "/work/q" }];
   const byId = [...here, ...there].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
-  const table = (withIds: boolean): string => {
+  const table = (withIds: boolean, shorts?: Map<string, string>): string => {
     const out: string[] = [];
     const listed: ListedRows = {
       rows: () => here,
-      byId: () => byId,
+      byId: () => {
+        if (shorts) throw new Error("every known id read, though the short ids were given");
+        return byId;
+      },
       listed: (r) => r.cwd === "/work/p",
       ids: withIds ? () => byId.map((r) => r.id) : undefined,
       shortIds: () => new Map(),
+      shortIdsOf: () => Promise.resolve(new Map()),
     };
-    printListedTable(listed, false, target(out));
+    printListedTable(listed, false, target(out), shorts);
     return out.join("");
   };
   const throughIds = table(true);
   assert.equal(throughIds, table(false));
+  // Given the shown ids' short forms (found through the stored ids nearest each), no id is read.
+  const shorts = uniquePrefixesAmong(here.map((r) => r.id), byId.map((r) => r.id));
+  assert.equal(table(false, shorts), throughIds);
   // The neighbour of another project lengthens the first id's prefix past the shown ones' own.
   assert.match(throughIds, /01a232a0-4dc1-7700-ac0a-b0d20000001 /);
   assert.equal(throughIds.split("\n").filter(Boolean).length, 3);

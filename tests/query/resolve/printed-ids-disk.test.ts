@@ -10,6 +10,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, test } from "node:test";
 import { detectFileSystem } from "../../../src/io/mod.ts";
+import { uniquePrefixesAmong } from "../../../src/render/unique-prefix.ts";
 import { runCli } from "../../cli/_harness.ts";
 // The package's "exports" hides dist/, so the reference is imported by path.
 import { getDefaultSessionDir, SessionManager } from "../../../node_modules/@earendil-works/pi-coding-agent/dist/core/session-manager.js";
@@ -55,7 +56,7 @@ test("ids that list and search print open their own session from every project",
   const longest = Math.max(...ids.flatMap((a, i) => ids.slice(i + 1).map((b) => sharedPrefix(a, b))));
   assert.ok(longest >= 9, `ids share ${longest} characters at most: ${ids.join(" ")}`);
   for (const from of PROJECTS) {
-    for (const argv of [["list"], ["list", "--all"], ["search", "zebra"], ["search", "zebra", "--all"]]) {
+    for (const argv of [["list"], ["list", "--limit", "2"], ["list", "--all"], ["list", "--all", "--limit", "3"], ["search", "zebra"], ["search", "zebra", "--all"]]) {
       const run = await cli(argv, from);
       assert.equal(run.code, 0, `${argv.join(" ")}: ${run.stderr}`);
       const printed = run.stdout.split("\n").map((line) => /(?:^|\s)([0-9a-f]{8}[0-9a-f-]*)(?=\s)/.exec(line)?.[1]).filter((id) => id !== undefined && ids.some((full) => full.startsWith(id)));
@@ -63,6 +64,8 @@ test("ids that list and search print open their own session from every project",
       for (const short of printed) {
         const full = ids.filter((id) => id.startsWith(short!));
         assert.equal(full.length, 1, `${short} is the prefix of one id`);
+        // And no longer than that takes (at least 8 characters), whichever way the ids were compared.
+        assert.equal(short, uniquePrefixesAmong([full[0]], ids).get(full[0]), `${argv.join(" ")} in ${from}`);
         for (const cwd of PROJECTS) {
           const info = await cli(["info", short!, "--json"], cwd);
           assert.equal(info.code, 0, `${short} (from \`${argv.join(" ")}\` in ${from}) pasted in ${cwd}: ${info.stderr}`);
