@@ -99,6 +99,49 @@ test("refresh() with keep: false hands onRecords what a full refresh has, never 
   assert.ok(walked.largestSlice <= 100, `at most 100 paths at once, not ${walked.largestSlice}`);
 });
 
+/** A `PathsStore` that also gives the stamps of folders and streams every stamp (as SQLite does), and tells which it was asked. */
+class FolderStampsStore extends PathsStore {
+  foldersAsked: string[][] = [];
+  streamed = 0;
+  async loadStampsIn(section: SectionKey, folders: readonly string[]): Promise<Map<string, RecordStamp>> {
+    this.foldersAsked.push([...folders]);
+    const all = await this.loadStamps(section);
+    return new Map([...all].filter(([path]) => folders.some((folder) => path.startsWith(`${folder}/`))));
+  }
+  async eachStamp(section: SectionKey, visit: (path: string, size: number, mtimeMs: number, headerId: string | null) => void): Promise<void> {
+    this.streamed++;
+    for (const [path, stamp] of await this.loadStamps(section)) visit(path, stamp.size, stamp.mtimeMs, null);
+  }
+}
+
+test("refresh() with keep: false of a few files in the folders listed compares those folders' stamps alone, and still finds every change", async () => {
+  const fs = tickingFs();
+  const other = "/sessions/--work-q--";
+  const here = Array.from({ length: 20 }, (_, i) => pathOf(DIR, i));
+  const there = Array.from({ length: 20 }, (_, i) => pathOf(other, i));
+  for (const dir of [DIR, other]) await fs.mkdir(dir, { recursive: true });
+  for (const [i, path] of [...here, ...there].entries()) await fs.writeAtomic(path, utf8(sessionText(`s${i}`, 2)));
+  const store = new FolderStampsStore(fs, "/cache");
+  const walk = (paths: string[], dirs: string[]) => new Catalog(fs, { store }).refresh(KINDS, paths, { listedDirs: dirs, keep: false, onRecords() {} });
+  assert.equal((await walk([...here, ...there], [DIR, other])).counts.read, 40);
+  assert.equal(store.streamed, 0);
+  // A file gone from the folder (its record too), one appended to, one new: the folder's stamps tell them.
+  await fs.remove(here[4]);
+  await fs.append(here[5], utf8(sessionText("s5", 2, { from: 5 }).split("\n").slice(0, 2).join("\n") + "\n"));
+  const added = pathOf(DIR, 999);
+  await fs.writeAtomic(added, utf8(sessionText("new", 2)));
+  store.foldersAsked = [];
+  const { counts } = await walk([...here.filter((path) => path !== here[4]), added], [DIR]);
+  assert.deepEqual([counts.removed, counts.appended, counts.read, counts.unchanged], [1, 1, 1, 18]);
+  assert.deepEqual(store.foldersAsked, KINDS.map(() => [DIR]), "each section's stamps of the folder listed, and no other");
+  assert.equal(store.streamed, 0, "no stamp of every file gone through");
+  const kept = [...(await store.load(listingDigest)).keys()];
+  assert.ok(!kept.includes(here[4]) && kept.includes(added) && there.every((path) => kept.includes(path)), "the other folder's records are left alone");
+  // A file outside the folders listed: every stamp is gone through, as before.
+  assert.equal((await walk([here[0], there[0]], [DIR])).counts.unchanged, 2);
+  assert.equal(store.streamed, KINDS.length);
+});
+
 /**
  * A file system whose session reads stop for good (as a killed process does) once `files`
  * files have been read; each file read moves `clock` on by `stepMs`.
