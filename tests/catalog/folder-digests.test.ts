@@ -206,7 +206,7 @@ test(`a catalog made before the fingerprints (${driver}) gets their columns, kee
   // The tables as a build before the fingerprints made them.
   const store = await reopen((raw) =>
     raw.exec(`DROP TRIGGER covered_stamps_put; DROP TRIGGER covered_stamps_update; DROP INDEX covered_stamped; ALTER TABLE covered DROP COLUMN stamps;
-      DROP INDEX folders_digests; CREATE INDEX folders_stamps ON folders (path, mtime, listed); ALTER TABLE folders DROP COLUMN digest;`)
+      DROP INDEX folders_digests; CREATE INDEX folders_stamps ON folders (path, mtime, listed); ALTER TABLE folders DROP COLUMN digest; PRAGMA application_id = 0;`)
   );
   const coverage = await store.loadCoverage(listingDigest);
   assert.deepEqual([...coverage.folders.keys()].sort(), [P, Q], "the coverage is kept");

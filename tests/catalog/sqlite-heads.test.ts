@@ -101,7 +101,7 @@ test(`SQLite keeps each usage record's header facts, as the records are, whoever
     await check("after writes by another program", 4);
     // A catalog from before the table: it is filled when next opened.
     const old = "Bun" in globalThis ? await openBunSqlite(path) : await openNodeSqlite(path);
-    old.exec("DROP TRIGGER heads_put; DROP TRIGGER heads_update; DROP TRIGGER heads_drop; DROP TABLE heads");
+    old.exec("DROP TRIGGER heads_put; DROP TRIGGER heads_update; DROP TRIGGER heads_drop; DROP TABLE heads; PRAGMA application_id = 0");
     old.close();
     await check("a catalog made before the table", 4);
 
@@ -188,7 +188,7 @@ test(`SQLite reads the header facts of a long state from its head, before its da
     // Made with triggers from before: a stand-in that the store makes again when it opens the file.
     (await openSqliteStore(path)).close();
     const before = "Bun" in globalThis ? await openBunSqlite(path) : await openNodeSqlite(path);
-    before.exec("DROP TRIGGER heads_put; CREATE TRIGGER heads_put AFTER INSERT ON records BEGIN SELECT 1; END");
+    before.exec("DROP TRIGGER heads_put; CREATE TRIGGER heads_put AFTER INSERT ON records BEGIN SELECT 1; END; PRAGMA application_id = 0");
     before.close();
     (await openSqliteStore(path)).close();
     const db = "Bun" in globalThis ? await openBunSqlite(path) : await openNodeSqlite(path);

@@ -173,7 +173,7 @@ test(`list makes the listing rows anew from the records when they are gone (a ca
     probe.close();
     // What a catalog of the version before rows has: the records, and no rows table.
     const db = await open();
-    db.exec("DROP TABLE list_rows; DROP TABLE list_dirty;");
+    db.exec("DROP TABLE list_rows; DROP TABLE list_dirty; PRAGMA application_id = 0;");
     db.close();
     assert.equal(await same(setup, ["list", "--all"]), before);
     // Records written by a writer that knows no rows (an older version): their rows are made anew.

@@ -28,6 +28,15 @@ import { RECORD_LOOKUP_TABLES } from "./sqlite-record-lookups.ts";
  * pages (2.7 ms), through the index 8 (0.4 ms).
  */
 const SCHEMA = 4;
+
+/**
+ * Marks a file set up by this build's tables, indexes and triggers (SQLite's `application_id`),
+ * with `SCHEMA`: a file that has both needs nothing made, and is opened without the setup's
+ * write transaction (which waited for any other process writing the catalog, and took 5 ms of a
+ * warm command). Change it with any statement of the setup: tests/catalog/sqlite-schema.test.ts
+ * fails until then. A file set up by another build (older or newer) is set up again, and marked so.
+ */
+export const LAYOUT_MARK = 0x70690402;
 const TABLES = `
 CREATE TABLE IF NOT EXISTS records (
   section TEXT NOT NULL, version INTEGER NOT NULL, file INTEGER NOT NULL, size INTEGER NOT NULL, mtime REAL NOT NULL,
@@ -48,6 +57,20 @@ function whileLocked(work: () => void): void {
       if (attempt >= 50 || !/locked|busy/i.test(String((error as Error)?.message))) throw error;
       Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 20);
     }
+  }
+}
+
+/**
+ * True when the file was set up by this build (`SCHEMA` and `LAYOUT_MARK`) and its full-text
+ * index can be read: nothing to make. A runtime without FTS5 sets the file up each time, as a
+ * runtime that has it may have made the index since (or may make it now).
+ */
+function setUp(db: SqliteDb, host: SchemaHost): boolean {
+  try {
+    const mark = (name: string) => Number(db.prepare(`PRAGMA ${name}`).get()?.[name] ?? 0);
+    return mark("user_version") === SCHEMA && mark("application_id") === LAYOUT_MARK && host.tryExec("SELECT 1 FROM docs_fts LIMIT 0");
+  } catch {
+    return false;
   }
 }
 
@@ -76,6 +99,7 @@ export function setUpSchema(db: SqliteDb, host: SchemaHost): { fullText: boolean
   // No memory map: every page a run touched through one counted in its resident memory (a warm
   // `list --all` of 25,000 sessions: 30 MB more at its peak), for no time measured in return.
   db.exec("PRAGMA mmap_size = 0");
+  if (setUp(db, host)) return { fullText: true, migrated: false };
   // One transaction, so that two processes opening a new file set it up one after the other.
   let fullText = false;
   let migrated = false;
@@ -104,6 +128,7 @@ export function setUpSchema(db: SqliteDb, host: SchemaHost): { fullText: boolean
       db.exec(LIST_ROW_TABLES);
       if (!hadRows) host.markRows();
       fullText = ftsTables().some((sql) => host.tryExec(sql));
+      db.exec(`PRAGMA application_id = ${LAYOUT_MARK}`);
     })
   );
   return { fullText, migrated };
