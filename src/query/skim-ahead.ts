@@ -8,7 +8,7 @@
  * module: see io/worker-start.ts) or the worker fails, the file is read on this thread as before.
  * @module
  */
-import { Worker } from "node:worker_threads";
+import type { Worker } from "node:worker_threads";
 import type { RawLine } from "../core/read/line-splitter.ts";
 import { type ReadOptions, type SessionFile, SessionReader } from "../core/read/read-session.ts";
 import type { FileSystem } from "../io/file-system.ts";
@@ -103,6 +103,8 @@ export async function readSessionAhead(fs: FileSystem, path: string, options: Re
   const metas = Array.from({ length: MAX_IN_FLIGHT }, () => new SharedArrayBuffer(BATCH_LINES * META * 8));
   let worker: Worker;
   try {
+    // Loaded here, for a large file only: every command that reads a session imports this module.
+    const { Worker } = await import("node:worker_threads");
     worker = new Worker(start.url, { argv: start.argv, workerData: { path, chars: options.skimChars, inFlight: inFlight.buffer as SharedArrayBuffer, slots, metas } satisfies SkimRequest });
   } catch {
     return null;
