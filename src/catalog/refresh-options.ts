@@ -77,10 +77,10 @@ export interface RefreshOptions {
   listing?: FolderListing;
   /**
    * With `onRecords`: where the store can tell (`CatalogStore.filesMentioning`), the unchanged
-   * files whose stored state of the first section does not contain this text (nor a `file:` URL)
-   * are not handed on, nor loaded. Files read now are all handed on.
+   * files whose stored state of the first section does not contain every one of these texts (nor
+   * a `file:` URL) are not handed on, nor loaded. Files read now are all handed on.
    */
-  mentioning?: string;
+  mentioning?: readonly string[];
 }
 
 /** What a refresh did, file by file (a file counts once, by the most work any section needed). */

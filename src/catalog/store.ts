@@ -274,11 +274,11 @@ export interface CatalogStore {
    */
   headerIdsFrom?(section: SectionKey, dir: string, from: string, direction: "down" | "up" | "above"): Iterable<[id: string, path: string]>;
   /**
-   * The files whose stored state of `section` contains `text` (as JSON writes it) or a `file:`
-   * URL: a few rows' worth where most records cannot hold it (`RefreshOptions.mentioning`).
-   * Undefined when there are more than `limit` of them (none is held).
+   * The files whose stored state of `section` contains every one of `texts` (as JSON writes them)
+   * or a `file:` URL: a few rows' worth where most records cannot hold them
+   * (`RefreshOptions.mentioning`). Undefined when there are more than `limit` of them (none is held).
    */
-  filesMentioning?(section: SectionKey, text: string, limit: number): Promise<Set<string> | undefined>;
+  filesMentioning?(section: SectionKey, texts: readonly string[], limit: number): Promise<Set<string> | undefined>;
   /**
    * Runs `read`, whose lookups (`headerIdsFrom` many times over) touch pages scattered over the
    * store, where those pages come cheapest: through a memory map of the file (sqlite-db.ts's

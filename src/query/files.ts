@@ -83,21 +83,36 @@ export function mentionedName(target: string, home: string): string | undefined 
 }
 
 /**
- * The files of `scope` whose stored state of `kind` (the file references) mentions `name`
+ * The texts the stored state of any session touching `target` contains: its last name
+ * (`mentionedName`), and its folder's name where that can be told so too. A path resolved onto
+ * the target runs through the folder, and resolving takes segments away (`..`), never makes
+ * them: the folder's name came from the path as written or from the session's cwd, unless from
+ * the home directory (`~/…`), which the folder then holds (at or under it). Undefined as
+ * `mentionedName`: then every session is looked at.
+ */
+export function mentionedNames(target: string, home: string): string[] | undefined {
+  const name = mentionedName(target, home);
+  if (name === undefined) return undefined;
+  const folder = mentionedName(dirName(target), home);
+  return folder === undefined ? [name] : [name, folder];
+}
+
+/**
+ * The files of `scope` whose stored state of `kind` (the file references) mentions `names`
  * (`CatalogStore.filesMentioning`), when they are at most a quarter of the scope and every
  * record of `kind` is current for it (the catalog's `unchanged`, by the quick check where it
  * can: then the stored states tell every session that can mention it). "many" when they are
  * over half of it (the walk hands every session on); else undefined (the walk hands on only
  * those it finds mention it). The other sections of the files found are refreshed with them.
  */
-async function currentMentioning(catalog: Catalog, kind: AnyKind, scope: SessionScope, name: string): Promise<string[] | "many" | undefined> {
+async function currentMentioning(catalog: Catalog, kind: AnyKind, scope: SessionScope, names: readonly string[]): Promise<string[] | "many" | undefined> {
   const store = catalog.store;
   const listing = scope.listing;
   if (!store?.filesMentioning || !listing || scope.dirs.length === 0) return undefined;
   const files = listing.folders.reduce((n, folder) => n + listing.countIn(folder), 0);
   let mentioned: Set<string> | undefined;
   try {
-    mentioned = await store.filesMentioning(kind, name, files / 2);
+    mentioned = await store.filesMentioning(kind, names, files / 2);
   } catch {
     return undefined;
   }
@@ -141,7 +156,7 @@ export async function fileSessions(env: QueryEnv, options: FilesOptions): Promis
       const name = listing ? recordState(listing as CatalogRecord<ListingState>).data.name ?? null : null;
       found.push({ path, id: typeof header.id === "string" ? header.id : String(header.id), cwd, name, refs });
     };
-    const mentioning = isGlob(options.path) ? undefined : mentionedName(target, home);
+    const mentioning = isGlob(options.path) ? undefined : mentionedNames(target, home);
     const kinds = [filesDigest, listingDigest];
     const [refresh, done] = withProgress(env, "Reading sessions", { listedDirs: scope.dirs, listing: scope.listing, onRecords, keep: false, mentioning });
     try {

@@ -140,6 +140,14 @@ test("refresh() with keep: false of a few files in the folders listed compares t
   // A file outside the folders listed: every stamp is gone through, as before.
   assert.equal((await walk([here[0], there[0]], [DIR])).counts.unchanged, 2);
   assert.equal(store.streamed, KINDS.length);
+  // No folder listed (the files that name a path, of any folder): their folders' stamps alone.
+  store.foldersAsked = [];
+  await fs.append(there[3], utf8(sessionText("s23", 2, { from: 5 }).split("\n").slice(0, 2).join("\n") + "\n"));
+  const some = await new Catalog(fs, { store }).refresh(KINDS, [here[1], there[3]], { keep: false, onRecords() {} });
+  // The append is told from the stored stamp (without one, the file would be read whole).
+  assert.deepEqual([some.counts.files, some.counts.appended, some.counts.removed], [2, 1, 0], JSON.stringify(some.counts));
+  assert.deepEqual(store.foldersAsked, KINDS.map(() => [DIR, other]));
+  assert.equal(store.streamed, KINDS.length, "no stamp of every file gone through");
 });
 
 /**

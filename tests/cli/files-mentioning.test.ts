@@ -12,7 +12,7 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { test } from "node:test";
 import { run } from "../../src/cli/run.ts";
-import { mentionedName } from "../../src/query/files.ts";
+import { mentionedName, mentionedNames } from "../../src/query/files.ts";
 import { nodeFileSystem } from "../../src/io/node.ts";
 import { sqliteBinding } from "../catalog/_helpers.ts";
 import { harnessDeps, header, jsonl, NOW, userEntry, writeText } from "./_harness.ts";
@@ -36,7 +36,8 @@ const SESSIONS: [string, string, object[]][] = [
     call("read", { path: "file:///work/proj/my%20file.ts" }),
     call("read", { path: "../other/x.ts" }),
   ]],
-  ["0190aaaa-0002", "/work/proj/sub/deep", [call("read", { path: "y.ts" }), call("ls", { path: ".." })]],
+  // Outside the home directory, reaching into it: "qz9" is written nowhere in this session.
+  ["0190aaaa-0002", "/work/proj/sub/deep", [call("read", { path: "y.ts" }), call("ls", { path: ".." }), call("read", { path: "~/z.txt" })]],
   ["0190aaaa-0003", HOME, [call("read", { path: "~/z.txt" }), call("write", { path: "notes/todo.md", content: "x" })]],
   ["0190aaaa-0004", "/srv/app", [call("read", { path: 'we"ird.ts' }), call("read", { path: "src/parser.ts" }), call("grep", { path: "/work/proj/src" })]],
   // Two more in the first project whose uses tie on time with the first's: the order among them is the listing's.
@@ -48,6 +49,8 @@ const FILLER: [string, string, object[]][] = Array.from({ length: 24 }, (_, i) =
 
 const TARGETS = [
   "/work/proj/src/parser.ts",
+  // Reached through the session's cwd alone: its folder's name is written nowhere else.
+  "/work/proj/sub/deep/y.ts",
   "/work/proj/src",
   "/work/proj",
   "/work/proj/sub",
@@ -64,10 +67,24 @@ const TARGETS = [
   "/srv/app/src/parser.ts",
   "/work/**/*.ts",
   "/nowhere.txt",
-  // A name most sessions mention: the walk hands every session on.
+  // A name most sessions mention, in a folder a third of them mention.
   "/srv/fill-0/notes",
   `${HOME}/notes`,
+  // Names most sessions mention, with no folder to tell them apart: the walk hands every session on.
+  "/srv",
+  "/srv/fill-1",
 ];
+
+test("mentionedNames() adds the target's folder's name, but where the home directory is in that folder", () => {
+  assert.deepEqual(mentionedNames("/work/proj/src/parser.ts", HOME), ["parser.ts", "src"]);
+  assert.deepEqual(mentionedNames("/work/proj", HOME), ["proj", "work"]);
+  assert.deepEqual(mentionedNames("/work", HOME), ["work"]);
+  // `~/z.txt` reaches it without writing "qz9"; `~/notes/todo.md` writes "notes".
+  assert.deepEqual(mentionedNames(`${HOME}/z.txt`, HOME), ["z.txt"]);
+  assert.deepEqual(mentionedNames(`${HOME}/notes/todo.md`, HOME), ["todo.md", "notes"]);
+  assert.deepEqual(mentionedNames('/srv/we"ird/x.ts', HOME), ["x.ts"]);
+  assert.equal(mentionedNames(HOME, HOME), undefined);
+});
 
 test("mentionedName() gives the target's last name, and nothing where a session could reach it without writing that name", () => {
   assert.equal(mentionedName("/work/proj/src/parser.ts", HOME), "parser.ts");

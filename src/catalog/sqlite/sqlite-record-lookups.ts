@@ -57,9 +57,11 @@ export function headerlessFiles(db: SqliteDb, section: SectionKey, dir: string):
 }
 
 /** `CatalogStore.filesMentioning`: searched in SQLite, each state's text once; no record comes into JavaScript to be parsed. */
-export function filesMentioning(db: SqliteDb, section: SectionKey, text: string, limit: number): Set<string> | undefined {
+export function filesMentioning(db: SqliteDb, section: SectionKey, texts: readonly string[], limit: number): Set<string> | undefined {
+  // Every text in the state, or every text in the final state (which holds the state's, and its last line's).
+  const every = (column: string) => texts.length === 0 ? "1" : texts.map((_, i) => `instr(${column}, ?${i + 4}) > 0`).join(" AND ");
   const rows = db.prepare(`SELECT f.path FROM ${RECORDS} WHERE r.section = ?1 AND r.version = ?2
-    AND (instr(r.state, ?3) > 0 OR instr(r.state, 'file:') > 0 OR instr(r.final, ?3) > 0 OR instr(r.final, 'file:') > 0) LIMIT ?4`)
-    .values(section.name, section.version, text, Math.floor(limit) + 1);
+    AND ((${every("r.state")}) OR instr(r.state, 'file:') > 0 OR (${every("r.final")}) OR instr(r.final, 'file:') > 0) LIMIT ?3`)
+    .values(section.name, section.version, Math.floor(limit) + 1, ...texts);
   return rows.length > limit ? undefined : new Set(rows.map((row) => String(row[0])));
 }

@@ -275,8 +275,8 @@ export class SqliteCatalogStore implements CatalogStore {
     }
   }
 
-  filesMentioning(section: SectionKey, text: string, limit: number): Promise<Set<string> | undefined> {
-    return Promise.resolve(filesMentioning(this.#db, section, text, limit));
+  filesMentioning(section: SectionKey, texts: readonly string[], limit: number): Promise<Set<string> | undefined> {
+    return Promise.resolve(filesMentioning(this.#db, section, texts, limit));
   }
 
   headerlessFiles(section: SectionKey, dir: string): string[] {
