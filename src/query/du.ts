@@ -6,6 +6,7 @@ import { resolvePath } from "../core/storage/paths.ts";
 import type { QueryEnv } from "./env.ts";
 import { QueryError } from "./errors.ts";
 import { withListedRows } from "./list-rows.ts";
+import { uniquePrefixesAmong } from "../render/unique-prefix.ts";
 import { sizedSessions } from "./sized-sessions.ts";
 
 export interface DuOptions {
@@ -54,24 +55,21 @@ export interface LargeSession {
 
 export interface DuResult {
   value: DuJson;
-  /** The largest sessions with their listing details (first message), and every known session id. */
+  /** The largest sessions with their listing details (first message), and their ids' short forms (unique among every known session). */
   largest: LargeSession[];
-  knownIds: string[];
+  shortIds: Map<string, string>;
 }
 
 /** What `du` adds up: each session of its scope in turn, the largest few kept. */
 class DiskTally {
-  readonly knownIds: string[];
   readonly #projects = new Map<string, ProjectUse>();
   #largest: LargeSession[] = [];
   #total = 0;
   #count = 0;
   readonly #limit: number;
 
-  /** `knownIds`: every known session's id, or none yet (then push them as they come). */
-  constructor(limit: number, knownIds: string[] = []) {
+  constructor(limit: number) {
     this.#limit = limit;
-    this.knownIds = knownIds;
   }
 
   add(session: LargeSession): void {
@@ -91,7 +89,7 @@ class DiskTally {
     return this.#largest.sort((a, b) => b.bytes - a.bytes || (a.path < b.path ? -1 : 1)).slice(0, this.#limit);
   }
 
-  result(): DuResult {
+  result(): Omit<DuResult, "shortIds"> {
     const largest = this.#top();
     const projects = [...this.#projects.values()].sort((a, b) => b.bytes - a.bytes || (a.cwd < b.cwd ? -1 : 1));
     const value: DuJson = {
@@ -100,7 +98,7 @@ class DiskTally {
       projects,
       largest: largest.map((s) => ({ path: s.path, id: s.id, cwd: s.cwd, name: s.name ?? null, bytes: s.bytes, modified: s.modified.toISOString() })),
     };
-    return { value, largest, knownIds: this.knownIds };
+    return { value, largest };
   }
 }
 
@@ -118,15 +116,17 @@ export async function diskUse(env: QueryEnv, options: DuOptions = {}): Promise<D
     if (!listed.sized) return undefined;
     const tally = new DiskTally(limit);
     for (const row of listed.sized()) {
-      tally.knownIds.push(row.id);
       if (!inProject(row.cwd)) continue;
       tally.add({ path: row.path, id: row.id, cwd: row.cwd, name: row.name ?? undefined, firstMessage: row.first, bytes: row.size, modified: new Date(row.modified) });
     }
-    return tally.result();
+    const result = tally.result();
+    // Unique among every known session, from the stored ids nearest each: not every id read and sorted.
+    return { ...result, shortIds: await listed.shortIdsOf(result.largest.map((s) => s.id)) };
   });
   if (fromRows) return fromRows;
   const { sessions, knownIds } = await sizedSessions(env, options.project);
-  const tally = new DiskTally(limit, knownIds);
+  const tally = new DiskTally(limit);
   for (const s of sessions) tally.add(s);
-  return tally.result();
+  const result = tally.result();
+  return { ...result, shortIds: uniquePrefixesAmong(result.largest.map((s) => s.id), knownIds) };
 }

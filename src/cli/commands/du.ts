@@ -10,7 +10,6 @@ import { oneLine } from "../../render/control-chars.ts";
 import { type FitColumn, fitTable } from "../output/fit-table.ts";
 import { groupDigits } from "../../render/numbers.ts";
 import { diskUse } from "../../query/du.ts";
-import { uniquePrefixesAmong } from "../../render/unique-prefix.ts";
 
 /** One project's share. */
 export const duCommand: CommandSpec = {
@@ -23,7 +22,7 @@ export const duCommand: CommandSpec = {
   ],
   examples: ["pi-session du", "pi-session du --limit 30 --project .", "pi-session du --json | jq '.projects[0]'"],
   async run(ctx, _args, opts) {
-    const { value, largest, knownIds } = await diskUse(ctx, { limit: String(opts.limit), project: typeof opts.project === "string" ? opts.project : undefined });
+    const { value, largest, shortIds } = await diskUse(ctx, { limit: String(opts.limit), project: typeof opts.project === "string" ? opts.project : undefined });
     const { totalBytes, sessionCount, projects } = value;
     if (ctx.json) {
       ctx.outJson(value);
@@ -44,8 +43,7 @@ export const duCommand: CommandSpec = {
     ctx.out("");
     ctx.out(c.bold(`Largest sessions`));
     // Unique among every session known, so that a printed prefix resolves back to its session.
-    const short = uniquePrefixesAmong(largest.map((s) => s.id), knownIds);
-    const big = largest.map((s) => [size(s.bytes), oneLine(short.get(s.id) ?? s.id), oneLine(tildePath(s.cwd, home)), oneLine(s.name ?? s.firstMessage)]);
+    const big = largest.map((s) => [size(s.bytes), oneLine(shortIds.get(s.id) ?? s.id), oneLine(tildePath(s.cwd, home)), oneLine(s.name ?? s.firstMessage)]);
     const bigColumns: FitColumn[] = [{ right: true }, { style: c.cyan }, { style: c.dim, drop: 1 }, { flex: true, min: 20 }];
     for (const line of fitTable(big, bigColumns, ctx.width).lines) ctx.out(line);
     return 0;
