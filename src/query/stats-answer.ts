@@ -21,7 +21,7 @@ const REPORT_FORM = 1;
  * the zone file `/etc/localtime` links to (the runtime's own zone data gives its rules: they go
  * with the version). Undefined where it cannot (no link: a copied file tells no zone by its name).
  */
-async function machineZone(env: QueryEnv): Promise<string | undefined> {
+export async function machineZone(env: QueryEnv): Promise<string | undefined> {
   const tz = env.storage.env("TZ");
   if (tz !== undefined) return `TZ=${tz}`;
   const local = "/etc/localtime";

@@ -9,7 +9,7 @@ import { rowKey, rowTime } from "../digest/usage-state.ts";
 import { roundCost, roundCosts } from "../info/round-cost.ts";
 import type { UsageTotals } from "../info/usage-totals.ts";
 import { attributionOrder, UsageAttribution, type UsageSession } from "./attribution.ts";
-import { ExactTotals, RowLimbs } from "./exact-totals.ts";
+import { ExactTotals, RowLimbs, type SavedTotals } from "./exact-totals.ts";
 
 const HOUR = 3600e3;
 
@@ -58,6 +58,13 @@ interface Hour {
   /** Each model's first row: its time, then its place among every row added. */
   models: Map<string, [ms: number, seq: number]>;
 }
+
+/**
+ * The hours of a `BlocksAggregator` once every session went by (`save`): what its blocks are
+ * made from, at any time. Each hour as its start, first and last activity, totals, entries, the
+ * sessions active in it, and each model's first row (time, and place among the rows added).
+ */
+export type SavedBlocks = [startMs: number, firstMs: number, lastMs: number, totals: SavedTotals, entries: number, sessions: string[], models: [model: string, ms: number, seq: number][]][];
 
 /**
  * The blocks of sessions handed on one at a time in attribution order, every session once: each
@@ -109,6 +116,34 @@ export class BlocksAggregator {
     const model = rowKey(session.usage, i);
     const first = hour.models.get(model);
     if (!first || ms < first[0]) hour.models.set(model, [ms, seq]);
+  }
+
+  /** The hours, to make the same blocks again later (`restored`), at another time. */
+  save(): SavedBlocks {
+    return [...this.#hours.values()].map((h) => [h.startMs, h.firstMs, h.lastMs, h.totals.save(), h.entries, [...h.sessions], [...h.models].map(([model, [ms, seq]]) => [model, ms, seq])]);
+  }
+
+  /**
+   * An aggregator holding the hours `save` gave, for `options` (its `now` may differ): its blocks
+   * are those of the aggregator saved, at that time; no session is to be added to it. Throws
+   * `TypeError` for anything `save` cannot have made.
+   */
+  static restored(options: BlocksOptions, saved: unknown): BlocksAggregator {
+    if (!Array.isArray(saved)) throw new TypeError("not saved blocks");
+    const blocks = new BlocksAggregator(options);
+    const number = (x: unknown) => typeof x === "number" && Number.isFinite(x);
+    for (const hour of saved) {
+      const [startMs, firstMs, lastMs, totals, entries, sessions, models] = Array.isArray(hour) ? hour : [];
+      if (![startMs, firstMs, lastMs, entries].every(number) || !Array.isArray(sessions) || !Array.isArray(models) || blocks.#hours.has(startMs)) throw new TypeError("not saved blocks");
+      const firsts = new Map<string, [number, number]>();
+      for (const [model, ms, seq] of models.map((m: unknown) => (Array.isArray(m) ? m : []))) {
+        if (typeof model !== "string" || !number(ms) || !number(seq)) throw new TypeError("not saved blocks");
+        firsts.set(model, [ms, seq]);
+      }
+      if (!sessions.every((path: unknown) => typeof path === "string")) throw new TypeError("not saved blocks");
+      blocks.#hours.set(startMs, { startMs, firstMs, lastMs, totals: ExactTotals.from(totals), entries, sessions: new Set(sessions), models: firsts });
+    }
+    return blocks;
   }
 
   /** The blocks, oldest first. */

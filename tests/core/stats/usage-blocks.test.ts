@@ -7,9 +7,9 @@ import assert from "node:assert/strict";
 import { usageDigest } from "../../../src/core/digest/usage-digest.ts";
 import { pushRow, rowCount, rowKey, rowTime, type UsageRow, usageRow } from "../../../src/core/digest/usage-state.ts";
 import { roundCosts } from "../../../src/core/info/round-cost.ts";
-import { attributeUsage, type UsageSession } from "../../../src/core/stats/attribution.ts";
+import { attributeUsage, attributionOrder, type UsageSession } from "../../../src/core/stats/attribution.ts";
 import { ExactTotals } from "../../../src/core/stats/exact-totals.ts";
-import { usageBlocks } from "../../../src/core/stats/usage-blocks.ts";
+import { BlocksAggregator, usageBlocks } from "../../../src/core/stats/usage-blocks.ts";
 import { mulberry32 } from "../../../scripts/seeded-random.ts";
 
 /** A row of `tokens` input tokens costing `cost` at `ts`. */
@@ -138,4 +138,30 @@ test("usageBlocks() lists a block's models by their first row's time, rows of th
   const [block] = usageBlocks([b, a], { now: at("2025-06-03T00:00:00Z") });
   assert.deepEqual(block.models, ["m/two", "m/one"]);
   assert.equal(block.firstActivity, "2025-06-01T10:10:00.000Z");
+});
+
+test("BlocksAggregator.restored() of saved hours, through JSON, gives the blocks of the aggregator saved at any time", () => {
+  const next = mulberry32(20261204);
+  const int = (n: number) => Math.floor(next() * n);
+  const keys = ["anthropic/claude", "openai/gpt", "google/gemini"];
+  const t0 = at("2025-06-01T00:00:00Z");
+  for (let round = 0; round < 20; round++) {
+    const sessions: UsageSession[] = [];
+    for (let s = 0; s < 1 + int(8); s++) {
+      const rows: UsageRow[] = [];
+      let ms = t0 + int(24) * 3600e3;
+      // Rows of the same millisecond now and then: the models' order then comes from the order rows came in.
+      for (let k = 0; k < 1 + int(12); k++) rows.push(row(`${round}-${s}-${k}`, new Date(ms += next() < 0.2 ? 0 : int(90 * 60e3)).toISOString(), 1 + int(5000), int(1000) / 997, keys[int(keys.length)]));
+      sessions.push(session(`/s${s}`, rows, { created: new Date(t0 + s).toISOString() }));
+    }
+    const aggregator = new BlocksAggregator({ now: t0 });
+    for (const s of attributionOrder(sessions)) aggregator.add(s);
+    const saved = JSON.parse(JSON.stringify(aggregator.save()));
+    for (const now of [t0, t0 + int(40) * 3600e3 + int(3600e3), t0 + 100 * 3600e3]) {
+      assert.deepEqual(BlocksAggregator.restored({ now }, saved).blocks(), usageBlocks(sessions, { now }), `round ${round}`);
+    }
+  }
+  for (const bad of [null, {}, [[1]], [[0, 0, 0, [[], []], 1, ["/s"], [["m", "x", 0]]]], [[0, 0, 0, "totals", 1, [], []]]]) {
+    assert.throws(() => BlocksAggregator.restored({ now: t0 }, bad), TypeError, JSON.stringify(bad));
+  }
 });
