@@ -187,6 +187,8 @@ export interface ListRowStore {
   tableColumns?(version: number, folders: readonly string[], order: RowOrder, room?: number): TableColumns | undefined;
   /** The sessions directly in `folders`, by id; path and first message only when `wanted` (else ""). */
   byId(version: number, folders: readonly string[], wanted: { path: boolean; first: boolean }): Iterable<ByIdRow>;
+  /** The sessions of `byId` whose ids are among `ids` (path and first message ""), in no order, where the store can. */
+  withIds?(version: number, folders: readonly string[], ids: readonly string[]): Iterable<ByIdRow>;
   /** The sessions directly in `folders`, in no order, with their files' sizes, where the store can. */
   sized?(version: number, folders: readonly string[]): Iterable<SizedRow>;
   /** The ids of `byId`'s sessions alone, in the same order (a string each, no row object), where the store can. */

@@ -37,6 +37,8 @@ export interface ListedRows {
   rows(full?: boolean, limited?: boolean): Iterable<OrderedRow>;
   /** The ids of `byId`'s sessions alone, in its order, where the store can give them so. */
   ids?(): Iterable<string>;
+  /** The sessions of `byId` whose ids are among `ids`, in no order (no path, no first message), where the store can. */
+  withIds?(ids: readonly string[]): Iterable<ByIdRow>;
   /** `byId`'s sessions in no order, with their files' sizes and paths, where the store can. */
   sized?(): Iterable<SizedRow>;
   /**
@@ -152,6 +154,7 @@ export async function withListedRows<T>(env: QueryEnv, options: ListOptions, wor
       },
       ids: rowStore.ids ? () => rowStore.ids!(version, folders) : undefined,
       sized: rowStore.sized ? () => rowStore.sized!(version, folders) : undefined,
+      withIds: rowStore.withIds ? (ids) => rowStore.withIds!(version, folders, ids) : undefined,
       columns: rowStore.orderedColumns && !filtered && limit === Infinity ? () => rowStore.orderedColumns!(version, shownFolders, sort as RowOrder) : undefined,
       // Room for every file listed: no session more, and at most a few files that are none.
       tableColumns: rowStore.tableColumns && !filtered && limit === Infinity ? () => rowStore.tableColumns!(version, shownFolders, sort as RowOrder, refreshed.counts.files) : undefined,

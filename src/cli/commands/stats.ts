@@ -14,7 +14,6 @@ import type { CliContext } from "../context.ts";
 import { groupDigits } from "../../render/numbers.ts";
 import { type FitColumn, fitTable } from "../output/fit-table.ts";
 import { oneLine } from "../../render/control-chars.ts";
-import { uniquePrefixesAmong } from "../../render/unique-prefix.ts";
 
 const HEADINGS: Record<StatsBy, string> = { hour: "Hour", day: "Day", week: "Week", month: "Month", session: "Session", model: "Model", project: "Project" };
 
@@ -26,8 +25,8 @@ function printReport(ctx: CliContext, report: StatsReport, by: StatsBy, labels: 
   const c = ctx.color;
   const home = ctx.deps.storage.home;
   const byId = new Map(labels?.sessions.map((s) => [s.id, s]));
-  // `knownIds` is every project's: a printed id names one session from any directory.
-  const short = uniquePrefixesAmong(by === "session" ? report.rows.map((r) => r.key) : [], labels?.knownIds ?? []);
+  // Unique among every project's sessions: a printed id names one session from any directory.
+  const short = labels?.shortIds ?? new Map<string, string>();
   const label = (key: string) =>
     oneLine(by === "project" ? tildePath(key, home) : by === "session" ? `${short.get(key)}  ${byId.get(key)?.name ?? tildePath(byId.get(key)?.cwd ?? "", home)}` : key);
   const rows: string[][] = [[HEADINGS[by], "Input", "Output", "Cache read", "Cache write", "Tokens", "Cost", "Sessions"]];
