@@ -56,7 +56,7 @@ test("ids that list and search print open their own session from every project",
   const longest = Math.max(...ids.flatMap((a, i) => ids.slice(i + 1).map((b) => sharedPrefix(a, b))));
   assert.ok(longest >= 9, `ids share ${longest} characters at most: ${ids.join(" ")}`);
   for (const from of PROJECTS) {
-    for (const argv of [["list"], ["list", "--limit", "2"], ["list", "--all"], ["list", "--all", "--limit", "3"], ["search", "zebra"], ["search", "zebra", "--all"]]) {
+    for (const argv of [["list"], ["list", "--limit", "2"], ["list", "--search", "zebra"], ["list", "--all"], ["list", "--all", "--limit", "3"], ["list", "--all", "--search", "zebra"], ["search", "zebra"], ["search", "zebra", "--all"]]) {
       const run = await cli(argv, from);
       assert.equal(run.code, 0, `${argv.join(" ")}: ${run.stderr}`);
       const printed = run.stdout.split("\n").map((line) => /(?:^|\s)([0-9a-f]{8}[0-9a-f-]*)(?=\s)/.exec(line)?.[1]).filter((id) => id !== undefined && ids.some((full) => full.startsWith(id)));
