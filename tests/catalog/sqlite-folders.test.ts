@@ -52,17 +52,25 @@ test(`SQLite reads the folders' stamps through their index, and their names and 
   }
 });
 
-test(`SQLite counts a folder's names from its stored count, and from the names where an older pi-session kept none (${driver})`, { skip }, async () => {
+/** A new catalog with folders a and b saved (with `a` and `b` as their names), closed, for `work`; then removed. */
+async function withFolders(a: string[], b: string[], work: (path: string) => Promise<void>): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), "pi-session-folders-"));
   const path = join(dir, "catalog.sqlite");
   try {
     const store = await openSqliteStore(path);
     await store.saveFolders([
-      { path: "/s/--a--", mtimeMs: 1000, listedMs: 5000, names: ["1.jsonl", "2.jsonl", "3.jsonl"] },
-      { path: "/s/--b--", mtimeMs: 2000, listedMs: 6000, names: ["1.jsonl"] },
+      { path: "/s/--a--", mtimeMs: 1000, listedMs: 5000, names: a },
+      { path: "/s/--b--", mtimeMs: 2000, listedMs: 6000, names: b },
     ], [], new Map());
     store.close();
+    await work(path);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
 
+test(`SQLite counts a folder's names from its stored count, and from the names where an older pi-session kept none (${driver})`, { skip }, () =>
+  withFolders(["1.jsonl", "2.jsonl", "3.jsonl"], ["1.jsonl"], async (path) => {
     const raw = await openRawSqlite(path);
     try {
       const plan = raw.prepare("EXPLAIN QUERY PLAN SELECT path, count FROM folders INDEXED BY folders_counts").values().map((row) => String(row.at(-1))).join("\n");
@@ -75,7 +83,6 @@ test(`SQLite counts a folder's names from its stored count, and from the names w
     } finally {
       raw.close();
     }
-
     const again = await openSqliteStore(path);
     try {
       const { folders } = await again.loadFolders();
@@ -83,27 +90,15 @@ test(`SQLite counts a folder's names from its stored count, and from the names w
     } finally {
       again.close();
     }
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
-});
+  }));
 
-test(`SQLite gives the folders of a catalog kept before counts their counts when it opens it (${driver})`, { skip }, async () => {
-  const dir = mkdtempSync(join(tmpdir(), "pi-session-folders-"));
-  const path = join(dir, "catalog.sqlite");
-  try {
-    const store = await openSqliteStore(path);
-    await store.saveFolders([
-      { path: "/s/--a--", mtimeMs: 1000, listedMs: 5000, names: ["1.jsonl", "2.jsonl", "3.jsonl"] },
-      { path: "/s/--b--", mtimeMs: 2000, listedMs: 6000, names: [] },
-    ], [], new Map());
-    store.close();
+test(`SQLite gives the folders of a catalog kept before counts their counts when it opens it (${driver})`, { skip }, () =>
+  withFolders(["1.jsonl", "2.jsonl", "3.jsonl"], [], async (path) => {
     const raw = await openRawSqlite(path);
     try {
-      // The layout before counts: no column, no index.
+      // The layout before counts: no column, no index, nor the mark of a build that sets the file up so.
       raw.exec("DROP INDEX folders_counts");
       raw.exec("ALTER TABLE folders DROP COLUMN count");
-      // Nor the mark of a build that sets the file up so.
       raw.exec("PRAGMA application_id = 0");
     } finally {
       raw.close();
@@ -115,7 +110,4 @@ test(`SQLite gives the folders of a catalog kept before counts their counts when
     } finally {
       after.close();
     }
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
-});
+  }));
