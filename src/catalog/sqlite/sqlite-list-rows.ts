@@ -214,7 +214,8 @@ export class SqliteListRows implements ListRowStore {
 
   withIds(version: number, folders: readonly string[], ids: readonly string[]): Iterable<ByIdRow> {
     // Every row gone through, none sorted or handed over but those asked for.
-    const statement = this.#db.prepare(`SELECT '' AS path, ${ROW_COLUMNS.replace("l.first AS first", "'' AS first")} ${IN_FOLDERS} AND l.id IN (SELECT value FROM json_each(?3))`);
+    const statement = this.#db.prepare(`SELECT '' AS path, l.id AS id, l.cwd AS cwd, l.name AS name, l.modified AS modified, l.messages AS messages, '' AS first
+      ${IN_FOLDERS} AND l.id IN (SELECT value FROM json_each(?3))`);
     return statement.iterate(JSON.stringify(folders), version, JSON.stringify(ids)) as Iterable<Record<string, unknown>> as Iterable<ByIdRow>;
   }
 
