@@ -161,6 +161,14 @@ test("BlocksAggregator.restored() of saved hours, through JSON, gives the blocks
       assert.deepEqual(BlocksAggregator.restored({ now }, saved).blocks(), usageBlocks(sessions, { now }), `round ${round}`);
     }
   }
+  // A model's first row replaced by an earlier one that came later: ties by time go by the order rows came.
+  const a = session("/a", [row("a1", "2025-06-01T10:10:00Z", 1, 0, "m/one")], { created: "2025-06-01T00:00:00Z" });
+  const b = session("/b", [row("b1", "2025-06-01T10:05:00Z", 1, 0, "m/two"), row("b2", "2025-06-01T10:05:00Z", 1, 0, "m/one")], { created: "2025-06-01T00:00:01Z" });
+  const tied = new BlocksAggregator({ now: t0 });
+  for (const s of attributionOrder([a, b])) tied.add(s);
+  const [block] = BlocksAggregator.restored({ now: t0 }, JSON.parse(JSON.stringify(tied.save()))).blocks();
+  assert.deepEqual(block.models, ["m/two", "m/one"]);
+  assert.deepEqual(block.models, usageBlocks([a, b], { now: t0 })[0].models);
   for (const bad of [null, {}, [[1]], [[0, 0, 0, [[], []], 1, ["/s"], [["m", "x", 0]]]], [[0, 0, 0, "totals", 1, [], []]]]) {
     assert.throws(() => BlocksAggregator.restored({ now: t0 }, bad), TypeError, JSON.stringify(bad));
   }
