@@ -124,10 +124,11 @@ export async function withListedRows<T>(env: QueryEnv, options: ListOptions, wor
     // 12% of its CPU (and the allocations after them, page faults), for 6 MB more at its peak.
     if (refreshed.counts.bytesRead >= COLLECT_AFTER_BYTES) collectGarbage();
     const version = listingDigest.version;
-    for (const [path, why] of refreshed.bad && notes.badHeaders !== false ? rowStore.badHeaders(version, folders) : []) {
+    const shownFolders = all ? folders : places.dirs;
+    // The files skipped among those listed: one project's list lists every project only to shorten its ids.
+    for (const [path, why] of refreshed.bad && notes.badHeaders !== false ? rowStore.badHeaders(version, shownFolders) : []) {
       env.report.note(`pi-session: skipped ${oneLine(path)}: line 1 is a session header but ${why}`);
     }
-    const shownFolders = all ? folders : places.dirs;
     const ofCwd = inCwd({ cwdFilter: places.cwdFilter, processCwd: env.storage.processCwd });
     const filtered = Boolean(options.named) || since !== undefined || until !== undefined || places.cwdFilter !== undefined;
     const keep = (row: Pick<OrderedRow, "name" | "modified" | "cwd">): boolean =>
