@@ -13,8 +13,7 @@ import { eachUsageSession, type KeptAnswer } from "./usage-stream.ts";
 import { usageDigest } from "../core/digest/usage-digest.ts";
 import type { DateBound } from "../core/stats/date-bound.ts";
 import { VERSION_LINE } from "../version.ts";
-import { scopePlaces } from "./scope.ts";
-import { machineZone } from "./stats-answer.ts";
+import { answerScope, machineZone } from "./stats-answer.ts";
 
 /** How long a block lasts. */
 export const BLOCK_HOURS = 5;
@@ -53,9 +52,7 @@ const HOURS_FORM = 1;
 export async function blocksAnswerKey(env: QueryEnv, all: boolean, since: DateBound | undefined, tz: string | undefined): Promise<string | undefined> {
   const zone = since === undefined ? null : tz !== undefined ? `tz=${tz}` : await machineZone(env);
   if (zone === undefined) return undefined;
-  const places = await scopePlaces(env, all);
-  const scope = { all, dirs: places.dirs, cwdFilter: places.cwdFilter ?? null, processCwd: env.storage.processCwd };
-  return JSON.stringify(["blocks", HOURS_FORM, VERSION_LINE, usageDigest.version, scope, { hours: BLOCK_HOURS, since: since ?? null, zone }]);
+  return JSON.stringify(["blocks", HOURS_FORM, VERSION_LINE, usageDigest.version, await answerScope(env, all), { hours: BLOCK_HOURS, since: since ?? null, zone }]);
 }
 
 /** The usage blocks, oldest first. */

@@ -29,6 +29,12 @@ export async function machineZone(env: QueryEnv): Promise<string | undefined> {
   return target === local ? undefined : `localtime=${target}`;
 }
 
+/** The sessions a kept answer is made from, as its key names them: the scope asked for, by the places it lists. */
+export async function answerScope(env: QueryEnv, all: boolean): Promise<{ all: boolean; dirs: string[]; cwdFilter: string | null; processCwd: string }> {
+  const places = await scopePlaces(env, all);
+  return { all, dirs: places.dirs, cwdFilter: places.cwdFilter ?? null, processCwd: env.storage.processCwd };
+}
+
 /** What a report is asked with, its bounds and zone as read from its options. */
 export interface StatsAsked {
   all: boolean;
@@ -48,8 +54,7 @@ export async function statsAnswerKey(env: QueryEnv, asked: StatsAsked): Promise<
   if (asked.explain !== undefined && asked.explain !== false) return undefined;
   const zone = asked.tz !== undefined ? `tz=${asked.tz}` : await machineZone(env);
   if (zone === undefined) return undefined;
-  const places = await scopePlaces(env, asked.all);
-  const scope = { all: asked.all, dirs: places.dirs, cwdFilter: places.cwdFilter ?? null, processCwd: env.storage.processCwd };
+  const scope = await answerScope(env, asked.all);
   const report = { by: asked.by, zone, since: asked.since ?? null, until: asked.until ?? null, breakdown: asked.breakdown };
   return JSON.stringify(["stats", REPORT_FORM, VERSION_LINE, usageDigest.version, scope, report]);
 }
