@@ -148,10 +148,31 @@ const PARTS = ["text", "thinking"];
 /** The tables a schema change drops (the FTS table first: it refers to none). */
 export const DOC_TABLE_NAMES = ["docs_fts", "docs", "texts"];
 
+/**
+ * The FTS5 index keeps which texts hold a word, not where in them (`detail=none`): phrases are
+ * checked by the matcher on the re-read line anyway (fts-expression.ts), and the positions were
+ * most of the index (the bench's 2,400 sessions: 47 MB with them, 9 without; a cold `search`
+ * 16 s, then 11).
+ */
+const FTS_DETAIL = "detail=none";
+
 /** The FTS5 table: contentless with deletes where SQLite has them (3.43+), else holding its texts. */
 export function ftsTables(): string[] {
-  const table = (options: string) => `CREATE VIRTUAL TABLE IF NOT EXISTS docs_fts USING fts5(body${options}, tokenize="${FTS_TOKENIZE}")`;
+  const table = (options: string) => `CREATE VIRTUAL TABLE IF NOT EXISTS docs_fts USING fts5(body${options}, ${FTS_DETAIL}, tokenize="${FTS_TOKENIZE}")`;
   return [table(", content='', contentless_delete=1"), table("")];
+}
+
+/**
+ * Inside the setup's transaction, before the documents' tables are made: where the full-text
+ * index was made another way (with positions, by an older pi-session), it goes with the
+ * documents and the docs section's records, so that they are made again as files are read
+ * (`search` reads every session once more). The records' triggers drop the section's coverage.
+ */
+export function dropOtherFullText(db: SqliteDb): void {
+  const made = db.prepare("SELECT sql FROM sqlite_master WHERE name = 'docs_fts'").get()?.sql;
+  if (typeof made !== "string" || made.includes(FTS_DETAIL)) return;
+  for (const table of DOC_TABLE_NAMES) db.exec(`DROP TABLE IF EXISTS ${table}`);
+  db.exec("DELETE FROM records WHERE section = 'docs'; DELETE FROM full_checks WHERE section LIKE 'docs@%'");
 }
 
 /**

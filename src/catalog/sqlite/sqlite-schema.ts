@@ -7,7 +7,7 @@
 import { setUpAnswers, ANSWER_TABLE_NAMES } from "./sqlite-answers.ts";
 import { COVERAGE_TABLE, setUpCoverage } from "./sqlite-coverage.ts";
 import type { SqliteDb } from "./sqlite-db.ts";
-import { DOC_TABLE_NAMES, DOC_TABLES, ftsTables } from "./sqlite-docs.ts";
+import { DOC_TABLE_NAMES, DOC_TABLES, dropOtherFullText, ftsTables } from "./sqlite-docs.ts";
 import { FILE_TABLE, FILE_TABLES } from "./sqlite-files.ts";
 import { countFolderNames, FOLDER_INDEX } from "./sqlite-folders.ts";
 import { HEAD_TABLE, setUpHeads } from "./sqlite-heads.ts";
@@ -36,7 +36,7 @@ const SCHEMA = 4;
  * warm command). Change it with any statement of the setup: tests/catalog/sqlite-schema.test.ts
  * fails until then. A file set up by another build (older or newer) is set up again, and marked so.
  */
-export const LAYOUT_MARK = 0x70690402;
+export const LAYOUT_MARK = 0x70690403;
 const TABLES = `
 CREATE TABLE IF NOT EXISTS records (
   section TEXT NOT NULL, version INTEGER NOT NULL, file INTEGER NOT NULL, size INTEGER NOT NULL, mtime REAL NOT NULL,
@@ -120,6 +120,7 @@ export function setUpSchema(db: SqliteDb, host: SchemaHost): { fullText: boolean
       db.exec(FOLDER_INDEX);
       setUpCoverage(db);
       db.exec(RECORD_LOOKUP_TABLES);
+      dropOtherFullText(db);
       db.exec(DOC_TABLES);
       setUpHeads(db);
       setUpAnswers(db);

@@ -1,7 +1,8 @@
 /**
  * Turns a plain query into an FTS5 MATCH expression that finds every entry the matcher
- * would accept (and possibly more, which the matcher then drops): each term becomes a phrase
- * of its words with a prefix on the last one.
+ * would accept (and possibly more, which the matcher then drops): each word of each term is
+ * required, the last of a term as a prefix. The index keeps no positions (`detail=none`, a
+ * fraction of the size), so a term's words are not asked for in order: the matcher checks it.
  * @module
  */
 import type { SearchQuery } from "./query.ts";
@@ -13,7 +14,7 @@ import { wordTokens } from "./words.ts";
  *
  * @example
  * ```ts
- * ftsExpression(parseSearchQuery('C:\\path "tree walk"')); // '"c path" * AND "tree walk" *'
+ * ftsExpression(parseSearchQuery('C:\\path "tree walk"')); // '"c" AND "path" * AND "tree" AND "walk" *'
  * ```
  */
 export function ftsExpression(query: SearchQuery): string | null {
@@ -21,6 +22,6 @@ export function ftsExpression(query: SearchQuery): string | null {
   const phrases = query.terms
     .map((term) => wordTokens(term))
     .filter((tokens) => tokens.length > 0)
-    .map((tokens) => `"${tokens.join(" ")}" *`);
+    .map((tokens) => tokens.map((token, i) => (i === tokens.length - 1 ? `"${token}" *` : `"${token}"`)).join(" AND "));
   return phrases.length ? phrases.join(" AND ") : null;
 }
