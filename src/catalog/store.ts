@@ -51,6 +51,8 @@ export interface SectionKey {
   decode?(stored: unknown): unknown;
   /** A state's data when nothing was read (a `DigestKind` has it): what a stored one is checked against. */
   initial?(): unknown;
+  /** True when a store may keep its states compressed: no query of a store reads into them. */
+  readonly packed?: boolean;
 }
 
 /** Search documents of one file to store: those at offsets `from` and later are replaced. */

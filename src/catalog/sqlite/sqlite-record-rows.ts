@@ -6,6 +6,7 @@
  */
 import { type CatalogRecord, decodeState, type HeaderStamp, type RecordStamp, recordProblem, type SectionKey, type StoredRow } from "../store.ts";
 import type { SqliteDb, SqliteStatement } from "./sqlite-db.ts";
+import { unpackState } from "./sqlite-packed.ts";
 
 /** The columns of a record a load selects. */
 export const COLUMNS = "f.path, r.size, r.mtime, r.end_, r.lines, r.head, r.tail, r.header_id, r.state, r.final";
@@ -29,9 +30,10 @@ export function addRecords(section: SectionKey, records: Map<string, CatalogReco
         headHash: row.head as string,
         tailHash: row.tail as string,
         headerId: (row.header_id as string | null) ?? null,
-        state: decodeState(section, JSON.parse(row.state as string)),
+        state: decodeState(section, JSON.parse(unpackState(row.state)!)),
       };
-      if (typeof row.final === "string") record.final = decodeState(section, JSON.parse(row.final));
+      const final = unpackState(row.final);
+      if (final !== undefined) record.final = decodeState(section, JSON.parse(final));
     } catch {
       continue;
     }
@@ -114,8 +116,9 @@ export function loadRows(db: SqliteDb, section: SectionKey, rows: readonly numbe
       );
       statements.set(some.length, statement);
     }
-    for (const [row, file, text] of statement.values(section.name, section.version, ...some)) {
-      if (typeof text === "string") found.set(Number(row), { file: Number(file), text });
+    for (const [row, file, stored] of statement.values(section.name, section.version, ...some)) {
+      const text = unpackState(stored);
+      if (text !== undefined) found.set(Number(row), { file: Number(file), text });
     }
   }
   return found;

@@ -23,6 +23,7 @@ import {
   type StoredHead,
   type StoreDescription,
 } from "../store.ts";
+import type { DigestState } from "../../core/digest/digester.ts";
 import type { DocBounds } from "../../core/search/doc-filter.ts";
 import { LIST_ROW_SECTION, soundListRow } from "../list-row.ts";
 import { COVERAGE_TABLE, loadCoverage, loadNamesIn, loadRecentStamps, loadStampsIn, countFilesIn, countRecords, saveCoverage } from "./sqlite-coverage.ts";
@@ -37,6 +38,7 @@ import { SqliteAnswers } from "./sqlite-answers.ts";
 import { setUpSchema } from "./sqlite-schema.ts";
 import { StaleVersions } from "./sqlite-stale.ts";
 import { SqliteListRows } from "./sqlite-list-rows.ts";
+import { packState } from "./sqlite-packed.ts";
 
 /**
  * A `CatalogStore` over an open `SqliteDb` (see `openSqliteStore` for picking the binding).
@@ -191,7 +193,7 @@ export class SqliteCatalogStore implements CatalogStore {
         "INSERT OR REPLACE INTO records (section, version, file, size, mtime, end_, lines, head, tail, header_id, state, final) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
       );
       for (const r of changes.put) {
-        put.run(section.name, section.version, this.#files.id(r.path, true)!, r.size, r.mtimeMs, r.end, r.lines, r.headHash, r.tailHash, r.headerId, JSON.stringify(encodeState(section, r.state)), r.final ? JSON.stringify(encodeState(section, r.final)) : null);
+        put.run(section.name, section.version, this.#files.id(r.path, true)!, r.size, r.mtimeMs, r.end, r.lines, r.headHash, r.tailHash, r.headerId, stored(section, r.state), r.final ? stored(section, r.final) : null);
       }
       const remove = this.#prepared("DELETE FROM records WHERE section = ? AND file = ?");
       const removed = changes.remove.flatMap((path) => this.#files.id(path, false) ?? []);
@@ -328,4 +330,9 @@ export class SqliteCatalogStore implements CatalogStore {
   close(): void {
     this.#db.close();
   }
+}
+
+/** A state as the records' table keeps it: JSON, deflated where its section is packed. */
+function stored(section: SectionKey, state: DigestState<unknown>): string | Uint8Array {
+  return packState(section, JSON.stringify(encodeState(section, state)));
 }

@@ -46,6 +46,8 @@ export interface DigestKind<S, D = never> {
   decode?(stored: unknown): S;
   /** Gives back room a state keeps for growing, once a pass is done with it (the catalog keeps states of every file). */
   compact?(data: S): void;
+  /** Long texts no store's query reads into: a store may keep the states compressed. */
+  readonly packed?: boolean;
 }
 
 /** Where a pass stands: the state after the last complete line, and that line's end. */

@@ -27,6 +27,7 @@ export interface MessageTexts {
 export const messageTextsDigest: DigestKind<MessageTexts> = {
   name: "message-texts",
   version: 3,
+  packed: true,
   initial: () => ({ text: "" }),
   entry: (state, line) => {
     // The listing's own fold collects the texts, so they are exactly the ones an uncached read finds.
