@@ -99,10 +99,13 @@ export async function cataloguedSessions(
     const processCwd = env.storage.processCwd;
     // With `keep` (a search), the sessions kept alone where the catalog is current; loading every
     // section first would hold every session's texts (607 MB at 25,000 sessions).
-    const kept = options.keep && await keptSessions(catalog, await sessionScope(env, all, catalog), options.keep, { withText: options.withText, processCwd });
-    if (!kept) catalog.preload(listingKinds(options.withText));
+    let kept = options.keep && await keptSessions(catalog, await sessionScope(env, all, catalog), options.keep, { withText: options.withText, processCwd });
+    if (!kept && !options.keep) catalog.preload(listingKinds(options.withText));
     const [progress, done] = withProgress(env, "Reading sessions", {}, { badHeaders: options.badHeaders });
     try {
+      // Not current: the sessions it keeps are tested as their records come, none held past its
+      // test (holding them for a cold `list --all --search` of 25,000 sessions took 505 MB).
+      if (!kept && options.keep) kept = await refreshedSessions(catalog, await sessionScope(env, all, catalog), options.keep, { withText: options.withText, processCwd, progress });
       if (kept) {
         if (!options.knownIds) return { sessions: kept.sessions, knownIds: [], kept: true };
         if (all) return { sessions: kept.sessions, knownIds: kept.ids, kept: true };
@@ -157,6 +160,32 @@ export async function eachCurrentRecord(
     return false;
   }
   return true;
+}
+
+/**
+ * `keptSessions` through a refresh of `scope`, which hands on each file's records as they come
+ * (files read again where changed), none kept: the same sessions in the same order.
+ */
+async function refreshedSessions(
+  catalog: Catalog,
+  scope: SessionScope,
+  keep: (info: SessionInfo) => boolean,
+  options: { withText?: boolean; processCwd: string; progress: ProgressOptions },
+): Promise<{ sessions: SessionInfo[]; ids: string[] }> {
+  const found: { info: SessionInfo; at: number }[] = [];
+  const ids: string[] = [];
+  const files = scope.files;
+  const order = new Map(files.map((path, at) => [path, at]));
+  const onRecords = (path: string, records: readonly CatalogRecord[]) => {
+    options.progress.onRecords?.(path, records);
+    const info = recordsInfo(path, records, { cwdFilter: scope.cwdFilter, processCwd: options.processCwd });
+    if (info === null) return;
+    ids.push(info.id);
+    if (keep(info)) found.push({ info: options.withText ? { ...info, allMessagesText: "" } : info, at: order.get(path) ?? files.length });
+  };
+  await catalog.refresh(listingKinds(options.withText), files, { ...options.progress, listedDirs: scope.dirs, listing: scope.listing, keep: false, onRecords });
+  // Ties in the scope's order, as `keptSessions` gives them: records come in the order files are read.
+  return { sessions: sortByModified(found.sort((a, b) => a.at - b.at).map((f) => f.info)), ids };
 }
 
 /**

@@ -1,7 +1,8 @@
 /**
  * `list --search` where the SQLite catalog is current: the sessions are looked at a slice of
  * stored records at a time and only the matches are kept (src/query/scope.ts, `keptSessions`),
- * against the file catalog, which loads every session with its texts first: the same bytes, exit
+ * against the file catalog, which has no lookup by path and tests each session as its refresh
+ * hands on the records (`refreshedSessions`, as SQLite does where cold): the same bytes, exit
  * codes and notes for searches by word, phrase and expression, with `--model`, `--named`,
  * `--since`, `--limit`, `--json`, for every project and for one; and after a session is added.
  * `--model` alone reads the usage records a slice at a time where they are current.
