@@ -8,7 +8,7 @@ import assert from "node:assert/strict";
 import { type DigestKind, Digester, type DigestResult } from "../../../src/core/digest/digester.ts";
 import { docsDigest } from "../../../src/core/digest/docs-digest.ts";
 import { filesDigest } from "../../../src/core/digest/files-digest.ts";
-import { digestInfo, listingDigest } from "../../../src/core/digest/listing-digest.ts";
+import { digestInfo, listingDigest, messageTextsDigest } from "../../../src/core/digest/listing-digest.ts";
 import { usageDigest, usageRowOfLine } from "../../../src/core/digest/usage-digest.ts";
 import { rowCount, type UsageRow, usageRows } from "../../../src/core/digest/usage-state.ts";
 import { SessionInfoReader } from "../../../src/core/info/session-info.ts";
@@ -63,7 +63,7 @@ function runAll<S, D>(kind: DigestKind<S, D>, data: Uint8Array, cut?: number): {
   return { result: resumed.finish(), rows };
 }
 
-const KINDS = [listingDigest, usageDigest, filesDigest, docsDigest] as DigestKind<unknown, unknown>[];
+const KINDS = [listingDigest, messageTextsDigest, usageDigest, filesDigest, docsDigest] as DigestKind<unknown, unknown>[];
 
 test("Digester resumed at any byte gives the same state as one pass", () => {
   const data = bytes(FILE);
@@ -103,6 +103,29 @@ test("listingDigest gives the SessionInfo that SessionInfoReader gives", { timeo
     const { result } = runAll(listingDigest, data);
     assert.deepEqual(plain(digestInfo("/s.jsonl", result.final ?? result.state, 5)), plain(expected));
   }
+});
+
+test("messageTextsDigest gives the allMessagesText SessionInfoReader gives, over texts joined a slice at a time and resumed anywhere", { timeout: 120_000 }, () => {
+  // Over 256 KB of texts, so that some are joined before the pass ends; the last line torn.
+  const long = jsonl(header("s2"), ...Array.from({ length: 900 }, (_, i) => user(`u${i}`, i ? `u${i - 1}` : null, `text ${i} ${"日本 word ".repeat(i % 97)}`)));
+  const torn = long.slice(0, -1);
+  let sessions = 0;
+  for (const text of [FILE, long, torn, ...hostileCorpus().slice(0, 40).map((c) => new TextDecoder().decode(c.bytes))]) {
+    const data = bytes(text);
+    const reader = new SessionInfoReader("/s.jsonl", { withText: true });
+    reader.push(data);
+    const expected = reader.end(5)?.allMessagesText;
+    const whole = runAll(messageTextsDigest, data).result;
+    const found = (whole.final ?? whole.state).data;
+    if (expected !== undefined) sessions++;
+    assert.deepEqual(found, expected === undefined ? found : { text: expected });
+    for (const cut of [1, data.length >> 2, data.length >> 1, data.length - 3]) {
+      const resumed = runAll(messageTextsDigest, data, cut).result;
+      assert.deepEqual(resumed.final ?? resumed.state, whole.final ?? whole.state, `cut at ${cut}`);
+    }
+  }
+  assert.ok(bytes(long).length > 300 * 1024);
+  assert.ok(sessions >= 3, `${sessions} sessions compared`);
 });
 
 test("usageRowOfLine agrees with entryUsage on every line of the hostile corpus", () => {
