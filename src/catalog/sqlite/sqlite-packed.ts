@@ -5,8 +5,22 @@
  * times the time). Any stored state may be text: a short one, or one an older build wrote.
  * @module
  */
-import { deflateRawSync, inflateRawSync } from "node:zlib";
 import type { SectionKey } from "../store.ts";
+
+/**
+ * `node:zlib`, loaded by `readyToPack` for a packed section alone: imported at startup it cost
+ * every command 11 ms (it brings node's streams with it), where most never read a packed state.
+ */
+let zlib: typeof import("node:zlib") | undefined;
+
+/**
+ * Before a packed section's states are read or written: loads what packs them, the first time
+ * (undefined when nothing is to be loaded: a store's work then runs at once, as before).
+ */
+export function readyToPack(section: SectionKey): Promise<void> | undefined {
+  if (!section.packed || zlib !== undefined) return undefined;
+  return import("node:zlib").then((loaded) => void (zlib = loaded));
+}
 
 /** Shorter states (characters) are kept as text: deflate saves little of them. */
 const PACK_FROM = 256;
@@ -14,13 +28,18 @@ const PACK_FROM = 256;
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
 
-/** A state's JSON as the store keeps it: deflated bytes where `section` is packed and the text long. */
+/** A state's JSON as the store keeps it: deflated bytes where `section` is packed (`readyToPack`) and the text long. */
 export function packState(section: SectionKey, json: string): string | Uint8Array {
-  return section.packed && json.length >= PACK_FROM ? deflateRawSync(encoder.encode(json), { level: 1 }) : json;
+  return section.packed && zlib && json.length >= PACK_FROM ? zlib.deflateRawSync(encoder.encode(json), { level: 1 }) : json;
 }
 
-/** A stored state's JSON text: as it is, or inflated; undefined for a value no store wrote. */
+/**
+ * A stored state's JSON text: as it is, or inflated (its section made `readyToPack`); undefined
+ * for a value no store wrote. Throws `SyntaxError` for bytes that do not inflate.
+ */
 export function unpackState(stored: unknown): string | undefined {
   if (typeof stored === "string") return stored;
-  return stored instanceof Uint8Array ? decoder.decode(inflateRawSync(stored)) : undefined;
+  if (!(stored instanceof Uint8Array)) return undefined;
+  if (!zlib) throw new SyntaxError("a packed state read before its section was made ready");
+  return decoder.decode(zlib.inflateRawSync(stored));
 }

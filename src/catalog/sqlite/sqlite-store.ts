@@ -38,7 +38,7 @@ import { SqliteAnswers } from "./sqlite-answers.ts";
 import { setUpSchema } from "./sqlite-schema.ts";
 import { StaleVersions } from "./sqlite-stale.ts";
 import { SqliteListRows } from "./sqlite-list-rows.ts";
-import { packState } from "./sqlite-packed.ts";
+import { packState, readyToPack } from "./sqlite-packed.ts";
 
 /**
  * A `CatalogStore` over an open `SqliteDb` (see `openSqliteStore` for picking the binding).
@@ -143,7 +143,7 @@ export class SqliteCatalogStore implements CatalogStore {
   }
 
   load(section: SectionKey): Promise<Map<string, CatalogRecord>> {
-    return Promise.resolve(loadSection(this.#db, section));
+    return afterPacking(section, () => loadSection(this.#db, section));
   }
 
   loadStamps(section: SectionKey): Promise<Map<string, RecordStamp>> {
@@ -177,14 +177,18 @@ export class SqliteCatalogStore implements CatalogStore {
   }
 
   loadRows(section: SectionKey, rows: readonly number[]): Promise<Map<number, StoredRow>> {
-    return Promise.resolve(loadRows(this.#db, section, rows, this.#rowStatements));
+    return afterPacking(section, () => loadRows(this.#db, section, rows, this.#rowStatements));
   }
 
   loadPaths(section: SectionKey, paths: readonly string[]): Promise<Map<string, CatalogRecord>> {
-    return Promise.resolve(loadPaths(this.#db, section, paths));
+    return afterPacking(section, () => loadPaths(this.#db, section, paths));
   }
 
   save(section: SectionKey, changes: SectionChanges): Promise<void> {
+    return afterPacking(section, () => this.#save(section, changes));
+  }
+
+  #save(section: SectionKey, changes: SectionChanges): void {
     const db = this.#db;
     this.#transaction(() => {
       const stale = this.#stale.drop(db, section);
@@ -209,7 +213,6 @@ export class SqliteCatalogStore implements CatalogStore {
       }
       this.#files.forgetUnused(removed);
     });
-    return Promise.resolve();
   }
 
   loadFolders(): Promise<FolderSnapshot> {
@@ -335,4 +338,10 @@ export class SqliteCatalogStore implements CatalogStore {
 /** A state as the records' table keeps it: JSON, deflated where its section is packed. */
 function stored(section: SectionKey, state: DigestState<unknown>): string | Uint8Array {
   return packState(section, JSON.stringify(encodeState(section, state)));
+}
+
+/** `work`'s value, once `section`'s packing is loaded where it is packed (`readyToPack`); else at once. */
+function afterPacking<T>(section: SectionKey, work: () => T): Promise<T> {
+  const loading = readyToPack(section);
+  return loading ? loading.then(work) : Promise.resolve(work());
 }
