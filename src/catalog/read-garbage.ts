@@ -119,6 +119,15 @@ export class ReadGarbage {
     else if (bytes >= READ_CHECK_EVERY) this.look();
   }
 
+  /**
+   * Once the records of a long read (`LONG_READ` or more) were saved and let go: what the save
+   * made of them is garbage, and so are they. The 1.2 GB session's message texts (23 million
+   * characters) left their JSON, its bytes and the state itself, 160 MB, for the next read.
+   */
+  savedLong(): void {
+    this.#giveBack();
+  }
+
   #giveBack(): void {
     this.#hooks.collect();
     this.collections++;

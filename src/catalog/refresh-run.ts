@@ -8,7 +8,7 @@ import type { DigestKind } from "../core/digest/digester.ts";
 import type { DocRow } from "../core/digest/docs-digest.ts";
 import type { FileStat, FileSystem } from "../io/file-system.ts";
 import type { RefreshCounts, RefreshOptions } from "./refresh-options.ts";
-import { ReadGarbage } from "./read-garbage.ts";
+import { LONG_READ, ReadGarbage } from "./read-garbage.ts";
 import { DOCS_HELD, refreshFile, type RefreshOutcome } from "./refresh-file.ts";
 import type { CatalogRecord, DocBatch, SectionChanges } from "./store.ts";
 
@@ -56,6 +56,8 @@ export interface RunHost {
   save: (kind: AnyKind, changes: SectionChanges) => Promise<void>;
   /** Tells once per `key`. */
   warn: (key: string, message: string) => void;
+  /** Paces the collections of the run's reads; a `ReadGarbage` of the process's memory without it (tests give their own). */
+  garbage?: ReadGarbage;
 }
 
 /** A refresh's reads, removals and final save. */
@@ -86,6 +88,9 @@ export function startRun(host: RunHost, kinds: readonly AnyKind[], options: Refr
   const clock = host.clock;
   let savedAt = clock();
   let saveTook = 0;
+  // A long read's records are in the batch, then saved: collected once they are let go.
+  let longPending = false;
+  let longSaved = false;
   const flush = async () => {
     // Swap first: other files keep adding changes while this batch is written.
     const batch = pending;
@@ -94,17 +99,28 @@ export function startRun(host: RunHost, kinds: readonly AnyKind[], options: Refr
     pendingText = 0;
     bytesSaved = counter.bytes;
     const started = clock();
+    const long = longPending;
+    longPending = false;
     for (const [i, kind] of kinds.entries()) await host.save(kind, batch[i]);
     savedAt = clock();
     saveTook = savedAt - started;
+    longSaved ||= long;
+  };
+  /** After a long read's records were saved, at the next step (the batch and the caller's hold on them gone). */
+  const collectSaved = () => {
+    if (!longSaved) return;
+    longSaved = false;
+    garbage.savedLong();
   };
   const due = () => clock() - savedAt >= Math.max(SAVE_EVERY_MS, 10 * saveTook);
   const counter = { bytes: 0 };
-  const garbage = new ReadGarbage();
+  const garbage = host.garbage ?? new ReadGarbage();
   let bytesSaved = 0;
   const recordBatch = host.recordBatch;
   const read = async (path: string, stat: FileStat, old: readonly (CatalogRecord | undefined)[]): Promise<CatalogRecord[] | undefined> => {
+    collectSaved();
     const jobs = kinds.map((kind, i) => ({ kind, record: old[i] }));
+    const readFrom = counter.bytes;
     // A long file's documents are stored while it is read, not held until its end.
     const onDocs = async (i: number, from: number, rows: DocRow[]) => {
       pending[i].docs!.push({ path, from, rows });
@@ -116,6 +132,7 @@ export function startRun(host: RunHost, kinds: readonly AnyKind[], options: Refr
       return undefined;
     });
     if (!results) return undefined;
+    if (counter.bytes - readFrom >= LONG_READ) longPending = true;
     counts.files++;
     let outcome: RefreshOutcome = "unchanged";
     for (const [i, result] of results.entries()) {
@@ -142,6 +159,7 @@ export function startRun(host: RunHost, kinds: readonly AnyKind[], options: Refr
   };
   const end = async () => {
     await flush();
+    collectSaved();
     counts.bytesRead = counter.bytes;
     if (counts.unreadable > 0) {
       const files = counts.unreadable === 1 ? "1 session file" : `${counts.unreadable} session files`;

@@ -2,10 +2,12 @@
  * A refresh saves its changes in batches bounded by files (the store's `recordBatch`), by
  * the bytes of session files read into them and by the text of their search documents: records
  * and documents hold what their files said until saved, so a batch of large files is saved
- * sooner than one of small files, and one of files full of text sooner still.
+ * sooner than one of small files, and one of files full of text sooner still. A long read's
+ * records, once saved, are collected before the next read.
  */
 import { test } from "node:test";
 import assert from "node:assert/strict";
+import { ReadGarbage } from "../../src/catalog/read-garbage.ts";
 import { BATCH_TEXT, startRun } from "../../src/catalog/refresh-run.ts";
 import type { DigestKind } from "../../src/core/digest/digester.ts";
 import { docsDigest } from "../../src/core/digest/docs-digest.ts";
@@ -60,4 +62,38 @@ test("a refresh saves a batch of files full of text once 128 K characters of doc
     ].map((line) => JSON.stringify(line) + "\n").join("");
   assert.equal(BATCH_TEXT, 128 * 1024);
   assert.deepEqual(await savedBatches(10, 0, docsDigest, session), [5, 5]);
+});
+
+test("a long read's records are collected once saved, before the next read and at the end; short reads' are not", { timeout: 120_000 }, async () => {
+  const fs = new MemoryFileSystem();
+  await fs.mkdir("/s", { recursive: true });
+  const events: string[] = [];
+  // Resident memory under the budgets: only a long read's end and its save collect.
+  const garbage = new ReadGarbage({ resident: () => 0, collect: () => events.push("collect"), keep: () => events.push("keep") });
+  const run = startRun({
+    fs,
+    recordBatch: 1,
+    clock: () => 0,
+    save: async (_kind, changes) => void events.push(`save ${changes.put.map((r) => r.path).join(" ")}`),
+    warn: () => {},
+    garbage,
+  }, [listingDigest], {});
+  // Past LONG_READ (64 MB), between short files; the long one last too. One long message: quick to read.
+  const long = sessionText("long", 1) + JSON.stringify({ type: "message", id: "big", parentId: null, timestamp: "2025-06-01T11:00:00.000Z", message: { role: "user", content: "word ".repeat(14_000_000), timestamp: 0 } }) + "\n";
+  assert.ok(long.length > 65 * 1024 * 1024, `${long.length}`);
+  const files: [string, string][] = [["/s/a.jsonl", sessionText("a", 2)], ["/s/long.jsonl", long], ["/s/b.jsonl", sessionText("b", 2)], ["/s/c.jsonl", sessionText("c", 2)], ["/s/z.jsonl", long]];
+  for (const [path, text] of files) {
+    await fs.writeAtomic(path, utf8(text));
+    events.push(`read ${path}`);
+    await run.read(path, (await fs.stat(path))!, [undefined]);
+  }
+  await run.end();
+  assert.deepEqual(events, [
+    "read /s/a.jsonl", "save /s/a.jsonl",
+    // Given back at the read's end (`readDone`), and again once its records were saved.
+    "read /s/long.jsonl", "collect", "save /s/long.jsonl",
+    "read /s/b.jsonl", "collect", "save /s/b.jsonl",
+    "read /s/c.jsonl", "save /s/c.jsonl",
+    "read /s/z.jsonl", "collect", "save /s/z.jsonl", "save ", "collect",
+  ]);
 });
