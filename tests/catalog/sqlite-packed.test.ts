@@ -1,5 +1,5 @@
 /**
- * A packed section's states (the picker's message texts) are kept deflated by the SQLite store,
+ * A packed section's long states (the picker's message texts) are kept deflated by the SQLite store,
  * and come back exactly, by path, by paths and by row; a short one, another section's, and one
  * an older build wrote as text are kept and read as text. Skipped where the runtime has no SQLite.
  */
@@ -17,7 +17,7 @@ const binding = await sqliteBinding();
 const skip = "skip" in binding ? binding.skip : false;
 const driver = "driver" in binding ? binding.driver : "no SQLite";
 
-const LONG = Array.from({ length: 400 }, (_, i) => `word${i % 37} ü 日本 "quoted"`).join(" ");
+const LONG = Array.from({ length: 4000 }, (_, i) => `word${i % 37} ü 日本 "quoted"`).join(" ");
 
 function texts(path: string, n: number, text: string, final?: string): CatalogRecord {
   const record = sampleRecord(path, n);
