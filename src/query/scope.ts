@@ -13,6 +13,7 @@ import { joinPath } from "../core/storage/paths.ts";
 import { oneLine } from "../render/control-chars.ts";
 import { allSessionFiles, sessionFilesIn, sortByModified } from "../session/list-sessions.ts";
 import type { CatalogUse, QueryEnv } from "./env.ts";
+import { textsCollector } from "./walk-garbage.ts";
 
 /** Runs `work` with the env's catalog (`env.withCatalog`). */
 export function withCatalog<T>(env: QueryEnv, work: (catalog: Catalog) => Promise<T>, options?: CatalogUse): Promise<T> {
@@ -176,10 +177,12 @@ async function refreshedSessions(
   const ids: string[] = [];
   const files = scope.files;
   const order = new Map(files.map((path, at) => [path, at]));
+  const collect = textsCollector();
   const onRecords = (path: string, records: readonly CatalogRecord[]) => {
     options.progress.onRecords?.(path, records);
     const info = recordsInfo(path, records, { cwdFilter: scope.cwdFilter, processCwd: options.processCwd });
     if (info === null) return;
+    collect(info.allMessagesText);
     ids.push(info.id);
     if (keep(info)) found.push({ info: options.withText ? { ...info, allMessagesText: "" } : info, at: order.get(path) ?? files.length });
   };
@@ -200,9 +203,11 @@ async function keptSessions(
 ): Promise<{ sessions: SessionInfo[]; ids: string[] } | undefined> {
   const sessions: SessionInfo[] = [];
   const ids: string[] = [];
+  const collect = textsCollector();
   const current = await eachCurrentRecord(catalog, listingKinds(options.withText), scope, (path, records) => {
     const info = recordsInfo(path, records, { cwdFilter: scope.cwdFilter, processCwd: options.processCwd });
     if (info === null) return;
+    collect(info.allMessagesText);
     ids.push(info.id);
     if (!keep(info)) return;
     // A copy without the texts: what the search made of them (its lowered copy, kept per session

@@ -19,7 +19,7 @@ import { openForAppend, writing } from "../../session-write.ts";
 import { moveToTrash } from "../../trash.ts";
 import type { Apply, PromptProgram } from "../prompt.ts";
 import { collectGarbage } from "../../../io/collect-garbage.ts";
-import { WALK_COLLECT_EVERY } from "../../../query/walk-garbage.ts";
+import { textsCollector, WALK_COLLECT_EVERY } from "../../../query/walk-garbage.ts";
 import { LeanInfos } from "./lean-info.ts";
 import { writeFirstPage } from "./first-page.ts";
 import { renderPick } from "./render.ts";
@@ -158,10 +158,12 @@ async function scanScope(ctx: CliContext, catalog: Catalog, scope: Scope, query:
     apply((state) => textsScanned(state, scan));
   };
   const publishSome = throttled(() => publish(false));
+  const collect = textsCollector();
   const onRecords = (path: string, records: readonly CatalogRecord[]) => {
     scanned++;
     const state = recordState(records[0] as CatalogRecord<MessageTexts>);
     if (!state.rejected) textPasses(state.data.text, tests).forEach((passed, i) => passed && found[i].add(path));
+    collect(state.data.text);
     publishSome();
   };
   await catalog.refresh([messageTextsDigest], files.files, { listedDirs: files.dirs, pauseEveryMs: KEYS_EVERY, signal, keep: false, onRecords });
