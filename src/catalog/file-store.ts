@@ -15,15 +15,13 @@ import { joinPath } from "../core/storage/paths.ts";
 import {
   type CatalogRecord,
   type CatalogStore,
-  decodeState,
-  encodeState,
   type FolderRecord,
   type FolderSnapshot,
-  recordProblem,
   type SectionChanges,
   type SectionKey,
   type StoreDescription,
 } from "./store.ts";
+import { decodeState, encodeState, recordProblem } from "./stored-state.ts";
 
 const FORMAT = 1;
 const encoder = new TextEncoder();

@@ -6,7 +6,8 @@
  */
 import { digestInfo, type listingDigest } from "../core/digest/listing-digest.ts";
 import type { ListingState } from "../core/info/session-info.ts";
-import { type CatalogRecord, type RecordStamp, recordProblem, recordState, type SectionKey } from "./store.ts";
+import { type CatalogRecord, type RecordStamp, recordState, type SectionKey } from "./store.ts";
+import { recordProblem } from "./stored-state.ts";
 
 /** The section listing rows are made from (`listingDigest`'s name). */
 export const LIST_ROW_SECTION: typeof listingDigest.name = "listing";

@@ -5,6 +5,7 @@
  * @module
  */
 export * from "./store.ts";
+export * from "./stored-state.ts";
 export * from "./catalog.ts";
 export * from "./refresh-file.ts";
 export * from "./file-store.ts";

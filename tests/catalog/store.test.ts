@@ -6,7 +6,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { usageDigest } from "../../src/core/digest/usage-digest.ts";
 import { emptyUsageState, pushRow } from "../../src/core/digest/usage-state.ts";
-import { encodeState, storedState } from "../../src/catalog/store.ts";
+import { encodeState, storedState } from "../../src/catalog/stored-state.ts";
 
 test("storedState() reads back what encodeState() wrote, and refuses text that is not a sound state", () => {
   const data = emptyUsageState();

@@ -4,7 +4,8 @@
  * and the reads (a section whole or by paths, stamps, rows by their ids).
  * @module
  */
-import { type CatalogRecord, decodeState, type HeaderStamp, type RecordStamp, recordProblem, type SectionKey, type StoredRow } from "../store.ts";
+import type { CatalogRecord, HeaderStamp, RecordStamp, SectionKey, StoredRow } from "../store.ts";
+import { decodeState, recordProblem } from "../stored-state.ts";
 import type { SqliteDb, SqliteStatement } from "./sqlite-db.ts";
 import { unpackState } from "./sqlite-packed.ts";
 

@@ -13,7 +13,6 @@ import {
   type FolderRecord,
   type FolderSnapshot,
   type HeaderStamp,
-  encodeState,
   type DocScope,
   type IndexedDoc,
   type RecordStamp,
@@ -23,6 +22,7 @@ import {
   type StoredHead,
   type StoreDescription,
 } from "../store.ts";
+import { encodeState } from "../stored-state.ts";
 import type { DigestState } from "../../core/digest/digester.ts";
 import type { DocBounds } from "../../core/search/doc-filter.ts";
 import { LIST_ROW_SECTION, soundListRow } from "../list-row.ts";
