@@ -164,6 +164,27 @@ export async function eachCurrentRecord(
 }
 
 /**
+ * What a walk of `scope`'s records keeps: each file's session where `keep` accepts it (a copy
+ * without its message texts), and every session's id in `ids`; the texts walked are collected
+ * as they go (`textsCollector`).
+ */
+function keeping(scope: SessionScope, keep: (info: SessionInfo) => boolean, options: { withText?: boolean; processCwd: string }) {
+  const ids: string[] = [];
+  const collect = textsCollector();
+  const kept = (path: string, records: readonly CatalogRecord[]): SessionInfo | undefined => {
+    const info = recordsInfo(path, records, { cwdFilter: scope.cwdFilter, processCwd: options.processCwd });
+    if (info === null) return undefined;
+    collect(info.allMessagesText);
+    ids.push(info.id);
+    if (!keep(info)) return undefined;
+    // A copy without the texts: what the search made of them (its lowered copy, kept per session
+    // object) goes with the session tested, not with the one kept.
+    return options.withText ? { ...info, allMessagesText: "" } : info;
+  };
+  return { ids, kept };
+}
+
+/**
  * `keptSessions` through a refresh of `scope`, which hands on each file's records as they come
  * (files read again where changed), none kept: the same sessions in the same order.
  */
@@ -174,17 +195,13 @@ async function refreshedSessions(
   options: { withText?: boolean; processCwd: string; progress: ProgressOptions },
 ): Promise<{ sessions: SessionInfo[]; ids: string[] }> {
   const found: { info: SessionInfo; at: number }[] = [];
-  const ids: string[] = [];
+  const { ids, kept } = keeping(scope, keep, options);
   const files = scope.files;
   const order = new Map(files.map((path, at) => [path, at]));
-  const collect = textsCollector();
   const onRecords = (path: string, records: readonly CatalogRecord[]) => {
     options.progress.onRecords?.(path, records);
-    const info = recordsInfo(path, records, { cwdFilter: scope.cwdFilter, processCwd: options.processCwd });
-    if (info === null) return;
-    collect(info.allMessagesText);
-    ids.push(info.id);
-    if (keep(info)) found.push({ info: options.withText ? { ...info, allMessagesText: "" } : info, at: order.get(path) ?? files.length });
+    const info = kept(path, records);
+    if (info) found.push({ info, at: order.get(path) ?? files.length });
   };
   await catalog.refresh(listingKinds(options.withText), files, { ...options.progress, listedDirs: scope.dirs, listing: scope.listing, keep: false, onRecords });
   // Ties in the scope's order, as `keptSessions` gives them: records come in the order files are read.
@@ -202,17 +219,10 @@ async function keptSessions(
   options: { withText?: boolean; processCwd: string },
 ): Promise<{ sessions: SessionInfo[]; ids: string[] } | undefined> {
   const sessions: SessionInfo[] = [];
-  const ids: string[] = [];
-  const collect = textsCollector();
+  const { ids, kept } = keeping(scope, keep, options);
   const current = await eachCurrentRecord(catalog, listingKinds(options.withText), scope, (path, records) => {
-    const info = recordsInfo(path, records, { cwdFilter: scope.cwdFilter, processCwd: options.processCwd });
-    if (info === null) return;
-    collect(info.allMessagesText);
-    ids.push(info.id);
-    if (!keep(info)) return;
-    // A copy without the texts: what the search made of them (its lowered copy, kept per session
-    // object) goes with the session tested, not with the one kept.
-    sessions.push(options.withText ? { ...info, allMessagesText: "" } : info);
+    const info = kept(path, records);
+    if (info) sessions.push(info);
   });
   return current ? { sessions: sortByModified(sessions), ids } : undefined;
 }
