@@ -12,7 +12,6 @@ import { CliContext, type GlobalOptions } from "./context.ts";
 import type { CliDeps } from "./deps.ts";
 import { describeError } from "./errors.ts";
 import { COLOR_WHEN } from "./output/color-choice.ts";
-import { pagerCommand, tallerThan } from "./pager.ts";
 
 function addCommand(program: Command, spec: CommandSpec, deps: CliDeps, setExit: (code: number) => void): void {
   const command = program.command(spec.name, { hidden: spec.hidden }).description(spec.summary);
@@ -30,7 +29,9 @@ function addCommand(program: Command, spec: CommandSpec, deps: CliDeps, setExit:
     const options = self.opts();
     const args = received.slice(0, -2).flatMap((a) => (Array.isArray(a) ? a : a === undefined ? [] : [a])) as string[];
     const globals = program.opts() as GlobalOptions;
-    const pager = spec.paged && globals.pager !== false && deps.stdoutIsTTY && deps.page ? pagerCommand(deps.storage.env) : undefined;
+    // Loaded only to page: measuring text loads string-width, whose set-up (Intl.Segmenter) takes 3 ms.
+    const paging = spec.paged && globals.pager !== false && deps.stdoutIsTTY && deps.page ? await import("./pager.ts") : undefined;
+    const pager = paging?.pagerCommand(deps.storage.env);
     const use = { checksLater: spec.checksLater };
     if (pager === undefined) {
       const ctx = new CliContext(deps, globals, use);
@@ -48,7 +49,7 @@ function addCommand(program: Command, spec: CommandSpec, deps: CliDeps, setExit:
     try {
       setExit(await spec.run(ctx, args, options));
       const text = held.join("");
-      paged = tallerThan(text, { columns: ctx.width, rows: deps.rows || 24 }) && await deps.page!(pager, text);
+      paged = paging!.tallerThan(text, { columns: ctx.width, rows: deps.rows || 24 }) && await deps.page!(pager, text);
     } finally {
       // A failing command's output comes out before its error, and so does a text no pager showed.
       if (!paged && held.length > 0) deps.stdout(held.join(""));
