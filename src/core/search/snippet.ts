@@ -37,27 +37,38 @@ export function makeSnippet(text: string, ranges: readonly MatchRange[], width =
   let start = first ? safeCut(text, Math.max(0, first[0] - lead)) : 0;
   const end = safeCut(text, Math.min(text.length, start + width));
   if (first && end < first[1]) start = safeCut(text, Math.max(0, first[1] - width));
-  let out = start > 0 ? "…" : "";
-  const map = new Map<number, number>();
+  // The excerpt's runs of other characters as slices of the text, each run of spaces as one, and
+  // where each character of the stretch lands in it: built character by character (a string
+  // appended to and a map set for each) the 50 snippets of a search took it 2 ms.
+  const pieces: string[] = start > 0 ? ["…"] : [];
+  let length = pieces.length;
+  const at = new Int32Array(Math.max(0, end - start) + 1);
+  let run = -1;
   let lastSpace = true;
   for (let i = start; i < end; i++) {
-    map.set(i, out.length);
-    const code = text.charCodeAt(i);
-    if (isSpace(code)) {
-      if (!lastSpace) out += " ";
+    at[i - start] = length;
+    if (isSpace(text.charCodeAt(i))) {
+      if (run >= 0) pieces.push(text.slice(run, i));
+      run = -1;
+      if (!lastSpace) {
+        pieces.push(" ");
+        length++;
+      }
       lastSpace = true;
     } else {
-      out += text[i];
+      if (run < 0) run = i;
+      length++;
       lastSpace = false;
     }
   }
-  map.set(end, out.length);
-  const trimmed = out.trimEnd();
+  if (run >= 0) pieces.push(text.slice(run, end));
+  at[end - start] = length;
+  const trimmed = pieces.join("").trimEnd();
   const marks: MatchRange[] = [];
   for (const [a, b] of ranges) {
     if (b <= start || a >= end) continue;
-    const from = map.get(Math.max(a, start))!;
-    const to = Math.min(map.get(Math.min(b, end))!, trimmed.length);
+    const from = at[Math.max(a, start) - start];
+    const to = Math.min(at[Math.min(b, end) - start], trimmed.length);
     if (to > from && !(marks.length && from < marks[marks.length - 1][1])) marks.push([from, to]);
   }
   return { text: end < text.length ? trimmed + "…" : trimmed, marks };
