@@ -14,7 +14,8 @@ import { openNodeSqlite } from "../../src/catalog/sqlite/node-sqlite.ts";
 import { docTime, docTimeText } from "../../src/catalog/sqlite/sqlite-docs.ts";
 import type { DocRow } from "../../src/core/digest/docs-digest.ts";
 import type { DocScope } from "../../src/catalog/store.ts";
-import { sqliteBinding } from "./_helpers.ts";
+import { openRawSqlite, sqliteBinding } from "./_helpers.ts";
+import { SqliteCatalogStore } from "../../src/catalog/sqlite/sqlite-store.ts";
 
 const binding = await sqliteBinding();
 const skip = "skip" in binding ? binding.skip : false;
@@ -185,6 +186,54 @@ test(`SQLite search within a scope of every size (small, up to a quarter of the 
         assert.deepEqual((await store.searchDocs!('"flaky"', offset, limit, within)).map(key), found.slice(offset, offset + limit), `${JSON.stringify(within)} ${limit} from ${offset}`);
       }
     }
+  } finally {
+    store.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test(`SQLite search asks a prefix word as the index's words it stands for, where they are few, and finds the same (${"driver" in binding ? binding.driver : "no SQLite"})`, { skip }, async () => {
+  const dir = mkdtempSync(join(tmpdir(), "pi-session-prefix-words-"));
+  const docs = { name: "docs", version: 1 };
+  const texts = ["walk", "the walker", "walked home", "walks", "a wall", "zeta", ...Array.from({ length: 20 }, (_, i) => `zeta${String(i).padStart(2, "0")}`), "über walkway"];
+  const rows = texts.map((text, i) => ({ entryId: null, timestamp: `2025-06-01T00:00:${String(i).padStart(2, "0")}.000Z`, role: "user", part: "text", text, line: i + 1, offset: i * 10, length: 5 }) as unknown as DocRow);
+  // The expressions the store gives SQLite's full-text index.
+  const asked: string[] = [];
+  const raw = await openRawSqlite(join(dir, "catalog.sqlite"));
+  const db = new Proxy(raw, {
+    get(target, name) {
+      if (name !== "prepare") return Reflect.get(target, name, target);
+      return (sql: string) => {
+        const statement = target.prepare(sql);
+        if (!sql.includes("MATCH ?1")) return statement;
+        return new Proxy(statement, { get: (s, key) => key === "values" ? (...params: unknown[]) => (asked.push(String(params[0])), s.values(...(params as []))) : Reflect.get(s, key, s) });
+      };
+    },
+  });
+  const store = new SqliteCatalogStore(db, join(dir, "catalog.sqlite"));
+  try {
+    await store.save(docs, { put: [], remove: [], docs: [{ path: "/s/a", from: 0, rows }] });
+    const found = async (expression: string) => (await store.searchDocs!(expression, 0, 100)).map((doc) => texts[doc.line - 1]).sort();
+    const cases: [string, string[], string][] = [
+      ['"walk" *', ["the walker", "walk", "walked home", "walks", "über walkway"], '("walk" OR "walked" OR "walker" OR "walks" OR "walkway")'],
+      ['"wal" *', ["a wall", "the walker", "walk", "walked home", "walks", "über walkway"], '("walk" OR "walked" OR "walker" OR "walks" OR "walkway" OR "wall")'],
+      // Short, of other letters, or of more words than are listed: asked as a prefix.
+      ['"wa" *', ["a wall", "the walker", "walk", "walked home", "walks", "über walkway"], '"wa" *'],
+      ['"üb" *', ["über walkway"], '"üb" *'],
+      ['"zeta" *', texts.filter((text) => text.startsWith("zeta")).sort(), '"zeta" *'],
+      ['"the" AND "walk" *', ["the walker"], '"the" AND ("walk" OR "walked" OR "walker" OR "walks" OR "walkway")'],
+    ];
+    for (const [expression, expected, sent] of cases) {
+      asked.length = 0;
+      assert.deepEqual(await found(expression), expected, expression);
+      assert.deepEqual(asked, [sent], expression);
+      // Within a scope too.
+      assert.deepEqual((await store.searchDocs!(expression, 0, 100, { dirs: ["/s"] })).map((doc) => texts[doc.line - 1]).sort(), expected, expression);
+    }
+    // A prefix no word has: nothing is asked, nothing found.
+    asked.length = 0;
+    assert.deepEqual(await found('"walk" AND "qqq" *'), []);
+    assert.deepEqual(asked, []);
   } finally {
     store.close();
     rmSync(dir, { recursive: true, force: true });

@@ -10,6 +10,7 @@
  */
 import type { DocRow } from "../../core/digest/docs-digest.ts";
 import type { DocBounds } from "../../core/search/doc-filter.ts";
+import { withPrefixWords } from "../../core/search/fts-expression.ts";
 import { ftsText, FTS_TOKENIZE } from "../../core/search/words.ts";
 import type { DocBatch, DocScope, IndexedDoc } from "../store.ts";
 import { readMapped, type SqliteDb, type SqliteStatement } from "./sqlite-db.ts";
@@ -138,6 +139,15 @@ const smallScopeSearch = (within: DocScope, order: string, where: string) => `WI
 const SMALL_SCOPE = 10_000;
 const SCOPED_SHARE = 4;
 
+/**
+ * Prefixes asked as the index's words they stand for (`withPrefixWords`): of letters a-z and
+ * digits (as the tokenizer folds them, so each word of the prefix starts with its bytes), at
+ * least 3 long, standing for at most 16 words. Each word listed is counted through its uses
+ * (fts5vocab): a short prefix of many common words would cost more than its prefix query.
+ */
+const LISTED_PREFIX = /^[a-z0-9]{3,}$/;
+const PREFIX_WORDS_AT_MOST = 16;
+
 /** How a scope's documents are searched: see `SMALL_SCOPE`. */
 type ScopeWay = "small" | "scoped" | "every";
 
@@ -203,6 +213,8 @@ export class SqliteDocs {
   readonly #statements = new Map<string, SqliteStatement>();
   /** How each scope given is searched (`#scopeWay`). */
   readonly #ways = new WeakMap<DocScope, ScopeWay>();
+  /** Whether the table of the index's words is made (`#wordsOf`): false where it cannot be. */
+  #words: boolean | undefined;
 
   constructor(db: SqliteDb, files: SqliteFiles) {
     this.#db = db;
@@ -275,6 +287,26 @@ export class SqliteDocs {
     return id;
   }
 
+  /**
+   * The index's words starting with `prefix`, or undefined where it is not listed (see
+   * `LISTED_PREFIX`), stands for more words, or the words cannot be listed: through a table of
+   * them made for this connection alone (nothing is written to the catalog).
+   */
+  #wordsOf(prefix: string): string[] | undefined {
+    if (!LISTED_PREFIX.test(prefix) || this.#words === false) return undefined;
+    try {
+      if (this.#words === undefined) this.#db.exec("CREATE VIRTUAL TABLE IF NOT EXISTS temp.docs_words USING fts5vocab(main, docs_fts, 'row')");
+      this.#words = true;
+      // Every word with the prefix sorts from it to the prefix with its last letter the next one.
+      const past = prefix.slice(0, -1) + String.fromCharCode(prefix.charCodeAt(prefix.length - 1) + 1);
+      const rows = this.#prepared("SELECT term FROM temp.docs_words WHERE term >= ?1 AND term < ?2 LIMIT ?3").values(prefix, past, PREFIX_WORDS_AT_MOST + 1);
+      return rows.length > PREFIX_WORDS_AT_MOST ? undefined : rows.map(([term]) => String(term));
+    } catch {
+      this.#words = false;
+      return undefined;
+    }
+  }
+
   /** True when `search` reads the documents of `within`'s files alone. */
   searchesWithin(within: DocScope): boolean {
     return this.#scopeWay(within) !== "every";
@@ -320,14 +352,16 @@ export class SqliteDocs {
     // Through a memory map: the uses of a word are scattered over the file's pages (a warm search
     // of 25,000 sessions: 14 → 6 ms for 419 uses).
     const way = within ? this.#scopeWay(within) : "every";
+    const asked = withPrefixWords(expression, (prefix) => this.#wordsOf(prefix));
+    if (asked === null) return [];
     const rows = readMapped(this.#db, () => {
       if (way === "every") {
         const where = boundsWhere(bounds, oddTimes ? "d." : "", 4, oddTimes);
-        return this.#db.prepare(oddTimes ? oddTimesSearch(where.sql) : search(where.sql)).values(expression, offset, limit, ...where.values);
+        return this.#db.prepare(oddTimes ? oddTimesSearch(where.sql) : search(where.sql)).values(asked, offset, limit, ...where.values);
       }
       const where = boundsWhere(bounds, "d.", 5, oddTimes);
       const sql = (way === "small" ? smallScopeSearch : scopedSearch)(within!, oddTimes ? TIME_TEXT : "d.ts", where.sql);
-      return this.#prepared(sql).values(expression, offset, limit, JSON.stringify("dirs" in within! ? within.dirs : within!.paths), ...where.values);
+      return this.#prepared(sql).values(asked, offset, limit, JSON.stringify("dirs" in within! ? within.dirs : within!.paths), ...where.values);
     });
     return rows.map(([path, ts, role, part, line, off, len]) => ({
       path: path as string,

@@ -4,7 +4,7 @@
  */
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { ftsExpression } from "../../../src/core/search/fts-expression.ts";
+import { ftsExpression, withPrefixWords } from "../../../src/core/search/fts-expression.ts";
 import { linePrefilter } from "../../../src/core/search/line-prefilter.ts";
 import { matchTerms, matchText, parseSearchQuery } from "../../../src/core/search/query.ts";
 import { ftsText, wordTokens } from "../../../src/core/search/words.ts";
@@ -63,6 +63,15 @@ test("ftsExpression() asks for every word of every term, the last of each as a p
   assert.equal(ftsExpression(parseSearchQuery("***")), null);
   assert.equal(ftsExpression(parseSearchQuery("x", { regex: true })), null);
   assert.deepEqual(wordTokens(ftsText("日本abc x_y")), ["日", "本", "abc", "x", "y"]);
+});
+
+test("withPrefixWords() asks each prefix word as the words given for it, leaves it where none are given, and is null where it stands for none", () => {
+  const words: Record<string, string[] | undefined> = { walk: ["walk", "walked"], path: ['pa"th'], tree: [] };
+  const expression = ftsExpression(parseSearchQuery('C:\\path "tree walk"'))!;
+  assert.equal(withPrefixWords(expression, (prefix) => words[prefix]), '"c" AND ("pa""th") AND "tree" AND ("walk" OR "walked")');
+  assert.equal(withPrefixWords('"flaky" *', () => undefined), '"flaky" *');
+  assert.equal(withPrefixWords('"tree" *', (prefix) => words[prefix]), null);
+  assert.equal(withPrefixWords('"日" AND "本" *', () => ["本"]), '"日" AND ("本")');
 });
 
 // A small seeded generator of texts and queries that mix the characters that cause trouble.
