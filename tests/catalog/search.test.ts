@@ -63,14 +63,18 @@ const FILTERS: DocFilterOptions[] = [{}, { thinking: true }, { roles: ["user", "
 /** Time bounds through the middle of the generated sessions' entries: a day, an instant, a month, in three zones. */
 const TIME_FILTERS: DocFilterOptions[] = (() => {
   const stamps = generated.flatMap((path) => [...readFileSync(path, "utf8").matchAll(/"timestamp":"([^"]+)"/g)].map((m) => m[1])).sort();
+  // The entries' days: the seeded clock's few (June 2025) and the day pi's writer stamped most
+  // of them on (today, UTC). A day's bounds are a zone's, so each bound is at one end: through the
+  // middle entry's day, one in Tokyo left nothing out when run before 15:00 UTC.
   const middle = stamps[stamps.length >> 1];
-  const day = middle.slice(0, 10);
+  const first = stamps[0].slice(0, 10);
+  const last = stamps[stamps.length - 1].slice(0, 10);
   return [
-    { since: { day } },
-    { until: { day }, tz: "Asia/Tokyo" },
+    { since: { day: last }, tz: "UTC" },
+    { until: { day: first }, tz: "Asia/Tokyo" },
     { since: { ms: Date.parse(middle) }, roles: ["assistant"] },
     { until: { ms: Date.parse(middle) } },
-    { since: { day: middle.slice(0, 7) }, until: { day }, tz: "America/Los_Angeles", thinking: true },
+    { since: { day: first.slice(0, 7) }, until: { day: first }, tz: "America/Los_Angeles", thinking: true },
   ];
 })();
 
