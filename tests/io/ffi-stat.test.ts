@@ -11,7 +11,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { ffiStat } from "../../src/io/_ffi-stat.ts";
 import { bunFileSystem, nodeFileSystem } from "../../src/io/mod.ts";
-import { statThenFfi } from "../../src/io/bun.ts";
+import { FOLDER_STAT_WEIGHT, statThenFfi } from "../../src/io/bun.ts";
 import type { FileStat } from "../../src/io/file-system.ts";
 
 const runtime = globalThis as { Bun?: unknown };
@@ -92,12 +92,13 @@ test("statThenFfi() stats through the first stat until the call that sets up the
   assert.equal(tried, 1);
 });
 
-test("statThenFfi() counts each name of a folder's stats toward the stats before the fast one, which stats them all at once", () => {
+test("statThenFfi() counts each name of a folder's stats as FOLDER_STAT_WEIGHT stats toward those before the fast one, which stats them all at once", () => {
   const stat = (name: string) => (path: string): FileStat => ({ size: path.length, mtimeMs: 0, isFile: true, isDirectory: false, mode: 0o600, by: name }) as FileStat;
   const fast = Object.assign(stat("fast"), { each: (stem: string, names: readonly string[]) => names.map((name) => ({ ...stat("each")(stem + name) })) });
-  const staged = statThenFfi(stat("first"), () => fast, 5);
+  assert.ok(FOLDER_STAT_WEIGHT > 1);
+  const staged = statThenFfi(stat("first"), () => fast, 3 * FOLDER_STAT_WEIGHT + 1);
   const by = (stats: (FileStat | null)[]) => stats.map((s) => (s as FileStat & { by: string }).by);
   assert.deepEqual(by(staged.each("/f/", ["a", "b", "c"])), ["first", "first", "first"]);
-  assert.deepEqual(by(staged.each("/f/", ["d", "e"])), ["each", "each"], "the fifth stat sets up the fast one");
+  assert.deepEqual(by(staged.each("/f/", ["d", "e"])), ["each", "each"], "the fourth name sets up the fast one");
   assert.deepEqual(staged.each("/f/", ["x"]).map((s) => s!.size), ["/f/x".length]);
 });
