@@ -98,10 +98,25 @@ export async function headerIdIndex(host: StampCheckHost, kind: AnyKind, listing
   };
   const around = (id: string): [string | undefined, string | undefined] => [first(from(kind, listing.dir, id, "down")), first(from(kind, listing.dir, id, "above"))];
   const scattered = store.readingScattered?.bind(store) ?? (<T>(read: () => T) => read());
+  const nearest = store.nearestHeaderIds?.bind(store);
+  // The first rows each way of every id at once, where the store gives them; past a first row
+  // of a file passed over, the rows after it as `around` reads them.
+  const aroundEach = (ids: readonly string[]) =>
+    scattered(() => {
+      if (!nearest) return ids.map(around);
+      const rows = nearest(kind, listing.dir, ids);
+      return ids.map((id, i): [string | undefined, string | undefined] => {
+        const [below, above] = rows[i];
+        return [
+          below === undefined || inScope(below[1]) ? below?.[0] : first(from(kind, listing.dir, id, "down")),
+          above === undefined || inScope(above[1]) ? above?.[0] : first(from(kind, listing.dir, id, "above")),
+        ];
+      });
+    });
   return {
     unread,
     around,
-    aroundEach: (ids) => scattered(() => ids.map(around)),
+    aroundEach,
     withPrefix: (prefix) => withPrefixIds(prefix).map(([, path]) => path),
     withPrefixIds,
   };

@@ -275,6 +275,11 @@ export interface CatalogStore {
    */
   headerIdsFrom?(section: SectionKey, dir: string, from: string, direction: "down" | "up" | "above"): Iterable<[id: string, path: string]>;
   /**
+   * With `headerIdsFrom`: the first of its rows from each of `ids` (plain ASCII) down and above,
+   * in one read where the store can (a search prints 50 ids).
+   */
+  nearestHeaderIds?(section: SectionKey, dir: string, ids: readonly string[]): [below: [id: string, path: string] | undefined, above: [id: string, path: string] | undefined][];
+  /**
    * The files whose stored state of `section` contains every one of `texts` (as JSON writes them)
    * or a `file:` URL: a few rows' worth where most records cannot hold them
    * (`RefreshOptions.mentioning`). Undefined when there are more than `limit` of them (none is held).

@@ -92,7 +92,10 @@ test(`the index of header ids answers as every header would, once a listing cove
     assert.ok(found, `a covered scope (${mode})`);
     // A file without a session header is read, as when every stored id is compared.
     assert.deepEqual(found.unread, [`${FOLDERS[1]}/notes.jsonl`]);
-    for (const id of [...ids, "0190ab", "0190abaaaaaaaa", "0190abbbbbbbbz", "0190ac"]) assert.deepEqual(found.around(id), around(ids, id), id);
+    const asked = [...ids, "0190ab", "0190abaaaaaaaa", "0190abbbbbbbbz", "0190abzz", "0190abzza", "0190ac"];
+    for (const id of asked) assert.deepEqual(found.around(id), around(ids, id), id);
+    // All at once (one read where the store can), the same; the session deeper than a project's folder passed over.
+    assert.deepEqual(found.aroundEach(asked), asked.map((id) => around(ids, id)));
     for (const prefix of ["0190ab", "0190aba", "0190abba", "0190abbab", ids[7], ids[7] + "x", "0190abz", "z"]) {
       assert.deepEqual(found.withPrefix(prefix).sort(), ids.filter((id) => id.startsWith(prefix)).map((id) => paths.get(id)!).sort(), prefix);
     }
@@ -139,6 +142,7 @@ test(`the index of header ids names new, removed and rewritten sessions for what
   // What is stored of the files gone or changed is passed over: their ids are found by reading them.
   const current = ids.filter((id) => id !== gone && id !== rewritten);
   for (const id of ids) assert.deepEqual(found.around(id), around(current, id), id);
+  assert.deepEqual(found.aroundEach(ids), ids.map((id) => around(current, id)), "all at once, past the files gone and changed");
   assert.deepEqual(found.withPrefix(gone), []);
   assert.deepEqual(found.withPrefix(rewritten), []);
   // Read again by a listing, the new and rewritten files are stored and nothing is left unread.

@@ -49,6 +49,23 @@ export function* headerIdsFrom(prepare: (sql: string) => SqliteStatement, sectio
   }
 }
 
+/**
+ * `CatalogStore.nearestHeaderIds`: the first row of `headerIdsFrom` below and above each of `ids`,
+ * all in one statement (each row as a JSON pair: an id and its path); the 100 lookups of a
+ * search's 50 ids, one statement each, took 4 ms.
+ */
+export function nearestHeaderIds(prepare: (sql: string) => SqliteStatement, section: SectionKey, dir: string, ids: readonly string[]): NearestIds[] {
+  const nearest = (compare: string, order: string) => `(SELECT json_array(r.header_id, f.path) FROM records r INDEXED BY ${HEADER_ID_INDEX} JOIN files f ON f.id = r.file
+    WHERE r.section = ?1 AND r.version = ?2 AND r.header_id ${compare} j.value AND f.path >= ?4 AND f.path < ?5 ORDER BY r.header_id ${order}, r.file ${order} LIMIT 1)`;
+  const rows = prepare(`SELECT ${nearest("<", "DESC")}, ${nearest(">", "ASC")} FROM json_each(?3) j ORDER BY j.key`)
+    .values(section.name, section.version, JSON.stringify(ids), dir + "/", dir + "0");
+  const pair = (cell: unknown) => (typeof cell === "string" ? JSON.parse(cell) as [string, string] : undefined);
+  return rows.map(([below, above]) => [pair(below), pair(above)]);
+}
+
+/** The first stored id (and its path) below and above an id, where there is one. */
+export type NearestIds = [below: [id: string, path: string] | undefined, above: [id: string, path: string] | undefined];
+
 /** `CatalogStore.headerlessFiles`: the first rows of the same index (no id sorts first). */
 export function headerlessFiles(db: SqliteDb, section: SectionKey, dir: string): string[] {
   return db.prepare(`SELECT f.path FROM records r INDEXED BY ${HEADER_ID_INDEX} JOIN files f ON f.id = r.file

@@ -27,7 +27,7 @@ import type { DigestState } from "../../core/digest/digester.ts";
 import type { DocBounds } from "../../core/search/doc-filter.ts";
 import { LIST_ROW_SECTION, soundListRow } from "../list-row.ts";
 import { COVERAGE_TABLE, loadCoverage, loadNamesIn, loadRecentStamps, loadStampsIn, countFilesIn, countRecords, saveCoverage } from "./sqlite-coverage.ts";
-import { filesMentioning, headerIdsFrom, headerlessFiles } from "./sqlite-record-lookups.ts";
+import { filesMentioning, headerIdsFrom, headerlessFiles, nearestHeaderIds, type NearestIds } from "./sqlite-record-lookups.ts";
 import { readMapped, type SqliteDb, type SqliteStatement } from "./sqlite-db.ts";
 import { loadFolders, saveFolders } from "./sqlite-folders.ts";
 import { SqliteDocs } from "./sqlite-docs.ts";
@@ -256,6 +256,10 @@ export class SqliteCatalogStore implements CatalogStore {
 
   headerIdsFrom(section: SectionKey, dir: string, from: string, direction: "down" | "up" | "above"): Iterable<[string, string]> {
     return headerIdsFrom((sql) => this.#prepared(sql), section, dir, from, direction);
+  }
+
+  nearestHeaderIds(section: SectionKey, dir: string, ids: readonly string[]): NearestIds[] {
+    return nearestHeaderIds((sql) => this.#prepared(sql), section, dir, ids);
   }
 
   readingScattered<T>(read: () => T): T {
