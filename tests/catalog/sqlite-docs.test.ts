@@ -11,7 +11,7 @@ import { join } from "node:path";
 import { openSqliteStore } from "../../src/catalog/sqlite/open-sqlite.ts";
 import { openBunSqlite } from "../../src/catalog/sqlite/bun-sqlite.ts";
 import { openNodeSqlite } from "../../src/catalog/sqlite/node-sqlite.ts";
-import { docTime, docTimeText } from "../../src/catalog/sqlite/sqlite-docs.ts";
+import { docTime, docTimeText, textStretches } from "../../src/catalog/sqlite/sqlite-docs.ts";
 import type { DocRow } from "../../src/core/digest/docs-digest.ts";
 import type { DocScope } from "../../src/catalog/store.ts";
 import { openRawSqlite, sqliteBinding } from "./_helpers.ts";
@@ -32,6 +32,27 @@ test("docTime() keeps toISOString's timestamps as milliseconds, any other text a
   assert.equal(docTime(null), null);
   assert.equal(docTimeText(null), null);
   assert.equal(docTimeText(BigInt(Date.UTC(2025, 5, 1))), "2025-06-01T00:00:00.000Z");
+});
+
+test("textStretches() splits sorted numbers at their widest gaps into at most so many stretches, each number in one", () => {
+  assert.deepEqual(textStretches([], 4), []);
+  assert.deepEqual(textStretches([7], 4), [[7, 7]]);
+  assert.deepEqual(textStretches([1, 2, 3, 100, 101, 5000, 5001, 5002], 3), [[1, 3], [100, 101], [5000, 5002]]);
+  assert.deepEqual(textStretches([1, 2, 3, 100, 101, 5000, 5001, 5002], 2), [[1, 101], [5000, 5002]]);
+  assert.deepEqual(textStretches([1, 2, 3, 100, 101, 5000, 5001, 5002], 1), [[1, 5002]]);
+  assert.deepEqual(textStretches([1, 3, 5, 7], 9), [[1, 1], [3, 3], [5, 5], [7, 7]]);
+  // Equal gaps: the first ones split.
+  assert.deepEqual(textStretches([1, 3, 5, 7], 2), [[1, 1], [3, 7]]);
+  let seed = 11;
+  const next = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31);
+  for (let round = 0; round < 200; round++) {
+    const numbers = [...new Set(Array.from({ length: next() % 60 }, () => next() % 5000))].sort((a, b) => a - b);
+    const most = 1 + (next() % 10);
+    const stretches = textStretches(numbers, most);
+    assert.ok(stretches.length <= most);
+    assert.deepEqual(numbers.filter((n) => stretches.some(([a, b]) => a <= n && n <= b)), numbers);
+    for (let i = 1; i < stretches.length; i++) assert.ok(stretches[i - 1][1] < stretches[i][0]);
+  }
 });
 
 test(`SQLite search gives every timestamp back as written, newest first in the texts' order, kept as numbers or not (${"driver" in binding ? binding.driver : "no SQLite"})`, { skip }, async () => {

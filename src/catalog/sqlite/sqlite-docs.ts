@@ -128,6 +128,39 @@ const smallScopeSearch = (within: DocScope, order: string, where: string) => `WI
   matching AS MATERIALIZED (SELECT rowid AS text FROM docs_fts WHERE docs_fts MATCH ?1 AND +rowid IN (SELECT text FROM sd))
   SELECT d.path, d.ts, d.role, d.part, d.line, d.off, d.len FROM sd d WHERE d.text IN matching ORDER BY ${order} DESC, d.path, d.line, d.part LIMIT ?3 OFFSET ?2`;
 
+/** The distinct texts of a scope's (`?4`) documents, in order of their numbers. */
+const scopeTexts = (within: DocScope, where: string) => `WITH sf AS MATERIALIZED (${scopeFiles(within, 4)})
+  SELECT DISTINCT d.text FROM sf CROSS JOIN docs d INDEXED BY docs_file ON d.file = sf.id WHERE 1${where} ORDER BY 1`;
+
+/** `smallScopeSearch` given the texts that match (the JSON array `?1`). */
+const smallScopeOfTexts = (within: DocScope, order: string, where: string) => `WITH sf AS MATERIALIZED (${scopeFiles(within, 4)})
+  SELECT sf.path, d.ts, d.role, d.part, d.line, d.off, d.len FROM sf CROSS JOIN docs d INDEXED BY docs_file ON d.file = sf.id
+  WHERE d.text IN (SELECT value FROM json_each(?1))${where} ORDER BY ${order} DESC, sf.path, d.line, d.part LIMIT ?3 OFFSET ?2`;
+
+/**
+ * Stretches of text numbers a small scope's texts are looked for in, each asked of the index on
+ * its own: the texts split where they lie furthest apart. A word's uses between two numbers are
+ * found by skipping through its list to the first (a prefix's words are merged whole first, so a
+ * prefix is never asked so). The 420 texts of one project of 25,000 sessions lie in 5 stretches:
+ * its texts holding "test" or "tests" were found in 0.2 ms, where going through their 150,000
+ * uses for the scope's took 6 to 10.
+ */
+const TEXT_STRETCHES = 32;
+
+/** `sorted` (distinct numbers) as at most `most` stretches `[first, last]`, split at the widest gaps. */
+export function textStretches(sorted: readonly number[], most: number): [number, number][] {
+  if (sorted.length === 0) return [];
+  const gaps = sorted.slice(1).map((n, i) => [n - sorted[i], i + 1] as const);
+  const splits = gaps.sort((a, b) => b[0] - a[0] || a[1] - b[1]).slice(0, most - 1).map(([, at]) => at).sort((a, b) => a - b);
+  const stretches: [number, number][] = [];
+  let from = 0;
+  for (const at of [...splits, sorted.length]) {
+    stretches.push([sorted[from], sorted[at - 1]]);
+    from = at;
+  }
+  return stretches;
+}
+
 /**
  * The most documents of a scope searched on their own: `SMALL_SCOPE` by `smallScopeSearch`, then
  * as many or a quarter of the documents (of the largest number given to one, an upper
@@ -360,8 +393,17 @@ export class SqliteDocs {
         return this.#db.prepare(oddTimes ? oddTimesSearch(where.sql) : search(where.sql)).values(asked, offset, limit, ...where.values);
       }
       const where = boundsWhere(bounds, "d.", 5, oddTimes);
-      const sql = (way === "small" ? smallScopeSearch : scopedSearch)(within!, oddTimes ? TIME_TEXT : "d.ts", where.sql);
-      return this.#prepared(sql).values(asked, offset, limit, JSON.stringify("dirs" in within! ? within.dirs : within!.paths), ...where.values);
+      const order = oddTimes ? TIME_TEXT : "d.ts";
+      const scope = JSON.stringify("dirs" in within! ? within.dirs : within!.paths);
+      if (way === "small" && !asked.includes('" *')) {
+        // The scope's texts first, then those of them that match, stretch by stretch.
+        const texts = this.#prepared(scopeTexts(within!, where.sql)).values(null, null, null, scope, ...where.values).map(([text]) => Number(text));
+        const inStretch = this.#prepared("SELECT rowid FROM docs_fts WHERE docs_fts MATCH ?1 AND rowid BETWEEN ?2 AND ?3");
+        const matching = textStretches(texts, TEXT_STRETCHES).flatMap(([first, last]) => inStretch.values(asked, first, last).map(([text]) => Number(text)));
+        return this.#prepared(smallScopeOfTexts(within!, order, where.sql)).values(JSON.stringify(matching), offset, limit, scope, ...where.values);
+      }
+      const sql = (way === "small" ? smallScopeSearch : scopedSearch)(within!, order, where.sql);
+      return this.#prepared(sql).values(asked, offset, limit, scope, ...where.values);
     });
     return rows.map(([path, ts, role, part, line, off, len]) => ({
       path: path as string,
