@@ -175,8 +175,7 @@ const SCOPED_SHARE = 4;
 /**
  * Prefixes asked as the index's words they stand for (`withPrefixWords`): of letters a-z and
  * digits (as the tokenizer folds them, so each word of the prefix starts with its bytes), at
- * least 3 long, standing for at most 16 words. Each word listed is counted through its uses
- * (fts5vocab): a short prefix of many common words would cost more than its prefix query.
+ * least 3 long, standing for at most 16 words.
  */
 const LISTED_PREFIX = /^[a-z0-9]{3,}$/;
 const PREFIX_WORDS_AT_MOST = 16;
@@ -322,18 +321,26 @@ export class SqliteDocs {
 
   /**
    * The index's words starting with `prefix`, or undefined where it is not listed (see
-   * `LISTED_PREFIX`), stands for more words, or the words cannot be listed: through a table of
-   * them made for this connection alone (nothing is written to the catalog).
+   * `LISTED_PREFIX`), stands for more words, or the words cannot be listed: through fts5vocab's
+   * table of every use of every word, made for this connection alone (nothing is written to the
+   * catalog), a word at a time, each found by going to the first use at or after the word before
+   * it and a NUL (no word has one). Its table of words with their counts went through every use
+   * of each ("test": 150,000 uses, 3 ms); so did asking for the first word past another.
    */
   #wordsOf(prefix: string): string[] | undefined {
     if (!LISTED_PREFIX.test(prefix) || this.#words === false) return undefined;
     try {
-      if (this.#words === undefined) this.#db.exec("CREATE VIRTUAL TABLE IF NOT EXISTS temp.docs_words USING fts5vocab(main, docs_fts, 'row')");
+      if (this.#words === undefined) this.#db.exec("CREATE VIRTUAL TABLE IF NOT EXISTS temp.docs_word_uses USING fts5vocab(main, docs_fts, 'instance')");
       this.#words = true;
       // Every word with the prefix sorts from it to the prefix with its last letter the next one.
       const past = prefix.slice(0, -1) + String.fromCharCode(prefix.charCodeAt(prefix.length - 1) + 1);
-      const rows = this.#prepared("SELECT term FROM temp.docs_words WHERE term >= ?1 AND term < ?2 LIMIT ?3").values(prefix, past, PREFIX_WORDS_AT_MOST + 1);
-      return rows.length > PREFIX_WORDS_AT_MOST ? undefined : rows.map(([term]) => String(term));
+      const from = this.#prepared("SELECT term FROM temp.docs_word_uses WHERE term >= ?1 AND term < ?2 LIMIT 1");
+      const words: string[] = [];
+      for (let row = from.values(prefix, past)[0]; row !== undefined; row = from.values(`${words[words.length - 1]}\u0000`, past)[0]) {
+        if (words.length === PREFIX_WORDS_AT_MOST) return undefined;
+        words.push(String(row[0]));
+      }
+      return words;
     } catch {
       this.#words = false;
       return undefined;
