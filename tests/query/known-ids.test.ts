@@ -97,6 +97,8 @@ test("shortSessionIds() through the SQLite catalog's index of ids shortens as ev
     get(target, key) {
       const value = Reflect.get(target, key);
       if (key === "headerIdsFrom") return (...args: Parameters<typeof target.headerIdsFrom>) => (asked++, target.headerIdsFrom(...args));
+      // All at once: each id asked counts.
+      if (key === "nearestHeaderIds") return (...args: Parameters<typeof target.nearestHeaderIds>) => ((asked += args[2].length), target.nearestHeaderIds(...args));
       return typeof value === "function" ? value.bind(target) : value;
     },
   });
@@ -104,7 +106,7 @@ test("shortSessionIds() through the SQLite catalog's index of ids shortens as ev
   assert.ok(asked >= shown.length, `the index was asked ${asked} times`);
   const failing = new Proxy(store, {
     get(target, key) {
-      if (key === "headerIdsFrom") {
+      if (key === "headerIdsFrom" || key === "nearestHeaderIds") {
         return () => {
           throw new Error("database disk image is malformed");
         };
