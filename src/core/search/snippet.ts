@@ -39,7 +39,8 @@ export function makeSnippet(text: string, ranges: readonly MatchRange[], width =
   if (first && end < first[1]) start = safeCut(text, Math.max(0, first[1] - width));
   // The excerpt's runs of other characters as slices of the text, each run of spaces as one, and
   // where each character of the stretch lands in it: built character by character (a string
-  // appended to and a map set for each) the 50 snippets of a search took it 2 ms.
+  // appended to and a map set for each) the 50 snippets of a search took 5.5 ms of its 170 under
+  // the profiler.
   const pieces: string[] = start > 0 ? ["…"] : [];
   let length = pieces.length;
   const at = new Int32Array(Math.max(0, end - start) + 1);
